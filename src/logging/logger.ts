@@ -1,0 +1,68 @@
+/**
+ * A small structured logger: one JSON line per entry, levels, and redaction of
+ * anything that looks like a credential. Passed in everywhere (never a global).
+ */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+export type LogFields = Record<string, unknown>;
+
+export interface Logger {
+  debug(message: string, fields?: LogFields): void;
+  info(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  error(message: string, fields?: LogFields): void;
+  child(fields: LogFields): Logger;
+}
+
+const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
+const SECRET_KEY = /secret|token|signature|password|authorization|api_?key|cookie/i;
+
+/** Replace values under credential-like keys; Errors become {name, message}. */
+export function redact(value: unknown, depth = 0): unknown {
+  if (depth > 5) return '[deep]';
+  if (value instanceof Error) return { name: value.name, message: value.message };
+  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEY.test(k) ? '[redacted]' : redact(v, depth + 1);
+    return out;
+  }
+  return value;
+}
+
+export interface LoggerOptions {
+  level?: LogLevel;
+  /** Where lines go; defaults to process.stderr. */
+  write?: (line: string) => void;
+  base?: LogFields;
+  now?: () => Date;
+}
+
+export function createLogger(options: LoggerOptions = {}): Logger {
+  const min = ORDER[options.level ?? 'info'];
+  const write = options.write ?? ((line: string) => process.stderr.write(line + '\n'));
+  const now = options.now ?? (() => new Date());
+  const make = (base: LogFields): Logger => {
+    const emit = (level: Exclude<LogLevel, 'silent'>, message: string, fields?: LogFields) => {
+      if (ORDER[level] < min) return;
+      const entry = { time: now().toISOString(), level, msg: message, ...(redact({ ...base, ...fields }) as LogFields) };
+      write(JSON.stringify(entry));
+    };
+    return {
+      debug: (m, f) => emit('debug', m, f),
+      info: (m, f) => emit('info', m, f),
+      warn: (m, f) => emit('warn', m, f),
+      error: (m, f) => emit('error', m, f),
+      child: (fields) => make({ ...base, ...fields }),
+    };
+  };
+  return make(options.base ?? {});
+}
+
+/** A logger that drops everything (tests that do not read logs). */
+export const silentLogger: Logger = createLogger({ level: 'silent' });
+
+/** A logger that keeps its lines in memory, for tests that check what is (not) logged. */
+export function memoryLogger(level: LogLevel = 'debug'): Logger & { lines: string[] } {
+  const lines: string[] = [];
+  return Object.assign(createLogger({ level, write: (l) => lines.push(l) }), { lines });
+}
