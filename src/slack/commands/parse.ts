@@ -1,0 +1,194 @@
+import type { DueWindowName } from '../../time/due-windows.js';
+
+export type ActionRef = { type: 'id'; id: string } | { type: 'no'; no: string };
+
+export type DigestFilter =
+  | { type: 'all' }
+  | { type: 'mine-only' }
+  | { type: 'urgent-only' }
+  | { type: 'users'; slackUserIds: string[] }
+  | { type: 'location'; name: string };
+
+export type Command =
+  | { kind: 'help' }
+  | { kind: 'new'; task: string }
+  | { kind: 'mine' }
+  | { kind: 'due'; window: DueWindowName; slackUserId?: string }
+  | { kind: 'show' | 'done' | 'reopen'; ref: ActionRef }
+  | { kind: 'find'; words: string }
+  | { kind: 'locations' | 'literature'; words: string }
+  | { kind: 'link'; target?: { slackUserId: string; careUserId: string } }
+  | { kind: 'unlink'; slackUserId?: string }
+  | { kind: 'whoami' | 'links' }
+  | { kind: 'digest-here'; time: string; days: 'weekdays' | 'daily'; filter: DigestFilter; showTasks: boolean; quietWhenEmpty: boolean }
+  | { kind: 'digest-off' | 'digest-list' | 'digest-now' }
+  | { kind: 'route'; groupName: string; channelId: string }
+  | { kind: 'route-off'; groupName: string; channelId?: string }
+  | { kind: 'routes' }
+  | { kind: 'error'; message: string };
+
+export const USAGE = {
+  due: '/care due [today|tomorrow|week|overdue] [@user]',
+  show: '/care show <action no or Id>',
+  done: '/care done <action no or Id>',
+  reopen: '/care reopen <action no or Id>',
+  find: '/care find <words>',
+  link: '/care link  (or, admins: /care link @user <care user Id>)',
+  unlink: '/care unlink  (or, admins: /care unlink @user)',
+  digest: '/care digest here [HH:MM] [weekdays|daily] [mine-only|urgent-only|@user…|location <name>] [--show-tasks] [--quiet]  ·  /care digest off|list|now',
+  route: '/care route <notification group name> #channel  ·  /care route off <group name> [#channel]  ·  /care routes',
+} as const;
+
+const ID = /^[0-9a-f]{24}$/;
+const ACTION_NO = /^#?([A-Za-z0-9][A-Za-z0-9-]{0,23})$/;
+// Slack escapes mentions in command text: <@U123|name>, <#C123|name>.
+const USER_MENTION = /^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$/;
+const CHANNEL_MENTION = /^<#([CGD][A-Z0-9]+)(?:\|[^>]*)?>$/;
+const MAX_TEXT = 4000;
+
+const error = (message: string): Command => ({ kind: 'error', message });
+
+export function parseActionRef(raw: string | undefined): ActionRef | null {
+  if (!raw) return null;
+  const s = raw.trim();
+  if (ID.test(s.toLowerCase())) return { type: 'id', id: s.toLowerCase() };
+  const m = ACTION_NO.exec(s);
+  return m ? { type: 'no', no: m[1]! } : null;
+}
+
+function userMention(token: string | undefined): string | null {
+  const m = token ? USER_MENTION.exec(token) : null;
+  return m ? m[1]! : null;
+}
+
+/** Parse the text after `/care` into a typed command; never throws. */
+export function parseCommand(input: string): Command {
+  const text = (input ?? '').replace(/[\u0000-\u001F\u007F]/g, ' ').trim();
+  if (text.length > MAX_TEXT) return error(`That is too long (${text.length} characters); keep it under ${MAX_TEXT}.`);
+  const [head = '', ...rest] = text.split(/\s+/);
+  const sub = head.toLowerCase();
+  const tail = text.slice(head.length).trim();
+
+  switch (sub) {
+    case '':
+    case 'help':
+      return { kind: 'help' };
+    case 'new':
+      return { kind: 'new', task: tail };
+    case 'mine':
+      return rest.length ? error('`/care mine` takes nothing after it.') : { kind: 'mine' };
+    case 'due':
+      return parseDue(rest);
+    case 'show':
+    case 'done':
+    case 'reopen': {
+      const ref = rest.length === 1 ? parseActionRef(rest[0]) : null;
+      return ref ? { kind: sub, ref } : error(`Give one action number or Id: \`${USAGE[sub]}\``);
+    }
+    case 'find':
+      return tail ? { kind: 'find', words: tail } : error(`Say what to look for: \`${USAGE.find}\``);
+    case 'locations':
+    case 'literature':
+      return { kind: sub, words: tail };
+    case 'link':
+      return parseLink(rest);
+    case 'unlink': {
+      if (rest.length === 0) return { kind: 'unlink' };
+      const u = rest.length === 1 ? userMention(rest[0]) : null;
+      return u ? { kind: 'unlink', slackUserId: u } : error(`\`${USAGE.unlink}\``);
+    }
+    case 'whoami':
+    case 'links':
+    case 'routes':
+      return rest.length ? error(`\`/care ${sub}\` takes nothing after it.`) : { kind: sub };
+    case 'digest':
+      return parseDigest(rest);
+    case 'route':
+      return parseRoute(rest);
+    default:
+      return error(`I don't know \`${truncateToken(head)}\`. Try \`/care help\`.`);
+  }
+}
+
+function truncateToken(t: string): string {
+  return t.length > 30 ? t.slice(0, 30) + '…' : t;
+}
+
+function parseDue(args: string[]): Command {
+  let window: DueWindowName = 'today';
+  let slackUserId: string | undefined;
+  for (const arg of args) {
+    const w = arg.toLowerCase();
+    if (w === 'today' || w === 'tomorrow' || w === 'week' || w === 'overdue') window = w;
+    else if (userMention(arg) && !slackUserId) slackUserId = userMention(arg)!;
+    else if (arg.startsWith('@')) return error(`Pick the person from Slack's list so it becomes a mention: \`${USAGE.due}\``);
+    else return error(`\`${USAGE.due}\``);
+  }
+  return slackUserId ? { kind: 'due', window, slackUserId } : { kind: 'due', window };
+}
+
+function parseLink(args: string[]): Command {
+  if (args.length === 0) return { kind: 'link' };
+  const slackUserId = userMention(args[0]);
+  const careUserId = args[1]?.toLowerCase();
+  if (args.length === 2 && slackUserId && careUserId && ID.test(careUserId)) return { kind: 'link', target: { slackUserId, careUserId } };
+  return error(`\`${USAGE.link}\` (a care user Id is 24 letters and digits)`);
+}
+
+function parseDigest(args: string[]): Command {
+  const [verb, ...opts] = args;
+  switch (verb?.toLowerCase()) {
+    case 'off':
+      return { kind: 'digest-off' };
+    case 'list':
+      return { kind: 'digest-list' };
+    case 'now':
+      return { kind: 'digest-now' };
+    case 'here':
+      break;
+    default:
+      return error(`\`${USAGE.digest}\``);
+  }
+  let time = '08:00';
+  let days: 'weekdays' | 'daily' = 'weekdays';
+  let filter: DigestFilter = { type: 'all' };
+  let showTasks = false;
+  let quietWhenEmpty = false;
+  const users: string[] = [];
+  for (let i = 0; i < opts.length; i++) {
+    const o = opts[i]!;
+    const lower = o.toLowerCase();
+    if (/^([01]?\d|2[0-3]):[0-5]\d$/.test(o)) time = o.padStart(5, '0');
+    else if (lower === 'weekdays' || lower === 'daily') days = lower;
+    else if (lower === 'mine-only' || lower === 'urgent-only') filter = { type: lower };
+    else if (lower === '--show-tasks') showTasks = true;
+    else if (lower === '--quiet') quietWhenEmpty = true;
+    else if (lower === 'location') {
+      const name = opts.slice(i + 1).filter((w) => !w.startsWith('--')).join(' ');
+      if (!name) return error('Name the location: `/care digest here location <name>`');
+      filter = { type: 'location', name };
+      showTasks = showTasks || opts.slice(i + 1).some((w) => w.toLowerCase() === '--show-tasks');
+      quietWhenEmpty = quietWhenEmpty || opts.slice(i + 1).some((w) => w.toLowerCase() === '--quiet');
+      break;
+    } else if (userMention(o)) users.push(userMention(o)!);
+    else return error(`I did not understand \`${truncateToken(o)}\`: \`${USAGE.digest}\``);
+  }
+  if (users.length) filter = { type: 'users', slackUserIds: users };
+  return { kind: 'digest-here', time, days, filter, showTasks, quietWhenEmpty };
+}
+
+function parseRoute(args: string[]): Command {
+  if (args[0]?.toLowerCase() === 'off') {
+    const rest = args.slice(1);
+    const last = rest.at(-1);
+    const channel = last ? CHANNEL_MENTION.exec(last)?.[1] : undefined;
+    const groupName = (channel ? rest.slice(0, -1) : rest).join(' ');
+    if (!groupName) return error(`\`${USAGE.route}\``);
+    return channel ? { kind: 'route-off', groupName, channelId: channel } : { kind: 'route-off', groupName };
+  }
+  const last = args.at(-1);
+  const channel = last ? CHANNEL_MENTION.exec(last)?.[1] : undefined;
+  const groupName = args.slice(0, -1).join(' ');
+  if (!channel || !groupName) return error(`Name the group and pick the channel with #: \`${USAGE.route}\``);
+  return { kind: 'route', groupName, channelId: channel };
+}

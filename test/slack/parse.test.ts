@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { parseCommand } from '../../src/slack/commands/parse.js';
+
+describe('/care command parsing', () => {
+  it('reads every subcommand a person types', () => {
+    expect(parseCommand('')).toEqual({ kind: 'help' });
+    expect(parseCommand('  HELP ')).toEqual({ kind: 'help' });
+    expect(parseCommand('new Call the GP about Mrs B')).toEqual({ kind: 'new', task: 'Call the GP about Mrs B' });
+    expect(parseCommand('mine')).toEqual({ kind: 'mine' });
+    expect(parseCommand('due')).toEqual({ kind: 'due', window: 'today' });
+    expect(parseCommand('due week <@U123|sam>')).toEqual({ kind: 'due', window: 'week', slackUserId: 'U123' });
+    expect(parseCommand('show 1042')).toEqual({ kind: 'show', ref: { type: 'no', no: '1042' } });
+    expect(parseCommand('done #1042')).toEqual({ kind: 'done', ref: { type: 'no', no: '1042' } });
+    expect(parseCommand('reopen 6724FBCB4F73A2CEBF638856')).toEqual({ kind: 'reopen', ref: { type: 'id', id: '6724fbcb4f73a2cebf638856' } });
+    expect(parseCommand('find   bed rails')).toEqual({ kind: 'find', words: 'bed rails' });
+    expect(parseCommand('locations oak')).toEqual({ kind: 'locations', words: 'oak' });
+    expect(parseCommand('literature')).toEqual({ kind: 'literature', words: '' });
+    expect(parseCommand('link')).toEqual({ kind: 'link' });
+    expect(parseCommand('link <@U9> 6724fbc74f73a2cebf637806')).toEqual({
+      kind: 'link',
+      target: { slackUserId: 'U9', careUserId: '6724fbc74f73a2cebf637806' },
+    });
+    expect(parseCommand('unlink')).toEqual({ kind: 'unlink' });
+    expect(parseCommand('whoami')).toEqual({ kind: 'whoami' });
+    expect(parseCommand('links')).toEqual({ kind: 'links' });
+  });
+
+  it('reads digest and route configuration', () => {
+    expect(parseCommand('digest here')).toMatchObject({ kind: 'digest-here', time: '08:00', days: 'weekdays', filter: { type: 'all' }, showTasks: false });
+    expect(parseCommand('digest here 7:30 daily urgent-only --show-tasks')).toMatchObject({
+      time: '07:30',
+      days: 'daily',
+      filter: { type: 'urgent-only' },
+      showTasks: true,
+    });
+    expect(parseCommand('digest here <@U1> <@U2>')).toMatchObject({ filter: { type: 'users', slackUserIds: ['U1', 'U2'] } });
+    expect(parseCommand('digest here location Oak Lodge --show-tasks')).toMatchObject({ filter: { type: 'location', name: 'Oak Lodge' }, showTasks: true });
+    expect(parseCommand('digest off')).toEqual({ kind: 'digest-off' });
+    expect(parseCommand('route Night staff <#C1|night>')).toEqual({ kind: 'route', groupName: 'Night staff', channelId: 'C1' });
+    expect(parseCommand('route off Night staff')).toEqual({ kind: 'route-off', groupName: 'Night staff' });
+  });
+
+  it('answers a wrong argument with the right form', () => {
+    expect(parseCommand('show')).toMatchObject({ kind: 'error', message: expect.stringContaining('/care show <action no or Id>') });
+    expect(parseCommand('due yesterday')).toMatchObject({ kind: 'error', message: expect.stringContaining('/care due') });
+    expect(parseCommand('due @sam')).toMatchObject({ kind: 'error', message: expect.stringContaining('mention') });
+    expect(parseCommand('link <@U1> not-an-id')).toMatchObject({ kind: 'error' });
+    expect(parseCommand('digest here 25:00')).toMatchObject({ kind: 'error' });
+    expect(parseCommand('route Night staff')).toMatchObject({ kind: 'error' });
+    expect(parseCommand('frobnicate')).toMatchObject({ kind: 'error', message: expect.stringContaining('/care help') });
+  });
+
+  it('never throws on random or hostile input and always names a next step', () => {
+    const pieces = ['show', 'done', 'due', 'link', 'digest', 'route', '<!channel>', '<@U1>', '<#C1|x>', '\u0000', '\u202e', '💥', '&lt;', 'x'.repeat(5000), '--show-tasks', ' ', '\n', '1042', 'here', 'off'];
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let i = 0; i < 3000; i++) {
+      const n = 1 + Math.floor(rand() * 5);
+      const text = Array.from({ length: n }, () => pieces[Math.floor(rand() * pieces.length)]).join(rand() < 0.5 ? ' ' : '');
+      const cmd = parseCommand(text);
+      expect(cmd.kind).toBeTypeOf('string');
+      if (cmd.kind === 'error') expect(cmd.message.length).toBeLessThan(400);
+    }
+  });
+});
