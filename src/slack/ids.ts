@@ -15,6 +15,7 @@ export const ActionIds = {
 export const CallbackIds = {
   actionModal: 'care_action_modal',
   createFromMessage: 'care_create_from_message',
+  approveLinkModal: 'care_link_approve_modal',
 } as const;
 
 /** Input blocks of the action modal: block_id = the field, action_id = 'value'. */
@@ -34,6 +35,8 @@ export const FieldIds = {
   reminder1Offset: 'reminder_1_offset',
   reminder1Minutes: 'reminder_1_minutes',
   reminder1Time: 'reminder_1_time',
+  subjectType: 'subject_type',
+  linkCareUserId: 'link_care_user_id',
   subject: 'subject',
 } as const;
 

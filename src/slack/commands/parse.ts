@@ -17,7 +17,7 @@ export type Command =
   | { kind: 'show' | 'done' | 'reopen'; ref: ActionRef }
   | { kind: 'find'; words: string }
   | { kind: 'locations' | 'literature'; words: string }
-  | { kind: 'link'; target?: { slackUserId: string; careUserId: string } }
+  | { kind: 'link'; target?: { slackUserId: string; careUserId: string }; requestedCareUserId?: string }
   | { kind: 'unlink'; slackUserId?: string }
   | { kind: 'whoami' | 'links' }
   | { kind: 'digest-here'; time: string; days: 'weekdays' | 'daily'; filter: DigestFilter; showTasks: boolean; quietWhenEmpty: boolean }
@@ -33,7 +33,7 @@ export const USAGE = {
   done: '/care done <action no or Id>',
   reopen: '/care reopen <action no or Id>',
   find: '/care find <words>',
-  link: '/care link  (or, admins: /care link @user <care user Id>)',
+  link: '/care link [your care user Id]  (admins: /care link @user <care user Id>)',
   unlink: '/care unlink  (or, admins: /care unlink @user)',
   digest: '/care digest here [HH:MM] [weekdays|daily] [mine-only|urgent-only|@user…|location <name>] [--show-tasks] [--quiet]  ·  /care digest off|list|now',
   route: '/care route <notification group name> #channel  ·  /care route off <group name> [#channel]  ·  /care routes',
@@ -129,6 +129,7 @@ function parseDue(args: string[]): Command {
 
 function parseLink(args: string[]): Command {
   if (args.length === 0) return { kind: 'link' };
+  if (args.length === 1 && ID.test(args[0]!.toLowerCase())) return { kind: 'link', requestedCareUserId: args[0]!.toLowerCase() };
   const slackUserId = userMention(args[0]);
   const careUserId = args[1]?.toLowerCase();
   if (args.length === 2 && slackUserId && careUserId && ID.test(careUserId)) return { kind: 'link', target: { slackUserId, careUserId } };

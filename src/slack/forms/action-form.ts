@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import { isHhMm, isIsoDate, zonedToUtc } from '../../time/zones.js';
+import { FIELD_ACTION_ID, FieldIds as F } from '../ids.js';
+import { clean } from '../text.js';
+import { REMINDER_MINUTES, REMINDER_METHODS } from '../views/action-modal.js';
+
+/** Slack's view.state.values: block_id -> action_id -> element state. */
+export type ViewStateValues = Record<string, Record<string, ViewElementState>>;
+export interface ViewElementState {
+  type?: string;
+  value?: string | null;
+  selected_date?: string | null;
+  selected_time?: string | null;
+  selected_user?: string | null;
+  selected_option?: { value: string } | null;
+  selected_options?: { value: string }[];
+}
+
+export interface ReminderValue {
+  method: string;
+  offset_type: 'none' | 'delta' | 'time';
+  offset_delta?: number;
+  offset_time_str?: string;
+}
+
+export interface ActionFormValue {
+  task: string;
+  due: Date;
+  assigneeSlackUserId: string | null;
+  urgent: boolean;
+  pin: 'location' | 'user' | null;
+  notify: string[];
+  reminders: ReminderValue[];
+  subject: { type: 'care_enquiry' | 'service_user'; id: string } | null;
+}
+
+export type FormResult = { ok: true; value: ActionFormValue } | { ok: false; errors: Record<string, string> };
+
+const get = (values: ViewStateValues, block: string): ViewElementState | undefined => values[block]?.[FIELD_ACTION_ID];
+const ID = /^[0-9a-f]{24}$/;
+const METHODS = new Set<string>(REMINDER_METHODS.map(([v]) => v));
+
+// Shape check first: whatever arrives (a hostile client, a Slack change), only strings get through.
+const ElementSchema = z.looseObject({
+  value: z.string().nullish(),
+  selected_date: z.string().nullish(),
+  selected_time: z.string().nullish(),
+  selected_user: z.string().nullish(),
+  selected_option: z.looseObject({ value: z.string() }).nullish(),
+  selected_options: z.array(z.looseObject({ value: z.string() })).optional(),
+});
+const ValuesSchema = z.record(z.string(), z.record(z.string(), ElementSchema));
+
+/** Validate a submitted action form; errors are keyed by input block_id for Slack's inline display. */
+export function parseActionForm(raw: unknown, timezone: string, mode: 'create' | 'edit'): FormResult {
+  const parsed = ValuesSchema.safeParse(raw);
+  if (!parsed.success) return { ok: false, errors: { [F.task]: 'The form arrived damaged; please close it and try again.' } };
+  const values = parsed.data as ViewStateValues;
+  const errors: Record<string, string> = {};
+
+  const task = clean(get(values, F.task)?.value ?? '').trim();
+  if (!task) errors[F.task] = 'Say what needs doing.';
+  else if (task.length > 3000) errors[F.task] = 'Keep the task under 3,000 characters.';
+
+  const date = get(values, F.dueDate)?.selected_date ?? '';
+  const time = get(values, F.dueTime)?.selected_time ?? '';
+  if (!isIsoDate(date)) errors[F.dueDate] = 'Pick the day it is due.';
+  if (!isHhMm(time)) errors[F.dueTime] = 'Pick the time it is due.';
+
+  const assignee = get(values, F.assignee)?.selected_user ?? null;
+  const urgent = (get(values, F.urgent)?.selected_options ?? []).some((o) => o.value === 'urgent');
+  const pinValue = get(values, F.pin)?.selected_option?.value ?? 'none';
+  const pin = pinValue === 'location' || pinValue === 'user' ? pinValue : null;
+  const notify = (get(values, F.notify)?.selected_options ?? []).map((o) => o.value).filter((v) => ID.test(v));
+
+  const reminders: ReminderValue[] = [];
+  for (const i of [0, 1] as const) {
+    const ids = i === 0
+      ? { method: F.reminder0Method, offset: F.reminder0Offset, minutes: F.reminder0Minutes, time: F.reminder0Time }
+      : { method: F.reminder1Method, offset: F.reminder1Offset, minutes: F.reminder1Minutes, time: F.reminder1Time };
+    const method = get(values, ids.method)?.selected_option?.value;
+    const offset = get(values, ids.offset)?.selected_option?.value ?? 'none';
+    const minutes = Number(get(values, ids.minutes)?.selected_option?.value);
+    const at = get(values, ids.time)?.selected_time ?? undefined;
+    if (!method) {
+      if (offset !== 'none' || at || get(values, ids.minutes)?.selected_option) errors[ids.method] = 'Choose how to remind, or clear this reminder.';
+      continue;
+    }
+    if (!METHODS.has(method)) errors[ids.method] = 'Choose one of the listed ways.';
+    if (offset === 'delta') {
+      if (!(REMINDER_MINUTES as readonly number[]).includes(minutes)) errors[ids.minutes] = 'Choose how many minutes before.';
+      else reminders.push({ method, offset_type: 'delta', offset_delta: minutes });
+    } else if (offset === 'time') {
+      if (!at || !isHhMm(at)) errors[ids.time] = 'Choose the time of day.';
+      else reminders.push({ method, offset_type: 'time', offset_time_str: at });
+    } else reminders.push({ method, offset_type: 'none' });
+  }
+
+  let subject: ActionFormValue['subject'] = null;
+  if (mode === 'create') {
+    const type = get(values, F.subjectType)?.selected_option?.value ?? 'none';
+    const id = (get(values, F.subject)?.value ?? '').trim().toLowerCase();
+    if (id && !ID.test(id)) errors[F.subject] = 'An Id is 24 letters (a–f) and digits.';
+    else if (id && type !== 'care_enquiry' && type !== 'service_user') errors[F.subjectType] = 'Say whether the Id is a care enquiry or a service user.';
+    else if (!id && (type === 'care_enquiry' || type === 'service_user')) errors[F.subject] = 'Give the Id, or choose "Nothing in particular".';
+    else if (id) subject = { type: type as 'care_enquiry' | 'service_user', id };
+  }
+
+  if (Object.keys(errors).length) return { ok: false, errors };
+  return { ok: true, value: { task, due: zonedToUtc(date, time, timezone), assigneeSlackUserId: assignee, urgent, pin, notify, reminders, subject } };
+}
+
+/** Map the API's arg_errors (parameter names) onto the modal's input blocks. */
+export function argErrorsToFields(argErrors: Record<string, string[]>): Record<string, string> {
+  const map: Record<string, string> = {
+    task: F.task,
+    due: F.dueDate,
+    assigned_to: F.assignee,
+    urgent: F.urgent,
+    pin_to_calendar: F.pin,
+    notify_on_complete: F.notify,
+    care_enquiry: F.subject,
+    service_user: F.subject,
+  };
+  const out: Record<string, string> = {};
+  for (const [param, messages] of Object.entries(argErrors)) {
+    const m = /^reminders_([01])-(method|offset_type|offset_delta|offset_time_str)$/.exec(param);
+    const block = m
+      ? `reminder_${m[1]}_${{ method: 'method', offset_type: 'offset', offset_delta: 'minutes', offset_time_str: 'time' }[m[2] as 'method']}`
+      : (map[param] ?? F.task);
+    const text = messages.join(' ').slice(0, 150) || 'The care system did not accept this.';
+    out[block] = out[block] ? `${out[block]} ${text}`.slice(0, 150) : text;
+  }
+  return out;
+}

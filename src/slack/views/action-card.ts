@@ -1,0 +1,65 @@
+import { slackDate } from '../../time/slack-date.js';
+import { ActionIds } from '../ids.js';
+import { userText } from '../text.js';
+import { actions, button, section, type Block } from './blocks.js';
+import { isOverdue, type ActionView, type RenderContext } from './model.js';
+
+export function actionLabel(a: ActionView): string {
+  return a.actionNo ? `#${userText(a.actionNo, 30)}` : `Id ${a.id}`;
+}
+
+export function assigneeText(a: ActionView): string {
+  if (!a.assignee) return 'unassigned';
+  if (a.assignee.slackUserId) return `<@${a.assignee.slackUserId}>`;
+  return a.assignee.name ? userText(a.assignee.name, 80) : 'someone not linked to Slack';
+}
+
+export function markers(a: ActionView, now: Date): string {
+  const m: string[] = [];
+  if (a.urgent && !a.completed) m.push(':rotating_light: *Urgent*');
+  if (isOverdue(a, now)) m.push(':warning: *Overdue*');
+  if (a.completed) m.push(':white_check_mark: *Complete*');
+  return m.join('  ');
+}
+
+/** One line for lists: markers, action no, due, assignee, and the task where allowed. */
+export function actionLine(a: ActionView, ctx: RenderContext): string {
+  const due = a.due ? slackDate(a.due, ctx.timezone) : 'no due time';
+  const head = [markers(a, ctx.now), `*${actionLabel(a)}*`].filter(Boolean).join(' ');
+  const task = ctx.showTask && a.task ? `\n${userText(a.task, 500)}` : '';
+  return `${head} · due ${due} · ${assigneeText(a)}${task}`;
+}
+
+export function cardButtons(a: ActionView): Block {
+  const elements = a.completed
+    ? [button('Reopen', ActionIds.reopen, a.id)]
+    : [button('Complete', ActionIds.complete, a.id, 'primary'), button('Edit', ActionIds.edit, a.id)];
+  if (a.completed) elements.push(button('Edit', ActionIds.edit, a.id));
+  return actions(`card_${a.id}`, elements);
+}
+
+/** The full action card: task, due, markers, assignee, number, state, buttons. */
+export function actionCard(a: ActionView, ctx: RenderContext): Block[] {
+  const task = ctx.showTask ? (a.task ? userText(a.task, 2800) : '_(no task text)_') : '_Task text hidden in this channel_';
+  const state = a.completed ? `Completed ${slackDate(a.completed, ctx.timezone)}` : 'Open';
+  const blocks: Block[] = [section(`${markers(a, ctx.now) ? markers(a, ctx.now) + '\n' : ''}${task}`, { block_id: `task_${a.id}` })];
+  blocks.push({
+    type: 'section',
+    block_id: `facts_${a.id}`,
+    fields: [
+      { type: 'mrkdwn', text: `*Action*\n${actionLabel(a)}` },
+      { type: 'mrkdwn', text: `*Due*\n${a.due ? slackDate(a.due, ctx.timezone) : 'not set'}` },
+      { type: 'mrkdwn', text: `*Assigned to*\n${assigneeText(a)}` },
+      { type: 'mrkdwn', text: `*State*\n${state}` },
+    ],
+  });
+  blocks.push(cardButtons(a));
+  return blocks;
+}
+
+/** Text for notifications and screen readers (no Block Kit). */
+export function actionFallback(a: ActionView, ctx: RenderContext): string {
+  const task = ctx.showTask && a.task ? `: ${userText(a.task, 200)}` : '';
+  return `Action ${actionLabel(a)}${task}`;
+}
+

@@ -1,0 +1,60 @@
+import { ActionIds } from '../ids.js';
+import { actionLine, cardButtons } from './action-card.js';
+import { button, context, section, type Block } from './blocks.js';
+import type { ActionView, RenderContext } from './model.js';
+
+export interface ActionGroup {
+  label: string;
+  actions: ActionView[];
+}
+
+export interface ListOptions {
+  /** The most blocks this list may use (Slack: 50 per message, 100 per Home tab). */
+  maxBlocks: number;
+  /** Complete / Edit buttons under each action (two blocks per action) or one Complete button beside it (one block). */
+  buttons: 'full' | 'complete' | 'none';
+  emptyText?: string;
+}
+
+export interface RenderedList {
+  blocks: Block[];
+  shown: number;
+  hidden: number;
+}
+
+function actionBlocks(a: ActionView, ctx: RenderContext, buttons: ListOptions['buttons']): Block[] {
+  const line = actionLine(a, ctx);
+  if (buttons === 'full') return [section(line, { block_id: `line_${a.id}` }), cardButtons(a)];
+  if (buttons === 'complete' && !a.completed) {
+    return [section(line, { block_id: `line_${a.id}`, accessory: button('Complete', ActionIds.complete, a.id, 'primary') })];
+  }
+  return [section(line, { block_id: `line_${a.id}` })];
+}
+
+/** Groups of actions as blocks, cut to a block budget with a count of what did not fit. */
+export function renderActionGroups(groups: ActionGroup[], ctx: RenderContext, opts: ListOptions): RenderedList {
+  const blocks: Block[] = [];
+  let shown = 0;
+  let hidden = 0;
+  const budget = opts.maxBlocks - 1; // room for the "more" note
+  for (const group of groups) {
+    if (group.actions.length === 0) continue;
+    if (blocks.length + 2 > budget) {
+      hidden += group.actions.length;
+      continue;
+    }
+    blocks.push(section(`*${group.label}* (${group.actions.length})`));
+    for (const a of group.actions) {
+      const next = actionBlocks(a, ctx, opts.buttons);
+      if (blocks.length + next.length > budget) {
+        hidden++;
+        continue;
+      }
+      blocks.push(...next);
+      shown++;
+    }
+  }
+  if (shown === 0 && hidden === 0) blocks.push(section(opts.emptyText ?? 'Nothing to show.'));
+  if (hidden > 0) blocks.push(context(`…and ${hidden} more not shown here.`));
+  return { blocks, shown, hidden };
+}

@@ -1,0 +1,30 @@
+import type { types } from '@slack/bolt';
+import { plain } from '../text.js';
+
+export type Block = types.KnownBlock;
+export type ButtonElement = types.Button;
+
+export const mrkdwn = (text: string): types.MrkdwnElement => ({ type: 'mrkdwn', text: text.slice(0, 3000) });
+export const plainText = (text: string, max = 3000): types.PlainTextElement => ({ type: 'plain_text', text: plain(text, max), emoji: true });
+
+export function section(text: string, extra: Partial<types.SectionBlock> = {}): types.SectionBlock {
+  return { type: 'section', text: mrkdwn(text), ...extra };
+}
+
+export function header(text: string): types.HeaderBlock {
+  return { type: 'header', text: plainText(text, 150) };
+}
+
+export function context(...texts: string[]): types.ContextBlock {
+  return { type: 'context', elements: texts.slice(0, 10).map((t) => mrkdwn(t)) };
+}
+
+export const divider = (): types.DividerBlock => ({ type: 'divider' });
+
+export function button(text: string, actionId: string, value: string, style?: 'primary' | 'danger'): types.Button {
+  return { type: 'button', text: plainText(text, 75), action_id: actionId, value: value.slice(0, 2000), ...(style ? { style } : {}) };
+}
+
+export function actions(blockId: string, elements: types.ActionsBlockElement[]): types.ActionsBlock {
+  return { type: 'actions', block_id: blockId.slice(0, 255), elements };
+}

@@ -1,0 +1,54 @@
+import { ActionIds } from '../ids.js';
+import { userText } from '../text.js';
+import { button, context, section, type Block } from './blocks.js';
+
+export interface LocationView {
+  id: string;
+  name: string | null;
+  ref?: string | null;
+  phone?: string | null;
+  town?: string | null;
+  suspended?: boolean;
+}
+
+export interface LiteratureView {
+  id: string;
+  name: string | null;
+  ref?: string | null;
+  file?: string | null;
+  locationName?: string | null;
+}
+
+const MAX = 20;
+
+export function locationsBlocks(items: LocationView[], words: string): Block[] {
+  if (!items.length) return [section(words ? `No locations match “${userText(words, 100)}”.` : 'No locations found.')];
+  const blocks: Block[] = items.slice(0, MAX).map((l) =>
+    section(
+      [`*${userText(l.name ?? 'Unnamed', 200)}*${l.ref ? ` (${userText(l.ref, 50)})` : ''}`, [l.town, l.phone].filter(Boolean).map((v) => userText(v!, 100)).join(' · ')]
+        .filter(Boolean)
+        .join('\n'),
+    ),
+  );
+  if (items.length > MAX) blocks.push(context(`Showing ${MAX} of ${items.length}; add words to narrow it down.`));
+  return blocks;
+}
+
+export function literatureBlocks(items: LiteratureView[], words: string): Block[] {
+  if (!items.length) return [section(words ? `No literature matches “${userText(words, 100)}”.` : 'No literature found.')];
+  const blocks: Block[] = items.slice(0, MAX).map((item) =>
+    section(`*${userText(item.name ?? 'Untitled', 200)}*${item.ref ? ` (${userText(item.ref, 50)})` : ''}\n${item.locationName ? userText(item.locationName, 100) : 'All locations'}`, {
+      block_id: `lit_${item.id}`,
+      accessory: button('Share in channel', ActionIds.shareLiterature, item.id),
+    }),
+  );
+  if (items.length > MAX) blocks.push(context(`Showing ${MAX} of ${items.length}; add words to narrow it down.`));
+  return blocks;
+}
+
+/** What "Share in channel" posts: the item's name and a link to its file. */
+export function sharedLiteratureText(item: LiteratureView, sharedBy: string): string {
+  const name = userText(item.name ?? 'Untitled', 200);
+  const file = item.file && /^https?:\/\//.test(item.file) ? `<${item.file.replace(/[<>|]/g, '')}|${name}>` : name;
+  return `:page_facing_up: ${file} — shared by <@${sharedBy}>`;
+}

@@ -1,0 +1,36 @@
+import { ActionIds } from '../ids.js';
+import { userText } from '../text.js';
+import { actions, button, context, section, type Block } from './blocks.js';
+
+export interface LinkRow {
+  slackUserId: string;
+  careUserId: string;
+  careUserName?: string;
+  method: string;
+  createdBy: string | null;
+  createdAt: number;
+}
+
+export function linksBlocks(rows: LinkRow[]): Block[] {
+  if (!rows.length) return [section('No Slack accounts are linked yet.')];
+  const blocks: Block[] = [section(`*Linked accounts* (${rows.length})`)];
+  for (const r of rows.slice(0, 45)) {
+    blocks.push(
+      section(
+        `<@${r.slackUserId}> → ${r.careUserName ? `*${userText(r.careUserName, 100)}* ` : ''}\`${r.careUserId}\` · ${r.method}${r.createdBy ? ` by <@${r.createdBy}>` : ''}`,
+        { block_id: `link_${r.slackUserId}`, accessory: button('Unlink', ActionIds.unlink, r.slackUserId, 'danger') },
+      ),
+    );
+  }
+  if (rows.length > 45) blocks.push(context(`…and ${rows.length - 45} more.`));
+  return blocks;
+}
+
+export function linkRequestBlocks(requestId: string, requester: string, candidate?: { id: string; name?: string }): Block[] {
+  return [
+    section(
+      `<@${requester}> asks to link their Slack account to the care system.${candidate ? ` Suggested care user: *${userText(candidate.name ?? candidate.id, 100)}* (\`${candidate.id}\`).` : ' Approve links them to the care user Id you then give with `/care link @person <Id>`.'}`,
+    ),
+    actions(`linkreq_${requestId}`, [button('Approve', ActionIds.approveLink, requestId, 'primary'), button('Reject', ActionIds.rejectLink, requestId, 'danger')]),
+  ];
+}
