@@ -1,0 +1,78 @@
+/**
+ * The thin dialect layer. Entity files write one SQL text with `?`
+ * placeholders that means the same on SQLite and PostgreSQL (upserts with
+ * ON CONFLICT, RETURNING, conditional UPDATEs); this layer binds parameters,
+ * turns rows into plain objects and runs transactions.
+ */
+export type Dialect = 'sqlite' | 'postgres';
+
+/** What may be bound to a `?`. Booleans become 1/0 on SQLite. */
+export type Param = string | number | boolean | null;
+
+export type Row = Record<string, unknown>;
+
+export interface Db {
+  readonly kind: Dialect;
+  /** All rows of a query (SELECT, or a write with RETURNING). */
+  all<R extends Row = Row>(sql: string, params?: readonly Param[]): Promise<R[]>;
+  /** The first row, or undefined. */
+  get<R extends Row = Row>(sql: string, params?: readonly Param[]): Promise<R | undefined>;
+  /** A write without RETURNING; resolves to the number of rows changed. */
+  run(sql: string, params?: readonly Param[]): Promise<number>;
+  /**
+   * Run `fn` in one transaction (BEGIN IMMEDIATE on SQLite). On SQLite other
+   * callers of the same store wait until it ends; nested calls join the outer one.
+   */
+  transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
+  /** Several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Everything an entity function needs: the db and the store's clock. */
+export interface Ctx {
+  readonly db: Db;
+  readonly now: () => number;
+}
+
+/** Same context over another Db (a transaction). */
+export function withDb(ctx: Ctx, db: Db): Ctx {
+  return { db, now: ctx.now };
+}
+
+// ---- row value helpers (SQLite and pg return different JS types) ----
+
+export function str(value: unknown): string {
+  return typeof value === 'string' ? value : String(value);
+}
+
+export function strOrNull(value: unknown): string | null {
+  return value === null || value === undefined ? null : str(value);
+}
+
+/** INTEGER (SQLite) or BIGINT (pg, parsed to number by our type parser). */
+export function num(value: unknown): number {
+  return typeof value === 'number' ? value : Number(value);
+}
+
+export function numOrNull(value: unknown): number | null {
+  return value === null || value === undefined ? null : num(value);
+}
+
+/** 0/1 (SQLite) or true/false (pg BOOLEAN). */
+export function bool(value: unknown): boolean {
+  return value === true || value === 1 || value === '1' || value === 't';
+}
+
+/** TEXT holding JSON (SQLite) or JSONB already parsed by pg. */
+export function json(value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') {
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      return null;
+    }
+  }
+  return value;
+}

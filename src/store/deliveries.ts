@@ -1,0 +1,170 @@
+/**
+ * The delivery ledger: one row per (kind, action, occurrence, recipient).
+ * The unique key makes a second claim of the same delivery lose; every state
+ * change is one conditional statement (compare-and-set on state + attempts),
+ * so concurrent instances never both win.
+ */
+import type { Ctx, Param, Row } from './db.js';
+import { bool, num, numOrNull, str, strOrNull } from './db.js';
+import type { ClaimOptions, ClaimOutcome, Delivery, DeliveryFilter, DeliveryKey, DeliveryState } from './types.js';
+
+const COLUMNS =
+  'id, kind, action_id, occurrence, recipient, state, attempts, claimed_by, claimed_at, last_error, retryable, slack_channel, slack_ts, created_at, updated_at, sent_at';
+const KEY_WHERE = 'kind = ? AND action_id = ? AND occurrence = ? AND recipient = ?';
+const MAX_ERROR_CHARS = 2000;
+export const DEFAULT_MAX_ATTEMPTS = 5;
+
+function toDelivery(row: Row): Delivery {
+  return {
+    id: num(row.id),
+    kind: str(row.kind),
+    actionId: str(row.action_id),
+    occurrence: str(row.occurrence),
+    recipient: str(row.recipient),
+    state: str(row.state) as DeliveryState,
+    attempts: num(row.attempts),
+    claimedBy: strOrNull(row.claimed_by),
+    claimedAt: numOrNull(row.claimed_at),
+    lastError: strOrNull(row.last_error),
+    retryable: bool(row.retryable),
+    slackChannel: strOrNull(row.slack_channel),
+    slackTs: strOrNull(row.slack_ts),
+    createdAt: num(row.created_at),
+    updatedAt: num(row.updated_at),
+    sentAt: numOrNull(row.sent_at),
+  };
+}
+
+const keyParams = (key: DeliveryKey): Param[] => [key.kind, key.actionId, key.occurrence, key.recipient];
+
+/**
+ * Try to become the one who sends this delivery. See ClaimOutcome for what
+ * each outcome asks of the caller.
+ */
+export async function claimDelivery(ctx: Ctx, key: DeliveryKey, options: ClaimOptions): Promise<ClaimOutcome> {
+  const now = options.now ?? ctx.now();
+  const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  const { holder } = options;
+
+  const inserted = await ctx.db.get(
+    `INSERT INTO deliveries (kind, action_id, occurrence, recipient, state, attempts, claimed_by, claimed_at, retryable, created_at, updated_at)
+     VALUES (?, ?, ?, ?, 'pending', 1, ?, ?, ?, ?, ?)
+     ON CONFLICT (kind, action_id, occurrence, recipient) DO NOTHING
+     RETURNING ${COLUMNS}`,
+    [...keyParams(key), holder, now, false, now, now],
+  );
+  if (inserted) return { outcome: 'claimed', delivery: toDelivery(inserted) };
+
+  // The row exists. Decide from what it holds; every change below only
+  // applies if the row is still exactly as read (state and attempts), else re-read.
+  for (let round = 0; round < 5; round++) {
+    const row = await ctx.db.get(`SELECT ${COLUMNS} FROM deliveries WHERE ${KEY_WHERE}`, keyParams(key));
+    if (!row) throw new Error('claimDelivery: the delivery row vanished');
+    const seen = toDelivery(row);
+    if (seen.state === 'sent') return { outcome: 'sent', delivery: seen, channel: seen.slackChannel, ts: seen.slackTs };
+
+    if (seen.state === 'pending') {
+      const stale = (seen.claimedAt ?? 0) <= now - options.staleAfterMs;
+      if (!stale) return { outcome: 'busy', delivery: seen };
+      if (seen.attempts >= maxAttempts) {
+        const gaveUp = await ctx.db.get(
+          `UPDATE deliveries SET state = 'failed', retryable = ?, last_error = ?, updated_at = ?
+           WHERE id = ? AND state = 'pending' AND attempts = ? RETURNING ${COLUMNS}`,
+          [false, `gave up: claim went stale after ${seen.attempts} attempts (last holder ${seen.claimedBy ?? 'unknown'})`, now, seen.id, seen.attempts],
+        );
+        if (gaveUp) return { outcome: 'failed', delivery: toDelivery(gaveUp) };
+        continue;
+      }
+      const reclaimed = await ctx.db.get(
+        `UPDATE deliveries SET claimed_by = ?, claimed_at = ?, attempts = attempts + 1, updated_at = ?
+         WHERE id = ? AND state = 'pending' AND attempts = ? RETURNING ${COLUMNS}`,
+        [holder, now, now, seen.id, seen.attempts],
+      );
+      if (reclaimed) return { outcome: 'reclaimed', delivery: toDelivery(reclaimed), previousHolder: seen.claimedBy };
+      continue;
+    }
+
+    // failed
+    if (!seen.retryable || seen.attempts >= maxAttempts) return { outcome: 'failed', delivery: seen };
+    const retry = await ctx.db.get(
+      `UPDATE deliveries SET state = 'pending', claimed_by = ?, claimed_at = ?, attempts = attempts + 1, updated_at = ?
+       WHERE id = ? AND state = 'failed' AND attempts = ? RETURNING ${COLUMNS}`,
+      [holder, now, now, seen.id, seen.attempts],
+    );
+    if (retry) return { outcome: 'failed-retry', delivery: toDelivery(retry) };
+  }
+  // Others kept changing the row under us: report it as someone else's.
+  const latest = await getDelivery(ctx, key);
+  return { outcome: 'busy', delivery: latest! };
+}
+
+/**
+ * Record that the message went out. Resolves to false only if the delivery was
+ * already marked sent (the first record is kept) or does not exist.
+ */
+export async function markSent(ctx: Ctx, id: number, sent: { channel: string; ts: string }, options: { now?: number } = {}): Promise<boolean> {
+  const now = options.now ?? ctx.now();
+  const changed = await ctx.db.run(
+    `UPDATE deliveries SET state = 'sent', slack_channel = ?, slack_ts = ?, sent_at = ?, updated_at = ?, retryable = ?
+     WHERE id = ? AND state <> 'sent'`,
+    [sent.channel, sent.ts, now, now, false, id],
+  );
+  return changed > 0;
+}
+
+/**
+ * Record a failed attempt on a pending delivery. With `holder`, only if that
+ * holder still has the claim. Keep secrets out of `error`. Resolves to false
+ * when nothing changed (not pending, or claimed by someone else since).
+ */
+export async function markFailed(
+  ctx: Ctx,
+  id: number,
+  error: string,
+  options: { retryable: boolean; holder?: string; now?: number },
+): Promise<boolean> {
+  const now = options.now ?? ctx.now();
+  const params: Param[] = [error.slice(0, MAX_ERROR_CHARS), options.retryable, now, id];
+  let sql = `UPDATE deliveries SET state = 'failed', last_error = ?, retryable = ?, updated_at = ? WHERE id = ? AND state = 'pending'`;
+  if (options.holder !== undefined) (sql += ' AND claimed_by = ?'), params.push(options.holder);
+  return (await ctx.db.run(sql, params)) > 0;
+}
+
+export async function getDelivery(ctx: Ctx, key: DeliveryKey): Promise<Delivery | null> {
+  const row = await ctx.db.get(`SELECT ${COLUMNS} FROM deliveries WHERE ${KEY_WHERE}`, keyParams(key));
+  return row ? toDelivery(row) : null;
+}
+
+export async function getDeliveryById(ctx: Ctx, id: number): Promise<Delivery | null> {
+  const row = await ctx.db.get(`SELECT ${COLUMNS} FROM deliveries WHERE id = ?`, [id]);
+  return row ? toDelivery(row) : null;
+}
+
+function where(filter: DeliveryFilter): { sql: string; params: Param[] } {
+  const parts: string[] = [];
+  const params: Param[] = [];
+  const add = (column: string, value: string | undefined) => {
+    if (value !== undefined) (parts.push(`${column} = ?`), params.push(value));
+  };
+  add('kind', filter.kind);
+  add('action_id', filter.actionId);
+  add('recipient', filter.recipient);
+  add('state', filter.state);
+  return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
+}
+
+export async function listDeliveries(ctx: Ctx, filter: DeliveryFilter = {}): Promise<Delivery[]> {
+  const { sql, params } = where(filter);
+  const limit = Math.max(1, Math.min(filter.limit ?? 1000, 10_000));
+  const rows = await ctx.db.all(
+    `SELECT ${COLUMNS} FROM deliveries ${sql} ORDER BY id ${filter.order === 'desc' ? 'DESC' : 'ASC'} LIMIT ?`,
+    [...params, limit],
+  );
+  return rows.map(toDelivery);
+}
+
+export async function countDeliveries(ctx: Ctx, filter: Omit<DeliveryFilter, 'order' | 'limit'> = {}): Promise<number> {
+  const { sql, params } = where(filter);
+  const row = await ctx.db.get(`SELECT COUNT(*) AS n FROM deliveries ${sql}`, params);
+  return row ? num(row.n) : 0;
+}

@@ -1,0 +1,11 @@
+/** Public surface of the store. Import from here. */
+export type { Store } from './store.js';
+export type { StoreConfig } from './open-store.js';
+export { openStore, isPostgresUrl } from './open-store.js';
+export { StoreError, isStoreError } from './errors.js';
+export type { StoreErrorCode } from './errors.js';
+export type { MigrateResult } from './migrator.js';
+export { MIGRATIONS } from './migrations/index.js';
+export type { Migration } from './migrations/index.js';
+export { DEFAULT_MAX_ATTEMPTS } from './deliveries.js';
+export type * from './types.js';

@@ -1,0 +1,47 @@
+/**
+ * Job leases: only one holder runs a job at a time; a dead holder's lease
+ * expires. Each operation is one statement, so racing instances cannot both win.
+ */
+import type { Ctx, Row } from './db.js';
+import { num, str } from './db.js';
+import type { Lease } from './types.js';
+
+function toLease(row: Row): Lease {
+  return { name: str(row.name), holder: str(row.holder), acquiredAt: num(row.acquired_at), expiresAt: num(row.expires_at) };
+}
+
+/**
+ * Take the lease if it is free, expired, or already ours (then it is extended
+ * to now + ttlMs). Resolves to true when we hold it afterwards.
+ */
+export async function acquireLease(ctx: Ctx, name: string, holder: string, ttlMs: number): Promise<boolean> {
+  const now = ctx.now();
+  const row = await ctx.db.get(
+    `INSERT INTO job_leases (name, holder, acquired_at, expires_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (name) DO UPDATE SET
+       holder = excluded.holder,
+       expires_at = excluded.expires_at,
+       acquired_at = CASE WHEN job_leases.holder = excluded.holder THEN job_leases.acquired_at ELSE excluded.acquired_at END
+     WHERE job_leases.holder = excluded.holder OR job_leases.expires_at <= ?
+     RETURNING holder`,
+    [name, holder, now, now + ttlMs, now],
+  );
+  return row !== undefined && str(row.holder) === holder;
+}
+
+/** Extend our lease to now + ttlMs. False if someone else holds it (we lost it). */
+export async function renewLease(ctx: Ctx, name: string, holder: string, ttlMs: number): Promise<boolean> {
+  const now = ctx.now();
+  return (await ctx.db.run('UPDATE job_leases SET expires_at = ? WHERE name = ? AND holder = ?', [now + ttlMs, name, holder])) > 0;
+}
+
+/** Give the lease up (only if ours). */
+export async function releaseLease(ctx: Ctx, name: string, holder: string): Promise<boolean> {
+  return (await ctx.db.run('DELETE FROM job_leases WHERE name = ? AND holder = ?', [name, holder])) > 0;
+}
+
+/** Who holds it and until when (an expired lease is still returned). */
+export async function getLease(ctx: Ctx, name: string): Promise<Lease | null> {
+  const row = await ctx.db.get('SELECT name, holder, acquired_at, expires_at FROM job_leases WHERE name = ?', [name]);
+  return row ? toLease(row) : null;
+}

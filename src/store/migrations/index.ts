@@ -1,0 +1,7 @@
+/** Every migration, in order. Append new ones at the end; never edit or remove one. */
+import { migration001 } from './001-initial.js';
+import type { Migration } from './migration.js';
+
+export type { Migration } from './migration.js';
+
+export const MIGRATIONS: readonly Migration[] = [migration001];

@@ -1,0 +1,135 @@
+/**
+ * openStore(): PostgreSQL when databaseUrl is postgres:// or postgresql://,
+ * else SQLite in dataDir (default ./data). Migrates before resolving.
+ */
+import type { Logger } from '../logging/logger.js';
+import { silentLogger } from '../logging/logger.js';
+import * as audit from './audit.js';
+import * as cursors from './cursors.js';
+import type { Ctx, Db } from './db.js';
+import * as deliveries from './deliveries.js';
+import { StoreError } from './errors.js';
+import * as leases from './leases.js';
+import * as linkRequests from './link-requests.js';
+import * as links from './links.js';
+import type { Migration } from './migrations/index.js';
+import { MIGRATIONS } from './migrations/index.js';
+import type { MigrateResult } from './migrator.js';
+import { migrate } from './migrator.js';
+import { openPgDb } from './pg-db.js';
+import * as routes from './routes.js';
+import { openSqliteDb } from './sqlite-db.js';
+import type { Store } from './store.js';
+import * as subscriptions from './subscriptions.js';
+
+export interface StoreConfig {
+  /** DATABASE_URL: postgres://... or postgresql://... selects PostgreSQL; unset/empty selects SQLite. */
+  databaseUrl?: string;
+  /** DATA_DIR for the SQLite file (created if missing). Default "./data". */
+  dataDir?: string;
+  /** PostgreSQL only: keep the tables in this schema (created if missing). For test isolation. */
+  schema?: string;
+  /** Epoch milliseconds. Default Date.now. */
+  clock?: () => number;
+  logger?: Logger;
+  /** PostgreSQL pool size. Default 10. */
+  poolSize?: number;
+  /** PostgreSQL connect timeout. Default 5000 ms. */
+  connectTimeoutMs?: number;
+  /** Override the migration list (tests of the migrator only). */
+  migrations?: readonly Migration[];
+}
+
+export function isPostgresUrl(url: string | undefined): boolean {
+  return url !== undefined && /^postgres(ql)?:\/\//i.test(url);
+}
+
+function openDb(config: StoreConfig, logger: Logger): Db {
+  const url = config.databaseUrl?.trim();
+  if (url && isPostgresUrl(url)) {
+    return openPgDb({
+      url,
+      logger,
+      ...(config.schema !== undefined ? { schema: config.schema } : {}),
+      ...(config.poolSize !== undefined ? { poolSize: config.poolSize } : {}),
+      ...(config.connectTimeoutMs !== undefined ? { connectTimeoutMs: config.connectTimeoutMs } : {}),
+    });
+  }
+  if (url) {
+    const scheme = url.split(':')[0] ?? '';
+    throw new StoreError(
+      'bad-config',
+      `DATABASE_URL must start with postgres:// or postgresql:// (it starts with "${scheme}:"); leave it unset to use SQLite under DATA_DIR.`,
+    );
+  }
+  return openSqliteDb(config.dataDir?.trim() || './data');
+}
+
+export async function openStore(config: StoreConfig = {}): Promise<Store & { readonly migration: MigrateResult }> {
+  const logger = config.logger ?? silentLogger;
+  const now = config.clock ?? Date.now;
+  const db = openDb(config, logger);
+  let migration: MigrateResult;
+  try {
+    migration = await migrate(db, {
+      migrations: config.migrations ?? MIGRATIONS,
+      now,
+      logger,
+      ...(config.schema !== undefined ? { schema: config.schema } : {}),
+    });
+  } catch (error) {
+    await db.close().catch(() => undefined);
+    throw error;
+  }
+  return createStore({ db, now }, migration);
+}
+
+function createStore(ctx: Ctx, migration: MigrateResult): Store & { readonly migration: MigrateResult } {
+  const { db } = ctx;
+  return {
+    kind: db.kind,
+    migration,
+
+    upsertLink: (input) => links.upsertLink(ctx, input),
+    getLinkBySlackUser: (teamId, slackUserId) => links.getLinkBySlackUser(ctx, teamId, slackUserId),
+    getLinksByCareUser: (careUserId) => links.getLinksByCareUser(ctx, careUserId),
+    listLinks: (teamId) => links.listLinks(ctx, teamId),
+    deleteLink: (teamId, slackUserId) => links.deleteLink(ctx, teamId, slackUserId),
+
+    createLinkRequest: (input) => linkRequests.createLinkRequest(ctx, input),
+    getLinkRequest: (id) => linkRequests.getLinkRequest(ctx, id),
+    listLinkRequests: (filter) => linkRequests.listLinkRequests(ctx, filter),
+    decideLinkRequest: (id, decision, decidedBy, options) => linkRequests.decideLinkRequest(ctx, id, decision, decidedBy, options),
+
+    upsertSubscription: (input) => subscriptions.upsertSubscription(ctx, input),
+    getSubscription: (teamId, channelId) => subscriptions.getSubscription(ctx, teamId, channelId),
+    listSubscriptions: (teamId) => subscriptions.listSubscriptions(ctx, teamId),
+    deleteSubscription: (teamId, channelId) => subscriptions.deleteSubscription(ctx, teamId, channelId),
+
+    upsertRoute: (input) => routes.upsertRoute(ctx, input),
+    listRoutes: (teamId) => routes.listRoutes(ctx, teamId),
+    routesForGroups: (groupIds) => routes.routesForGroups(ctx, groupIds),
+    deleteRoute: (teamId, groupId) => routes.deleteRoute(ctx, teamId, groupId),
+
+    claimDelivery: (key, options) => deliveries.claimDelivery(ctx, key, options),
+    markSent: (id, sent) => deliveries.markSent(ctx, id, sent),
+    markFailed: (id, error, options) => deliveries.markFailed(ctx, id, error, options),
+    getDelivery: (key) => deliveries.getDelivery(ctx, key),
+    getDeliveryById: (id) => deliveries.getDeliveryById(ctx, id),
+    listDeliveries: (filter) => deliveries.listDeliveries(ctx, filter),
+    countDeliveries: (filter) => deliveries.countDeliveries(ctx, filter),
+
+    getCursor: (name) => cursors.getCursor(ctx, name),
+    setCursor: (name, value) => cursors.setCursor(ctx, name, value),
+    acquireLease: (name, holder, ttlMs) => leases.acquireLease(ctx, name, holder, ttlMs),
+    renewLease: (name, holder, ttlMs) => leases.renewLease(ctx, name, holder, ttlMs),
+    releaseLease: (name, holder) => leases.releaseLease(ctx, name, holder),
+    getLease: (name) => leases.getLease(ctx, name),
+
+    appendAudit: (input) => audit.appendAudit(ctx, input),
+    listAudit: (query) => audit.listAudit(ctx, query),
+
+    ping: async () => void (await db.get('SELECT 1 AS ok')),
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * The one interface the app uses to remember things. Both implementations
+ * (SQLite, PostgreSQL) satisfy it with the same meaning; see openStore().
+ */
+import type {
+  AuditEntry,
+  AuditInput,
+  AuditQuery,
+  ClaimOptions,
+  ClaimOutcome,
+  DecideResult,
+  Delivery,
+  DeliveryFilter,
+  DeliveryKey,
+  GroupRoute,
+  GroupRouteInput,
+  IdentityLink,
+  Lease,
+  LinkDecision,
+  LinkInput,
+  LinkRequest,
+  LinkRequestInput,
+  LinkRequestState,
+  Subscription,
+  SubscriptionInput,
+} from './types.js';
+
+export interface Store {
+  readonly kind: 'sqlite' | 'postgres';
+
+  // identity links
+  upsertLink(input: LinkInput): Promise<IdentityLink>;
+  getLinkBySlackUser(teamId: string, slackUserId: string): Promise<IdentityLink | null>;
+  getLinksByCareUser(careUserId: string): Promise<IdentityLink[]>;
+  listLinks(teamId?: string): Promise<IdentityLink[]>;
+  deleteLink(teamId: string, slackUserId: string): Promise<boolean>;
+
+  // link requests
+  createLinkRequest(input: LinkRequestInput): Promise<{ request: LinkRequest; created: boolean }>;
+  getLinkRequest(id: number): Promise<LinkRequest | null>;
+  listLinkRequests(filter?: { state?: LinkRequestState; teamId?: string }): Promise<LinkRequest[]>;
+  decideLinkRequest(id: number, decision: LinkDecision, decidedBy: string, options?: { careUserId?: string }): Promise<DecideResult>;
+
+  // channel digest subscriptions
+  upsertSubscription(input: SubscriptionInput): Promise<Subscription>;
+  getSubscription(teamId: string, channelId: string): Promise<Subscription | null>;
+  listSubscriptions(teamId?: string): Promise<Subscription[]>;
+  deleteSubscription(teamId: string, channelId: string): Promise<boolean>;
+
+  // notification-group routes
+  upsertRoute(input: GroupRouteInput): Promise<GroupRoute>;
+  listRoutes(teamId?: string): Promise<GroupRoute[]>;
+  routesForGroups(groupIds: readonly string[]): Promise<GroupRoute[]>;
+  deleteRoute(teamId: string, groupId: string): Promise<boolean>;
+
+  // delivery ledger
+  claimDelivery(key: DeliveryKey, options: ClaimOptions): Promise<ClaimOutcome>;
+  markSent(id: number, sent: { channel: string; ts: string }): Promise<boolean>;
+  markFailed(id: number, error: string, options: { retryable: boolean; holder?: string }): Promise<boolean>;
+  getDelivery(key: DeliveryKey): Promise<Delivery | null>;
+  getDeliveryById(id: number): Promise<Delivery | null>;
+  listDeliveries(filter?: DeliveryFilter): Promise<Delivery[]>;
+  countDeliveries(filter?: Omit<DeliveryFilter, 'order' | 'limit'>): Promise<number>;
+
+  // job cursors and leases
+  getCursor(name: string): Promise<string | null>;
+  setCursor(name: string, value: string): Promise<void>;
+  acquireLease(name: string, holder: string, ttlMs: number): Promise<boolean>;
+  renewLease(name: string, holder: string, ttlMs: number): Promise<boolean>;
+  releaseLease(name: string, holder: string): Promise<boolean>;
+  getLease(name: string): Promise<Lease | null>;
+
+  // audit
+  appendAudit(input: AuditInput): Promise<AuditEntry>;
+  listAudit(query?: AuditQuery): Promise<AuditEntry[]>;
+
+  /** Resolves when the database answers; throws StoreError('unreachable' | 'closed') otherwise. */
+  ping(): Promise<void>;
+  /** Close connections; waits for an open SQLite transaction. Safe to call twice. */
+  close(): Promise<void>;
+}

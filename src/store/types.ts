@@ -1,0 +1,226 @@
+/**
+ * What the store keeps, as callers see it. Times are epoch milliseconds.
+ * Slack ids are (teamId, userId/channelId) pairs; care ids are strings.
+ */
+
+// ---- identity ----
+
+/** How a Slack user got linked to a care user. */
+export type LinkMethod = 'email' | 'admin' | 'request';
+
+export interface IdentityLink {
+  teamId: string;
+  slackUserId: string;
+  careUserId: string;
+  method: LinkMethod;
+  /** Slack user id of the admin/approver; null when made automatically (email match). */
+  linkedBy: string | null;
+  linkedAt: number;
+}
+
+export interface LinkInput {
+  teamId: string;
+  slackUserId: string;
+  careUserId: string;
+  method: LinkMethod;
+  linkedBy?: string | null;
+  /** Defaults to the store's clock. */
+  linkedAt?: number;
+}
+
+export type LinkRequestState = 'pending' | 'approved' | 'rejected';
+
+export interface LinkRequest {
+  id: number;
+  teamId: string;
+  slackUserId: string;
+  /** The care user asked for, if the requester knew it; on approval, the one linked. */
+  careUserId: string | null;
+  note: string | null;
+  state: LinkRequestState;
+  requestedAt: number;
+  decidedBy: string | null;
+  decidedAt: number | null;
+}
+
+export interface LinkRequestInput {
+  teamId: string;
+  slackUserId: string;
+  careUserId?: string | null;
+  note?: string | null;
+}
+
+export type LinkDecision = 'approved' | 'rejected';
+
+export type DecideResult =
+  /** The request moved from pending; on approval `link` is the link that was made. */
+  | { ok: true; request: LinkRequest; link: IdentityLink | null }
+  /** Nothing changed: no such request, or someone decided it first. */
+  | { ok: false; reason: 'not-found' }
+  | { ok: false; reason: 'already-decided'; request: LinkRequest };
+
+// ---- channel digests ----
+
+export type DigestDays = 'weekdays' | 'daily';
+
+/** Who/what a channel's digest covers. Unknown keys are kept as given. */
+export interface DigestFilters {
+  /** Only actions assigned to these care users ... */
+  careUserIds?: string[];
+  /** ... or to the care users linked to these Slack users (same team as the channel). */
+  slackUserIds?: string[];
+  /** Only actions assigned to the person who set the digest up. */
+  mineOnly?: boolean;
+  urgentOnly?: boolean;
+  locationId?: string | null;
+  [key: string]: unknown;
+}
+
+export interface Subscription {
+  teamId: string;
+  channelId: string;
+  /** Local time of day, "HH:MM" (24 h). */
+  time: string;
+  days: DigestDays;
+  /** IANA zone name, e.g. "Europe/London". */
+  timeZone: string;
+  filters: DigestFilters;
+  /** Whether task text may be shown in this channel. */
+  showTaskText: boolean;
+  /** Whether an empty digest posts "nothing due". */
+  postWhenEmpty: boolean;
+  /** Whether the channel also gets live urgent alerts. */
+  urgentAlerts: boolean;
+  /** Channel privacy as known at setup. */
+  channelPrivate: boolean;
+  setUpBy: string;
+  setUpAt: number;
+}
+
+export type SubscriptionInput = Omit<Subscription, 'setUpAt' | 'filters'> & {
+  filters?: DigestFilters;
+  setUpAt?: number;
+};
+
+// ---- notification-group routes ----
+
+export interface GroupRoute {
+  teamId: string;
+  groupId: string;
+  groupName: string;
+  channelId: string;
+  setUpBy: string;
+  setUpAt: number;
+}
+
+export type GroupRouteInput = Omit<GroupRoute, 'setUpAt'> & { setUpAt?: number };
+
+// ---- delivery ledger ----
+
+/**
+ * Identifies one delivery. `kind` e.g. 'completion' | 'due' | 'urgent' | 'digest';
+ * `occurrence` the completion time or due window (any stable string);
+ * `recipient` e.g. 'user:T1/U1' or 'channel:T1/C1'.
+ */
+export interface DeliveryKey {
+  kind: string;
+  actionId: string;
+  occurrence: string;
+  recipient: string;
+}
+
+export type DeliveryState = 'pending' | 'sent' | 'failed';
+
+export interface Delivery extends DeliveryKey {
+  id: number;
+  state: DeliveryState;
+  /** Claims made so far (1 after the first claim). */
+  attempts: number;
+  claimedBy: string | null;
+  claimedAt: number | null;
+  lastError: string | null;
+  /** Set by markFailed: whether a later claim may try again. */
+  retryable: boolean;
+  slackChannel: string | null;
+  slackTs: string | null;
+  createdAt: number;
+  updatedAt: number;
+  sentAt: number | null;
+}
+
+export interface ClaimOptions {
+  /** Who is claiming (instance id); stored as claimed_by. */
+  holder: string;
+  /** Defaults to the store's clock. */
+  now?: number;
+  /** A pending claim older than this is presumed dead and may be reclaimed. */
+  staleAfterMs: number;
+  /** Claims allowed in total (first + reclaims + retries) before giving up. Default 5. */
+  maxAttempts?: number;
+}
+
+export type ClaimOutcome =
+  /** New row: you hold the claim and must send, then markSent / markFailed. */
+  | { outcome: 'claimed'; delivery: Delivery }
+  /**
+   * A pending claim went stale and is now yours (attempts incremented). The
+   * previous holder may have crashed between sending and marking: check Slack
+   * before sending again.
+   */
+  | { outcome: 'reclaimed'; delivery: Delivery; previousHolder: string | null }
+  /** A retryable failure is now yours to try again (attempts incremented). */
+  | { outcome: 'failed-retry'; delivery: Delivery }
+  /** Another holder's claim is fresh: do nothing now. */
+  | { outcome: 'busy'; delivery: Delivery }
+  /** Already delivered. */
+  | { outcome: 'sent'; delivery: Delivery; channel: string | null; ts: string | null }
+  /** Failed for good (not retryable, or out of attempts): do not send. */
+  | { outcome: 'failed'; delivery: Delivery };
+
+export interface DeliveryFilter {
+  kind?: string;
+  actionId?: string;
+  recipient?: string;
+  state?: DeliveryState;
+  /** Newest first when set to 'desc'; default oldest first. */
+  order?: 'asc' | 'desc';
+  limit?: number;
+}
+
+// ---- jobs ----
+
+export interface Lease {
+  name: string;
+  holder: string;
+  acquiredAt: number;
+  expiresAt: number;
+}
+
+// ---- audit ----
+
+export interface AuditEntry {
+  id: number;
+  teamId: string;
+  userId: string;
+  /** What was done, e.g. 'action.complete', 'link.approve', 'subscription.set'. */
+  verb: string;
+  actionId: string | null;
+  details: Record<string, unknown>;
+  at: number;
+}
+
+export interface AuditInput {
+  teamId: string;
+  userId: string;
+  verb: string;
+  actionId?: string | null;
+  details?: Record<string, unknown>;
+  at?: number;
+}
+
+export interface AuditQuery {
+  /** Newest first; default 50, at most 1000. */
+  limit?: number;
+  actionId?: string;
+  teamId?: string;
+}
