@@ -1,0 +1,154 @@
+/**
+ * The one request pipeline: wait for the limiter -> sign (fresh nonce and
+ * timestamp) -> send -> classify -> maybe retry (re-signed, back through the
+ * limiter). Logs method, path (no query), status and timings only.
+ */
+import type { z } from 'zod';
+import type { CareClock } from './clock.js';
+import { CareApiError, errorFromResponse, NetworkError, ResponseValidationError, TimeoutError } from './errors.js';
+import { createPool, sendOnce, type Endpoint, type HttpResult } from './http.js';
+import type { CareLogger } from './logger.js';
+import { compactParams, encodeParams } from './params.js';
+import { parseRateLimitHeaders, type RateLimiter } from './rate-limiter.js';
+import { shouldRetry, type AttemptOutcome, type BackoffOptions } from './retry-policy.js';
+import { authHeaders, canonicalPath, type WireValue } from './signing.js';
+import { createStats, type CareClientStats } from './stats.js';
+
+export interface Credentials {
+  accountId: string;
+  apiKey: string;
+  apiSecret: string;
+}
+
+export interface TransportOptions {
+  endpoint: Endpoint;
+  credentials: Credentials;
+  limiter: RateLimiter;
+  clock: CareClock;
+  random: () => number;
+  logger: CareLogger;
+  timeoutMs: number;
+  maxRetries: number;
+  backoff: BackoffOptions;
+  maxRateLimitWaitMs: number;
+  connections?: number | undefined;
+}
+
+export type HttpMethod = 'GET' | 'PUT' | 'PATCH';
+
+export interface CareRequest<T> {
+  method: HttpMethod;
+  /** Resource path without `/v1`, e.g. `actions/<id>/complete`. */
+  path: string;
+  params?: Record<string, WireValue> | undefined;
+  schema: z.ZodType<T>;
+  /** Retry on 5xx, timeouts and broken connections. Defaults to true for GET and PATCH, false for PUT. */
+  idempotent?: boolean | undefined;
+}
+
+export interface Transport {
+  /** The parsed body; `null` only for a 204/empty success of a PUT/PATCH. */
+  request<T>(req: CareRequest<T>): Promise<T | null>;
+  stats(): CareClientStats;
+  close(): Promise<void>;
+}
+
+type Attempt =
+  | { done: true; value: unknown }
+  | { done: false; error: CareApiError; outcome: AttemptOutcome };
+
+export function createTransport(options: TransportOptions): Transport {
+  const { endpoint, credentials, limiter, clock, logger } = options;
+  const pool = createPool(endpoint.origin, options.timeoutMs, options.connections);
+  const stats = createStats();
+
+  async function attempt<T>(req: CareRequest<T>, apiPath: string, params: Record<string, WireValue>): Promise<Attempt> {
+    const permit = await limiter.acquire();
+    const encoded = encodeParams(params);
+    const isGet = req.method === 'GET';
+    const headers = authHeaders({ ...credentials, method: req.method, path: req.path, params, timestamp: clock.now() / 1000 });
+    if (!isGet && encoded) headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    const fullPath = endpoint.prefix + apiPath + (isGet && encoded ? `?${encoded}` : '');
+    const started = clock.now();
+    stats.count('requests');
+    const result: HttpResult = await sendOnce(pool, {
+      method: req.method,
+      path: fullPath,
+      headers,
+      body: isGet ? undefined : encoded,
+      timeoutMs: options.timeoutMs,
+    });
+    const base = { method: req.method, path: apiPath };
+    if (!result.ok) {
+      logger.debug('care request failed', { ...base, outcome: result.outcome.kind, ms: clock.now() - started });
+      const error =
+        result.outcome.kind === 'timeout'
+          ? new TimeoutError({ ...base, timeoutMs: options.timeoutMs, cause: result.error })
+          : new NetworkError({ ...base, code: 'code' in result.outcome ? result.outcome.code : undefined, cause: result.error });
+      return { done: false, error, outcome: result.outcome };
+    }
+    const rate = parseRateLimitHeaders(result.headers);
+    limiter.observe(rate, permit);
+    logger.debug('care request', { ...base, status: result.status, ms: clock.now() - started, remaining: rate.remaining });
+    if (result.status === 429) stats.count('rateLimited');
+    if (result.status < 200 || result.status >= 300) {
+      const error = errorFromResponse({ ...base, status: result.status, body: result.body, resetAt: rate.resetAt });
+      return { done: false, error, outcome: { kind: 'status', status: result.status, resetAt: rate.resetAt } };
+    }
+    return { done: true, value: parseBody(req, base, result.status, result.body) };
+  }
+
+  async function request<T>(req: CareRequest<T>): Promise<T | null> {
+    const apiPath = canonicalPath(req.path);
+    const params = compactParams(req.params ?? {});
+    const idempotent = req.idempotent ?? req.method !== 'PUT';
+    try {
+      for (let retryNumber = 1; ; retryNumber++) {
+        const result = await attempt(req, apiPath, params);
+        if (result.done) return result.value as T | null;
+        const decision = shouldRetry({
+          outcome: result.outcome,
+          idempotent,
+          retryNumber,
+          maxRetries: options.maxRetries,
+          nowMs: clock.now(),
+          random: options.random(),
+          backoff: options.backoff,
+          maxRateLimitWaitMs: options.maxRateLimitWaitMs,
+        });
+        if (!decision.retry) throw result.error;
+        stats.count('retries');
+        logger.warn('care request retry', { method: req.method, path: apiPath, retry: retryNumber, reason: decision.reason, delayMs: decision.delayMs });
+        // Every call of this client waits on a 429, not just this one.
+        if (result.outcome.kind === 'status' && result.outcome.status === 429) limiter.blockUntil(clock.now() + decision.delayMs);
+        await clock.sleep(decision.delayMs);
+      }
+    } catch (error) {
+      stats.count('failures');
+      throw error;
+    }
+  }
+
+  return {
+    request,
+    stats: () => stats.snapshot(),
+    close: () => pool.close(),
+  };
+}
+
+function parseBody<T>(req: CareRequest<T>, base: { method: string; path: string }, status: number, body: string): T | null {
+  if (body.trim() === '') {
+    if (req.method !== 'GET') return null;
+    throw new ResponseValidationError({ ...base, status, issues: [{ path: '', message: 'empty body where JSON was expected' }] });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    throw new ResponseValidationError({ ...base, status, issues: [{ path: '', message: 'body is not JSON' }] });
+  }
+  const parsed = req.schema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+  throw new ResponseValidationError({ ...base, status, issues });
+}

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { createRateLimiter, parseRateLimitHeaders } from '../../src/care/rate-limiter.js';
+import { createVirtualClock } from './virtual-clock.js';
+
+describe('rate limiter', () => {
+  it('lets a burst of `rate` through at once, then paces the rest: 25 at 10/s take 1.5 s', async () => {
+    const clock = createVirtualClock();
+    const limiter = createRateLimiter({ ratePerSecond: 10, clock });
+    const start = clock.now();
+    const grantedAt: number[] = [];
+    await Promise.all(Array.from({ length: 25 }, () => limiter.acquire().then(() => grantedAt.push(clock.now() - start))));
+    expect(grantedAt.slice(0, 10)).toEqual(Array(10).fill(0));
+    expect(grantedAt[10]).toBe(100);
+    expect(grantedAt.at(-1)).toBe(1_500);
+    expect(grantedAt).toEqual([...grantedAt].sort((a, b) => a - b));
+  });
+
+  it('serves sequential callers at the rate once the burst is spent', async () => {
+    const clock = createVirtualClock();
+    const limiter = createRateLimiter({ ratePerSecond: 4, burst: 1, clock });
+    const start = clock.now();
+    for (let i = 0; i < 5; i++) await limiter.acquire();
+    expect(clock.now() - start).toBe(1_000);
+  });
+
+  it('believes the server: Remaining=0 with a Reset makes the next call wait until Reset', async () => {
+    const clock = createVirtualClock();
+    const limiter = createRateLimiter({ ratePerSecond: 10, clock });
+    const permit = await limiter.acquire();
+    const resetAt = clock.now() + 2_000;
+    limiter.observe({ remaining: 0, resetAt }, permit);
+    await limiter.acquire();
+    expect(clock.now()).toBe(resetAt);
+  });
+
+  it('delays callers that were already waiting when the server reports exhaustion', async () => {
+    const clock = createVirtualClock();
+    const limiter = createRateLimiter({ ratePerSecond: 1, clock });
+    const start = clock.now();
+    await limiter.acquire();
+    const waiting = limiter.acquire().then(() => clock.now() - start);
+    limiter.observe({ remaining: 0, resetAt: start + 3_000 });
+    expect(await waiting).toBe(3_000);
+  });
+
+  it('lowers its count to what the server says remains, counting requests sent since', async () => {
+    const clock = createVirtualClock();
+    const limiter = createRateLimiter({ ratePerSecond: 10, clock });
+    const first = await limiter.acquire();
+    await limiter.acquire();
+    limiter.observe({ remaining: 3, resetAt: clock.now() + 1_000 }, first);
+    expect(limiter.state().tokens).toBe(2);
+  });
+
+  it('ignores news that is more generous than its own count, or already stale', async () => {
+    const clock = createVirtualClock();
+    const limiter = createRateLimiter({ ratePerSecond: 10, clock });
+    for (let i = 0; i < 8; i++) await limiter.acquire();
+    limiter.observe({ remaining: 9, resetAt: clock.now() + 500 });
+    expect(limiter.state().tokens).toBe(2);
+    limiter.observe({ remaining: 0, resetAt: clock.now() - 1 });
+    expect(limiter.state()).toMatchObject({ tokens: 2, blockedUntil: 0 });
+  });
+
+  it('holds everyone after a 429 until the given time, but never longer than maxBlockMs', async () => {
+    const clock = createVirtualClock();
+    const limiter = createRateLimiter({ ratePerSecond: 10, clock, maxBlockMs: 5_000 });
+    const start = clock.now();
+    limiter.blockUntil(start + 60_000);
+    await limiter.acquire();
+    expect(clock.now() - start).toBe(5_000);
+  });
+
+  it('reads the rate-limit headers, with a fractional reset in epoch seconds', () => {
+    expect(
+      parseRateLimitHeaders({ 'x-carehq-ratelimit-limit': '10', 'x-carehq-ratelimit-remaining': '3', 'x-carehq-ratelimit-reset': '1700000000.25' }),
+    ).toEqual({ limit: 10, remaining: 3, resetAt: 1_700_000_000_250 });
+    expect(parseRateLimitHeaders({ 'x-carehq-ratelimit-remaining': 'many' })).toEqual({ limit: undefined, remaining: undefined, resetAt: undefined });
+  });
+});
