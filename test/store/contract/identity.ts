@@ -1,0 +1,108 @@
+/** Contract: identity links and link requests. */
+import { describe, expect, it } from 'vitest';
+import { isStoreError } from '../../../src/store/index.js';
+import type { Harness } from '../harness.js';
+
+export function identityContract(h: Harness): void {
+  describe('identity links', () => {
+    it('links a Slack user to a care user and finds the link from either side', async () => {
+      const { store, clock } = await h.fresh();
+      const link = await store.upsertLink({ teamId: 'T1', slackUserId: 'U1', careUserId: 'care-1', method: 'email' });
+      expect(link).toEqual({ teamId: 'T1', slackUserId: 'U1', careUserId: 'care-1', method: 'email', linkedBy: null, linkedAt: clock() });
+      expect(await store.getLinkBySlackUser('T1', 'U1')).toEqual(link);
+      expect(await store.getLinksByCareUser('care-1')).toEqual([link]);
+      expect(await store.getLinkBySlackUser('T1', 'U2')).toBeNull();
+    });
+
+    it('re-linking a Slack user replaces its care user and records who did it', async () => {
+      const { store, clock } = await h.fresh();
+      await store.upsertLink({ teamId: 'T1', slackUserId: 'U1', careUserId: 'care-1', method: 'email' });
+      clock.advance(60_000);
+      await store.upsertLink({ teamId: 'T1', slackUserId: 'U1', careUserId: 'care-2', method: 'admin', linkedBy: 'UADMIN' });
+      expect(await store.getLinkBySlackUser('T1', 'U1')).toMatchObject({ careUserId: 'care-2', method: 'admin', linkedBy: 'UADMIN', linkedAt: clock() });
+      expect(await store.getLinksByCareUser('care-1')).toEqual([]);
+    });
+
+    it('keeps the same user id in two workspaces apart and lists per workspace', async () => {
+      const { store } = await h.fresh();
+      await store.upsertLink({ teamId: 'T1', slackUserId: 'U1', careUserId: 'care-1', method: 'email' });
+      await store.upsertLink({ teamId: 'T2', slackUserId: 'U1', careUserId: 'care-1', method: 'admin', linkedBy: 'UA' });
+      expect((await store.getLinksByCareUser('care-1')).map((l) => l.teamId)).toEqual(['T1', 'T2']);
+      expect((await store.listLinks('T2')).map((l) => l.method)).toEqual(['admin']);
+      expect(await store.listLinks()).toHaveLength(2);
+    });
+
+    it('unlinks once', async () => {
+      const { store } = await h.fresh();
+      await store.upsertLink({ teamId: 'T1', slackUserId: 'U1', careUserId: 'care-1', method: 'email' });
+      expect(await store.deleteLink('T1', 'U1')).toBe(true);
+      expect(await store.deleteLink('T1', 'U1')).toBe(false);
+      expect(await store.getLinkBySlackUser('T1', 'U1')).toBeNull();
+    });
+  });
+
+  describe('link requests', () => {
+    it('opens one pending request per Slack user; asking again updates it', async () => {
+      const { store, clock } = await h.fresh();
+      const first = await store.createLinkRequest({ teamId: 'T1', slackUserId: 'U1', note: 'I am Sam' });
+      expect(first.created).toBe(true);
+      expect(first.request).toMatchObject({ state: 'pending', careUserId: null, note: 'I am Sam', requestedAt: clock(), decidedBy: null });
+      const again = await store.createLinkRequest({ teamId: 'T1', slackUserId: 'U1', careUserId: 'care-9', note: 'Sam Jones' });
+      expect(again.created).toBe(false);
+      expect(again.request).toMatchObject({ id: first.request.id, careUserId: 'care-9', note: 'Sam Jones' });
+      expect(await store.listLinkRequests({ state: 'pending' })).toHaveLength(1);
+    });
+
+    it('approving links the requester (method "request", by the approver); a second decision changes nothing', async () => {
+      const { store, clock } = await h.fresh();
+      const { request } = await store.createLinkRequest({ teamId: 'T1', slackUserId: 'U1', careUserId: 'care-9' });
+      clock.advance(5_000);
+      const approved = await store.decideLinkRequest(request.id, 'approved', 'UADMIN');
+      expect(approved).toMatchObject({ ok: true, request: { state: 'approved', decidedBy: 'UADMIN', decidedAt: clock() } });
+      expect(await store.getLinkBySlackUser('T1', 'U1')).toEqual({
+        teamId: 'T1', slackUserId: 'U1', careUserId: 'care-9', method: 'request', linkedBy: 'UADMIN', linkedAt: clock(),
+      });
+      const late = await store.decideLinkRequest(request.id, 'rejected', 'UOTHER');
+      expect(late).toMatchObject({ ok: false, reason: 'already-decided', request: { state: 'approved', decidedBy: 'UADMIN' } });
+      expect(await store.getLinkBySlackUser('T1', 'U1')).toMatchObject({ careUserId: 'care-9' });
+    });
+
+    it('an approver may name the care user; without one, approval is refused and the request stays pending', async () => {
+      const { store } = await h.fresh();
+      const { request } = await store.createLinkRequest({ teamId: 'T1', slackUserId: 'U1' });
+      const refused = await store.decideLinkRequest(request.id, 'approved', 'UADMIN').catch((e: unknown) => e);
+      expect(isStoreError(refused, 'invalid-input')).toBe(true);
+      expect(await store.getLinkRequest(request.id)).toMatchObject({ state: 'pending' });
+      const ok = await store.decideLinkRequest(request.id, 'approved', 'UADMIN', { careUserId: 'care-3' });
+      expect(ok).toMatchObject({ ok: true, request: { careUserId: 'care-3' }, link: { careUserId: 'care-3' } });
+    });
+
+    it('rejecting makes no link, and the user may ask again', async () => {
+      const { store } = await h.fresh();
+      const { request } = await store.createLinkRequest({ teamId: 'T1', slackUserId: 'U1', careUserId: 'care-9' });
+      expect(await store.decideLinkRequest(request.id, 'rejected', 'UADMIN')).toMatchObject({ ok: true, link: null });
+      expect(await store.getLinkBySlackUser('T1', 'U1')).toBeNull();
+      const next = await store.createLinkRequest({ teamId: 'T1', slackUserId: 'U1' });
+      expect(next.created).toBe(true);
+      expect(next.request.id).not.toBe(request.id);
+      expect((await store.listLinkRequests({ state: 'rejected' })).map((r) => r.id)).toEqual([request.id]);
+      expect(await store.listLinkRequests()).toHaveLength(2);
+    });
+
+    it('deciding an unknown request says so', async () => {
+      const { store } = await h.fresh();
+      expect(await store.decideLinkRequest(424242, 'rejected', 'UADMIN')).toEqual({ ok: false, reason: 'not-found' });
+      expect(await store.getLinkRequest(424242)).toBeNull();
+    });
+
+    it('two admins deciding at once: exactly one decision wins', async () => {
+      const { store } = await h.fresh();
+      const { request } = await store.createLinkRequest({ teamId: 'T1', slackUserId: 'U1', careUserId: 'care-9' });
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => store.decideLinkRequest(request.id, i % 3 ? 'approved' : 'rejected', `UADMIN${i}`)),
+      );
+      expect(results.filter((r) => r.ok)).toHaveLength(1);
+      expect(results.filter((r) => !r.ok && r.reason === 'already-decided')).toHaveLength(9);
+    });
+  });
+}

@@ -1,0 +1,13 @@
+/** The one contract every Store implementation must meet. */
+import type { Harness } from '../harness.js';
+import { channelsContract } from './channels.js';
+import { identityContract } from './identity.js';
+import { jobsContract } from './jobs.js';
+import { ledgerContract } from './ledger.js';
+
+export function storeContract(h: Harness): void {
+  identityContract(h);
+  channelsContract(h);
+  ledgerContract(h);
+  jobsContract(h);
+}

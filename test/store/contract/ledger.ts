@@ -1,0 +1,124 @@
+/** Contract: the delivery ledger (exactly-once notices). */
+import { describe, expect, it } from 'vitest';
+import type { DeliveryKey } from '../../../src/store/index.js';
+import type { Harness } from '../harness.js';
+
+const key = (over: Partial<DeliveryKey> = {}): DeliveryKey => ({
+  kind: 'completion',
+  actionId: 'act-1',
+  occurrence: '2025-01-06T09:00:00Z',
+  recipient: 'user:T1/U1',
+  ...over,
+});
+const STALE = 60_000;
+
+export function ledgerContract(h: Harness): void {
+  describe('delivery ledger', () => {
+    it('the first claim must send; a second holder is told it is busy; once sent, everyone is told where', async () => {
+      const { store, clock } = await h.fresh();
+      const first = await store.claimDelivery(key(), { holder: 'a', staleAfterMs: STALE });
+      expect(first).toMatchObject({ outcome: 'claimed', delivery: { state: 'pending', attempts: 1, claimedBy: 'a', claimedAt: clock() } });
+      expect(await store.claimDelivery(key(), { holder: 'b', staleAfterMs: STALE })).toMatchObject({ outcome: 'busy', delivery: { claimedBy: 'a' } });
+      if (first.outcome !== 'claimed') throw new Error('unreachable');
+      clock.advance(250);
+      expect(await store.markSent(first.delivery.id, { channel: 'D1', ts: '1736154000.000100' })).toBe(true);
+      const again = await store.claimDelivery(key(), { holder: 'b', staleAfterMs: STALE });
+      expect(again).toMatchObject({ outcome: 'sent', channel: 'D1', ts: '1736154000.000100', delivery: { state: 'sent', sentAt: clock() } });
+      expect(await store.countDeliveries()).toBe(1);
+    });
+
+    it('treats another occurrence, kind or recipient of the same action as a separate delivery', async () => {
+      const { store } = await h.fresh();
+      for (const k of [key(), key({ occurrence: '2025-01-07T09:00:00Z' }), key({ kind: 'due' }), key({ recipient: 'channel:T1/C1' })]) {
+        expect((await store.claimDelivery(k, { holder: 'a', staleAfterMs: STALE })).outcome).toBe('claimed');
+      }
+      expect(await store.countDeliveries({ actionId: 'act-1' })).toBe(4);
+    });
+
+    it('a stale claim is reclaimed (attempts counted, previous holder named) so the new holder checks Slack first', async () => {
+      const { store, clock } = await h.fresh();
+      await store.claimDelivery(key(), { holder: 'dead', staleAfterMs: STALE });
+      clock.advance(STALE - 1);
+      expect((await store.claimDelivery(key(), { holder: 'b', staleAfterMs: STALE })).outcome).toBe('busy');
+      clock.advance(1);
+      const reclaimed = await store.claimDelivery(key(), { holder: 'b', staleAfterMs: STALE });
+      expect(reclaimed).toMatchObject({ outcome: 'reclaimed', previousHolder: 'dead', delivery: { attempts: 2, claimedBy: 'b', claimedAt: clock() } });
+      expect((await store.claimDelivery(key(), { holder: 'c', staleAfterMs: STALE })).outcome).toBe('busy');
+    });
+
+    it('a retryable failure may be tried again; a permanent one is not', async () => {
+      const { store } = await h.fresh();
+      const a = await store.claimDelivery(key(), { holder: 'a', staleAfterMs: STALE });
+      expect(await store.markFailed(a.delivery.id, 'ratelimited', { retryable: true })).toBe(true);
+      expect(await store.getDelivery(key())).toMatchObject({ state: 'failed', lastError: 'ratelimited', retryable: true });
+      const retry = await store.claimDelivery(key(), { holder: 'b', staleAfterMs: STALE });
+      expect(retry).toMatchObject({ outcome: 'failed-retry', delivery: { state: 'pending', attempts: 2, claimedBy: 'b' } });
+      expect(await store.markFailed(retry.delivery.id, 'channel_not_found', { retryable: false })).toBe(true);
+      expect(await store.claimDelivery(key(), { holder: 'c', staleAfterMs: STALE })).toMatchObject({
+        outcome: 'failed', delivery: { lastError: 'channel_not_found', retryable: false },
+      });
+    });
+
+    it('gives up after maxAttempts, whether attempts failed or went stale', async () => {
+      const { store, clock } = await h.fresh();
+      const opts = { staleAfterMs: STALE, maxAttempts: 2 };
+      const a = await store.claimDelivery(key(), { holder: 'a', ...opts });
+      await store.markFailed(a.delivery.id, 'timeout', { retryable: true });
+      expect((await store.claimDelivery(key(), { holder: 'b', ...opts })).outcome).toBe('failed-retry');
+      await store.markFailed(a.delivery.id, 'timeout again', { retryable: true });
+      expect((await store.claimDelivery(key(), { holder: 'c', ...opts })).outcome).toBe('failed');
+
+      const k2 = key({ actionId: 'act-2' });
+      await store.claimDelivery(k2, { holder: 'a', ...opts });
+      clock.advance(STALE);
+      expect((await store.claimDelivery(k2, { holder: 'b', ...opts })).outcome).toBe('reclaimed');
+      clock.advance(STALE);
+      const gaveUp = await store.claimDelivery(k2, { holder: 'c', ...opts });
+      expect(gaveUp).toMatchObject({ outcome: 'failed', delivery: { state: 'failed', retryable: false } });
+      expect(gaveUp.delivery.lastError).toMatch(/stale/);
+      expect(await store.countDeliveries({ state: 'failed' })).toBe(2);
+    });
+
+    it('a holder who lost its claim cannot mark the delivery failed; a second markSent keeps the first record', async () => {
+      const { store, clock } = await h.fresh();
+      const a = await store.claimDelivery(key(), { holder: 'a', staleAfterMs: STALE });
+      clock.advance(STALE);
+      await store.claimDelivery(key(), { holder: 'b', staleAfterMs: STALE });
+      expect(await store.markFailed(a.delivery.id, 'late error', { retryable: true, holder: 'a' })).toBe(false);
+      expect(await store.getDelivery(key())).toMatchObject({ state: 'pending', claimedBy: 'b' });
+      expect(await store.markSent(a.delivery.id, { channel: 'D1', ts: '1.1' })).toBe(true);
+      expect(await store.markSent(a.delivery.id, { channel: 'D1', ts: '2.2' })).toBe(false);
+      expect(await store.getDeliveryById(a.delivery.id)).toMatchObject({ state: 'sent', slackTs: '1.1' });
+      expect(await store.markFailed(a.delivery.id, 'x', { retryable: true })).toBe(false);
+      expect(await store.getDeliveryById(999_999)).toBeNull();
+    });
+
+    it('lists and counts deliveries by state, kind, action and recipient', async () => {
+      const { store } = await h.fresh();
+      const ids: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const c = await store.claimDelivery(key({ actionId: `act-${i}`, kind: i < 3 ? 'completion' : 'due' }), { holder: 'a', staleAfterMs: STALE });
+        ids.push(c.delivery.id);
+      }
+      await store.markSent(ids[0]!, { channel: 'C1', ts: '1.0' });
+      await store.markFailed(ids[1]!, 'boom', { retryable: false });
+      expect(await store.countDeliveries({ state: 'pending' })).toBe(3);
+      expect(await store.countDeliveries({ kind: 'due' })).toBe(2);
+      expect((await store.listDeliveries({ kind: 'completion', order: 'desc' })).map((d) => d.actionId)).toEqual(['act-2', 'act-1', 'act-0']);
+      expect(await store.listDeliveries({ state: 'sent' })).toMatchObject([{ actionId: 'act-0', slackChannel: 'C1' }]);
+      expect(await store.listDeliveries({ limit: 2 })).toHaveLength(2);
+      expect(await store.listDeliveries({ recipient: 'nobody' })).toEqual([]);
+      expect(await store.getDelivery(key({ actionId: 'none' }))).toBeNull();
+    });
+
+    it('many claims of the same deliveries at once: each is claimed exactly once', async () => {
+      const { store } = await h.fresh();
+      const keys = Array.from({ length: 50 }, (_, i) => key({ actionId: `act-${i}` }));
+      const outcomes = await Promise.all(
+        [...keys, ...keys, ...keys].map((k, i) => store.claimDelivery(k, { holder: `h${i % 3}`, staleAfterMs: STALE })),
+      );
+      expect(outcomes.filter((o) => o.outcome === 'claimed')).toHaveLength(50);
+      expect(outcomes.filter((o) => o.outcome === 'busy')).toHaveLength(100);
+    });
+  });
+}
