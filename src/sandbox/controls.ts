@@ -1,0 +1,161 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
+import { ApiError } from './errors.js';
+import type { Faults } from './faults.js';
+import { readBody, sendJson } from './http-util.js';
+import { PERMISSIONS, type KeyRegistry, type Permissions } from './keys.js';
+import type { RecordCache } from './record-cache.js';
+import { completeAction, createAction, getAction, reopenAction, updateAction } from './resources/action-ops.js';
+import type { Stats } from './stats.js';
+import { RESOURCE_NAMES, type Store } from './store.js';
+import { editableFields, parseJson, toFormParams, webActionSchema } from './web-app.js';
+import { formatDateTime } from './wire-time.js';
+
+export type SeedKind = 'demo' | 'empty' | number;
+
+export interface ControlsDeps {
+  store: Store;
+  cache: RecordCache;
+  faults: Faults;
+  stats: Stats;
+  keys: KeyRegistry;
+  /** Replace all data with fresh seed data anchored at the virtual now. */
+  reseed(seed: SeedKind | undefined, seedValue: number | undefined): void;
+}
+
+const seedSchema = z.union([z.literal('demo'), z.literal('empty'), z.number().int().min(0)]);
+const resetSchema = z.object({ seed: seedSchema.optional(), seedValue: z.number().int().optional() }).strict();
+const clockSchema = z
+  .object({ set: z.string().optional(), advanceMs: z.number().finite().optional() })
+  .strict();
+const faultsSchema = z
+  .object({
+    errorRate: z.number().min(0).max(1).optional(),
+    errorStatus: z.number().int().min(500).max(599).optional(),
+    latencyMs: z.number().min(0).max(60_000).optional(),
+    force429: z.number().int().min(0).optional(),
+    reset: z.boolean().optional(),
+  })
+  .strict();
+const permissionList = z.array(z.enum(PERMISSIONS as [string, ...string[]]));
+const keySchema = z
+  .object({
+    apiKey: z.string().min(1),
+    apiSecret: z.string().min(1),
+    permissions: z.partialRecord(z.enum(['notification_groups', 'literature_items', ...RESOURCE_NAMES]), permissionList).optional(),
+  })
+  .strict();
+
+function clockBody(store: Store): string {
+  const now = store.clock.now();
+  return JSON.stringify({ now: new Date(now).toISOString(), wire: formatDateTime(now), offsetMs: store.clock.offset });
+}
+
+async function jsonBody(req: IncomingMessage): Promise<unknown> {
+  const text = await readBody(req);
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError(400, 'The body of a control must be JSON.');
+  }
+}
+
+/**
+ * `/_sandbox/...`: unauthenticated JSON test controls (reset, virtual clock,
+ * faults, stats, keys) and the care system's own web app (action edits).
+ */
+export async function handleControls(req: IncomingMessage, res: ServerResponse, deps: ControlsDeps, path: string): Promise<void> {
+  const method = (req.method ?? 'GET').toUpperCase();
+  const parts = path.split('/').filter((p) => p !== '').slice(1);
+  const route = `${method} /${parts.map((p, i) => (i === 1 && parts[0] === 'actions' ? ':id' : p)).join('/')}`;
+  const { store, cache } = deps;
+  try {
+    let body: string;
+    switch (route) {
+      case 'POST /reset': {
+        const input = parseJson(resetSchema, await jsonBody(req));
+        deps.reseed(input.seed, input.seedValue);
+        body = JSON.stringify({ ok: true, counts: counts(store) });
+        break;
+      }
+      case 'GET /clock':
+        body = clockBody(store);
+        break;
+      case 'POST /clock': {
+        const input = parseJson(clockSchema, await jsonBody(req));
+        if (input.set !== undefined) {
+          const ms = Date.parse(input.set);
+          if (Number.isNaN(ms)) throw new ApiError(400, 'Invalid clock value.', { set: ['Not an ISO date/time.'] });
+          store.clock.set(ms);
+        }
+        if (input.advanceMs !== undefined) store.clock.advance(input.advanceMs);
+        body = clockBody(store);
+        break;
+      }
+      case 'GET /faults':
+        body = JSON.stringify(deps.faults.settings);
+        break;
+      case 'POST /faults':
+        body = JSON.stringify(deps.faults.update(parseJson(faultsSchema, await jsonBody(req))));
+        break;
+      case 'GET /stats': {
+        const memory = process.memoryUsage();
+        body = JSON.stringify({ ...deps.stats.snapshot(), process: { rssBytes: memory.rss, heapUsedBytes: memory.heapUsed } });
+        break;
+      }
+      case 'POST /stats/reset':
+        deps.stats.reset();
+        body = JSON.stringify(deps.stats.snapshot());
+        break;
+      case 'POST /keys': {
+        const input = parseJson(keySchema, await jsonBody(req));
+        deps.keys.set({ apiKey: input.apiKey, apiSecret: input.apiSecret, permissions: input.permissions as Permissions | undefined });
+        body = JSON.stringify({ ok: true, apiKey: input.apiKey });
+        break;
+      }
+      case 'POST /actions': {
+        const input = parseJson(webActionSchema, await jsonBody(req));
+        body = cache.full(createAction(store, toFormParams(input)));
+        break;
+      }
+      case 'GET /actions/:id':
+        body = cache.full(getAction(store, parts[1] as string));
+        break;
+      case 'PATCH /actions/:id': {
+        const existing = getAction(store, parts[1] as string);
+        const input = parseJson(webActionSchema, await jsonBody(req));
+        if (input.care_enquiry !== undefined || input.service_user !== undefined) {
+          throw new ApiError(400, 'The subject of an action cannot be changed.', { care_enquiry: ['Cannot be changed.'] });
+        }
+        body = cache.full(updateAction(store, existing._id, toFormParams({ ...editableFields(existing), ...input })));
+        break;
+      }
+      case 'POST /actions/:id/complete':
+        body = cache.full(completeAction(store, parts[1] as string));
+        break;
+      case 'POST /actions/:id/reopen':
+        body = cache.full(reopenAction(store, parts[1] as string));
+        break;
+      default:
+        throw new ApiError(404, `No such sandbox control: ${method} ${path}`);
+    }
+    sendJson(res, 200, body);
+  } catch (err) {
+    if (err instanceof ApiError) sendJson(res, err.status, err.body());
+    else {
+      sendJson(res, 500, JSON.stringify({ hint: 'Internal sandbox error.' }));
+      throw err;
+    }
+  }
+}
+
+function counts(store: Store): Record<string, number> {
+  return {
+    actions: store.actions.size,
+    users: store.users.size,
+    notificationGroups: store.notificationGroups.size,
+    locations: store.locations.size,
+    literatureItems: store.literatureItems.size,
+  };
+}
