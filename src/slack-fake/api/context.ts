@@ -1,0 +1,19 @@
+import type { Logger } from '../../logging/logger.js';
+import type { Faults } from '../faults.js';
+import type { RateLimiter } from '../rate-limiter.js';
+import type { FakeStore } from '../store.js';
+import type { ResponseUrlOrigin } from '../types.js';
+import type { Args } from './args.js';
+
+/** What every Web API method handler can use. */
+export interface ApiContext {
+  store: FakeStore;
+  rateLimiter: RateLimiter;
+  faults: Faults;
+  logger: Logger;
+  /** Hands out a response_url served by this fake. */
+  issueResponseUrl(origin: ResponseUrlOrigin): string;
+}
+
+/** A method handler: returns the fields of `{ok: true, ...}` or throws ApiError. */
+export type MethodHandler = (ctx: ApiContext, args: Args) => Record<string, unknown> | Promise<Record<string, unknown>>;

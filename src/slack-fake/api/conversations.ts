@@ -1,0 +1,145 @@
+import type { FakeChannel, FakeMessage } from '../types.js';
+import { ApiError } from './api-error.js';
+import { optBool, optNumber, optString, requireString, type Args } from './args.js';
+import { publicMessage } from './chat.js';
+import { channelForRead, requireScope } from './content.js';
+import type { ApiContext, MethodHandler } from './context.js';
+
+function channelObject(ctx: ApiContext, c: FakeChannel): Record<string, unknown> {
+  const base = { id: c.id, created: c.created, is_archived: c.is_archived, is_org_shared: false, context_team_id: ctx.store.state.team.id };
+  if (c.is_im) return { ...base, is_im: true, user: c.user, is_user_deleted: false, priority: 0 };
+  const isMember = c.members.includes(ctx.store.state.bot.userId);
+  return {
+    ...base,
+    name: c.name,
+    name_normalized: c.name,
+    is_channel: !c.is_mpim,
+    is_group: false,
+    is_im: false,
+    is_mpim: c.is_mpim,
+    is_private: c.is_private,
+    is_general: c.name === 'general',
+    is_shared: false,
+    is_ext_shared: false,
+    is_member: isMember,
+    creator: c.creator,
+    topic: { value: c.topic, creator: '', last_set: 0 },
+    purpose: { value: c.purpose, creator: '', last_set: 0 },
+    num_members: c.members.length,
+  };
+}
+
+function historyScope(c: FakeChannel): string {
+  if (c.is_im) return 'im:history';
+  if (c.is_mpim) return 'mpim:history';
+  return c.is_private ? 'groups:history' : 'channels:history';
+}
+
+const open: MethodHandler = (ctx, args) => {
+  const { store } = ctx;
+  const channelRef = optString(args, 'channel');
+  if (channelRef) {
+    const im = store.channel(channelRef);
+    if (!im || !(im.is_im || im.is_mpim)) throw new ApiError('channel_not_found');
+    return { channel: optBool(args, 'return_im') ? channelObject(ctx, im) : { id: im.id }, already_open: true };
+  }
+  const ids = requireString(args, 'users', 'users_list_not_supplied').split(',').map((s) => s.trim()).filter(Boolean);
+  const users = ids.map((id) => store.state.users.find((u) => u.id === id));
+  if (users.some((u) => !u)) throw new ApiError('user_not_found');
+  if (users.some((u) => u?.is_bot)) throw new ApiError('cannot_dm_bot');
+  if (ids.length === 1) {
+    requireScope(ctx, 'im:write');
+    const existed = store.state.channels.some((c) => c.is_im && c.user === ids[0]);
+    const im = store.imWith(ids[0] as string);
+    return { channel: optBool(args, 'return_im') ? channelObject(ctx, im) : { id: im.id }, ...(existed ? { already_open: true } : {}) };
+  }
+  requireScope(ctx, 'mpim:write');
+  const members = [...new Set([...ids, store.state.bot.userId])].sort();
+  let mpim = store.state.channels.find((c) => c.is_mpim && [...c.members].sort().join() === members.join());
+  if (!mpim) {
+    const names = members.map((id) => store.state.users.find((u) => u.id === id)?.name ?? id);
+    mpim = { id: store.ids.next('C'), name: `mpdm-${names.join('--')}-1`, is_private: true, is_im: false, is_mpim: true, members, created: Math.floor(store.clock.now() / 1000), creator: store.state.bot.userId, topic: '', purpose: '', is_archived: false };
+    store.state.channels.push(mpim);
+    store.emit({ kind: 'channel.opened', channel: mpim.id });
+  }
+  return { channel: { id: mpim.id } };
+};
+
+const info: MethodHandler = (ctx, args) => {
+  const channel = channelForRead(ctx, requireString(args, 'channel', 'channel_not_found'));
+  requireScope(ctx, channel.is_im ? 'im:read' : channel.is_mpim ? 'mpim:read' : channel.is_private ? 'groups:read' : 'channels:read');
+  return { channel: channelObject(ctx, channel) };
+};
+
+function readable(ctx: ApiContext, args: Args): FakeChannel {
+  const channel = channelForRead(ctx, requireString(args, 'channel', 'channel_not_found'));
+  if (!channel.members.includes(ctx.store.state.bot.userId)) throw new ApiError('not_in_channel');
+  requireScope(ctx, historyScope(channel));
+  return channel;
+}
+
+function cursorTs(args: Args): string | undefined {
+  const cursor = optString(args, 'cursor');
+  if (!cursor) return undefined;
+  const decoded = Buffer.from(cursor, 'base64').toString('utf8');
+  if (!decoded.startsWith('ts:')) throw new ApiError('invalid_cursor');
+  return decoded.slice(3);
+}
+
+const history: MethodHandler = (ctx, args) => {
+  const channel = readable(ctx, args);
+  const limit = Math.max(1, Math.min(optNumber(args, 'limit') ?? 100, 999));
+  const inclusive = optBool(args, 'inclusive') ?? false;
+  const oldest = optString(args, 'oldest');
+  const latest = cursorTs(args) ?? optString(args, 'latest');
+  const fromCursor = cursorTs(args) !== undefined;
+  const withMetadata = optBool(args, 'include_all_metadata') ?? false;
+  const after = (m: FakeMessage) => !oldest || (inclusive ? Number(m.ts) >= Number(oldest) : Number(m.ts) > Number(oldest));
+  const before = (m: FakeMessage) => !latest || (inclusive && !fromCursor ? Number(m.ts) <= Number(latest) : Number(m.ts) < Number(latest));
+  const all = (ctx.store.state.messages[channel.id] ?? [])
+    .filter((m) => !m.thread_ts || m.thread_ts === m.ts)
+    .filter((m) => after(m) && before(m))
+    .sort((a, b) => Number(b.ts) - Number(a.ts));
+  const page = all.slice(0, limit);
+  const hasMore = all.length > limit;
+  const last = page[page.length - 1];
+  return {
+    messages: page.map((m) => publicMessage(m, withMetadata)),
+    has_more: hasMore,
+    pin_count: 0,
+    response_metadata: { next_cursor: hasMore && last ? Buffer.from(`ts:${last.ts}`).toString('base64') : '' },
+  };
+};
+
+const replies: MethodHandler = (ctx, args) => {
+  const channel = readable(ctx, args);
+  const ts = requireString(args, 'ts', 'thread_not_found');
+  const withMetadata = optBool(args, 'include_all_metadata') ?? false;
+  const list = ctx.store.state.messages[channel.id] ?? [];
+  const parent = list.find((m) => m.ts === ts);
+  if (!parent) throw new ApiError('thread_not_found');
+  const root = parent.thread_ts ?? parent.ts;
+  const thread = list.filter((m) => m.ts === root || m.thread_ts === root).sort((a, b) => Number(a.ts) - Number(b.ts));
+  return { messages: thread.map((m) => publicMessage(m, withMetadata)), has_more: false, response_metadata: { next_cursor: '' } };
+};
+
+const authTest: MethodHandler = (ctx) => {
+  const { team, bot } = ctx.store.state;
+  return {
+    url: `https://${team.domain}.slack.com/`,
+    team: team.name,
+    user: bot.name,
+    team_id: team.id,
+    user_id: bot.userId,
+    bot_id: bot.botId,
+    is_enterprise_install: false,
+  };
+};
+
+export const conversationMethods: Record<string, MethodHandler> = {
+  'auth.test': authTest,
+  'conversations.open': open,
+  'conversations.info': info,
+  'conversations.history': history,
+  'conversations.replies': replies,
+};

@@ -1,0 +1,220 @@
+import type { SlackFake } from '../start-fake.js';
+import type { DriverRequestKind, FakeMessage, SlackUser, StateValue } from '../types.js';
+import { applyCommandAck } from './apply-ack.js';
+import { locate, notFound, type ElementQuery, type Found, type Where } from './locate.js';
+import { ModalHandle } from './modal-handle.js';
+import * as P from './payloads.js';
+import { FORM, JSON_TYPE, recordAnswer, sendSigned, type AppAnswer } from './send.js';
+import { optionsOf, personStateValue, type PersonInput, type Resolver } from './state-values.js';
+
+export interface SlackDriverOptions {
+  fake: SlackFake;
+  /** The app's request URL, e.g. http://127.0.0.1:PORT/slack/events. */
+  eventsUrl: string;
+  signingSecret: string;
+  /** Defaults to the fake's team. */
+  teamId?: string;
+  /** Slack gives up on an ack after 3000 ms. */
+  ackTimeoutMs?: number;
+  /** How long a "person" waits for something to appear (a modal, a button); default 2000 ms. */
+  waitTimeoutMs?: number;
+  /** Wall clock for X-Slack-Request-Timestamp (default Date.now; the app checks it against its own). */
+  now?: () => number;
+}
+
+/** The app's answer plus what the interaction carried. */
+export interface DriverResult extends AppAnswer {
+  triggerId?: string;
+  responseUrl?: string;
+}
+
+type Obj = Record<string, unknown>;
+
+/** Acts like people in Slack: signed requests to the app, as Slack would send them. */
+export class SlackDriver {
+  readonly fake: SlackFake;
+  readonly resolver: Resolver;
+  private readonly options: Required<Omit<SlackDriverOptions, 'teamId' | 'fake'>>;
+
+  constructor(options: SlackDriverOptions) {
+    this.fake = options.fake;
+    if (options.teamId && options.teamId !== options.fake.teamId) throw new Error(`Slack driver: team ${options.teamId} is not the fake's team ${options.fake.teamId}`);
+    this.options = { eventsUrl: options.eventsUrl, signingSecret: options.signingSecret, ackTimeoutMs: options.ackTimeoutMs ?? 3000, waitTimeoutMs: options.waitTimeoutMs ?? 2000, now: options.now ?? Date.now };
+    const store = this.fake.store;
+    this.resolver = { userId: (ref) => store.requireUser(ref).id, channelId: (ref) => store.requireChannel(ref).id };
+  }
+
+  get waitTimeoutMs(): number {
+    return this.options.waitTimeoutMs;
+  }
+
+  user(ref: string): SlackUser {
+    return this.fake.store.requireUser(ref);
+  }
+
+  /** A signed POST of a raw body (tests of the app's signature checks can pass their own signature/timestamp). */
+  async rawRequest(rawBody: string, options: { contentType?: typeof FORM | typeof JSON_TYPE; signature?: string; timestampSec?: number; headers?: Record<string, string> } = {}): Promise<AppAnswer> {
+    return sendSigned({
+      eventsUrl: this.options.eventsUrl,
+      signingSecret: this.options.signingSecret,
+      timestampSec: options.timestampSec ?? Math.floor(this.options.now() / 1000),
+      ackTimeoutMs: this.options.ackTimeoutMs,
+      contentType: options.contentType ?? FORM,
+      rawBody,
+      ...(options.signature ? { signature: options.signature } : {}),
+      ...(options.headers ? { headers: options.headers } : {}),
+    });
+  }
+
+  private async send(kind: DriverRequestKind, name: string, user: string, contentType: typeof FORM | typeof JSON_TYPE, rawBody: string): Promise<AppAnswer> {
+    const answer = await this.rawRequest(rawBody, { contentType });
+    recordAnswer(this.fake.store, kind, name, user, answer);
+    return answer;
+  }
+
+  /** An interactive payload, form-encoded as `payload=<json>` like Slack. */
+  async sendPayload(kind: DriverRequestKind, name: string, user: string, payload: Obj): Promise<AppAnswer> {
+    return this.send(kind, name, user, FORM, new URLSearchParams({ payload: JSON.stringify(payload) }).toString());
+  }
+
+  /** `/care new Call GP` typed by `user` in `channel` (default #general); applies an ack body like Slack. */
+  async slash(userRef: string, line: string, options: { channel?: string } = {}): Promise<DriverResult> {
+    const user = this.user(userRef);
+    const store = this.fake.store;
+    const channel = options.channel ? store.requireChannel(options.channel) : (store.channel('general') ?? store.state.channels[0]);
+    if (!channel) throw new Error('Slack driver: the workspace has no channel');
+    const match = /^(\/\S+)\s*([\s\S]*)$/.exec(line.trim());
+    if (!match?.[1]) throw new Error(`Slack driver: "${line}" is not a slash command`);
+    const [command, text] = [match[1], match[2] ?? ''];
+    const responseUrl = this.fake.issueResponseUrl({ kind: 'command', channel: channel.id, user: user.id, command });
+    const triggerId = this.fake.issueTrigger(user.id);
+    const fields = P.slashFields(store, user, channel, command, text, responseUrl, triggerId);
+    const answer = await this.send('slash_command', command, user.id, FORM, new URLSearchParams(fields).toString());
+    applyCommandAck(store, user, channel, answer);
+    return { ...answer, triggerId, responseUrl };
+  }
+
+  /** Waits (like a person) until the element shows up where they look. */
+  async find(user: SlackUser, where: Where, query: ElementQuery): Promise<Found> {
+    try {
+      return await this.fake.waitFor(() => locate(this.fake, user, where, query), { timeoutMs: this.options.waitTimeoutMs });
+    } catch {
+      throw notFound(this.fake, user, where, query);
+    }
+  }
+
+  /** Clicks a button found by its text (or action_id) on the newest message/view that shows it. */
+  async clickButton(userRef: string, target: Where & { text: string }): Promise<DriverResult> {
+    const user = this.user(userRef);
+    const found = await this.find(user, target, { kind: 'button', text: target.text });
+    return this.dispatchAction(user, found);
+  }
+
+  /**
+   * Picks option(s) in a select / overflow / radio / checkboxes / date picker found by
+   * action_id, placeholder or the section text beside it (in a modal also by input label).
+   */
+  async selectOption(userRef: string, target: Where & { control: string; option: PersonInput }): Promise<DriverResult> {
+    const user = this.user(userRef);
+    const found = await this.find(user, target, { kind: 'control', name: target.control, inputs: Boolean(target.modal || target.home) });
+    const value = await this.valueFor(user, found, target.option, target.control);
+    if (found.surface.kind === 'view') this.setViewValue(user, found, value);
+    if (found.block.type === 'input' && found.block.dispatch_action !== true) return { text: '', latencyMs: 0, acked: true };
+    return this.dispatchAction(user, found, value);
+  }
+
+  /** The state value for a person's choice; external selects ask the app for options first. */
+  async valueFor(user: SlackUser, found: Found, input: PersonInput, where: string): Promise<StateValue> {
+    const el = found.element;
+    if (el.type === 'external_select' || el.type === 'multi_external_select') {
+      const queries = Array.isArray(input) ? input : [String(input)];
+      const options: Obj[] = [];
+      for (const q of queries) options.push(...(await this.suggest(user, found, q)));
+      return personStateValue(el, input, this.resolver, where, options);
+    }
+    return personStateValue(el, input, this.resolver, where, el.type === 'overflow' ? optionsOf(el) : undefined);
+  }
+
+  /** Sends block_suggestion (the person typing `query`) and returns the options the app answered. */
+  async suggest(user: SlackUser, found: Found, query: string): Promise<Obj[]> {
+    const payload = P.blockSuggestionPayload(this.fake.store, user, found.surface, found.block, found.element, query);
+    const answer = await this.sendPayload('block_suggestion', String(found.element.action_id), user.id, payload);
+    const body = (answer.json ?? {}) as Obj;
+    if (Array.isArray(body.option_groups)) return optionsOf(body);
+    return Array.isArray(body.options) ? (body.options as Obj[]) : [];
+  }
+
+  setViewValue(user: SlackUser, found: Found, value: StateValue): void {
+    if (found.surface.kind !== 'view') return;
+    const values = found.surface.view.state.values;
+    const blockId = found.block.block_id as string;
+    values[blockId] = { ...(values[blockId] ?? {}), [String(found.element.action_id)]: value };
+    this.fake.store.emit({ kind: 'view.state', user: user.id, viewId: found.surface.view.id });
+  }
+
+  private async dispatchAction(user: SlackUser, found: Found, chosen?: StateValue): Promise<DriverResult> {
+    const store = this.fake.store;
+    const viewId = found.surface.kind === 'view' ? found.surface.view.id : undefined;
+    const triggerId = this.fake.issueTrigger(user.id, viewId);
+    const action = P.actionEntry(store, found.block, found.element, chosen);
+    const payload = P.blockActionsPayload(store, user, found.surface, triggerId, action);
+    const answer = await this.sendPayload('block_actions', String(found.element.action_id), user.id, payload);
+    const responseUrl = found.surface.kind === 'view' ? undefined : found.surface.responseUrl;
+    return { ...answer, triggerId, ...(responseUrl ? { responseUrl } : {}) };
+  }
+
+  /** The modal `user` has open (waits for it on first use): fill, submit, close. */
+  modal(userRef: string): ModalHandle {
+    return new ModalHandle(this, this.user(userRef));
+  }
+
+  /** The person opens the app's Home tab: an `app_home_opened` event. */
+  async openHome(userRef: string): Promise<DriverResult> {
+    const user = this.user(userRef);
+    const store = this.fake.store;
+    const im = store.imWith(user.id);
+    const home = store.state.homes[user.id];
+    const event = { type: 'app_home_opened', user: user.id, channel: im.id, tab: 'home', ...(home ? { view: P.viewPayload(home, home.state.values) } : {}) };
+    return this.sendEvent(event, user.id);
+  }
+
+  /** Any Events API event, wrapped in an `event_callback` envelope. */
+  async sendEvent(event: Obj, userId = String(event.user ?? '')): Promise<DriverResult> {
+    const envelope = P.eventEnvelope(this.fake.store, event);
+    return this.send('event_callback', String(event.type), userId, JSON_TYPE, JSON.stringify(envelope));
+  }
+
+  /** A message a person writes in a channel (stored in the fake; the app is not told). */
+  postAsUser(userRef: string, channelRef: string, text: string): FakeMessage {
+    const user = this.user(userRef);
+    const store = this.fake.store;
+    const channel = store.requireChannel(channelRef);
+    const message: FakeMessage = { type: 'message', ts: store.newTs(), channel: channel.id, user: user.id, team: store.state.team.id, text, via: 'chat.postMessage' };
+    store.addMessage(message);
+    return structuredClone(message);
+  }
+
+  /** The person runs a message shortcut on a message. */
+  async messageShortcut(userRef: string, callbackId: string, message: { channel: string; ts: string }): Promise<DriverResult> {
+    const user = this.user(userRef);
+    const store = this.fake.store;
+    const channel = store.requireChannel(message.channel);
+    const stored = store.findMessage(channel.id, message.ts);
+    if (!stored) throw new Error(`Slack driver: no message ${message.ts} in ${message.channel}`);
+    const triggerId = this.fake.issueTrigger(user.id);
+    const responseUrl = this.fake.issueResponseUrl({ kind: 'shortcut', channel: channel.id, user: user.id, ...(stored.thread_ts ? { threadTs: stored.thread_ts } : {}) });
+    const payload = P.messageActionPayload(store, user, callbackId, channel, stored, triggerId, responseUrl);
+    return { ...(await this.sendPayload('message_action', callbackId, user.id, payload)), triggerId, responseUrl };
+  }
+
+  /** The person runs a global shortcut (from the shortcuts menu). */
+  async globalShortcut(userRef: string, callbackId: string): Promise<DriverResult> {
+    const user = this.user(userRef);
+    const triggerId = this.fake.issueTrigger(user.id);
+    return { ...(await this.sendPayload('shortcut', callbackId, user.id, P.shortcutPayload(this.fake.store, user, callbackId, triggerId))), triggerId };
+  }
+}
+
+export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
+  return new SlackDriver(options);
+}

@@ -1,0 +1,24 @@
+/**
+ * A protocol-faithful Slack fake: a local Web API for the real Bolt/WebClient
+ * (`clientOptions.slackApiUrl = fake.apiUrl`) and a driver that acts like
+ * people in Slack by sending the app signed requests.
+ */
+export { startSlackFake, type SlackFake, type SlackFakeOptions } from './start-fake.js';
+export { createSlackDriver, SlackDriver, type SlackDriverOptions, type DriverResult } from './driver/driver.js';
+export { ModalHandle, REQUIRED_FIELD, type SubmitResult } from './driver/modal-handle.js';
+export { TROUBLE_CONNECTING, type SubmitOutcome } from './driver/apply-ack.js';
+export type { Where } from './driver/locate.js';
+export type { PersonInput } from './driver/state-values.js';
+export type { AppAnswer } from './driver/send.js';
+export { slackSignature } from './driver/sign.js';
+export { demoWorkspace, DEFAULT_BOT_SCOPES, type Workspace, type WorkspaceUser, type WorkspaceChannel } from './workspace.js';
+export { manualClock, systemClock, type Clock, type ManualClock } from './clock.js';
+export { DEFAULT_POST_RATE_LIMIT, type PostRateLimit } from './rate-limiter.js';
+export type { Faults, FaultFailure, FaultConfig } from './faults.js';
+export type { AckStats } from './ack-stats.js';
+export type { ChannelMessage, OpenModal } from './readers.js';
+export type { WaitOptions } from './wait-for.js';
+export { LIMITS } from './block-kit/limits.js';
+export { TRIGGER_LIFETIME_MS } from './triggers.js';
+export { RESPONSE_URL_LIFETIME_MS, RESPONSE_URL_MAX_USES } from './response-urls.js';
+export type * from './types.js';

@@ -1,0 +1,128 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ApiError } from './api/api-error.js';
+import type { Args } from './api/args.js';
+import type { ApiContext } from './api/context.js';
+import { handleApiCall, type ApiAnswer } from './api/router.js';
+import { postToResponseUrl } from './response-urls.js';
+
+const MAX_BODY = 4 * 1024 * 1024;
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw new ApiError('request_too_large', {}, 413);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Form (`a=1&blocks=[...]`) or JSON body, plus query parameters, as one argument object. */
+function parseArgs(req: IncomingMessage, raw: string, query: URLSearchParams): { args: Args; json: boolean } {
+  const args: Args = Object.fromEntries(query.entries());
+  const type = (req.headers['content-type'] ?? '').toLowerCase();
+  if (raw.length === 0) return { args, json: false };
+  if (type.startsWith('application/json')) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      throw new ApiError('invalid_json');
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ApiError('invalid_json');
+    return { args: { ...args, ...(parsed as Args) }, json: true };
+  }
+  if (type.startsWith('multipart/')) throw new ApiError('invalid_form_data');
+  for (const [k, v] of new URLSearchParams(raw)) args[k] = v;
+  return { args, json: false };
+}
+
+function send(res: ServerResponse, answer: ApiAnswer, scopes?: string): void {
+  const isText = typeof answer.body === 'string';
+  res.writeHead(answer.status, {
+    'content-type': isText ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8',
+    ...(scopes ? { 'x-oauth-scopes': scopes } : {}),
+    ...answer.headers,
+  });
+  res.end(isText ? answer.body : JSON.stringify(answer.body));
+}
+
+export interface FakeServerHandle {
+  server: Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Serves `/api/<method>`, `/response/<id>` and `/_fake/state` on 127.0.0.1. */
+export async function startFakeServer(ctx: ApiContext, expectedToken: string, port: number): Promise<FakeServerHandle> {
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    try {
+      if (url.pathname.startsWith('/api/')) {
+        const { args, json } = parseArgs(req, await readBody(req), url.searchParams);
+        const auth = req.headers.authorization;
+        const bearer = auth?.startsWith('Bearer ') ? auth.slice(7).trim() : undefined;
+        const method = decodeURIComponent(url.pathname.slice('/api/'.length));
+        send(res, await handleApiCall(ctx, { method, args, json, ...(bearer ? { bearer } : {}) }, expectedToken), ctx.store.state.bot.scopes.join(','));
+        return;
+      }
+      if (url.pathname.startsWith('/response/') && req.method === 'POST') {
+        send(res, await responseUrlPost(ctx, req, url));
+        return;
+      }
+      if (url.pathname === '/_fake/state' && req.method === 'GET') {
+        send(res, { status: 200, headers: {}, body: ctx.store.snapshot() as unknown as Record<string, unknown> });
+        return;
+      }
+      send(res, { status: 404, headers: {}, body: 'Not Found' });
+    } catch (e) {
+      if (e instanceof ApiError) send(res, { status: e.status, headers: e.headers, body: e.body() });
+      else {
+        ctx.logger.error('slack fake: request failed', { path: url.pathname, error: e });
+        send(res, { status: 500, headers: {}, body: 'Internal Server Error' });
+      }
+    }
+  };
+  const server = createServer((req, res) => void handle(req, res));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  const { port: actual } = server.address() as AddressInfo;
+  return {
+    server,
+    url: `http://127.0.0.1:${actual}/`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function responseUrlPost(ctx: ApiContext, req: IncomingMessage, url: URL): Promise<ApiAnswer> {
+  const { store } = ctx;
+  const at = store.clock.now();
+  const started = performance.now();
+  const id = decodeURIComponent(url.pathname.slice('/response/'.length));
+  let args: Args = {};
+  let answer: ApiAnswer;
+  try {
+    const raw = await readBody(req);
+    const parsed = parseArgs(req, raw, new URLSearchParams());
+    args = typeof parsed.args.payload === 'string' ? (JSON.parse(parsed.args.payload) as Args) : parsed.args;
+    const decision = ctx.faults.decide('response_url');
+    if (decision.delayMs > 0) await sleep(decision.delayMs);
+    const f = decision.failure;
+    if (f) throw new ApiError(f.error ?? 'internal_error', {}, f.status ?? 500);
+    answer = { status: 200, headers: {}, body: { ok: true, ...postToResponseUrl(store, id, args) } };
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    answer = { status: e.status === 200 ? 400 : e.status, headers: e.headers, body: e.body() };
+  }
+  store.recordCall({ method: 'response_url', args, status: answer.status, result: answer.body as Record<string, unknown>, at, durationMs: performance.now() - started });
+  return answer;
+}
