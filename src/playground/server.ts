@@ -123,19 +123,29 @@ function sendJson(res: ServerResponse, status: number, value: unknown): void {
   res.end(body);
 }
 
-async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw new HttpError(413, `The request body is larger than ${limit} bytes.`);
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (!text.trim()) return {};
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new HttpError(400, 'The request body is not valid JSON.');
-  }
+function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      // Too big: stop keeping it, let the rest drain (no reset), answer 413.
+      req.off('data', onData);
+      req.resume();
+      reject(new HttpError(413, `The request body is larger than ${limit} bytes.`));
+    };
+    req.on('data', onData);
+    req.on('error', reject);
+    req.on('end', () => {
+      if (size > limit) return;
+      const text = Buffer.concat(chunks).toString('utf8');
+      if (!text.trim()) return resolve({});
+      try {
+        resolve(JSON.parse(text));
+      } catch {
+        reject(new HttpError(400, 'The request body is not valid JSON.'));
+      }
+    });
+  });
 }
