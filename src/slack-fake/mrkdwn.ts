@@ -31,13 +31,12 @@ export function renderDate(unixSeconds: number, template: string, ctx: RenderCon
   const tz = ctx.tz ?? 'UTC';
   const at = new TZDate(unixSeconds * 1000, tz);
   const now = new TZDate(ctx.now, tz);
-  return template.replace(/\{([a-z_]+)\}/g, (whole, token: string, offset: number) => {
-    const cap = (s: string) => (offset === 0 ? s.charAt(0).toUpperCase() + s.slice(1) : s);
+  return template.replace(/\{([a-z_]+)\}/g, (whole, token: string) => {
     const pretty = /^(date|date_short|date_long)_pretty$/.exec(token);
-    if (pretty?.[1]) return relativeDay(at, now) ? cap(relativeDay(at, now) as string) : format(at, PATTERNS[pretty[1]] as string);
+    if (pretty?.[1]) return relativeDay(at, now) ?? format(at, PATTERNS[pretty[1]] as string);
     if (token === 'day_divider_pretty') {
       const rel = relativeDay(at, now);
-      if (rel) return cap(rel);
+      if (rel) return rel;
       return format(at, at.getFullYear() === now.getFullYear() ? 'EEEE, MMMM do' : (PATTERNS.date_long as string));
     }
     if (token === 'ago') return formatDistance(at, now, { addSuffix: true });

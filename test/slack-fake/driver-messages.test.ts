@@ -1,0 +1,194 @@
+import type { App, BlockAction, ButtonAction, SlashCommand, StaticSelectAction } from '@slack/bolt';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startSlackFake, type SlackFake } from '../../src/slack-fake/index.js';
+import { startBoltApp, webClient } from './bolt-app.js';
+
+const completeButton = (actionId: string, value: string) => ({
+  type: 'section',
+  text: { type: 'mrkdwn', text: `*${value}* is due today` },
+  accessory: { type: 'button', action_id: actionId, text: { type: 'plain_text', text: 'Complete' }, value, style: 'primary' },
+});
+
+let fake: SlackFake;
+let stop: (() => Promise<void>) | undefined;
+beforeEach(async () => {
+  fake = await startSlackFake({ postRateLimit: false });
+});
+afterEach(async () => {
+  await stop?.();
+  stop = undefined;
+  await fake.close();
+});
+
+async function boot(register: (app: App) => void, options: { ackTimeoutMs?: number; waitTimeoutMs?: number } = {}) {
+  const started = await startBoltApp(fake, register, options);
+  stop = started.stop;
+  return started.driver;
+}
+
+describe('slash commands', () => {
+  it('sends Slack\'s form fields and shows what the app answers with respond()', async () => {
+    const seen: SlashCommand[] = [];
+    const driver = await boot((app) =>
+      app.command('/care', async ({ ack, command, respond }) => {
+        await ack();
+        seen.push(command);
+        await respond({ text: `Created: ${command.text}` });
+      }),
+    );
+    const result = await driver.slash('bob', '/care new Call GP', { channel: '#care-team' });
+    expect(result.acked).toBe(true);
+    const ephemeral = await fake.waitFor(() => fake.ephemerals('bob')[0]);
+    expect(fake.visibleText(ephemeral)).toBe('Created: new Call GP');
+    expect(ephemeral.channel).toBe('C0CARE');
+    expect(fake.messages('#care-team')).toEqual([]);
+    expect(seen[0]).toMatchObject({ command: '/care', text: 'new Call GP', user_id: 'U0BOB', user_name: 'bob', channel_id: 'C0CARE', channel_name: 'care-team', team_id: 'T0CARE' });
+    expect(seen[0]?.response_url.startsWith(`${fake.url}response/`)).toBe(true);
+    expect(seen[0]?.trigger_id).toBe(result.triggerId);
+  });
+
+  it('shows an ack body like Slack: text is ephemeral, in_channel is posted for everyone', async () => {
+    const driver = await boot((app) =>
+      app.command('/care', async ({ ack, command }) => {
+        if (command.text === 'help') await ack('Try /care new <title>');
+        else await ack({ response_type: 'in_channel', text: 'Bob is on call' });
+      }),
+    );
+    await driver.slash('bob', '/care help', { channel: '#general' });
+    await driver.slash('bob', '/care oncall', { channel: '#general' });
+    expect(fake.ephemerals('bob').map((e) => e.text)).toEqual(['Try /care new <title>']);
+    expect(fake.messages('#general').map((m) => m.text)).toEqual(['Bob is on call']);
+  });
+});
+
+describe('buttons', () => {
+  it('clicks Complete on the newest message that has it; the app chat.update\'s that message', async () => {
+    const bodies: BlockAction<ButtonAction>[] = [];
+    const driver = await boot((app) => {
+      app.command('/care', async ({ ack, command, client }) => {
+        await ack();
+        await client.chat.postMessage({ channel: command.channel_id, text: command.text, blocks: [completeButton('complete', command.text)] });
+      });
+      app.action<BlockAction<ButtonAction>>('complete', async ({ ack, body, action, client }) => {
+        await ack();
+        bodies.push(body);
+        await client.chat.update({ channel: body.channel?.id as string, ts: body.message?.ts as string, text: 'done', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `:white_check_mark: *${action.value}* completed by <@${body.user.id}>` } }] });
+      });
+    });
+    await driver.slash('alice', '/care Call GP', { channel: '#care-team' });
+    await driver.slash('alice', '/care Order meds', { channel: '#care-team' });
+    await fake.waitFor(() => fake.messages('#care-team').length === 2);
+    const click = await driver.clickButton('carol', { channel: '#care-team', text: 'Complete' });
+    expect(click.acked).toBe(true);
+    await fake.waitFor(() => fake.messages('#care-team')[1]?.text === 'done');
+    expect(fake.messages('#care-team').map((m) => fake.visibleText(m))).toEqual(['Call GP is due today\n[Complete]', ':white_check_mark: Order meds completed by @carol']);
+    const body = bodies[0];
+    expect(body?.container).toMatchObject({ type: 'message', channel_id: 'C0CARE', is_ephemeral: false });
+    expect(body?.actions[0]).toMatchObject({ type: 'button', action_id: 'complete', value: 'Order meds', text: { text: 'Complete' } });
+    expect(body?.response_url).toBe(click.responseUrl);
+    expect(body?.trigger_id).toBe(click.triggerId);
+  });
+
+  it('says what it saw when the button is not there', async () => {
+    const driver = await boot(() => undefined, { waitTimeoutMs: 100 });
+    await expect(driver.clickButton('bob', { channel: '#care-team', text: 'Complete' })).rejects.toThrow(/no button "Complete" in channel #care-team/);
+  });
+
+  it('picks an option in a message select and sends Slack\'s selected_option', async () => {
+    const chosen: string[] = [];
+    const driver = await boot((app) =>
+      app.action<BlockAction<StaticSelectAction>>('snooze', async ({ ack, action }) => {
+        await ack();
+        chosen.push(`${action.selected_option.value}:${action.selected_option.text.text}`);
+      }),
+    );
+    // The bot's earlier reminder, posted the way the app would post it.
+    await webClient(fake).chat.postMessage({
+      channel: 'U0BOB',
+      text: 'Reminder',
+      blocks: [{ type: 'actions', elements: [{ type: 'static_select', action_id: 'snooze', placeholder: { type: 'plain_text', text: 'Snooze' }, options: [{ text: { type: 'plain_text', text: '1 hour' }, value: '60' }, { text: { type: 'plain_text', text: 'Tomorrow' }, value: '1440' }] }] }],
+    });
+    await driver.selectOption('bob', { dm: true, control: 'Snooze', option: 'Tomorrow' });
+    expect(chosen).toEqual(['1440:Tomorrow']);
+  });
+});
+
+describe('Home tab and shortcuts', () => {
+  it('app_home_opened lets the app publish a Home view, whose buttons send view block_actions', async () => {
+    const clicks: BlockAction[] = [];
+    const driver = await boot((app) => {
+      app.event('app_home_opened', async ({ event, client }) => {
+        await client.views.publish({ user_id: event.user, view: { type: 'home', blocks: [{ type: 'header', text: { type: 'plain_text', text: 'Your actions' } }, { type: 'actions', elements: [{ type: 'button', action_id: 'refresh', text: { type: 'plain_text', text: 'Refresh' } }] }] } });
+      });
+      app.action('refresh', async ({ ack, body }) => {
+        await ack();
+        clicks.push(body as BlockAction);
+      });
+    });
+    await driver.openHome('dan');
+    const home = await fake.waitFor(() => fake.home('dan'));
+    expect(fake.visibleText(home)).toBe('Your actions\n[Refresh]');
+    await driver.clickButton('dan', { home: true, text: 'Refresh' });
+    expect(clicks[0]?.container).toEqual({ type: 'view', view_id: home.id });
+    expect(clicks[0]?.view?.type).toBe('home');
+  });
+
+  it('a message shortcut carries the message and a fresh trigger the app can open a modal with', async () => {
+    const driver = await boot((app) =>
+      app.shortcut('make_action', async ({ ack, shortcut, client }) => {
+        await ack();
+        const text = shortcut.type === 'message_action' ? shortcut.message.text : '';
+        await client.views.open({ trigger_id: shortcut.trigger_id, view: { type: 'modal', title: { type: 'plain_text', text: 'New action' }, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `From: ${text}` } }] } });
+      }),
+    );
+    const message = driver.postAsUser('carol', '#care-team', 'Mrs Smith needs her meds reviewed');
+    await driver.messageShortcut('alice', 'make_action', message);
+    const modal = await fake.waitFor(() => fake.openModal('alice'));
+    expect(fake.visibleText(modal.view)).toBe('New action\nFrom: Mrs Smith needs her meds reviewed');
+  });
+});
+
+describe('what the app must get right', () => {
+  it('Bolt rejects a bad signature or a stale timestamp with 401; ssl_check and url_verification are answered', async () => {
+    let handled = 0;
+    const driver = await boot((app) =>
+      app.command('/care', async ({ ack }) => {
+        handled += 1;
+        await ack();
+      }),
+    );
+    const body = new URLSearchParams({ command: '/care', text: 'x', user_id: 'U0BOB', team_id: 'T0CARE', channel_id: 'C0CARE' }).toString();
+    expect((await driver.rawRequest(body, { signature: 'v0=' + '0'.repeat(64) })).status).toBe(401);
+    expect((await driver.rawRequest(body, { timestampSec: Math.floor(Date.now() / 1000) - 600 })).status).toBe(401);
+    expect(handled).toBe(0);
+    expect((await driver.rawRequest('ssl_check=1&token=x', { signature: 'v0=bad' })).status).toBe(200);
+    const challenge = await driver.rawRequest(JSON.stringify({ type: 'url_verification', challenge: 'abc123', token: 'x' }), { contentType: 'application/json' });
+    expect(challenge.json).toEqual({ challenge: 'abc123' });
+  });
+
+  it('records ack latency per request, and a request not acked in time as a failure', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    const driver = await boot(
+      (app) => {
+        app.command('/care', async ({ ack, command }) => {
+          if (command.text === 'slow') await gate;
+          await ack();
+        });
+      },
+      { ackTimeoutMs: 200 },
+    );
+    const fast = await driver.slash('bob', '/care fast');
+    const slow = await driver.slash('bob', '/care slow');
+    release();
+    expect(fast).toMatchObject({ acked: true, status: 200 });
+    expect(slow).toMatchObject({ acked: false, failure: 'timeout' });
+    expect(fake.acks().map((a) => [a.kind, a.name, a.acked])).toEqual([
+      ['slash_command', '/care', true],
+      ['slash_command', '/care', false],
+    ]);
+    const stats = fake.ackStats();
+    expect(stats).toMatchObject({ count: 2, failures: 1 });
+    expect(stats.p99Ms).toBeGreaterThanOrEqual(stats.p50Ms);
+  });
+});
