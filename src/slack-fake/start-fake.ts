@@ -39,6 +39,8 @@ export interface SlackFake {
   faults: Faults;
   /** The internal store (for the driver and the playground; read it, do not edit it). */
   store: FakeStore;
+  /** The live, JSON-serialisable state (read only; `snapshot()` for a copy). */
+  readonly state: Readonly<FakeState>;
   setPostRateLimit(limit: PostRateLimit | false): void;
   /** A fresh trigger_id for a person's interaction (valid 3 s on the fake's clock, once). */
   issueTrigger(user: string, viewId?: string): string;
@@ -94,6 +96,9 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
     clock,
     faults,
     store,
+    get state() {
+      return store.state;
+    },
     setPostRateLimit: (limit) => rateLimiter.configure(limit),
     issueTrigger: (user, viewId) => issueTrigger(store, store.requireUser(user).id, viewId),
     issueResponseUrl: ctx.issueResponseUrl,

@@ -1,6 +1,8 @@
 import type { App, BlockAction, ButtonAction, SlashCommand, StaticSelectAction } from '@slack/bolt';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSlackFake, type SlackFake } from '../../src/slack-fake/index.js';
+import { createSlackDriver, startSlackFake, type SlackFake } from '../../src/slack-fake/index.js';
 import { startBoltApp, webClient } from './bolt-app.js';
 
 const completeButton = (actionId: string, value: string) => ({
@@ -87,6 +89,26 @@ describe('buttons', () => {
     expect(body?.actions[0]).toMatchObject({ type: 'button', action_id: 'complete', value: 'Order meds', text: { text: 'Complete' } });
     expect(body?.response_url).toBe(click.responseUrl);
     expect(body?.trigger_id).toBe(click.triggerId);
+  });
+
+  it('clicks a button on an ephemeral reply; respond({ replace_original }) changes what that person sees', async () => {
+    const driver = await boot((app) => {
+      app.command('/care', async ({ ack, respond }) => {
+        await ack();
+        await respond({ text: 'Call GP', blocks: [completeButton('complete_mine', 'Call GP')] });
+      });
+      app.action('complete_mine', async ({ ack, respond, body }) => {
+        await ack();
+        const container = (body as BlockAction).container as { is_ephemeral?: boolean };
+        await respond({ replace_original: true, text: container.is_ephemeral ? 'Completed (ephemeral)' : 'Completed' });
+      });
+    });
+    await driver.slash('bob', '/care mine', { channel: '#care-team' });
+    await driver.clickButton('bob', { ephemeral: true, channel: '#care-team', text: 'Complete' });
+    await fake.waitFor(() => fake.ephemerals('bob')[0]?.text.startsWith('Completed'));
+    expect(fake.ephemerals('bob').map((e) => fake.visibleText(e))).toEqual(['Completed (ephemeral)']);
+    expect(fake.messages('#care-team')).toEqual([]);
+    await expect(driver.clickButton('alice', { ephemeral: true, text: 'Complete' })).rejects.toThrow(/no button/);
   });
 
   it('says what it saw when the button is not there', async () => {
@@ -190,5 +212,29 @@ describe('what the app must get right', () => {
     const stats = fake.ackStats();
     expect(stats).toMatchObject({ count: 2, failures: 1 });
     expect(stats.p99Ms).toBeGreaterThanOrEqual(stats.p50Ms);
+  });
+
+  it('delivers an event the app failed to take again, with the same event_id and X-Slack-Retry-Num', async () => {
+    const seen: Array<{ id: string; retry?: string; reason?: string }> = [];
+    const flaky = createServer((req, res) => {
+      let raw = '';
+      req.on('data', (c: Buffer) => (raw += c.toString()));
+      req.on('end', () => {
+        const retry = req.headers['x-slack-retry-num'] as string | undefined;
+        const reason = req.headers['x-slack-retry-reason'] as string | undefined;
+        seen.push({ id: (JSON.parse(raw) as { event_id: string }).event_id, ...(retry ? { retry } : {}), ...(reason ? { reason } : {}) });
+        res.writeHead(seen.length === 1 ? 500 : 200).end();
+      });
+    });
+    await new Promise<void>((r) => flaky.listen(0, '127.0.0.1', r));
+    try {
+      const driver = createSlackDriver({ fake, eventsUrl: `http://127.0.0.1:${(flaky.address() as AddressInfo).port}/slack/events`, signingSecret: 's' });
+      const result = await driver.sendEvent({ type: 'app_home_opened', user: 'U0BOB', tab: 'home' }, { retries: 3 });
+      expect(result.acked).toBe(true);
+      expect(seen).toEqual([{ id: seen[0]?.id }, { id: seen[0]?.id, retry: '1', reason: 'http_error' }]);
+      expect(fake.acks().map((a) => a.acked)).toEqual([false, true]);
+    } finally {
+      flaky.close();
+    }
   });
 });

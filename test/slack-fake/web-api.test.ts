@@ -193,4 +193,14 @@ describe('call log', () => {
     expect(calls.every((c) => !('token' in c.args) && typeof c.at === 'number' && c.status === 200)).toBe(true);
     expect(JSON.stringify(fake.snapshot())).not.toContain(fake.botToken);
   });
+
+  it('tells subscribers what changed, until they unsubscribe (for the playground)', async () => {
+    const changes: string[] = [];
+    const off = fake.onChange((c) => changes.push(`${c.kind}:${c.channel ?? c.method ?? ''}`));
+    await client.chat.postMessage({ channel: 'C0CARE', text: 'seen' });
+    off();
+    await client.chat.postMessage({ channel: 'C0CARE', text: 'unseen' });
+    expect(changes).toEqual(['message.posted:C0CARE', 'call:chat.postMessage']);
+    expect(JSON.parse(JSON.stringify(fake.snapshot()))).toEqual(fake.snapshot());
+  });
 });

@@ -27,7 +27,7 @@ const postMessage: MethodHandler = (ctx, args) => {
   const channel = channelForPost(ctx, ref);
   const content = parseContent(args, { requireSomething: true });
   const { bot, team } = store.state;
-  const threadTs = threadFor(ctx, channel.id, requireOptional(args, 'thread_ts'));
+  const threadTs = threadFor(ctx, channel.id, optionalTs(args, 'thread_ts'));
   const message: FakeMessage = {
     type: 'message',
     ts: store.newTs(),
@@ -56,7 +56,7 @@ function rateKey(ctx: ApiContext, ref: string): string {
   return channel?.id ?? ref;
 }
 
-function requireOptional(args: Args, key: string): string | undefined {
+function optionalTs(args: Args, key: string): string | undefined {
   const v = args[key];
   return typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : undefined;
 }
@@ -69,7 +69,7 @@ const postEphemeral: MethodHandler = (ctx, args) => {
   if (!channel.members.includes(user.id)) throw new ApiError('user_not_in_channel');
   const content = parseContent(args, { requireSomething: true });
   const ts = store.newTs();
-  const threadTs = requireOptional(args, 'thread_ts');
+  const threadTs = optionalTs(args, 'thread_ts');
   store.addEphemeral({
     ts,
     channel: channel.id,

@@ -66,8 +66,8 @@ export class SlackDriver {
     });
   }
 
-  private async send(kind: DriverRequestKind, name: string, user: string, contentType: typeof FORM | typeof JSON_TYPE, rawBody: string): Promise<AppAnswer> {
-    const answer = await this.rawRequest(rawBody, { contentType });
+  private async send(kind: DriverRequestKind, name: string, user: string, contentType: typeof FORM | typeof JSON_TYPE, rawBody: string, headers?: Record<string, string>): Promise<AppAnswer> {
+    const answer = await this.rawRequest(rawBody, { contentType, ...(headers ? { headers } : {}) });
     recordAnswer(this.fake.store, kind, name, user, answer);
     return answer;
   }
@@ -175,13 +175,24 @@ export class SlackDriver {
     const im = store.imWith(user.id);
     const home = store.state.homes[user.id];
     const event = { type: 'app_home_opened', user: user.id, channel: im.id, tab: 'home', ...(home ? { view: P.viewPayload(home, home.state.values) } : {}) };
-    return this.sendEvent(event, user.id);
+    return this.sendEvent(event, { user: user.id });
   }
 
-  /** Any Events API event, wrapped in an `event_callback` envelope. */
-  async sendEvent(event: Obj, userId = String(event.user ?? '')): Promise<DriverResult> {
+  /**
+   * Any Events API event, wrapped in an `event_callback` envelope. Like Slack,
+   * an event the app did not ack is sent again (same event_id) up to `retries`
+   * times with X-Slack-Retry-Num / X-Slack-Retry-Reason (default 0 here; Slack does 3).
+   */
+  async sendEvent(event: Obj, options: { user?: string; retries?: number } = {}): Promise<DriverResult> {
     const envelope = P.eventEnvelope(this.fake.store, event);
-    return this.send('event_callback', String(event.type), userId, JSON_TYPE, JSON.stringify(envelope));
+    const body = JSON.stringify(envelope);
+    const user = options.user ?? String(event.user ?? '');
+    let answer = await this.send('event_callback', String(event.type), user, JSON_TYPE, body);
+    for (let retry = 1; !answer.acked && retry <= (options.retries ?? 0); retry++) {
+      const reason = answer.failure === 'timeout' ? 'http_timeout' : answer.failure === 'http_error' ? 'http_error' : 'connection_failed';
+      answer = await this.send('event_callback', String(event.type), user, JSON_TYPE, body, { 'x-slack-retry-num': String(retry), 'x-slack-retry-reason': reason });
+    }
+    return answer;
   }
 
   /** A message a person writes in a channel (stored in the fake; the app is not told). */
