@@ -8,17 +8,21 @@ import type { KeyRegistry } from './keys.js';
 import { parseParams } from './params.js';
 import { rateHeaders, type RateLimiter } from './rate-limit.js';
 import type { RecordCache } from './record-cache.js';
+import type { ResponseCache } from './response-cache.js';
 import type { Stats } from './stats.js';
 import type { Store } from './store.js';
 
 export interface ApiDeps {
   store: Store;
   cache: RecordCache;
+  lists: ResponseCache;
   auth: Authenticator;
   keys: KeyRegistry;
   limiter: RateLimiter;
   faults: Faults;
   stats: Stats;
+  /** False = `/v1/users` does not exist (404), like an API without the users endpoint. */
+  usersEndpoint: boolean;
 }
 
 const UNKNOWN_ROUTE = '(unknown)';
@@ -61,7 +65,7 @@ export async function handleApi(req: IncomingMessage, res: ServerResponse, deps:
     }
     if (fault.kind === 'error') throw new ApiError(fault.status, 'Simulated service error (sandbox fault injection).');
 
-    if (!match) throw new ApiError(404, `No such endpoint: ${path}`);
+    if (!match || (!deps.usersEndpoint && match.route.resource === 'users')) throw new ApiError(404, `No such endpoint: ${path}`);
     const operation = match.route.methods[method];
     const allowed = Object.keys(match.route.methods).join(', ');
     if (!operation) throw new ApiError(405, `Method ${method} is not allowed on ${match.route.template}; allowed: ${allowed}.`, undefined, { Allow: allowed });
@@ -82,7 +86,7 @@ export async function handleApi(req: IncomingMessage, res: ServerResponse, deps:
       throw new ApiError(403, `This API key lacks the '${operation.permission}' permission on ${match.route.resource}.`);
     }
 
-    const body = operation.handler({ store: deps.store, cache: deps.cache, params, id: match.id });
+    const body = operation.handler({ store: deps.store, cache: deps.cache, lists: deps.lists, params, query, id: match.id });
     reply(200, body);
   } catch (err) {
     if (err instanceof ApiError) reply(err.status, err.body(), err.headers);

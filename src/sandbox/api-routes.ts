@@ -5,6 +5,7 @@ import { parseListQuery } from './list-query.js';
 import { runList } from './list-runner.js';
 import type { Params } from './params.js';
 import type { RecordCache } from './record-cache.js';
+import type { ResponseCache } from './response-cache.js';
 import { completeAction, createAction, reopenAction, updateAction } from './resources/action-ops.js';
 import { actionsList } from './resources/actions.js';
 import { literatureItemsList } from './resources/literature-items.js';
@@ -17,7 +18,10 @@ import type { ResourceName, Store } from './store.js';
 export interface RouteContext {
   store: Store;
   cache: RecordCache;
+  lists: ResponseCache;
   params: Params;
+  /** Raw query string (the key of cached list responses). */
+  query: string;
   /** The `<id>` path segment, when the route has one. */
   id: string;
 }
@@ -54,7 +58,15 @@ const SINGULAR: Record<ResourceName, string> = {
 };
 
 function listHandler(resource: ResourceName): Handler {
-  return ({ store, cache, params }) => runList(store.collection(resource), parseListQuery(SPECS[resource], params, cache.haystack), cache);
+  return ({ store, cache, lists, params, query }) => {
+    const collection = store.collection(resource);
+    const key = `${resource}?${query}`;
+    const cached = lists.get(key, collection.changeCount);
+    if (cached !== undefined) return cached;
+    const body = runList(collection, parseListQuery(SPECS[resource], params, cache.haystack), cache);
+    lists.set(key, collection.changeCount, body);
+    return body;
+  };
 }
 
 function retrieveHandler(resource: ResourceName): Handler {

@@ -10,6 +10,7 @@ import { DEFAULT_CREDENTIALS, DEFAULT_RATE_LIMIT, type RunningSandbox, type Sand
 import { DataFileWriter, loadDataFile } from './persistence.js';
 import { RateLimiter } from './rate-limit.js';
 import { RecordCache } from './record-cache.js';
+import { ResponseCache } from './response-cache.js';
 import { buildSeed, DEFAULT_SEED_VALUE, type SeedKind } from './seed.js';
 import { createSandboxServer } from './server.js';
 import { Stats } from './stats.js';
@@ -64,9 +65,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const api = {
     store,
     cache,
+    lists: new ResponseCache(),
     keys,
     faults,
     stats,
+    usersEndpoint: options.usersEndpoint ?? true,
     auth: new Authenticator(keys, new NonceCache(), options.skewSeconds ?? DEFAULT_SKEW_SECONDS),
     limiter: new RateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT, options.rateWindowMs ?? 1000),
   };

@@ -20,9 +20,11 @@ export function runList<T extends WireRecord>(collection: Collection<T>, query: 
     pageItems = sorted.slice(start, end);
   } else {
     const picked: T[] = [];
+    const match = combine(predicates);
     total = 0;
-    outer: for (const record of sorted) {
-      for (const p of predicates) if (!p(record)) continue outer;
+    for (let i = 0, n = sorted.length; i < n; i++) {
+      const record = sorted[i] as T;
+      if (!match(record)) continue;
       if (total >= start && total < end) picked.push(record);
       total++;
     }
@@ -32,4 +34,13 @@ export function runList<T extends WireRecord>(collection: Collection<T>, query: 
   const parts = pageItems.map((r) => cache.project(r, query.attributes, key));
   const pageCount = Math.ceil(total / query.perPage);
   return `{"item_count":${parts.length},"items":[${parts.join(',')}],"page":${query.page},"page_count":${pageCount},"per_page":${query.perPage}}`;
+}
+
+/** One predicate for all (monomorphic call site in the loop). */
+function combine<T>(predicates: readonly ((record: T) => boolean)[]): (record: T) => boolean {
+  if (predicates.length === 1) return predicates[0] as (record: T) => boolean;
+  return (record) => {
+    for (let i = 0; i < predicates.length; i++) if (!(predicates[i] as (r: T) => boolean)(record)) return false;
+    return true;
+  };
 }

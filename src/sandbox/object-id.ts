@@ -3,6 +3,8 @@
  * time in Unix seconds, then 10 characters of per-generator randomness and a
  * 6-character counter (as MongoDB does), so ids sort by creation time.
  */
+import { flatString } from './wire-time.js';
+
 export const OBJECT_ID = /^[0-9a-f]{24}$/;
 
 export function isObjectId(value: string): boolean {
@@ -21,6 +23,6 @@ export class ObjectIdFactory {
   next(createdMs: number): string {
     this.counter = (this.counter + 1) % 0x1000000;
     const seconds = Math.max(0, Math.floor(createdMs / 1000));
-    return seconds.toString(16).padStart(8, '0').slice(-8) + this.middle + this.counter.toString(16).padStart(6, '0');
+    return flatString(seconds.toString(16).padStart(8, '0').slice(-8) + this.middle + this.counter.toString(16).padStart(6, '0'));
   }
 }

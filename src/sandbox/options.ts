@@ -33,6 +33,8 @@ export interface SandboxOptions {
   rateWindowMs?: number;
   /** Permitted timestamp skew in seconds; default 300. */
   skewSeconds?: number;
+  /** Serve `GET /v1/users` (beyond the spec); default true. False = 404, to test a client's fallback. */
+  usersEndpoint?: boolean;
   /** Serve `/_sandbox/...`; default false (404). */
   controls?: boolean;
   /** Load from / save to this JSON file. */

@@ -1,3 +1,5 @@
+import { flatString } from './wire-time.js';
+
 /**
  * Request parameters as they came on the wire: key -> values, keys in order of
  * first appearance (version 1 signatures depend on that order), lists as
@@ -8,7 +10,9 @@ export type Params = Map<string, string[]>;
 export function parseParams(encoded: string): Params {
   const params: Params = new Map();
   if (encoded === '') return params;
-  for (const [key, value] of new URLSearchParams(encoded)) {
+  for (const [key, raw] of new URLSearchParams(encoded)) {
+    // Decoded values are cons strings; flat ones compare much faster in filters.
+    const value = raw.length > 12 ? flatString(raw) : raw;
     const values = params.get(key);
     if (values) values.push(value);
     else params.set(key, [value]);

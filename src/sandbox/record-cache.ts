@@ -1,21 +1,25 @@
 import type { WireRecord } from './resources/types.js';
 
+type Cached = WireRecord & { [key: symbol]: unknown };
+
 /**
- * Per-record caches keyed by object identity: the JSON of a record's
- * projections and its lowercase search text. Records are replaced on every
- * change, so a changed record simply misses the cache; nothing is invalidated
- * by hand. One instance per server (no module-level state).
+ * Per-record caches: the JSON of a record's projections and its lowercase
+ * search text, kept on the record itself under this instance's private,
+ * non-enumerable symbols (invisible to JSON, Object.keys and spreads, and
+ * faster than a WeakMap on the hot path). Records are replaced on every
+ * change, so a changed record simply starts without cache.
  */
 export class RecordCache {
-  private readonly projections = new WeakMap<object, Map<string, string>>();
-  private readonly haystacks = new WeakMap<object, string>();
+  private readonly projections = Symbol('projections');
+  private readonly search = Symbol('search');
 
-  /** JSON of the record limited to `attributes` (in that order), cached under their joined names. */
+  /** JSON of the record limited to `attributes` (in that order), cached under `key`. */
   project(record: WireRecord, attributes: readonly string[], key: string): string {
-    let byKey = this.projections.get(record);
+    const r = record as Cached;
+    let byKey = r[this.projections] as Map<string, string> | undefined;
     if (!byKey) {
       byKey = new Map();
-      this.projections.set(record, byKey);
+      Object.defineProperty(r, this.projections, { value: byKey, enumerable: false });
     }
     let json = byKey.get(key);
     if (json === undefined) {
@@ -35,11 +39,12 @@ export class RecordCache {
 
   /** Lowercase text of `fields` joined by NUL (so a search never spans two fields). */
   haystack = (record: WireRecord, fields: readonly string[]): string => {
-    let text = this.haystacks.get(record);
+    const r = record as Cached;
+    let text = r[this.search] as string | undefined;
     if (text === undefined) {
       const source = record as unknown as Record<string, unknown>;
       text = fields.map((f) => String(source[f] ?? '')).join('\u0000').toLowerCase();
-      this.haystacks.set(record, text);
+      Object.defineProperty(r, this.search, { value: text, enumerable: false });
     }
     return text;
   };

@@ -167,6 +167,19 @@ describe('update (PATCH /v1/actions/<id>)', () => {
   });
 });
 
+describe('lists after writes', () => {
+  it('answers the same list query with fresh data after every kind of write', async () => {
+    const params = { 'filters-q': 'fresh-data-check', attributes: ['task', 'urgent', 'completed'] };
+    expect((await h.api('GET', 'actions', params)).json.items).toEqual([]);
+    const made = (await h.api('PUT', 'actions', { due: '2024-06-12 09:00:00', task: 'fresh-data-check' })).json;
+    expect((await h.api('GET', 'actions', params)).json.items).toEqual([{ _id: made._id, task: 'fresh-data-check', urgent: false, completed: null }]);
+    await h.api('PATCH', `actions/${made._id}`, { due: '2024-06-12 09:00:00', task: 'fresh-data-check', urgent: '1' });
+    expect((await h.api('GET', 'actions', params)).json.items[0].urgent).toBe(true);
+    await h.control('POST', `actions/${made._id}/complete`);
+    expect((await h.api('GET', 'actions', params)).json.items[0].completed).not.toBeNull();
+  });
+});
+
 describe('complete and reopen', () => {
   it('completes with the virtual time, then reopens, bumping modified each time', async () => {
     const created = (await h.api('PUT', 'actions', { due: '2024-06-12 09:00:00', task: 'Cycle' })).json;

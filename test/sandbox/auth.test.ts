@@ -10,6 +10,8 @@ const h = useSandbox({
   ],
 });
 
+const noUsers = useSandbox({ seed: 'empty', usersEndpoint: false });
+
 const now = () => Math.floor(Date.now() / 1000);
 
 describe('the independent test signer', () => {
@@ -167,6 +169,12 @@ describe('routing errors', () => {
     expect(r.status).toBe(404);
     expect(r.json.hint).toBeTruthy();
     expect((await rawCall(h.sandbox.url.replace('/v1', ''), h.sandbox.credentials, 'GET', 'elsewhere')).status).toBe(404);
+  });
+
+  it('answers 404 on /v1/users when the users endpoint is switched off', async () => {
+    const r = await noUsers.api('GET', 'users');
+    expect(r.status).toBe(404);
+    expect((await noUsers.api('GET', 'actions')).status).toBe(200);
   });
 
   it('answers 404 to an unknown or malformed id', async () => {
