@@ -10,8 +10,12 @@ export const RESPONSE_URL_MAX_USES = 5;
 
 export function issueResponseUrl(store: FakeStore, baseUrl: string, origin: ResponseUrlOrigin): string {
   const id = `${store.state.team.id}/${store.ids.secret(12)}/${store.ids.secret(24)}`;
-  const record: ResponseUrlRecord = { id, url: `${baseUrl}response/${id}`, issuedAt: store.clock.now(), uses: 0, origin };
-  store.state.responseUrls.push(record);
+  const now = store.clock.now();
+  const record: ResponseUrlRecord = { id, url: `${baseUrl}response/${id}`, issuedAt: now, uses: 0, origin };
+  const list = store.state.responseUrls;
+  // Long-dead URLs are forgotten (they would only answer expired_url).
+  while (list.length > 0 && (list[0]?.issuedAt ?? now) < now - 4 * RESPONSE_URL_LIFETIME_MS) list.shift();
+  list.push(record);
   return record.url;
 }
 

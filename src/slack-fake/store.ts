@@ -5,6 +5,9 @@ import type { AckRecord, CallRecord, FakeChange, FakeChannel, FakeEphemeral, Fak
 import { botSlackUser, toFakeChannel, toSlackUser, type Workspace } from './workspace.js';
 
 /** The fake's state plus the small set of mutations every part of the fake shares. */
+/** The call and ack logs keep this many newest entries (a long demo must not grow without end). */
+export const MAX_LOG_ENTRIES = 10_000;
+
 export class FakeStore {
   readonly state: FakeState;
   readonly ids = new IdFactory();
@@ -155,6 +158,7 @@ export class FakeStore {
   recordCall(call: Omit<CallRecord, 'seq'>): CallRecord {
     const record = { seq: ++this.seq, ...call };
     this.state.calls.push(record);
+    if (this.state.calls.length > MAX_LOG_ENTRIES) this.state.calls.shift();
     this.emit({ kind: 'call', method: call.method });
     return record;
   }
@@ -162,6 +166,7 @@ export class FakeStore {
   recordAck(ack: Omit<AckRecord, 'seq'>): AckRecord {
     const record = { seq: ++this.seq, ...ack };
     this.state.acks.push(record);
+    if (this.state.acks.length > MAX_LOG_ENTRIES) this.state.acks.shift();
     this.emit({ kind: 'ack', user: ack.user });
     return record;
   }

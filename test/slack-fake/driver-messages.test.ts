@@ -58,8 +58,10 @@ describe('slash commands', () => {
     );
     await driver.slash('bob', '/care help', { channel: '#general' });
     await driver.slash('bob', '/care oncall', { channel: '#general' });
+    await driver.slash('bob', '/care oncall', { dm: true });
     expect(fake.ephemerals('bob').map((e) => e.text)).toEqual(['Try /care new <title>']);
     expect(fake.messages('#general').map((m) => m.text)).toEqual(['Bob is on call']);
+    expect(fake.dms('bob').map((m) => m.text)).toEqual(['Bob is on call']);
   });
 });
 

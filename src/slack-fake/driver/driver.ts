@@ -77,11 +77,14 @@ export class SlackDriver {
     return this.send(kind, name, user, FORM, new URLSearchParams({ payload: JSON.stringify(payload) }).toString());
   }
 
-  /** `/care new Call GP` typed by `user` in `channel` (default #general); applies an ack body like Slack. */
-  async slash(userRef: string, line: string, options: { channel?: string } = {}): Promise<DriverResult> {
+  /**
+   * `/care new Call GP` typed by `user` in `channel` (default #general) or, with
+   * `dm: true`, in their DM with the app; applies an ack body like Slack.
+   */
+  async slash(userRef: string, line: string, options: { channel?: string; dm?: boolean } = {}): Promise<DriverResult> {
     const user = this.user(userRef);
     const store = this.fake.store;
-    const channel = options.channel ? store.requireChannel(options.channel) : (store.channel('general') ?? store.state.channels[0]);
+    const channel = options.dm ? store.imWith(user.id) : options.channel ? store.requireChannel(options.channel) : (store.channel('general') ?? store.state.channels[0]);
     if (!channel) throw new Error('Slack driver: the workspace has no channel');
     const match = /^(\/\S+)\s*([\s\S]*)$/.exec(line.trim());
     if (!match?.[1]) throw new Error(`Slack driver: "${line}" is not a slash command`);
