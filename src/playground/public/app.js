@@ -4,44 +4,14 @@ import { api } from './api.js';
 import { collectViewState, findElement, formValues, renderView, validateViewState } from './blocks.js';
 import { conversationTitle, conversationsFor, messagesHtml, sidebarHtml, threadHtml } from './conversation.js';
 import { installExternalSelects } from './ext-select.js';
+import { act, toast } from './feedback.js';
 import { escapeHtml as esc, icon } from './html.js';
+import { installSimulatePanel } from './simulate-panel.js';
 
 const $ = (id) => document.getElementById(id);
 
 function createApp() {
   const ui = { state: null, userId: null, nav: null, threadTs: null, shownNav: null, html: {}, loading: false, dirty: false, modal: { key: null, view: null } };
-
-  // ---- feedback -------------------------------------------------------------
-  function toast(message, kind = 'info') {
-    const el = document.createElement('div');
-    el.className = `toast toast-${kind}`;
-    el.setAttribute('role', kind === 'error' ? 'alert' : 'status');
-    el.textContent = message;
-    const x = document.createElement('button');
-    x.type = 'button';
-    x.className = 'toast-x';
-    x.setAttribute('aria-label', 'Dismiss');
-    x.textContent = '×';
-    x.addEventListener('click', () => el.remove());
-    el.append(x);
-    $('toasts').append(el);
-    setTimeout(() => el.remove(), kind === 'error' ? 8000 : 4000);
-  }
-
-  /** Run an act; disable `el` meanwhile; show its result. */
-  async function act(run, el, { quietOk = false } = {}) {
-    if (el) el.disabled = true;
-    try {
-      const result = await run();
-      if (result && typeof result.message === 'string' && !(quietOk && result.ok)) toast(result.message, result.ok ? 'info' : 'warn');
-      return result;
-    } catch (err) {
-      toast(err.message, 'error');
-      return null;
-    } finally {
-      if (el && el.isConnected) el.disabled = false;
-    }
-  }
 
   // ---- state ----------------------------------------------------------------
   async function load() {
@@ -278,37 +248,12 @@ function createApp() {
     t.style.height = `${Math.min(t.scrollHeight, 160)}px`;
   }
 
-  async function refreshSimActions() {
-    const select = $('sim-action');
-    try {
-      const actions = await api.listActions();
-      const before = select.value;
-      select.innerHTML = actions.length
-        ? actions.map((a) => `<option value="${esc(a.no ?? a.id)}">${a.no !== undefined ? `#${esc(a.no)} ` : ''}${esc(a.title)}${a.completed ? ' ✅' : ''}${a.urgent ? ' 🚨' : ''}</option>`).join('')
-        : '<option value="">No actions</option>';
-      const open = actions.find((a) => !a.completed);
-      if ([...select.options].some((o) => o.value === before)) select.value = before;
-      else if (open) select.value = String(open.no ?? open.id);
-    } catch (err) {
-      toast(err.message, 'error');
-    }
-  }
-
-  async function simulate(kind, el) {
-    const action = $('sim-action').value;
-    if (kind !== 'digest' && !action) return toast('Choose an action first.', 'warn');
-    const run = { complete: () => api.completeAction(action), urgent: () => api.markUrgent(action), digest: () => api.advanceClock() }[kind];
-    if (run) await act(run, el);
-    refreshSimActions();
-  }
-
   // ---- events ---------------------------------------------------------------
   function install() {
     document.addEventListener('click', (ev) => {
-      const t = ev.target.closest('[data-nav], [data-sim], button[data-kind]');
+      const t = ev.target.closest('[data-nav], button[data-kind]');
       if (!t) return;
       if (t.dataset.nav) return navigate(t.dataset.nav);
-      if (t.dataset.sim) return simulate(t.dataset.sim, t);
       if (t.dataset.kind === 'button') return onButton(t);
       if (t.dataset.kind === 'close-modal') return closeModal();
       if (t.dataset.kind === 'chip-remove') return t.closest('.bk-chip')?.remove();
@@ -351,12 +296,7 @@ function createApp() {
       ui.threadTs = null;
       render();
     });
-    $('simulate-toggle').addEventListener('click', (ev) => {
-      const panel = $('simulate-panel');
-      panel.hidden = !panel.hidden;
-      ev.currentTarget.setAttribute('aria-expanded', String(!panel.hidden));
-      if (!panel.hidden) refreshSimActions();
-    });
+    ui.simulate = installSimulatePanel();
     window.addEventListener('hashchange', () => {
       readHash();
       render();
@@ -371,7 +311,7 @@ function createApp() {
     const events = new EventSource('/api/events');
     events.addEventListener('change', () => {
       load();
-      if (!$('simulate-panel').hidden) refreshSimActions();
+      ui.simulate.changed();
     });
     events.addEventListener('open', () => {
       $('live').classList.add('on');
