@@ -1,13 +1,21 @@
 /**
  * Client-side pacing: a token bucket (rate per second, burst = capacity)
  * shared by every call of one client, that believes the server whenever the
- * server knows better (another program may be spending the same key).
+ * server knows better (another program may be spending the same key):
+ *
+ * - fewer Remaining than our bucket holds: we take the server's number, and at
+ *   zero we hold every request until Reset;
+ * - a 429: everyone holds until Reset (or a back-off);
+ * - other programs seen spending the key (share-estimator.ts): we pace
+ *   smoothly (no bursts) at the key's Limit minus their share, so a neighbour
+ *   that sends steadily is not starved by our bursts at each window's start.
  *
  * Waiters are served first come, first served by a single pump that re-reads
- * the state after every sleep, so news from the server (fewer remaining, a
- * reset time, a 429) also delays requests that were already waiting.
+ * the state after every sleep, so news from the server also delays requests
+ * that were already waiting.
  */
 import type { CareClock } from './clock.js';
+import { createShareEstimator } from './share-estimator.js';
 
 export interface RateLimiterOptions {
   ratePerSecond: number;
@@ -26,7 +34,7 @@ export interface ServerRateInfo {
   resetAt?: number | undefined;
 }
 
-/** Handed out by `acquire`; give it back to `observe` with the response's headers. */
+/** Handed out by `acquire`; give it back to `observe` (or `release`) when the attempt ends. */
 export interface Permit {
   readonly seq: number;
 }
@@ -35,33 +43,53 @@ export interface RateLimiterState {
   tokens: number;
   blockedUntil: number;
   waiting: number;
+  /** Current pace (requests per second) and burst. */
+  ratePerSecond: number;
+  burst: number;
+  /** Other programs' requests per window, as estimated. */
+  foreignPerWindow: number;
 }
 
 export interface RateLimiter {
   acquire(): Promise<Permit>;
-  /** Adopt the server's view when it is tighter than ours. */
-  observe(info: ServerRateInfo, permit?: Permit): void;
+  /**
+   * The response to a permit's request arrived: adopt the server's view when it
+   * is tighter than ours. Requests of ours still in flight that were sent after
+   * this one are assumed not yet counted by the server. `counted` is false for
+   * a 429 (the server refused the request, it did not count it).
+   */
+  observe(info: ServerRateInfo, permit?: Permit, counted?: boolean): void;
+  /** The permit's request got no response (network error, timeout). */
+  release(permit: Permit): void;
   /** Hold every request until `untilMs` (a 429, or the server's reset). */
   blockUntil(untilMs: number): void;
   state(): RateLimiterState;
 }
 
+/** Others' estimated share (requests per window) above which we stop bursting. */
+export const SHARED_KEY_THRESHOLD = 0.3;
+
 export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const { clock } = options;
   if (!(options.ratePerSecond > 0)) throw new RangeError('rateLimitPerSecond must be > 0');
-  const capacity = Math.max(1, options.burst ?? options.ratePerSecond);
-  const perMs = options.ratePerSecond / 1000;
+  const ownRate = options.ratePerSecond;
+  const ownBurst = Math.max(1, options.burst ?? options.ratePerSecond);
   const maxBlockMs = options.maxBlockMs ?? 30_000;
+  const estimator = createShareEstimator();
+  let rate = ownRate;
+  let capacity = ownBurst;
   let tokens = capacity;
   let updatedAt = clock.now();
   let blockedUntil = 0;
   let issued = 0;
   let pumping = false;
+  /** Permits whose request has no response yet. */
+  const inFlight = new Set<number>();
   const queue: Array<(permit: Permit) => void> = [];
 
   const refill = (now: number): void => {
     if (now > updatedAt) {
-      tokens = Math.min(capacity, tokens + (now - updatedAt) * perMs);
+      tokens = Math.min(capacity, tokens + ((now - updatedAt) * rate) / 1000);
       updatedAt = now;
     }
   };
@@ -70,7 +98,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const waitMs = (now: number): number => {
     refill(now);
     if (blockedUntil > now) return blockedUntil - now;
-    return tokens >= 1 ? 0 : Math.ceil((1 - tokens) / perMs);
+    return tokens >= 1 ? 0 : Math.ceil(((1 - tokens) * 1000) / rate);
   };
 
   const block = (now: number, untilMs: number): void => {
@@ -80,7 +108,18 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const take = (): Permit => {
     tokens -= 1;
     issued += 1;
+    inFlight.add(issued);
     return { seq: issued };
+  };
+
+  /** Pace by our own settings, or smoothly at what the key leaves us when others use it. */
+  const adapt = (now: number, limit: number): void => {
+    refill(now);
+    const foreign = estimator.foreignPerWindow();
+    const shared = foreign >= SHARED_KEY_THRESHOLD;
+    rate = shared ? Math.min(ownRate, Math.max(limit - foreign, limit * 0.1)) : ownRate;
+    capacity = shared ? 1 : ownBurst;
+    tokens = Math.min(tokens, capacity);
   };
 
   const pump = async (): Promise<void> => {
@@ -108,17 +147,31 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       });
     },
 
-    observe(info, permit) {
+    observe(info, permit, counted = true) {
+      if (permit) inFlight.delete(permit.seq);
       const now = clock.now();
-      if (info.remaining === undefined || !Number.isFinite(info.remaining)) return;
+      const { remaining, resetAt, limit } = info;
+      if (remaining === undefined) return;
       // Stale news (from a window that has already reset) says nothing about now.
-      if (info.resetAt !== undefined && info.resetAt <= now) return;
+      if (resetAt !== undefined && resetAt <= now) return;
+      let sentBefore = 0;
+      let sentSince = 0;
+      for (const seq of permit ? inFlight : []) {
+        if (seq > permit!.seq) sentSince++;
+        else sentBefore++;
+      }
+      if (counted && permit && limit !== undefined && resetAt !== undefined) {
+        estimator.observe({ limit, remaining, resetAt, pendingBefore: sentBefore });
+        adapt(now, limit);
+      }
       refill(now);
-      // Requests we sent after this one may not be counted in `remaining` yet.
-      const sentSince = permit ? Math.max(0, issued - permit.seq) : 0;
-      const remaining = info.remaining - sentSince;
-      if (remaining < tokens) tokens = remaining;
-      if (remaining <= 0 && info.resetAt !== undefined) block(now, info.resetAt);
+      const left = remaining - sentSince;
+      if (left < tokens) tokens = left;
+      if (left <= 0 && resetAt !== undefined) block(now, resetAt);
+    },
+
+    release(permit) {
+      inFlight.delete(permit.seq);
     },
 
     blockUntil(untilMs) {
@@ -130,7 +183,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
 
     state() {
       refill(clock.now());
-      return { tokens, blockedUntil, waiting: queue.length };
+      return { tokens, blockedUntil, waiting: queue.length, ratePerSecond: rate, burst: capacity, foreignPerWindow: estimator.foreignPerWindow() };
     },
   };
 }

@@ -80,6 +80,7 @@ export function createTransport(options: TransportOptions): Transport {
     });
     const base = { method: req.method, path: apiPath };
     if (!result.ok) {
+      limiter.release(permit);
       logger.debug('care request failed', { ...base, outcome: result.outcome.kind, ms: clock.now() - started });
       const error =
         result.outcome.kind === 'timeout'
@@ -88,7 +89,7 @@ export function createTransport(options: TransportOptions): Transport {
       return { done: false, error, outcome: result.outcome };
     }
     const rate = parseRateLimitHeaders(result.headers);
-    limiter.observe(rate, permit);
+    limiter.observe(rate, permit, result.status !== 429);
     logger.debug('care request', { ...base, status: result.status, ms: clock.now() - started, remaining: rate.remaining });
     if (result.status === 429) stats.count('rateLimited');
     if (result.status < 200 || result.status >= 300) {

@@ -9,10 +9,10 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-async function setup(logger?: CareLogger, secret?: string) {
+async function setup(logger?: CareLogger, secret?: string, timeoutMs = 10_000) {
   const clock = createVirtualClock(Date.now());
   const server = await startCareTestServer({ now: clock.now });
-  const client = createCareClient({ baseUrl: server.url, ...server.credentials, apiSecret: secret ?? server.credentials.apiSecret, clock, logger, timeoutMs: 150 });
+  const client = createCareClient({ baseUrl: server.url, ...server.credentials, apiSecret: secret ?? server.credentials.apiSecret, clock, logger, timeoutMs });
   cleanups.push(() => server.close(), () => client.close());
   return { server, client };
 }
@@ -51,12 +51,12 @@ describe('errors', () => {
 describe('secrets stay secret', () => {
   it('never logs or reports the secret, a signature or the query string', async () => {
     const logger = memoryLogger('debug');
-    const { server, client } = await setup(logger);
+    const { server, client } = await setup(logger, undefined, 700);
     const query = { filters: { q: 'needle-in-query', ids: ['6724fbcb4f73000000000001'] }, attributes: ['task' as const] };
     server.fail({ rateLimited: true, resetInMs: 100 }, { status: 503 }, { status: 404, body: '{"hint":"gone"}' });
     const errors: unknown[] = [];
     await client.actions.list(query).catch((e: unknown) => errors.push(e));
-    server.fail({ drop: true }, { status: 400, body: '{"hint":"bad","arg_errors":{"task":["required"]}}' }, { delayMs: 500 });
+    server.fail({ drop: true }, { status: 400, body: '{"hint":"bad","arg_errors":{"task":["required"]}}' }, { delayMs: 2_500 });
     await client.actions.list(query).catch((e: unknown) => errors.push(e));
     await client.actions.create({ due, task: 'needle-in-body' }).catch((e: unknown) => errors.push(e));
     await client.actions.create({ due, task: 'needle-in-body' }).catch((e: unknown) => errors.push(e));

@@ -113,14 +113,14 @@ describe('retrying failures', () => {
   });
 
   it('times out a slow answer: a GET is retried, a create is not', async () => {
-    const { server, client } = await setup({}, { timeoutMs: 150 });
-    server.fail({ delayMs: 600 });
+    const { server, client } = await setup({}, { timeoutMs: 700 });
+    server.fail({ delayMs: 2_500 });
     await expect(client.actions.list()).resolves.toMatchObject({ page: 1 });
     expect(client.stats().retries).toBe(1);
-    server.fail({ delayMs: 600 });
+    server.fail({ delayMs: 2_500 });
     const error = await client.actions.create({ due, task: 'x' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
-    expect(error).toMatchObject({ method: 'PUT', path: '/v1/actions', timeoutMs: 150 });
+    expect(error).toMatchObject({ method: 'PUT', path: '/v1/actions', timeoutMs: 700 });
   });
 
   it('retries a create whose connection was refused, once the server is there', async () => {

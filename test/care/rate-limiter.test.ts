@@ -71,6 +71,43 @@ describe('rate limiter', () => {
     expect(clock.now() - start).toBe(5_000);
   });
 
+  /** Run `windows` one-second windows of 4 sequential requests of ours, after `foreign` requests of another program in each. */
+  async function windows(limiter: ReturnType<typeof createRateLimiter>, clock: ReturnType<typeof createVirtualClock>, count: number, foreign: number) {
+    for (let w = 0; w < count; w++) {
+      const resetAt = clock.now() + 1_000;
+      for (let ours = 1; ours <= 4; ours++) {
+        const permit = await limiter.acquire();
+        limiter.observe({ limit: 10, remaining: 10 - foreign - ours, resetAt }, permit);
+      }
+      await clock.sleep(resetAt - clock.now());
+    }
+  }
+
+  it('stops bursting and leaves other programs their share once it sees them spend the key', async () => {
+    const clock = createVirtualClock();
+    const limiter = createRateLimiter({ ratePerSecond: 10, clock });
+    await windows(limiter, clock, 3, 0);
+    expect(limiter.state()).toMatchObject({ ratePerSecond: 10, burst: 10, foreignPerWindow: 0 });
+    await windows(limiter, clock, 12, 5);
+    const shared = limiter.state();
+    expect(shared.burst).toBe(1);
+    expect(shared.foreignPerWindow).toBeGreaterThan(4.5);
+    expect(shared.ratePerSecond).toBeLessThan(5.5);
+    await windows(limiter, clock, 12, 0);
+    expect(limiter.state()).toMatchObject({ ratePerSecond: 10, burst: 10 });
+  });
+
+  it('learns nothing from a server whose reset moves with every response', async () => {
+    const clock = createVirtualClock();
+    const limiter = createRateLimiter({ ratePerSecond: 10, clock });
+    for (let i = 0; i < 30; i++) {
+      const permit = await limiter.acquire();
+      limiter.observe({ limit: 10, remaining: 2, resetAt: clock.now() + 1_000 - i }, permit);
+      await clock.sleep(100);
+    }
+    expect(limiter.state()).toMatchObject({ ratePerSecond: 10, foreignPerWindow: 0 });
+  });
+
   it('reads the rate-limit headers, with a fractional reset in epoch seconds', () => {
     expect(
       parseRateLimitHeaders({ 'x-carehq-ratelimit-limit': '10', 'x-carehq-ratelimit-remaining': '3', 'x-carehq-ratelimit-reset': '1700000000.25' }),
