@@ -50,7 +50,7 @@ export interface CareClient {
   users: UsersResource;
   /** Counters of this client since it was created. */
   stats(): CareClientStats;
-  /** Close the connection pool (waits for requests in flight). */
+  /** Close the connection pool (waits for requests in flight); later calls fail with NetworkError. Safe to call twice. */
   close(): Promise<void>;
 }
 

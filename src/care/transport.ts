@@ -130,10 +130,11 @@ export function createTransport(options: TransportOptions): Transport {
     }
   }
 
+  let closing: Promise<void> | undefined;
   return {
     request,
     stats: () => stats.snapshot(),
-    close: () => pool.close(),
+    close: () => (closing ??= pool.close()),
   };
 }
 

@@ -46,6 +46,15 @@ describe('errors', () => {
     expect((error as NetworkError).status).toBeUndefined();
     expect((error as NetworkError).cause).toBeInstanceOf(Error);
   });
+
+  it('fails fast, without retrying, once the client is closed', async () => {
+    const { server, client } = await setup();
+    await client.close();
+    const error = await client.actions.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(client.stats()).toMatchObject({ retries: 0, failures: 1 });
+    expect(server.requests).toHaveLength(0);
+  });
 });
 
 describe('secrets stay secret', () => {
