@@ -1,0 +1,169 @@
+import { NotFoundError, type Action, type ActionInput, type CareClient, type ReminderInput } from '../care/index.js';
+import type { Logger } from '../logging/logger.js';
+import type { ActionFormValue } from '../slack/forms/action-form.js';
+import type { Store } from '../store/index.js';
+import type { ActionGroup } from '../slack/views/action-list.js';
+import type { ActionView } from '../slack/views/model.js';
+import { apiDateRange, dueWindow, inWindow, type DueWindowName } from '../time/due-windows.js';
+import { parseApiDateTime } from '../time/slack-date.js';
+import type { ActionRef } from '../slack/commands/parse.js';
+import { byUrgencyThenDue, toActionViews, VIEW_ATTRIBUTES } from './action-views.js';
+import { UserFacingError } from './errors.js';
+import type { Actor, IdentityService } from './identity.js';
+
+/** Called after every completion made through Slack (the fast path of completion notices). */
+export type CompletionListener = (action: Action) => Promise<void>;
+
+export interface ActionsService {
+  resolve(ref: ActionRef): Promise<Action>;
+  views(actions: Action[], teamId: string): Promise<ActionView[]>;
+  mine(actor: Actor, careUserId: string, now: Date, tz: string): Promise<ActionGroup[]>;
+  due(actor: Actor, careUserId: string, window: DueWindowName, now: Date, tz: string): Promise<ActionView[]>;
+  find(actor: Actor, words: string): Promise<ActionView[]>;
+  create(actor: Actor, form: ActionFormValue): Promise<Action>;
+  update(actor: Actor, id: string, form: ActionFormValue): Promise<Action>;
+  complete(actor: Actor, id: string): Promise<{ action: Action; changed: boolean }>;
+  reopen(actor: Actor, id: string): Promise<{ action: Action; changed: boolean }>;
+  onCompleted(listener: CompletionListener): void;
+}
+
+const MAX_LISTED = 500;
+
+export function createActionsService(deps: { care: CareClient; store: Store; identity: IdentityService; logger: Logger }): ActionsService {
+  const { care, store, identity, logger } = deps;
+  const completionListeners: CompletionListener[] = [];
+
+  async function audit(actor: Actor, verb: string, actionId: string, details: Record<string, unknown> = {}) {
+    await store.appendAudit({ teamId: actor.teamId, userId: actor.userId, verb, actionId, details });
+  }
+
+  async function careUserFor(slackUserId: string | null, teamId: string): Promise<string | null> {
+    if (!slackUserId) return null;
+    const link = await identity.getLink({ teamId, userId: slackUserId });
+    if (!link) throw new UserFacingError(`<@${slackUserId}> has not linked a care account, so actions cannot be assigned to them yet.`, 'not-linked');
+    return link.careUserId;
+  }
+
+  function input(form: ActionFormValue, assignedTo: string | null, keep?: Action): ActionInput {
+    return {
+      task: form.task,
+      due: form.due,
+      assigned_to: assignedTo,
+      urgent: form.urgent,
+      pin_to_calendar: form.pin,
+      notify_on_complete: form.notify,
+      // The form only lets through the API's methods and offsets.
+      reminders: form.reminders.map((r) => r as ReminderInput),
+      // The form does not show tags: keep the ones the action has.
+      ...(keep?.user_tags?.length ? { user_tags: keep.user_tags } : {}),
+      ...(form.subject ? { [form.subject.type]: form.subject.id } : {}),
+    };
+  }
+
+  const service: ActionsService = {
+    async resolve(ref) {
+      if (ref.type === 'id') {
+        try {
+          return await care.actions.retrieve(ref.id);
+        } catch (err) {
+          if (err instanceof NotFoundError) throw new UserFacingError(`There is no action with the Id \`${ref.id}\`.`, 'not-found');
+          throw err;
+        }
+      }
+      // Action numbers resolve through filters-q, with an exact match on action_no.
+      for await (const a of care.actions.iterate({ filters: { q: ref.no, completed: 'unset' }, attributes: ['_id', 'action_no'], limit: 200 })) {
+        if (a.action_no === ref.no) return care.actions.retrieve(a._id);
+      }
+      throw new UserFacingError(`There is no action number ${ref.no}.`, 'not-found');
+    },
+
+    views: (actions, teamId) => toActionViews(actions, teamId, identity),
+
+    async mine(actor, careUserId, now, tz) {
+      const week = dueWindow('week', now, tz);
+      const items = await care.actions.collect({
+        filters: { assigned_to: careUserId, completed: 'no', end_date: apiDateRange(week).end_date },
+        attributes: [...VIEW_ATTRIBUTES],
+        sort_by: ['due'],
+        per_page: 100,
+        limit: MAX_LISTED,
+      });
+      const views = (await service.views(items, actor.teamId)).sort(byUrgencyThenDue);
+      const overdue = dueWindow('overdue', now, tz);
+      const today = dueWindow('today', now, tz);
+      const isOverdue = (v: ActionView) => v.due !== null && inWindow(v.due, overdue);
+      return [
+        { label: ':warning: Overdue', actions: views.filter(isOverdue) },
+        { label: ':calendar: Due today', actions: views.filter((v) => !isOverdue(v) && v.due && inWindow(v.due, today)) },
+        { label: ':spiral_calendar_pad: Next 7 days', actions: views.filter((v) => v.due && !inWindow(v.due, today) && !isOverdue(v) && inWindow(v.due, week)) },
+      ];
+    },
+
+    async due(actor, careUserId, windowName, now, tz) {
+      const window = dueWindow(windowName, now, tz);
+      const items = await care.actions.collect({
+        filters: { assigned_to: careUserId, completed: 'no', ...apiDateRange(window) },
+        attributes: [...VIEW_ATTRIBUTES],
+        sort_by: ['due'],
+        per_page: 100,
+        limit: MAX_LISTED,
+      });
+      const inRange = items.filter((a) => {
+        const due = parseApiDateTime(a.due);
+        return due !== null && inWindow(due, window);
+      });
+      return (await service.views(inRange, actor.teamId)).sort(byUrgencyThenDue);
+    },
+
+    async find(actor, words) {
+      const items = await care.actions.collect({ filters: { q: words, completed: 'unset' }, attributes: [...VIEW_ATTRIBUTES], sort_by: ['-due'], per_page: 100, limit: 100 });
+      const views = await service.views(items, actor.teamId);
+      return views.sort((a, b) => (a.completed ? 1 : 0) - (b.completed ? 1 : 0) || byUrgencyThenDue(a, b));
+    },
+
+    async create(actor, form) {
+      await identity.requireLink(actor);
+      const assignee = await careUserFor(form.assigneeSlackUserId, actor.teamId);
+      const created = await care.actions.create(input(form, assignee));
+      if (!created) throw new UserFacingError('The care system accepted the action but did not return it; check the care system before creating it again.');
+      await audit(actor, 'action.create', created._id, { actionNo: created.action_no });
+      logger.info('action created through Slack', { actionId: created._id, by: actor.userId });
+      return created;
+    },
+
+    async update(actor, id, form) {
+      await identity.requireLink(actor);
+      const assignee = await careUserFor(form.assigneeSlackUserId, actor.teamId);
+      const current = await care.actions.retrieve(id);
+      const updated = (await care.actions.update(id, input({ ...form, subject: null }, assignee, current))) ?? (await care.actions.retrieve(id));
+      await audit(actor, 'action.update', id, {});
+      return updated;
+    },
+
+    async complete(actor, id) {
+      await identity.requireLink(actor);
+      const current = await care.actions.retrieve(id, { attributes: ['_id', 'completed'] });
+      if (current.completed) return { action: await care.actions.retrieve(id), changed: false };
+      const done = (await care.actions.complete(id)) ?? (await care.actions.retrieve(id));
+      await audit(actor, 'action.complete', id, { completed: done.completed });
+      for (const listener of completionListeners) {
+        await listener(done).catch((err) => logger.error('completion notice failed; the poller will retry it', { actionId: id, error: err }));
+      }
+      return { action: done, changed: true };
+    },
+
+    async reopen(actor, id) {
+      await identity.requireLink(actor);
+      const current = await care.actions.retrieve(id, { attributes: ['_id', 'completed'] });
+      if (!current.completed) return { action: await care.actions.retrieve(id), changed: false };
+      const open = (await care.actions.reopen(id)) ?? (await care.actions.retrieve(id));
+      await audit(actor, 'action.reopen', id, {});
+      return { action: open, changed: true };
+    },
+
+    onCompleted(listener) {
+      completionListeners.push(listener);
+    },
+  };
+  return service;
+}

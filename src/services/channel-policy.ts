@@ -1,0 +1,49 @@
+import type { WebClient } from '@slack/web-api';
+import type { Store } from '../store/index.js';
+
+export interface ChannelInfo {
+  id: string;
+  name: string;
+  isPrivate: boolean;
+  isDirect: boolean;
+}
+
+export interface ChannelPolicy {
+  info(channelId: string): Promise<ChannelInfo>;
+  /**
+   * Whether task text may appear in a channel: always in DMs and private
+   * channels; in a public channel only when an admin opted it in (--show-tasks).
+   */
+  showTasksIn(teamId: string, channelId: string): Promise<boolean>;
+}
+
+export function createChannelPolicy(deps: { slack: WebClient; store: Store; ttlMs?: number; now?: () => number }): ChannelPolicy {
+  const ttl = deps.ttlMs ?? 10 * 60_000;
+  const now = deps.now ?? Date.now;
+  const cache = new Map<string, { at: number; info: ChannelInfo }>();
+
+  const policy: ChannelPolicy = {
+    async info(channelId) {
+      const hit = cache.get(channelId);
+      if (hit && now() - hit.at < ttl) return hit.info;
+      if (channelId.startsWith('D')) return { id: channelId, name: 'direct message', isPrivate: true, isDirect: true };
+      const res = await deps.slack.conversations.info({ channel: channelId });
+      const c = res.channel ?? {};
+      const info = { id: channelId, name: c.name ?? channelId, isPrivate: Boolean(c.is_private || c.is_im || c.is_mpim), isDirect: Boolean(c.is_im) };
+      cache.set(channelId, { at: now(), info });
+      return info;
+    },
+
+    async showTasksIn(teamId, channelId) {
+      if (channelId.startsWith('D')) return true;
+      try {
+        if ((await policy.info(channelId)).isPrivate) return true;
+      } catch {
+        return false; // unknown privacy: hide
+      }
+      const sub = await deps.store.getSubscription(teamId, channelId);
+      return Boolean(sub?.showTaskText);
+    },
+  };
+  return policy;
+}

@@ -1,0 +1,53 @@
+import type { CareClient } from '../care/index.js';
+import type { LiteratureView, LocationView } from '../slack/views/directory.js';
+
+export interface DirectoryService {
+  locations(words: string): Promise<LocationView[]>;
+  literature(words: string): Promise<LiteratureView[]>;
+  literatureItem(id: string): Promise<LiteratureView>;
+  /** Notification groups for the modal's select (by name), at most 100 (Slack's option limit). */
+  notificationGroups(query: string): Promise<{ id: string; name: string }[]>;
+  /** One group by exact (case-insensitive) name. */
+  groupByName(name: string): Promise<{ id: string; name: string } | null>;
+}
+
+export function createDirectoryService(deps: { care: CareClient }): DirectoryService {
+  const { care } = deps;
+  const q = (words: string) => (words.trim() ? { q: words.trim() } : {});
+
+  async function locationNames(ids: string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    if (!ids.length) return out;
+    for await (const l of care.locations.iterate({ filters: { ids, suspended: 'unset' }, attributes: ['_id', 'name'], limit: 100 })) out.set(l._id, l.name ?? l._id);
+    return out;
+  }
+
+  return {
+    async locations(words) {
+      const items = await care.locations.collect({ filters: q(words), attributes: ['_id', 'name', 'ref', 'phone', 'street_address', 'suspended'], sort_by: ['name'], per_page: 100, limit: 100 });
+      return items.map((l) => ({ id: l._id, name: l.name ?? null, ref: l.ref ?? null, phone: l.phone ?? null, town: l.street_address?.town ?? null, suspended: Boolean(l.suspended) }));
+    },
+
+    async literature(words) {
+      const items = await care.literatureItems.collect({ filters: q(words), attributes: ['_id', 'name', 'ref', 'file', 'location'], sort_by: ['name'], per_page: 100, limit: 100 });
+      const names = await locationNames([...new Set(items.map((i) => i.location).filter((v): v is string => Boolean(v)))]);
+      return items.map((i) => ({ id: i._id, name: i.name ?? null, ref: i.ref ?? null, file: i.file ?? null, locationName: i.location ? (names.get(i.location) ?? null) : null }));
+    },
+
+    async literatureItem(id) {
+      const i = await care.literatureItems.retrieve(id, { attributes: ['_id', 'name', 'ref', 'file', 'location'] });
+      return { id: i._id, name: i.name ?? null, ref: i.ref ?? null, file: i.file ?? null };
+    },
+
+    async notificationGroups(query) {
+      const items = await care.notificationGroups.collect({ filters: q(query), attributes: ['_id', 'name'], sort_by: ['name'], per_page: 100, limit: 100 });
+      return items.map((g) => ({ id: g._id, name: g.name ?? g._id }));
+    },
+
+    async groupByName(name) {
+      const items = await care.notificationGroups.collect({ filters: { q: name }, attributes: ['_id', 'name'], per_page: 100, limit: 100 });
+      const hit = items.find((g) => (g.name ?? '').toLowerCase() === name.toLowerCase());
+      return hit ? { id: hit._id, name: hit.name ?? hit._id } : null;
+    },
+  };
+}

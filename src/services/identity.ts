@@ -1,0 +1,176 @@
+import { ForbiddenError, MethodNotAllowedError, NotFoundError, type CareClient, type CareUser } from '../care/index.js';
+import type { Logger } from '../logging/logger.js';
+import type { IdentityLink, LinkRequest, Store } from '../store/index.js';
+import { UserFacingError } from './errors.js';
+import type { SlackProfiles } from './slack-profiles.js';
+
+export interface Actor {
+  teamId: string;
+  userId: string;
+}
+
+export type LinkSelfResult =
+  | { kind: 'already'; link: IdentityLink }
+  | { kind: 'linked'; link: IdentityLink; careUserName: string }
+  | { kind: 'requested'; request: LinkRequest; created: boolean; reason: 'no-users-permission' | 'no-email-match' | 'no-email' };
+
+export interface IdentityService {
+  getLink(actor: Actor): Promise<IdentityLink | null>;
+  /** The link, or a UserFacingError telling the person how to link. */
+  requireLink(actor: Actor): Promise<IdentityLink>;
+  isAdmin(actor: Actor): Promise<boolean>;
+  requireAdmin(actor: Actor): Promise<void>;
+  linkSelf(actor: Actor, requestedCareUserId?: string): Promise<LinkSelfResult>;
+  adminLink(admin: Actor, slackUserId: string, careUserId: string): Promise<IdentityLink>;
+  unlink(actor: Actor, slackUserId: string): Promise<boolean>;
+  decideRequest(admin: Actor, requestId: number, decision: 'approved' | 'rejected', careUserId?: string): Promise<LinkRequest>;
+  /** Slack user linked to a care user (for mentions), if any. */
+  slackUserFor(teamId: string, careUserId: string): Promise<string | null>;
+  careUserName(careUserId: string): Promise<string | undefined>;
+  careUserNames(careUserIds: string[]): Promise<Map<string, string>>;
+  adminIds(): string[];
+}
+
+const fullName = (u: Pick<CareUser, 'first_name' | 'last_name' | 'email'>) => [u.first_name, u.last_name].filter(Boolean).join(' ') || u.email || 'care user';
+const usersUnavailable = (err: unknown) => err instanceof ForbiddenError || err instanceof NotFoundError || err instanceof MethodNotAllowedError;
+
+export function createIdentityService(deps: {
+  store: Store;
+  care: CareClient;
+  profiles: SlackProfiles;
+  adminSlackUserIds: string[];
+  logger: Logger;
+  now?: () => number;
+}): IdentityService {
+  const { store, care, profiles, logger } = deps;
+  const names = new Map<string, { at: number; name: string }>();
+  const now = deps.now ?? Date.now;
+  const NAME_TTL = 15 * 60_000;
+
+  async function audit(actor: Actor, verb: string, details: Record<string, unknown>) {
+    await store.appendAudit({ teamId: actor.teamId, userId: actor.userId, verb, details });
+  }
+
+  async function findCareUserByEmail(email: string): Promise<CareUser | null> {
+    const page = await care.users.list({ filters: { q: email }, attributes: ['_id', 'email', 'first_name', 'last_name'], per_page: 100 });
+    return page.items.find((u) => u.email?.toLowerCase() === email.toLowerCase()) ?? null;
+  }
+
+  const service: IdentityService = {
+    getLink: (actor) => store.getLinkBySlackUser(actor.teamId, actor.userId),
+
+    async requireLink(actor) {
+      const link = await store.getLinkBySlackUser(actor.teamId, actor.userId);
+      if (!link) throw new UserFacingError('Only people with a linked care account can do that. Type `/care link` to link yours.', 'not-linked');
+      return link;
+    },
+
+    async isAdmin(actor) {
+      if (deps.adminSlackUserIds.includes(actor.userId)) return true;
+      try {
+        return (await profiles.get(actor.userId)).isAdmin;
+      } catch {
+        return false;
+      }
+    },
+
+    async requireAdmin(actor) {
+      if (!(await service.isAdmin(actor))) throw new UserFacingError('Only admins can do that.', 'not-admin');
+    },
+
+    async linkSelf(actor, requestedCareUserId) {
+      const existing = await store.getLinkBySlackUser(actor.teamId, actor.userId);
+      if (existing) return { kind: 'already', link: existing };
+      const profile = await profiles.get(actor.userId);
+      let reason: 'no-users-permission' | 'no-email-match' | 'no-email' = 'no-email';
+      if (profile.email) {
+        try {
+          const match = await findCareUserByEmail(profile.email);
+          if (match) {
+            const link = await store.upsertLink({ teamId: actor.teamId, slackUserId: actor.userId, careUserId: match._id, method: 'email', linkedBy: null });
+            await audit(actor, 'link.email', { careUserId: match._id });
+            return { kind: 'linked', link, careUserName: fullName(match) };
+          }
+          reason = 'no-email-match';
+        } catch (err) {
+          if (!usersUnavailable(err)) throw err;
+          reason = 'no-users-permission';
+        }
+      }
+      const { request, created } = await store.createLinkRequest({ teamId: actor.teamId, slackUserId: actor.userId, careUserId: requestedCareUserId ?? null });
+      if (created) await audit(actor, 'link.request', { requestId: request.id });
+      return { kind: 'requested', request, created, reason };
+    },
+
+    async adminLink(admin, slackUserId, careUserId) {
+      await service.requireAdmin(admin);
+      try {
+        await care.users.retrieve(careUserId, { attributes: ['_id'] });
+      } catch (err) {
+        if (err instanceof NotFoundError) {
+          // 404 means "no such user" only when the users endpoint works at all.
+          const listWorks = await care.users.list({ per_page: 1 }).then(() => true, () => false);
+          if (listWorks) throw new UserFacingError(`No care user has the Id \`${careUserId}\`.`, 'not-found');
+        } else if (!usersUnavailable(err)) throw err;
+      }
+      const link = await store.upsertLink({ teamId: admin.teamId, slackUserId, careUserId, method: 'admin', linkedBy: admin.userId });
+      await audit(admin, 'link.admin', { slackUserId, careUserId });
+      return link;
+    },
+
+    async unlink(actor, slackUserId) {
+      if (slackUserId !== actor.userId) await service.requireAdmin(actor);
+      const removed = await store.deleteLink(actor.teamId, slackUserId);
+      if (removed) await audit(actor, 'link.remove', { slackUserId });
+      return removed;
+    },
+
+    async decideRequest(admin, requestId, decision, careUserId) {
+      await service.requireAdmin(admin);
+      const request = await store.getLinkRequest(requestId);
+      if (!request) throw new UserFacingError('That link request no longer exists.', 'not-found');
+      const chosen = careUserId ?? request.careUserId ?? undefined;
+      if (decision === 'approved' && !chosen) throw new UserFacingError('Give the care user Id to link them to.', 'invalid');
+      const result = await store.decideLinkRequest(requestId, decision, admin.userId, chosen ? { careUserId: chosen } : {});
+      if (!result.ok) {
+        if (result.reason === 'already-decided') throw new UserFacingError(`That request was already ${result.request.state} by <@${result.request.decidedBy}>.`, 'invalid');
+        throw new UserFacingError('That link request no longer exists.', 'not-found');
+      }
+      await audit(admin, `link.${decision === 'approved' ? 'approve' : 'reject'}`, { requestId, slackUserId: request.slackUserId, careUserId: chosen });
+      return result.request;
+    },
+
+    async slackUserFor(teamId, careUserId) {
+      const links = await store.getLinksByCareUser(careUserId);
+      return links.find((l) => l.teamId === teamId)?.slackUserId ?? links[0]?.slackUserId ?? null;
+    },
+
+    async careUserName(careUserId) {
+      return (await service.careUserNames([careUserId])).get(careUserId);
+    },
+
+    async careUserNames(careUserIds) {
+      const out = new Map<string, string>();
+      const missing: string[] = [];
+      for (const id of new Set(careUserIds)) {
+        const hit = names.get(id);
+        if (hit && now() - hit.at < NAME_TTL) out.set(id, hit.name);
+        else missing.push(id);
+      }
+      if (missing.length) {
+        try {
+          for await (const u of care.users.iterate({ filters: { ids: missing }, attributes: ['_id', 'first_name', 'last_name', 'email'], limit: 500 })) {
+            names.set(u._id, { at: now(), name: fullName(u) });
+            out.set(u._id, fullName(u));
+          }
+        } catch (err) {
+          if (!usersUnavailable(err)) logger.warn('could not read care user names', { error: err });
+        }
+      }
+      return out;
+    },
+
+    adminIds: () => [...deps.adminSlackUserIds],
+  };
+  return service;
+}

@@ -1,0 +1,66 @@
+import type { WebClient } from '@slack/web-api';
+
+export interface SlackProfile {
+  id: string;
+  name: string;
+  tz: string;
+  email: string | null;
+  isAdmin: boolean;
+  isBot: boolean;
+}
+
+export interface SlackProfiles {
+  get(userId: string): Promise<SlackProfile>;
+  lookupByEmail(email: string): Promise<string | null>;
+  forget(userId: string): void;
+}
+
+/** users.info with a short cache (time zones and admin flags change rarely). */
+export function createSlackProfiles(deps: { slack: WebClient; defaultTz: string; ttlMs?: number; now?: () => number }): SlackProfiles {
+  const ttl = deps.ttlMs ?? 10 * 60_000;
+  const now = deps.now ?? Date.now;
+  const cache = new Map<string, { at: number; profile: Promise<SlackProfile> }>();
+  const emails = new Map<string, { at: number; id: Promise<string | null> }>();
+
+  const fetchProfile = async (userId: string): Promise<SlackProfile> => {
+    const res = await deps.slack.users.info({ user: userId });
+    const u = res.user ?? {};
+    return {
+      id: userId,
+      name: u.real_name || u.name || userId,
+      tz: u.tz || deps.defaultTz,
+      email: u.profile?.email ?? null,
+      isAdmin: Boolean(u.is_admin || u.is_owner || u.is_primary_owner),
+      isBot: Boolean(u.is_bot),
+    };
+  };
+
+  return {
+    get(userId) {
+      const hit = cache.get(userId);
+      if (hit && now() - hit.at < ttl) return hit.profile;
+      const profile = fetchProfile(userId);
+      cache.set(userId, { at: now(), profile });
+      profile.catch(() => cache.delete(userId));
+      return profile;
+    },
+    lookupByEmail(email) {
+      const key = email.toLowerCase();
+      const hit = emails.get(key);
+      if (hit && now() - hit.at < ttl) return hit.id;
+      const id = deps.slack.users
+        .lookupByEmail({ email })
+        .then((r) => r.user?.id ?? null)
+        .catch((err: { data?: { error?: string } }) => {
+          if (err?.data?.error === 'users_not_found') return null;
+          emails.delete(key);
+          throw err;
+        });
+      emails.set(key, { at: now(), id });
+      return id;
+    },
+    forget(userId) {
+      cache.delete(userId);
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { App } from '@slack/bolt';
+import { boltLogger } from './bolt-logger.js';
+import type { SlackDeps } from './deps.js';
+import { registerCompleteReopen } from './listeners/actions/complete-reopen.js';
+import { registerEditAndNew } from './listeners/actions/edit-new.js';
+import { registerMiscButtons } from './listeners/actions/misc-buttons.js';
+import { registerCareCommand } from './listeners/commands/care.js';
+import { registerAppHome } from './listeners/events/app-home.js';
+import { registerNotifyGroupOptions } from './listeners/options/notify-groups.js';
+import { registerCreateFromMessage } from './listeners/shortcuts/create-from-message.js';
+import { registerActionModal } from './listeners/views/action-modal.js';
+import { registerApproveLinkModal } from './listeners/views/approve-link.js';
+
+export interface SlackAppOptions {
+  botToken: string;
+  signingSecret: string;
+  /** Socket Mode when set (xapp-...); HTTP receiver otherwise. */
+  appToken?: string | undefined;
+  /** Another Web API (the local Slack fake), e.g. http://127.0.0.1:PORT/api/ */
+  slackApiUrl?: string | undefined;
+  /** Answers GET /healthz: 200 when every check passes, 503 otherwise. */
+  health?: () => Promise<Record<string, { ok: boolean; detail?: string }>>;
+}
+
+export interface SlackApp {
+  app: App;
+  start(port: number, host?: string): Promise<{ port: number }>;
+  stop(): Promise<void>;
+}
+
+async function healthRoute(check: SlackAppOptions['health'], res: ServerResponse) {
+  const checks = check ? await check().catch(() => ({ app: { ok: false, detail: 'health check failed' } })) : {};
+  const ok = Object.values(checks).every((c) => c.ok);
+  res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ ok, checks }));
+}
+
+/** The Bolt app with every listener registered; thin listeners over the services in deps. */
+export function createSlackApp(options: SlackAppOptions, deps: SlackDeps): SlackApp {
+  const socketMode = Boolean(options.appToken);
+  const app = new App({
+    token: options.botToken,
+    signingSecret: options.signingSecret,
+    ...(socketMode ? { socketMode: true, appToken: options.appToken } : {}),
+    logger: boltLogger(deps.logger),
+    clientOptions: {
+      ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
+      retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 2000 },
+      timeout: 10_000,
+    },
+    customRoutes: [
+      { path: '/healthz', method: ['GET'], handler: (_req: IncomingMessage, res: ServerResponse) => void healthRoute(options.health, res) },
+    ],
+  });
+
+  registerCareCommand(app, deps);
+  registerCompleteReopen(app, deps);
+  registerEditAndNew(app, deps);
+  registerMiscButtons(app, deps);
+  registerActionModal(app, deps);
+  registerApproveLinkModal(app, deps);
+  registerNotifyGroupOptions(app, deps);
+  registerCreateFromMessage(app, deps);
+  registerAppHome(app, deps);
+
+  // Anything a listener did not handle: log without payloads; the person already got an ack.
+  app.error(async (error) => {
+    deps.logger.error('unhandled error in a Slack listener', { code: (error as { code?: string }).code, error: { name: error.name, message: error.message } });
+  });
+
+  let server: Server | undefined;
+  return {
+    app,
+    async start(port, host = '127.0.0.1') {
+      if (socketMode) {
+        await app.start();
+        return { port: 0 };
+      }
+      server = (await app.start({ port, host })) as Server;
+      const address = server.address();
+      return { port: typeof address === 'object' && address ? address.port : port };
+    },
+    async stop() {
+      await app.stop();
+    },
+  };
+}

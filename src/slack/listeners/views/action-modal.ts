@@ -1,0 +1,117 @@
+import type { App, types } from '@slack/bolt';
+import { z } from 'zod';
+import { InvalidRequestError, type Action } from '../../../care/index.js';
+import { describeError, UserFacingError } from '../../../services/errors.js';
+import type { SlackDeps } from '../../deps.js';
+import { argErrorsToFields, parseActionForm, type ActionFormValue } from '../../forms/action-form.js';
+import { refreshHomes } from '../../home.js';
+import { CallbackIds, FieldIds } from '../../ids.js';
+import { actionCard, actionFallback } from '../../views/action-card.js';
+import { section } from '../../views/blocks.js';
+import { messageModal } from '../../views/simple-modals.js';
+
+const MetaSchema = z.object({
+  mode: z.enum(['create', 'edit']),
+  actionId: z.string().regex(/^[0-9a-f]{24}$/).optional(),
+  tz: z.string(),
+  channelId: z.string().optional(),
+  threadTs: z.string().optional(),
+});
+type Meta = z.infer<typeof MetaSchema>;
+
+/** How long a submission waits for the care API before answering Slack with a "Saving…" view. */
+const ACK_BUDGET_MS = 2000;
+
+type Outcome = { ok: true; action: Action } | { ok: false; errors: Record<string, string> } | { ok: false; message: string };
+
+async function save(deps: SlackDeps, actor: { teamId: string; userId: string }, meta: Meta, form: ActionFormValue): Promise<Outcome> {
+  try {
+    const action = meta.mode === 'create' ? await deps.actions.create(actor, form) : await deps.actions.update(actor, meta.actionId!, form);
+    return { ok: true, action };
+  } catch (err) {
+    if (err instanceof InvalidRequestError && Object.keys(err.argErrors).length) return { ok: false, errors: argErrorsToFields(err.argErrors) };
+    if (err instanceof UserFacingError && err.code === 'not-linked' && form.assigneeSlackUserId && err.message.includes(form.assigneeSlackUserId)) {
+      return { ok: false, errors: { [FieldIds.assignee]: 'That person has not linked a care account yet, so they cannot be assigned.' } };
+    }
+    deps.logger.warn('saving an action failed', { mode: meta.mode, error: err });
+    return { ok: false, message: describeError(err) };
+  }
+}
+
+/** Tell the person it is done: in the thread it came from, else where they typed, else in a DM. */
+async function confirm(deps: SlackDeps, actor: { teamId: string; userId: string }, meta: Meta, action: Action): Promise<void> {
+  const [view] = await deps.actions.views([action], actor.teamId);
+  const verb = meta.mode === 'create' ? 'Created' : 'Updated';
+  const tz = meta.tz;
+  const channel = meta.channelId;
+  if (channel && meta.threadTs) {
+    const showTask = await deps.channels.showTasksIn(actor.teamId, channel);
+    const ctx = { now: deps.now(), timezone: tz, showTask };
+    try {
+      await deps.slack.chat.postMessage({ channel, thread_ts: meta.threadTs, text: `${verb} by <@${actor.userId}>: ${actionFallback(view!, ctx)}`, blocks: [section(`:white_check_mark: ${verb} by <@${actor.userId}>`), ...actionCard(view!, ctx)] });
+      return;
+    } catch (err) {
+      deps.logger.warn('could not confirm in the thread; sending a DM instead', { error: err });
+    }
+  }
+  const ctx = { now: deps.now(), timezone: tz, showTask: true };
+  const blocks = [section(`:white_check_mark: ${verb}.`), ...actionCard(view!, ctx)];
+  if (channel && !channel.startsWith('D')) {
+    try {
+      await deps.slack.chat.postEphemeral({ channel, user: actor.userId, text: `${verb}: ${actionFallback(view!, ctx)}`, blocks });
+      return;
+    } catch {
+      // not in that channel: fall through to a DM
+    }
+  }
+  await deps.slack.chat.postMessage({ channel: actor.userId, text: `${verb}: ${actionFallback(view!, ctx)}`, blocks });
+}
+
+function resultView(outcome: Outcome, mode: 'create' | 'edit'): types.ModalView {
+  const title = mode === 'create' ? 'New care action' : 'Edit care action';
+  if (outcome.ok) return messageModal(title, ':white_check_mark: Saved.');
+  if ('errors' in outcome) return messageModal(title, `:warning: The care system did not accept it: ${Object.values(outcome.errors).join(' ')} Please try again.`);
+  return messageModal(title, `:warning: ${outcome.message}`);
+}
+
+export function registerActionModal(app: App, deps: SlackDeps): void {
+  app.view(CallbackIds.actionModal, async ({ ack, body, view }) => {
+    const actor = { teamId: body.team?.id ?? view.team_id, userId: body.user.id };
+    let meta: Meta;
+    try {
+      meta = MetaSchema.parse(JSON.parse(view.private_metadata || '{}'));
+      if (meta.mode === 'edit' && !meta.actionId) throw new Error('edit without an action');
+    } catch {
+      await ack({ response_action: 'update', view: messageModal('Care action', 'This form arrived damaged. Please close it and start again.') });
+      return;
+    }
+    const parsed = parseActionForm(view.state.values, meta.tz, meta.mode);
+    if (!parsed.ok) {
+      await ack({ response_action: 'errors', errors: parsed.errors });
+      return;
+    }
+    // Wait briefly for the API so its arg_errors can show inline; past the budget, answer Slack and finish after.
+    const saving = save(deps, actor, meta, parsed.value);
+    const timer = new Promise<'late'>((r) => setTimeout(() => r('late'), ACK_BUDGET_MS).unref());
+    const first = await Promise.race([saving, timer]);
+    if (first !== 'late') {
+      if (!first.ok && 'errors' in first) return void (await ack({ response_action: 'errors', errors: first.errors }));
+      if (!first.ok) return void (await ack({ response_action: 'update', view: resultView(first, meta.mode) }));
+      await ack();
+    } else {
+      await ack({ response_action: 'update', view: messageModal(meta.mode === 'create' ? 'New care action' : 'Edit care action', ':hourglass_flowing_sand: Saving…') });
+    }
+    const outcome = first === 'late' ? await saving : first;
+    if (first === 'late') {
+      await deps.slack.views.update({ view_id: view.id, view: resultView(outcome, meta.mode) }).catch((err) => deps.logger.warn('could not update the modal', { error: err }));
+    }
+    if (!outcome.ok) return;
+    try {
+      await confirm(deps, actor, meta, outcome.action);
+      const [v] = await deps.actions.views([outcome.action], actor.teamId);
+      await refreshHomes(deps, actor.teamId, [actor.userId, v?.assignee?.slackUserId]);
+    } catch (err) {
+      deps.logger.warn('could not confirm a saved action', { error: err });
+    }
+  });
+}

@@ -1,0 +1,33 @@
+import type { App } from '@slack/bolt';
+import { describeError, UserFacingError } from '../../../services/errors.js';
+import type { SlackDeps } from '../../deps.js';
+import { publishHome } from '../../home.js';
+import { CallbackIds, FIELD_ACTION_ID, FieldIds } from '../../ids.js';
+
+/** The admin's "Approve link" modal: link the requester to the care user Id given. */
+export function registerApproveLinkModal(app: App, deps: SlackDeps): void {
+  app.view(CallbackIds.approveLinkModal, async ({ ack, body, view }) => {
+    const careUserId = (view.state.values[FieldIds.linkCareUserId]?.[FIELD_ACTION_ID]?.value ?? '').trim().toLowerCase();
+    if (!/^[0-9a-f]{24}$/.test(careUserId)) {
+      await ack({ response_action: 'errors', errors: { [FieldIds.linkCareUserId]: 'A care user Id is 24 letters (a–f) and digits.' } });
+      return;
+    }
+    const admin = { teamId: body.team?.id ?? view.team_id, userId: body.user.id };
+    let meta: { requestId?: string; channel?: string; ts?: string } = {};
+    try {
+      meta = JSON.parse(view.private_metadata || '{}') as typeof meta;
+      const request = await deps.identity.decideRequest(admin, Number(meta.requestId), 'approved', careUserId);
+      await ack();
+      if (meta.channel && meta.ts) {
+        await deps.slack.chat
+          .update({ channel: meta.channel, ts: meta.ts, text: `Link request from <@${request.slackUserId}> approved by <@${admin.userId}>.`, blocks: [] })
+          .catch((err) => deps.logger.warn('could not update the request message', { error: err }));
+      }
+      await deps.slack.chat.postMessage({ channel: request.slackUserId, text: ':link: An admin linked your Slack account to the care system. Type `/care mine` to see your actions.' });
+      await publishHome(deps, admin.teamId, request.slackUserId);
+    } catch (err) {
+      const message = err instanceof UserFacingError ? err.message : describeError(err);
+      await ack({ response_action: 'errors', errors: { [FieldIds.linkCareUserId]: message.slice(0, 150) } });
+    }
+  });
+}
