@@ -19,7 +19,7 @@ export function openSqliteDb(dataDir: string): Db {
   const file = path.join(dir, SQLITE_FILE_NAME);
   let raw: Database.Database;
   try {
-    fs.mkdirSync(dir, { recursive: true });
+    ensureDir(dir);
     raw = new Database(file);
     raw.pragma('journal_mode = WAL');
     raw.pragma('synchronous = NORMAL');
@@ -34,6 +34,26 @@ export function openSqliteDb(dataDir: string): Db {
     );
   }
   return new SqliteDb(raw);
+}
+
+/**
+ * mkdir -p, one level at a time (fs.mkdirSync's recursive mode can spin
+ * forever on some paths, e.g. under /proc, instead of failing).
+ */
+function ensureDir(dir: string): void {
+  try {
+    if (fs.statSync(dir).isDirectory()) return;
+    throw Object.assign(new Error(`${dir} exists and is not a directory`), { code: 'ENOTDIR' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const parent = path.dirname(dir);
+  if (parent !== dir) ensureDir(parent);
+  try {
+    fs.mkdirSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
 }
 
 const bind = (params: readonly Param[]): unknown[] =>
