@@ -1,6 +1,6 @@
 /** Public surface of the store. Import from here. */
 export type { Store } from './store.js';
-export type { StoreConfig } from './open-store.js';
+export type { OpenedStore, StoreConfig } from './open-store.js';
 export { openStore, isPostgresUrl } from './open-store.js';
 export { StoreError, isStoreError } from './errors.js';
 export type { StoreErrorCode } from './errors.js';
@@ -9,3 +9,4 @@ export { MIGRATIONS } from './migrations/index.js';
 export type { Migration } from './migrations/index.js';
 export { DEFAULT_MAX_ATTEMPTS } from './deliveries.js';
 export type * from './types.js';
+export { SQLITE_FILE_NAME } from './sqlite-db.js';

@@ -40,6 +40,9 @@ export interface StoreConfig {
   migrations?: readonly Migration[];
 }
 
+/** A store as openStore() returns it: with what the migrator did at start-up. */
+export type OpenedStore = Store & { readonly migration: MigrateResult };
+
 export function isPostgresUrl(url: string | undefined): boolean {
   return url !== undefined && /^postgres(ql)?:\/\//i.test(url);
 }
@@ -65,7 +68,7 @@ function openDb(config: StoreConfig, logger: Logger): Db {
   return openSqliteDb(config.dataDir?.trim() || './data');
 }
 
-export async function openStore(config: StoreConfig = {}): Promise<Store & { readonly migration: MigrateResult }> {
+export async function openStore(config: StoreConfig = {}): Promise<OpenedStore> {
   const logger = config.logger ?? silentLogger;
   const now = config.clock ?? Date.now;
   const db = openDb(config, logger);
@@ -84,7 +87,7 @@ export async function openStore(config: StoreConfig = {}): Promise<Store & { rea
   return createStore({ db, now }, migration);
 }
 
-function createStore(ctx: Ctx, migration: MigrateResult): Store & { readonly migration: MigrateResult } {
+function createStore(ctx: Ctx, migration: MigrateResult): OpenedStore {
   const { db } = ctx;
   return {
     kind: db.kind,

@@ -83,15 +83,10 @@ export function openPgDb(options: PgOptions): Db & { readonly schema: string | u
   return new PgDb(pool, url, schema);
 }
 
-const placeholders = new Map<string, string>();
-function toPg(sql: string): string {
-  let out = placeholders.get(sql);
-  if (out === undefined) {
-    let n = 0;
-    out = sql.replace(/\?/g, () => `$${++n}`);
-    if (placeholders.size < 1000) placeholders.set(sql, out);
-  }
-  return out;
+/** `?` -> `$1`, `$2`, ... (our SQL never has a literal `?`). */
+export function numberPlaceholders(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
 }
 
 type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;
@@ -100,6 +95,8 @@ class PgDb implements Db {
   readonly kind = 'postgres' as const;
   private closed = false;
   private readonly poolView: Db;
+  /** SQL text with `?` -> with `$n`, per instance. */
+  private readonly texts = new Map<string, string>();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -113,9 +110,18 @@ class PgDb implements Db {
     if (this.closed) throw new StoreError('closed', 'The store is closed; open a new one with openStore().');
   }
 
+  private text(sql: string): string {
+    let out = this.texts.get(sql);
+    if (out === undefined) {
+      out = numberPlaceholders(sql);
+      if (this.texts.size < 1000) this.texts.set(sql, out);
+    }
+    return out;
+  }
+
   private async query<R>(q: Queryable, sql: string, params: readonly Param[]): Promise<pg.QueryResult & { rows: R[] }> {
     try {
-      return (await q.query(toPg(sql), params as Param[])) as pg.QueryResult & { rows: R[] };
+      return (await q.query(this.text(sql), params as Param[])) as pg.QueryResult & { rows: R[] };
     } catch (error) {
       throw isConnectionError(error) ? unreachable(this.url, error) : error;
     }

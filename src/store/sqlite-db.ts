@@ -3,6 +3,10 @@
  * prepared statements cached by SQL text. The driver is synchronous; this
  * wraps it in promises and keeps a transaction's statements together (other
  * callers wait while a transaction is open).
+ *
+ * One store per database file per process: two stores on one file in the same
+ * process would block each other's transactions (the driver waits
+ * synchronously on the file lock). Separate processes are fine.
  */
 import fs from 'node:fs';
 import path from 'node:path';

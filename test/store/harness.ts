@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { onTestFinished } from 'vitest';
-import type { Store, StoreConfig } from '../../src/store/index.js';
+import type { OpenedStore, StoreConfig } from '../../src/store/index.js';
 import { openStore } from '../../src/store/index.js';
 import { createTestSchema } from '../helpers/pg.js';
 
@@ -26,10 +26,10 @@ export function testClock(start = Date.UTC(2025, 0, 6, 9, 0, 0)): TestClock {
 }
 
 export interface Fresh {
-  store: Store;
+  store: OpenedStore;
   clock: TestClock;
   /** Another store on the same database (same clock), e.g. a second instance or after close(). */
-  open(extra?: Partial<StoreConfig>): Promise<Store>;
+  open(extra?: Partial<StoreConfig>): Promise<OpenedStore>;
   /** Where it lives: the dataDir or the schema config. */
   config: StoreConfig;
 }
@@ -40,7 +40,7 @@ export interface Harness {
 }
 
 async function track(config: StoreConfig, clock: TestClock, extra: Partial<StoreConfig>): Promise<Fresh> {
-  const opened: Store[] = [];
+  const opened: OpenedStore[] = [];
   const open = async (more: Partial<StoreConfig> = {}) => {
     const store = await openStore({ ...config, clock, ...extra, ...more });
     opened.push(store);
