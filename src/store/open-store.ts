@@ -34,8 +34,10 @@ export interface StoreConfig {
   logger?: Logger;
   /** PostgreSQL pool size. Default 10. */
   poolSize?: number;
-  /** PostgreSQL connect timeout. Default 5000 ms. */
+  /** PostgreSQL: how long opening one connection may take. Default 5000 ms. */
   connectTimeoutMs?: number;
+  /** PostgreSQL: how long a query may wait for a free pooled connection. Default 30000 ms. */
+  poolWaitTimeoutMs?: number;
   /** Override the migration list (tests of the migrator only). */
   migrations?: readonly Migration[];
 }
@@ -56,6 +58,7 @@ function openDb(config: StoreConfig, logger: Logger): Db {
       ...(config.schema !== undefined ? { schema: config.schema } : {}),
       ...(config.poolSize !== undefined ? { poolSize: config.poolSize } : {}),
       ...(config.connectTimeoutMs !== undefined ? { connectTimeoutMs: config.connectTimeoutMs } : {}),
+      ...(config.poolWaitTimeoutMs !== undefined ? { poolWaitTimeoutMs: config.poolWaitTimeoutMs } : {}),
     });
   }
   if (url) {

@@ -17,7 +17,10 @@ export interface PgOptions {
   /** Tables live in this schema (created by the migrator if missing). Defaults to the server's search_path. */
   schema?: string;
   poolSize?: number;
+  /** How long opening one connection may take. Default 5 s. */
   connectTimeoutMs?: number;
+  /** How long a query may wait for a free pooled connection when all are busy. Default 30 s. */
+  poolWaitTimeoutMs?: number;
   logger: Logger;
 }
 
@@ -67,10 +70,20 @@ export function quoteSchema(schema: string): string {
 export function openPgDb(options: PgOptions): Db & { readonly schema: string | undefined } {
   const { url, schema, logger } = options;
   if (schema !== undefined) quoteSchema(schema);
+  const connectTimeoutMs = options.connectTimeoutMs ?? 5000;
+  // The pool's connectionTimeoutMillis also limits waiting in its queue, so a
+  // burst of queries must not look like an unreachable server: connections
+  // get their own (shorter) timeout, the queue a longer one.
+  class TimedClient extends pg.Client {
+    constructor(config?: string | pg.ClientConfig) {
+      super({ ...(typeof config === 'string' ? { connectionString: config } : config), connectionTimeoutMillis: connectTimeoutMs });
+    }
+  }
   const pool = new pg.Pool({
+    Client: TimedClient,
     connectionString: url,
     max: options.poolSize ?? 10,
-    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+    connectionTimeoutMillis: Math.max(options.poolWaitTimeoutMs ?? 30_000, connectTimeoutMs),
     idleTimeoutMillis: 30_000,
     ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {}),
     types: {

@@ -88,6 +88,20 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL with two instances', () => {
     expect(link !== null).toBe(final?.state === 'approved');
   });
 
+  it('a burst of queries larger than the pool waits its turn instead of failing as unreachable', async () => {
+    const small = await openStore({ databaseUrl: url, schema: schema.name, clock, poolSize: 1, connectTimeoutMs: 50 });
+    try {
+      const outcomes = await Promise.all(
+        Array.from({ length: 400 }, (_, i) =>
+          small.claimDelivery({ kind: 'burst', actionId: `b-${i}`, occurrence: 'o', recipient: 'r' }, { holder: 's', staleAfterMs: 1000 }),
+        ),
+      );
+      expect(outcomes.every((o) => o.outcome === 'claimed')).toBe(true);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('two instances asking for a link at once open one pending request', async () => {
     const both = await Promise.all([
       a.createLinkRequest({ teamId: 'T1', slackUserId: 'U5' }),
