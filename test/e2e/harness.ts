@@ -5,7 +5,7 @@ import { composeApp, type ComposedApp } from '../../src/compose.js';
 import { careWorkspace } from '../../src/demo/care-workspace.js';
 import { memoryLogger } from '../../src/logging/logger.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { createSlackDriver, startSlackFake, type SlackDriver, type SlackFake } from '../../src/slack-fake/index.js';
+import { createSlackDriver, startSlackFake, type FakeEphemeral, type SlackDriver, type SlackFake } from '../../src/slack-fake/index.js';
 
 export interface Harness {
   sandbox: RunningSandbox;
@@ -21,23 +21,36 @@ export interface Harness {
 export interface HarnessOptions {
   sandbox?: SandboxOptions;
   adminSlackUserIds?: string[];
+  /** Client-side pacing of the app's care client (default 50 requests/s). */
+  careRateLimitPerSecond?: number;
+  /**
+   * Start the sandbox's virtual clock and the app's clock at this instant (both
+   * then run on in real time), so tests can reason about "today" and "overdue".
+   * Default: the real time.
+   */
+  startAt?: Date;
+  /** Log level of the app's memory logger (default debug). */
+  logLevel?: 'debug' | 'info' | 'warn' | 'error';
 }
 
 const SIGNING_SECRET = 'e2e-signing-secret';
 
 /** Sandbox + SQLite store + the real Bolt app + Slack fake + driver, all on free loopback ports. */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const sandbox = await startSandbox({ port: 0, seed: 'demo', controls: true, rateLimit: 0, ...options.sandbox });
+  const startedAt = Date.now();
+  const startAt = options.startAt;
+  const sandbox = await startSandbox({ port: 0, seed: 'demo', controls: true, rateLimit: 0, ...(startAt ? { startTime: startAt } : {}), ...options.sandbox });
   const fake = await startSlackFake({ workspace: careWorkspace(), postRateLimit: false });
   const dataDir = await mkdtemp(join(tmpdir(), 'care-e2e-'));
-  const logger = memoryLogger('debug');
+  const logger = memoryLogger(options.logLevel ?? 'debug');
   const app = await composeApp({
     slack: { botToken: fake.botToken, signingSecret: SIGNING_SECRET, apiUrl: fake.apiUrl },
-    care: { baseUrl: sandbox.url, ...sandbox.credentials, rateLimitPerSecond: 50 },
+    care: { baseUrl: sandbox.url, ...sandbox.credentials, rateLimitPerSecond: options.careRateLimitPerSecond ?? 50 },
     store: { dataDir },
     timezone: 'Europe/London',
     adminSlackUserIds: options.adminSlackUserIds ?? ['U0AMELIA'],
     logger,
+    ...(startAt ? { now: () => new Date(startAt.getTime() + (Date.now() - startedAt)) } : {}),
   });
   const { port } = await app.start(0);
   const driver = createSlackDriver({ fake, eventsUrl: `http://127.0.0.1:${port}/slack/events`, signingSecret: SIGNING_SECRET });
@@ -64,4 +77,52 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A reply the app posted through a response_url, as the person sees it. */
+export interface Reply {
+  message: FakeEphemeral;
+  /** What the person reads (mentions, dates in their zone, buttons as [Label]). */
+  text: string;
+  /** The raw JSON the app posted (to check escaping). */
+  raw: string;
+}
+
+/** Types a slash command and waits for the app's answer through that command's response_url. */
+export async function command(h: Harness, user: string, line: string, where: { channel?: string; dm?: boolean } = { channel: '#care-team' }, timeoutMs = 10_000): Promise<Reply> {
+  const sent = await h.driver.slash(user, line, where);
+  if (!sent.acked) throw new Error(`${line}: not acked (${sent.failure ?? sent.status})`);
+  return replyOn(h, user, sent.responseUrl!, timeoutMs);
+}
+
+/** The message the app posted through a response_url (waits for it). */
+export async function replyOn(h: Harness, user: string, responseUrl: string, timeoutMs = 10_000): Promise<Reply> {
+  const posted = await h.fake.waitFor(() => h.fake.state.responseUrls.find((r) => r.url === responseUrl)?.lastPosted, { timeoutMs, message: `no answer on ${responseUrl}` });
+  const message = h.fake.ephemerals(user).find((e) => e.ts === posted.ts && e.channel === posted.channel);
+  if (!message) throw new Error(`the answer ${posted.ts} is not among ${user}'s ephemerals`);
+  return { message, text: h.fake.visibleText(message, { viewer: user }), raw: JSON.stringify({ text: message.text, blocks: message.blocks }) };
+}
+
+/** A care user's Id by the email the demo data gives them. */
+export async function careUserIdByEmail(h: Harness, email: string): Promise<string> {
+  const page = await h.app.care.users.list({ filters: { q: email }, attributes: ['_id', 'email'], per_page: 10 });
+  const hit = page.items.find((u) => u.email?.toLowerCase() === email.toLowerCase());
+  if (!hit) throw new Error(`no care user ${email}`);
+  return hit._id;
+}
+
+/** Links a Slack person to the care user with their email, straight in the store (where linking is not under test). */
+export async function linkDirectly(h: Harness, slackUser: string): Promise<string> {
+  const user = h.driver.user(slackUser);
+  const careUserId = await careUserIdByEmail(h, user.profile.email!);
+  await h.app.store.upsertLink({ teamId: h.fake.teamId, slackUserId: user.id, careUserId, method: 'admin', linkedBy: 'U0AMELIA' });
+  return careUserId;
+}
+
+/** An action made in the care system's own web app (the sandbox controls), not through Slack. */
+export async function webAppAction(
+  h: Harness,
+  input: { task: string; due: Date; assigned_to?: string | null; urgent?: boolean; notify_on_complete?: string[] },
+): Promise<{ _id: string; action_no: string; [k: string]: unknown }> {
+  return h.control('actions', { ...input, due: input.due.toISOString() });
 }

@@ -3,6 +3,7 @@ import { describeError } from '../../../services/errors.js';
 import { parseCommand } from '../../commands/parse.js';
 import type { CommandContext, SlackDeps } from '../../deps.js';
 import { safeRespond } from '../../respond.js';
+import { escapeMrkdwn } from '../../text.js';
 import { errorBlocks } from '../../views/help.js';
 import { handleActionCommand } from './action-commands.js';
 import { handleAccountCommand } from './account-commands.js';
@@ -24,7 +25,11 @@ export function registerCareCommand(app: App, deps: SlackDeps): void {
     const cmd = parseCommand(command.text ?? '');
     deps.logger.info('slash command', { sub: cmd.kind, user: command.user_id });
     try {
-      if (cmd.kind === 'error') return await ctx.reply({ text: cmd.message, blocks: errorBlocks(cmd.message) });
+      if (cmd.kind === 'error') {
+        // Usage forms (`<words>`) and echoed words are text, not Slack markup.
+        const message = escapeMrkdwn(cmd.message);
+        return await ctx.reply({ text: message, blocks: errorBlocks(message) });
+      }
       for (const handler of [handleActionCommand, handleAccountCommand, handleDirectoryCommand]) {
         if (await handler(cmd, ctx, deps)) return;
       }
