@@ -7,6 +7,14 @@ import { createDirectoryService } from './services/directory.js';
 import { createIdentityService } from './services/identity.js';
 import { createSlackProfiles } from './services/slack-profiles.js';
 import { createSlackApp, type SlackApp } from './slack/app.js';
+import { createJobs, type Scheduler } from './jobs/index.js';
+import { createCompletionNotices, type CompletionNotices } from './services/completion-notices.js';
+import { createDeliverer } from './services/delivery.js';
+import { createDigests, type Digests } from './services/digests.js';
+import { createUrgentAlerts } from './services/urgent-alerts.js';
+import { createAdminCommands } from './slack/listeners/commands/admin-commands.js';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { SlackDeps } from './slack/deps.js';
 import { openStore, type Store } from './store/index.js';
 
@@ -19,6 +27,7 @@ export interface AppSettings {
   logger: Logger;
   /** The app's clock (the demo and tests move it with the sandbox's). */
   now?: () => Date;
+  jobs?: { pollSeconds?: number; overlapMs?: number; staleAfterMs?: number; instanceId?: string | undefined };
 }
 
 export interface ComposedApp {
@@ -27,7 +36,11 @@ export interface ComposedApp {
   store: Store;
   care: CareClient;
   slack: WebClient;
-  start(port: number, host?: string): Promise<{ port: number }>;
+  jobs: Scheduler;
+  notices: CompletionNotices;
+  digests: Digests;
+  /** Start the HTTP (or Socket Mode) receiver; `withJobs` also starts the scheduler. */
+  start(port: number, host?: string, options?: { withJobs?: boolean }): Promise<{ port: number }>;
   stop(): Promise<void>;
 }
 
@@ -50,6 +63,47 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
   const actions = createActionsService({ care, store, identity, logger });
   const deps: SlackDeps = { actions, identity, directory, profiles, channels, store, slack, logger, now, timezone: settings.timezone, adminCommands: [] };
 
+  // Scheduled work posts through its own WebClient: bounded retries (honouring Retry-After) and a timeout.
+  const jobSlack = new WebClient(settings.slack.botToken, {
+    ...(settings.slack.apiUrl ? { slackApiUrl: settings.slack.apiUrl } : {}),
+    retryConfig: { retries: 5, factor: 2, minTimeout: 500, maxTimeout: 5000 },
+    timeout: 10_000,
+    rejectRateLimitedCalls: false,
+  });
+  const holder = settings.jobs?.instanceId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  const staleAfterMs = settings.jobs?.staleAfterMs ?? 2 * 60_000;
+  const deliverer = createDeliverer({ store, slack: jobSlack, holder, logger: logger.child({ component: 'delivery' }), staleAfterMs });
+  let teamId: Promise<string> | undefined;
+  const team = () =>
+    (teamId ??= jobSlack.auth.test().then(
+      (r) => r.team_id ?? '',
+      (err) => {
+        teamId = undefined;
+        throw err;
+      },
+    ));
+  const notices = createCompletionNotices({ care, store, slack: jobSlack, identity, profiles, channels, deliverer, teamId: team, timezone: settings.timezone, logger, now, staleAfterMs });
+  const urgent = createUrgentAlerts({ store, slack: jobSlack, identity, channels, deliverer, now });
+  const digests = createDigests({ care, store, slack: jobSlack, identity, channels, deliverer, logger });
+  // The fast path: a completion made through Slack is announced at once, through the same ledger.
+  // Not awaited, so the person's click is answered first; the ledger and the poller make it exactly once.
+  actions.onCompleted(async (action) => {
+    void notices.deliver(action).catch((err) => logger.warn('completion notice will be retried by the poller', { actionId: action._id, error: err }));
+  });
+  deps.adminCommands!.push(createAdminCommands(deps, digests));
+  const jobs = createJobs({
+    care,
+    store,
+    notices,
+    urgent,
+    digests,
+    holder,
+    logger,
+    now,
+    pollSeconds: settings.jobs?.pollSeconds ?? 60,
+    ...(settings.jobs?.overlapMs ? { overlapMs: settings.jobs.overlapMs } : {}),
+  });
+
   const health = async () => {
     const [db, api] = await Promise.all([
       store.ping().then(() => ({ ok: true }), () => ({ ok: false, detail: 'the database does not answer' })),
@@ -66,11 +120,19 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     store,
     care,
     slack,
-    start: (port, host) => slackApp.start(port, host),
+    jobs,
+    notices,
+    digests,
+    async start(port, host, options) {
+      const started = await slackApp.start(port, host);
+      if (options?.withJobs) jobs.start();
+      return started;
+    },
     async stop() {
       if (stopped) return;
       stopped = true;
       await slackApp.stop().catch((err) => logger.warn('stopping the Slack receiver failed', { error: err }));
+      await jobs.stop();
       await care.close();
       await store.close();
     },

@@ -35,7 +35,6 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int('must be a whole number').min(0).max(65535, 'must be a port number').default(3000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent'], { error: 'must be one of debug, info, warn, error, silent' }).default('info'),
   COMPLETION_POLL_SECONDS: z.coerce.number().int().min(5, 'must be at least 5').default(60),
-  URGENT_POLL_SECONDS: z.coerce.number().int().min(5, 'must be at least 5').default(60),
   INSTANCE_ID: optionalString,
 });
 

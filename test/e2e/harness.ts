@@ -13,6 +13,10 @@ export interface Harness {
   driver: SlackDriver;
   app: ComposedApp;
   logs: string[];
+  /** The app's clock, which follows the sandbox's virtual clock. */
+  now(): Date;
+  /** Move both the sandbox's and the app's clocks to this instant. */
+  setTime(at: Date | string): Promise<void>;
   /** The sandbox's test controls (JSON over HTTP). */
   control(path: string, body?: unknown, method?: string): Promise<any>;
   close(): Promise<void>;
@@ -31,26 +35,33 @@ export interface HarnessOptions {
   startAt?: Date;
   /** Log level of the app's memory logger (default debug). */
   logLevel?: 'debug' | 'info' | 'warn' | 'error';
+  /** PostgreSQL instead of a fresh SQLite file (e.g. a test schema's URL). */
+  databaseUrl?: string;
+  /** Reuse this data directory (SQLite) instead of a fresh one; it is then not deleted on close. */
+  dataDir?: string;
+  jobs?: { pollSeconds?: number; overlapMs?: number; staleAfterMs?: number; instanceId?: string };
 }
 
 const SIGNING_SECRET = 'e2e-signing-secret';
 
 /** Sandbox + SQLite store + the real Bolt app + Slack fake + driver, all on free loopback ports. */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const startedAt = Date.now();
   const startAt = options.startAt;
+  let offsetMs = startAt ? startAt.getTime() - Date.now() : 0;
+  const now = () => new Date(Date.now() + offsetMs);
   const sandbox = await startSandbox({ port: 0, seed: 'demo', controls: true, rateLimit: 0, ...(startAt ? { startTime: startAt } : {}), ...options.sandbox });
   const fake = await startSlackFake({ workspace: careWorkspace(), postRateLimit: false });
-  const dataDir = await mkdtemp(join(tmpdir(), 'care-e2e-'));
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'care-e2e-')));
   const logger = memoryLogger(options.logLevel ?? 'debug');
   const app = await composeApp({
     slack: { botToken: fake.botToken, signingSecret: SIGNING_SECRET, apiUrl: fake.apiUrl },
     care: { baseUrl: sandbox.url, ...sandbox.credentials, rateLimitPerSecond: options.careRateLimitPerSecond ?? 50 },
-    store: { dataDir },
+    store: { dataDir, databaseUrl: options.databaseUrl },
     timezone: 'Europe/London',
     adminSlackUserIds: options.adminSlackUserIds ?? ['U0AMELIA'],
     logger,
-    ...(startAt ? { now: () => new Date(startAt.getTime() + (Date.now() - startedAt)) } : {}),
+    now,
+    ...(options.jobs ? { jobs: options.jobs } : {}),
   });
   const { port } = await app.start(0);
   const driver = createSlackDriver({ fake, eventsUrl: `http://127.0.0.1:${port}/slack/events`, signingSecret: SIGNING_SECRET });
@@ -60,6 +71,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     driver,
     app,
     logs: logger.lines,
+    now,
+    async setTime(at) {
+      const target = new Date(at);
+      const res = await fetch(`${sandbox.controlsUrl}/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ set: target.toISOString() }) });
+      if (!res.ok) throw new Error(`setTime: ${res.status}`);
+      offsetMs = target.getTime() - Date.now();
+    },
     async control(path, body, method = body === undefined ? 'GET' : 'POST') {
       const res = await fetch(`${sandbox.controlsUrl}/${path.replace(/^\//, '')}`, {
         method,
@@ -74,7 +92,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await app.stop();
       await fake.close();
       await sandbox.stop();
-      await rm(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

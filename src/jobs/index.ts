@@ -1,0 +1,48 @@
+import type { CareClient } from '../care/index.js';
+import type { CompletionNotices } from '../services/completion-notices.js';
+import type { Digests } from '../services/digests.js';
+import type { UrgentAlerts } from '../services/urgent-alerts.js';
+import type { Logger } from '../logging/logger.js';
+import type { Store } from '../store/index.js';
+import { changesPollJob } from './changes-poll.js';
+import { digestTickJob } from './digest-tick.js';
+import { createScheduler, everySeconds, type Scheduler } from './scheduler.js';
+
+export interface JobsOptions {
+  care: CareClient;
+  store: Store;
+  notices: CompletionNotices;
+  urgent: UrgentAlerts;
+  digests: Digests;
+  holder: string;
+  logger: Logger;
+  now: () => Date;
+  /** How often the care API is polled for completions and urgent changes (default 60 s). */
+  pollSeconds: number;
+  /** How far back each poll looks before its cursor (default 5 minutes). */
+  overlapMs?: number;
+}
+
+export function createJobs(o: JobsOptions): Scheduler {
+  return createScheduler({
+    store: o.store,
+    holder: o.holder,
+    logger: o.logger,
+    jobs: [
+      digestTickJob({ digests: o.digests, now: o.now }),
+      changesPollJob({
+        care: o.care,
+        store: o.store,
+        notices: o.notices,
+        urgent: o.urgent,
+        retryUnfinished: async () => void (await o.notices.retryUnfinished()),
+        now: o.now,
+        schedule: everySeconds(o.pollSeconds),
+        overlapMs: o.overlapMs ?? 5 * 60_000,
+      }),
+    ],
+  });
+}
+
+export { everySeconds } from './scheduler.js';
+export type { Scheduler, Job } from './scheduler.js';

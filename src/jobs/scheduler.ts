@@ -1,0 +1,113 @@
+import cron, { type ScheduledTask } from 'node-cron';
+import type { Logger } from '../logging/logger.js';
+import type { Store } from '../store/index.js';
+
+export interface JobContext {
+  /** Aborted when the scheduler stops or the lease is lost: stop at the next safe point. */
+  signal: AbortSignal;
+  logger: Logger;
+}
+
+/** A job as data: a name, a cron schedule (seconds field allowed) and an idempotent, resumable run. */
+export interface Job {
+  name: string;
+  schedule: string;
+  run(ctx: JobContext): Promise<unknown>;
+}
+
+export interface Scheduler {
+  start(): void;
+  /** Run one job now through the same lease as a scheduled run; false when another holder has it. */
+  runOnce(name: string): Promise<{ ran: boolean; result?: unknown }>;
+  /** Stop scheduling, abort and wait for running jobs, release leases. */
+  stop(): Promise<void>;
+}
+
+export interface SchedulerOptions {
+  jobs: Job[];
+  store: Store;
+  holder: string;
+  logger: Logger;
+  /** Lease length; renewed at a third of it while a job runs. Default 60 s. */
+  leaseMs?: number;
+}
+
+/** Every N seconds as a cron expression node-cron accepts (whole minutes past 59 s). */
+export function everySeconds(seconds: number): string {
+  if (seconds < 60) return `*/${Math.max(1, Math.round(seconds))} * * * * *`;
+  const minutes = Math.max(1, Math.round(seconds / 60));
+  return minutes === 1 ? '0 * * * * *' : `0 */${minutes} * * * *`;
+}
+
+export function createScheduler(options: SchedulerOptions): Scheduler {
+  const { store, holder, logger } = options;
+  const leaseMs = options.leaseMs ?? 60_000;
+  const jobs = new Map(options.jobs.map((j) => [j.name, j]));
+  const running = new Map<string, Promise<unknown>>();
+  const tasks: ScheduledTask[] = [];
+  const stopping = new AbortController();
+
+  async function runLeased(job: Job): Promise<{ ran: boolean; result?: unknown }> {
+    if (stopping.signal.aborted) return { ran: false };
+    if (running.has(job.name)) return { ran: false }; // never overlap within this instance
+    if (!(await store.acquireLease(job.name, holder, leaseMs))) return { ran: false }; // another instance has it
+    const abort = new AbortController();
+    const onStop = () => abort.abort();
+    stopping.signal.addEventListener('abort', onStop);
+    const renew = setInterval(() => {
+      store.renewLease(job.name, holder, leaseMs).then(
+        (ok) => {
+          if (!ok) {
+            logger.warn('lost a job lease; stopping the run', { job: job.name });
+            abort.abort();
+          }
+        },
+        () => undefined,
+      );
+    }, Math.max(1000, leaseMs / 3));
+    renew.unref();
+    const started = Date.now();
+    const work = job
+      .run({ signal: abort.signal, logger: logger.child({ job: job.name }) })
+      .then((result) => {
+        logger.debug('job finished', { job: job.name, ms: Date.now() - started });
+        return { ran: true, result };
+      })
+      .catch((err: unknown) => {
+        // The cursor was not moved past what failed: the next run resumes from it.
+        logger.error('job failed; it will resume from its cursor next run', { job: job.name, error: err });
+        return { ran: true, result: { error: err instanceof Error ? err.message : String(err) } };
+      })
+      .finally(async () => {
+        clearInterval(renew);
+        stopping.signal.removeEventListener('abort', onStop);
+        running.delete(job.name);
+        await store.releaseLease(job.name, holder).catch(() => undefined);
+      });
+    running.set(job.name, work);
+    return work;
+  }
+
+  return {
+    start() {
+      for (const job of jobs.values()) {
+        const task = cron.createTask(job.schedule, () => void runLeased(job), { name: job.name, noOverlap: true });
+        void task.start();
+        tasks.push(task);
+      }
+    },
+    async runOnce(name) {
+      const job = jobs.get(name);
+      if (!job) throw new Error(`no job named ${name}`);
+      const current = running.get(name);
+      if (current) await current.catch(() => undefined);
+      return runLeased(job);
+    },
+    async stop() {
+      for (const task of tasks) await task.destroy();
+      tasks.length = 0;
+      stopping.abort();
+      await Promise.allSettled([...running.values()]);
+    },
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * `npm start`: read the configuration, build every dependency once, start the
+ * Slack receiver and the scheduler; stop cleanly on SIGTERM/SIGINT.
+ */
+import { composeApp } from './compose.js';
+import { ConfigError, loadConfig } from './config.js';
+import { createLogger } from './logging/logger.js';
+import { isStoreError } from './store/index.js';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      console.error('See .env.example for every variable and what it means.');
+      process.exit(2);
+    }
+    throw err;
+  }
+  const logger = createLogger({ level: config.LOG_LEVEL, base: { app: 'care-actions-slack' } });
+  let app;
+  try {
+    app = await composeApp({
+      slack: { botToken: config.SLACK_BOT_TOKEN, signingSecret: config.SLACK_SIGNING_SECRET, appToken: config.SLACK_APP_TOKEN, apiUrl: config.SLACK_API_URL },
+      care: { baseUrl: config.CARE_API_BASE_URL, accountId: config.CARE_ACCOUNT_ID, apiKey: config.CARE_API_KEY, apiSecret: config.CARE_API_SECRET, rateLimitPerSecond: config.CARE_RATE_LIMIT },
+      store: { databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR },
+      timezone: config.APP_TIMEZONE,
+      adminSlackUserIds: config.ADMIN_SLACK_USER_IDS,
+      logger,
+      jobs: { pollSeconds: config.COMPLETION_POLL_SECONDS, instanceId: config.INSTANCE_ID },
+    });
+  } catch (err) {
+    if (isStoreError(err)) {
+      console.error(`Cannot start: ${(err as Error).message}`);
+      process.exit(3);
+    }
+    throw err;
+  }
+  const { port } = await app.start(config.PORT, '0.0.0.0', { withJobs: true });
+  logger.info('care-actions-slack is running', { mode: config.SLACK_APP_TOKEN ? 'socket' : 'http', port, store: app.store.kind });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('stopping', { signal });
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    await app.stop();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  console.error(`care-actions-slack failed to start: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

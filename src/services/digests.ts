@@ -1,0 +1,197 @@
+import type { WebClient } from '@slack/web-api';
+import type { Action, CareClient } from '../care/index.js';
+import type { Logger } from '../logging/logger.js';
+import type { Store, Subscription } from '../store/index.js';
+import { renderDigest } from '../slack/views/digest.js';
+import { apiDateRange, dueWindow, inWindow } from '../time/due-windows.js';
+import { dueOccurrence } from '../time/schedule.js';
+import { parseApiDateTime } from '../time/slack-date.js';
+import { byUrgencyThenDue, toActionViews } from './action-views.js';
+import type { ChannelPolicy } from './channel-policy.js';
+import type { Deliverer, DeliveryResult } from './delivery.js';
+import type { IdentityService } from './identity.js';
+
+const DIGEST_ATTRIBUTES = ['_id', 'action_no', 'task', 'due', 'urgent', 'completed', 'assigned_to', 'location'] as const;
+
+interface DigestQuery {
+  key: string;
+  assignedTo: string[] | null;
+  urgentOnly: boolean;
+  endDate: string;
+}
+
+export interface DigestRunReport {
+  channels: number;
+  queries: number;
+  results: Partial<Record<DeliveryResult | 'empty-skipped', number>>;
+}
+
+export interface Digests {
+  /** Post every digest whose time has come today and that has not been posted yet (missed runs included). */
+  runDue(now: Date): Promise<DigestRunReport>;
+  /** Post this channel's digest now (an admin's `/care digest now`). */
+  postNow(sub: Subscription, now: Date): Promise<DigestRunReport>;
+}
+
+const partsCursor = (sub: Subscription, occurrence: string) => `digest-parts:${sub.teamId}/${sub.channelId}:${occurrence}`;
+
+const dateTitle = (now: Date, tz: string) => new Intl.DateTimeFormat('en-GB', { timeZone: tz, weekday: 'long', day: 'numeric', month: 'long' }).format(now);
+
+export function createDigests(deps: {
+  care: CareClient;
+  store: Store;
+  slack: WebClient;
+  identity: IdentityService;
+  channels: ChannelPolicy;
+  deliverer: Deliverer;
+  logger: Logger;
+}): Digests {
+  const { store, logger } = deps;
+
+  async function queryFor(sub: Subscription, now: Date): Promise<DigestQuery> {
+    let assignedTo: string[] | null = null;
+    const f = sub.filters;
+    if (f.mineOnly) {
+      const link = await store.getLinkBySlackUser(sub.teamId, sub.setUpBy);
+      assignedTo = link ? [link.careUserId] : [];
+    } else if (f.slackUserIds?.length || f.careUserIds?.length) {
+      const ids = new Set(f.careUserIds ?? []);
+      for (const u of f.slackUserIds ?? []) {
+        const link = await store.getLinkBySlackUser(sub.teamId, u);
+        if (link) ids.add(link.careUserId);
+      }
+      assignedTo = [...ids].sort();
+    }
+    // Overdue, today, and urgent actions due in the coming week: one query covers all three.
+    const endDate = apiDateRange(dueWindow('week', now, sub.timeZone)).end_date;
+    const urgentOnly = Boolean(f.urgentOnly);
+    return { key: JSON.stringify([assignedTo, urgentOnly, endDate]), assignedTo, urgentOnly, endDate };
+  }
+
+  async function fetch(q: DigestQuery): Promise<Action[]> {
+    if (q.assignedTo && q.assignedTo.length === 0) return [];
+    return deps.care.actions.collect({
+      filters: { completed: 'no', end_date: q.endDate, ...(q.assignedTo ? { assigned_to: q.assignedTo } : {}), ...(q.urgentOnly ? { urgent: 'yes' } : {}) },
+      attributes: [...DIGEST_ATTRIBUTES],
+      sort_by: ['due'],
+      per_page: 100,
+      limit: 20_000,
+    });
+  }
+
+  async function post(sub: Subscription, actions: Action[], now: Date, occurrence: string, report: DigestRunReport): Promise<void> {
+    const tz = sub.timeZone;
+    const overdueW = dueWindow('overdue', now, tz);
+    const todayW = dueWindow('today', now, tz);
+    const weekW = dueWindow('week', now, tz);
+    const mine = sub.filters.locationId ? actions.filter((a) => a.location === sub.filters.locationId) : actions;
+    const views = (await toActionViews(mine, sub.teamId, deps.identity)).sort(byUrgencyThenDue);
+    const overdue = views.filter((v) => v.due && inWindow(v.due, overdueW));
+    const today = views.filter((v) => v.due && !inWindow(v.due, overdueW) && inWindow(v.due, todayW));
+    const urgentLater = views.filter((v) => v.urgent && v.due && !inWindow(v.due, overdueW) && !inWindow(v.due, todayW) && inWindow(v.due, weekW));
+    const showTask = await deps.channels.showTasksIn(sub.teamId, sub.channelId);
+    const filterText = [sub.filters.urgentOnly ? 'urgent only' : '', sub.filters.mineOnly ? `for <@${sub.setUpBy}>` : '', ...(sub.filters.slackUserIds ?? []).map((u) => `<@${u}>`), sub.filters.locationName ? String(sub.filters.locationName) : '']
+      .filter(Boolean)
+      .join(' ');
+    const rendered = renderDigest(
+      {
+        title: dateTitle(now, tz),
+        filterText,
+        overdue: overdue.length,
+        today: today.length,
+        urgent: views.filter((v) => v.urgent && (overdue.includes(v) || today.includes(v) || urgentLater.includes(v))).length,
+        groups: [
+          { label: ':warning: Overdue', actions: overdue },
+          { label: ':calendar: Due today', actions: today },
+          { label: ':rotating_light: Urgent, due this week', actions: urgentLater },
+        ],
+      },
+      { now, timezone: tz, showTask },
+      { postWhenEmpty: sub.postWhenEmpty },
+    );
+    const count = (r: DeliveryResult | 'empty-skipped') => (report.results[r] = (report.results[r] ?? 0) + 1);
+    if (!rendered) {
+      count('empty-skipped');
+      return;
+    }
+    report.channels++;
+    const recipient = `channel:${sub.teamId}/${sub.channelId}`;
+    // Remember how many thread parts this digest has, so a run cut short is finished later.
+    if (rendered.thread.length) await store.setCursor(partsCursor(sub, occurrence), String(rendered.thread.length));
+    const mainKey = { kind: 'digest', actionId: '-', occurrence, recipient };
+    const result = await deps.deliverer.deliver(mainKey, sub.channelId, async (metadata) => {
+      const res = await deps.slack.chat.postMessage({ channel: sub.channelId, text: rendered.main.text, blocks: rendered.main.blocks, metadata, unfurl_links: false });
+      return { channel: sub.channelId, ts: res.ts! };
+    });
+    count(result);
+    if (!rendered.thread.length) return;
+    const main = await store.getDelivery(mainKey);
+    if (main?.state !== 'sent' || !main.slackTs) return; // the thread follows once the summary is out
+    for (const [i, part] of rendered.thread.entries()) {
+      const r = await deps.deliverer.deliver({ kind: 'digest-part', actionId: '-', occurrence: `${occurrence}#${i + 1}`, recipient }, sub.channelId, async (metadata) => {
+        const res = await deps.slack.chat.postMessage({ channel: sub.channelId, thread_ts: main.slackTs!, text: part.text, blocks: part.blocks, metadata });
+        return { channel: sub.channelId, ts: res.ts! };
+      });
+      if (r === 'failed') break;
+    }
+  }
+
+  async function run(items: { sub: Subscription; occurrence: string }[], now: Date): Promise<DigestRunReport> {
+    const report: DigestRunReport = { channels: 0, queries: 0, results: {} };
+    // One paged query per distinct filter, shared by every channel that has it.
+    const byQuery = new Map<string, { q: DigestQuery; subs: typeof items }>();
+    for (const item of items) {
+      const q = await queryFor(item.sub, now);
+      const entry = byQuery.get(q.key) ?? { q, subs: [] };
+      entry.subs.push(item);
+      byQuery.set(q.key, entry);
+    }
+    for (const { q, subs } of byQuery.values()) {
+      let actions: Action[];
+      try {
+        report.queries++;
+        actions = await fetch(q);
+      } catch (err) {
+        logger.error('a digest query failed; its channels are tried again next run', { channels: subs.length, error: err });
+        continue;
+      }
+      for (const { sub, occurrence } of subs) {
+        try {
+          await post(sub, actions, now, occurrence, report);
+        } catch (err) {
+          logger.error('posting a digest failed', { channel: sub.channelId, error: err });
+        }
+      }
+    }
+    return report;
+  }
+
+  return {
+    async runDue(now) {
+      const due: { sub: Subscription; occurrence: string }[] = [];
+      for (const sub of await store.listSubscriptions()) {
+        const occ = dueOccurrence({ time: sub.time, days: sub.days, timezone: sub.timeZone }, now);
+        if (!occ) continue;
+        const done = await store.getDelivery({ kind: 'digest', actionId: '-', occurrence: occ.date, recipient: `channel:${sub.teamId}/${sub.channelId}` });
+        if (done?.state === 'sent' && !(await threadPending(sub, occ.date))) continue;
+        if (done?.state === 'failed' && !done.retryable) continue;
+        due.push({ sub, occurrence: occ.date });
+      }
+      return due.length ? run(due, now) : { channels: 0, queries: 0, results: {} };
+    },
+    postNow(sub, now) {
+      return run([{ sub, occurrence: `now:${now.toISOString()}` }], now);
+    },
+  };
+
+  /** A summary went out but a crash may have cut its thread short: the run finishes the thread. */
+  async function threadPending(sub: Subscription, date: string): Promise<boolean> {
+    const expected = Number((await store.getCursor(partsCursor(sub, date))) ?? 0);
+    if (!expected) return false;
+    const parts = await store.listDeliveries({ kind: 'digest-part', recipient: `channel:${sub.teamId}/${sub.channelId}`, limit: 500, order: 'desc' });
+    const mine = parts.filter((p) => p.occurrence.startsWith(`${date}#`));
+    const sent = mine.filter((p) => p.state === 'sent').length;
+    const givenUp = mine.filter((p) => p.state === 'failed' && !p.retryable).length;
+    return sent + givenUp < expected;
+  }
+}

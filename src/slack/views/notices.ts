@@ -1,0 +1,34 @@
+import { slackDate } from '../../time/slack-date.js';
+import { userText } from '../text.js';
+import { actionLabel, assigneeText, cardButtons } from './action-card.js';
+import { context, section, type Block } from './blocks.js';
+import type { ActionView, RenderContext } from './model.js';
+
+/** A completion notice for a notification group member (DM) or a routed channel. */
+export function completionNotice(a: ActionView, ctx: RenderContext, groups: string[]): { text: string; blocks: Block[] } {
+  const when = a.completed ? slackDate(a.completed, ctx.timezone) : 'just now';
+  const task = ctx.showTask && a.task ? `\n>${userText(a.task, 1500).replace(/\n/g, '\n>')}` : '';
+  const text = `Action ${actionLabel(a)} was completed`;
+  const groupText = groups.length ? `You are told because of the notification group${groups.length > 1 ? 's' : ''} ${groups.map((g) => `*${userText(g, 80)}*`).join(', ')}.` : '';
+  return {
+    text,
+    blocks: [
+      section(`:white_check_mark: *${text}* ${when} · assigned to ${assigneeText(a)}${task}`, { block_id: `task_${a.id}` }),
+      cardButtons(a),
+      ...(groupText ? [context(groupText)] : []),
+    ],
+  };
+}
+
+/** A live urgent alert for a channel subscribed to urgent actions. */
+export function urgentAlert(a: ActionView, ctx: RenderContext): { text: string; blocks: Block[] } {
+  const task = ctx.showTask && a.task ? `\n${userText(a.task, 1500)}` : '';
+  const text = `Urgent action ${actionLabel(a)}`;
+  return {
+    text,
+    blocks: [
+      section(`:rotating_light: *${text}* · due ${a.due ? slackDate(a.due, ctx.timezone) : 'not set'} · ${assigneeText(a)}${task}`, { block_id: `task_${a.id}` }),
+      cardButtons(a),
+    ],
+  };
+}
