@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { command, linkDirectly, startHarness, webAppAction, type Harness } from './harness.js';
+
+describe('completion notices', () => {
+  let h: Harness;
+  let groupId: string;
+  beforeAll(async () => {
+    h = await startHarness({ jobs: { pollSeconds: 60 } });
+    await linkDirectly(h, 'sophie');
+    const priyaCare = await linkDirectly(h, 'priya');
+    await linkDirectly(h, 'amelia');
+    // A notification group with Priya as a user and Amelia by email_to.
+    const groups = await h.app.care.notificationGroups.collect({ attributes: ['_id', 'name', 'users', 'email_to'], per_page: 100, limit: 100 });
+    const withPriya = groups.find((g) => g.users?.includes(priyaCare));
+    expect(withPriya, 'the demo data has a group with Priya in it').toBeTruthy();
+    groupId = withPriya!._id;
+  });
+  afterAll(async () => h?.close());
+
+  it('DMs the group members once when someone completes through Slack', async () => {
+    const sophieCare = (await h.app.store.getLinkBySlackUser(h.fake.teamId, 'U0SOPHIE'))!.careUserId;
+    const action = await webAppAction(h, { task: 'Order more dressings', due: new Date(h.now().getTime() + 3600_000), assigned_to: sophieCare, notify_on_complete: [groupId] });
+    const reply = await command(h, 'sophie', `/care done ${action.action_no}`);
+    expect(reply.text).toContain('Completed');
+    await h.fake.waitFor(() => h.fake.dms('priya').some((m) => m.text.includes(`#${action.action_no}`)), { timeoutMs: 10_000 });
+    // The poller sees the same completion: it must not send it again.
+    await h.app.jobs.runOnce('changes-poll');
+    await h.app.jobs.runOnce('changes-poll');
+    const notices = h.fake.dms('priya').filter((m) => m.text.includes(`#${action.action_no}`));
+    expect(notices).toHaveLength(1);
+    expect(h.fake.visibleText(notices[0]!, { viewer: 'priya' })).toContain('Order more dressings');
+  });
+
+  it('finds a completion made in the care web app by polling, and notifies again after reopen + complete', async () => {
+    const action = await webAppAction(h, { task: 'Check the hoist', due: new Date(h.now().getTime() + 7200_000), notify_on_complete: [groupId] });
+    await h.app.jobs.runOnce('changes-poll'); // cursor set; nothing complete yet
+    await h.control(`actions/${action._id}/complete`, {});
+    await h.app.jobs.runOnce('changes-poll');
+    const mine = () => h.fake.dms('priya').filter((m) => m.text.includes(`#${action.action_no}`));
+    expect(mine()).toHaveLength(1);
+    await h.setTime(new Date(h.now().getTime() + 5_000)); // a later second, so the new completion time differs
+    await h.control(`actions/${action._id}/reopen`, {});
+    await h.control(`actions/${action._id}/complete`, {});
+    await h.app.jobs.runOnce('changes-poll');
+    expect(mine()).toHaveLength(2);
+  });
+});
