@@ -2,8 +2,30 @@ import type { SlackDeps } from './deps.js';
 import { describeError } from '../services/errors.js';
 import { HOME_PAGE_SIZE, homeView } from './views/home.js';
 
+/**
+ * Renders of one person's Home tab can overlap (link then unlink, two quick
+ * clicks): the newest render wins, and publishes for one person go out one at a
+ * time, so a slow, older render never overwrites a newer one. Kept per deps
+ * instance (apps side by side in tests do not share it).
+ */
+interface HomeQueue {
+  generation: number;
+  tail: Promise<void>;
+}
+const queues = new WeakMap<SlackDeps, Map<string, HomeQueue>>();
+
+function queueFor(deps: SlackDeps, key: string): HomeQueue {
+  let byUser = queues.get(deps);
+  if (!byUser) queues.set(deps, (byUser = new Map()));
+  let queue = byUser.get(key);
+  if (!queue) byUser.set(key, (queue = { generation: 0, tail: Promise.resolve() }));
+  return queue;
+}
+
 /** Render and publish one person's Home tab; never throws (a failure is logged). */
-export async function publishHome(deps: SlackDeps, teamId: string, userId: string, limit = HOME_PAGE_SIZE): Promise<void> {
+export async function publishHome(deps: SlackDeps, teamId: string, userId: string, limit = HOME_PAGE_SIZE, offset = 0): Promise<void> {
+  const queue = queueFor(deps, `${teamId}/${userId}`);
+  const generation = ++queue.generation;
   try {
     const link = await deps.identity.getLink({ teamId, userId });
     const tz = (await deps.profiles.get(userId).catch(() => null))?.tz ?? deps.timezone;
@@ -14,12 +36,17 @@ export async function publishHome(deps: SlackDeps, teamId: string, userId: strin
       const careUserName = await deps.identity.careUserName(link.careUserId);
       try {
         const groups = await deps.actions.mine({ teamId, userId }, link.careUserId, ctx.now, tz);
-        view = homeView({ linked: true, ...(careUserName ? { careUserName } : {}), groups, limit }, ctx);
+        view = homeView({ linked: true, ...(careUserName ? { careUserName } : {}), groups, limit, offset }, ctx);
       } catch (err) {
         view = homeView({ linked: true, groups: [], limit, error: describeError(err) }, ctx);
       }
     }
-    await deps.slack.views.publish({ user_id: userId, view });
+    const publish = queue.tail.then(async () => {
+      if (queue.generation !== generation) return; // a newer render is on its way
+      await deps.slack.views.publish({ user_id: userId, view });
+    });
+    queue.tail = publish.catch(() => undefined);
+    await publish;
   } catch (err) {
     deps.logger.warn('could not publish the Home tab', { userId, error: err });
   }

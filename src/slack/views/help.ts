@@ -1,4 +1,5 @@
 import { ActionIds } from '../ids.js';
+import { userText } from '../text.js';
 import { actions, button, context, section, type Block } from './blocks.js';
 
 export interface HelpState {
@@ -9,7 +10,7 @@ export interface HelpState {
 
 export function helpBlocks(state: HelpState): Block[] {
   const link = state.linked
-    ? `:link: Your Slack account is linked${state.careUserName ? ` to *${state.careUserName}*` : ''} in the care system.`
+    ? `:link: Your Slack account is linked${state.careUserName ? ` to *${userText(state.careUserName, 100)}*` : ''} in the care system.`
     : ':grey_question: Your Slack account is *not linked* yet. Type `/care link` so you can create, edit and complete actions.';
   const blocks: Block[] = [
     section(link),

@@ -1,4 +1,5 @@
 import { ActionIds } from '../ids.js';
+import { userText } from '../text.js';
 import { renderActionGroups, type ActionGroup } from './action-list.js';
 import { actions, button, context, divider, header, section, type Block } from './blocks.js';
 import type { RenderContext } from './model.js';
@@ -7,8 +8,10 @@ export interface HomeState {
   linked: boolean;
   careUserName?: string;
   groups: ActionGroup[];
-  /** How many actions (across groups) to show; "More" raises it. */
+  /** How many actions (across groups) to show on this page. */
   limit: number;
+  /** How many actions (across groups, in order) come before this page; default 0. */
+  offset?: number;
   error?: string;
 }
 
@@ -22,7 +25,7 @@ export function homeView(state: HomeState, ctx: RenderContext): { type: 'home'; 
     return { type: 'home', blocks };
   }
   blocks.push(
-    context(`:link: Linked${state.careUserName ? ` as *${state.careUserName}*` : ''}`),
+    context(`:link: Linked${state.careUserName ? ` as *${userText(state.careUserName, 100)}*` : ''}`),
     actions('home_top', [button('New action', ActionIds.newAction, 'new', 'primary')]),
     divider(),
   );
@@ -30,18 +33,22 @@ export function homeView(state: HomeState, ctx: RenderContext): { type: 'home'; 
     blocks.push(section(`:warning: ${state.error}`));
     return { type: 'home', blocks };
   }
+  const offset = Math.max(0, Math.floor(state.offset ?? 0));
+  let skip = offset;
   let remaining = state.limit;
   const limited: ActionGroup[] = state.groups.map((g) => {
-    const take = g.actions.slice(0, Math.max(0, remaining));
+    const from = Math.min(skip, g.actions.length);
+    skip -= from;
+    const take = g.actions.slice(from, from + Math.max(0, remaining));
     remaining -= take.length;
     return { label: g.label, actions: take };
   });
   const total = state.groups.reduce((n, g) => n + g.actions.length, 0);
   const list = renderActionGroups(limited, ctx, { maxBlocks: 100 - blocks.length - 2, buttons: 'full', emptyText: ':tada: Nothing open for you. Well done.' });
   blocks.push(...list.blocks.filter((b) => !(b.type === 'context')));
-  const shown = list.shown;
-  if (shown < total) {
-    blocks.push(actions('home_more', [button(`Show more (${total - shown} not shown)`, ActionIds.homeMore, String(shown + HOME_PAGE_SIZE))]));
-  }
+  // Pages, not a growing list: a growing list stops at the 100-block limit and "Show more" would then show nothing new.
+  const after = Math.max(0, total - offset - list.shown);
+  if (after > 0) blocks.push(actions('home_more', [button(`Show more (${after} more)`, ActionIds.homeMore, String(offset + list.shown))]));
+  if (offset > 0) blocks.push(actions('home_first', [button('Back to the top', ActionIds.homeMore, '0')]));
   return { type: 'home', blocks: blocks.slice(0, 100) };
 }

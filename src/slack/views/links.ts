@@ -29,7 +29,7 @@ export function linksBlocks(rows: LinkRow[]): Block[] {
 export function linkRequestBlocks(requestId: string, requester: string, candidate?: { id: string; name?: string }): Block[] {
   return [
     section(
-      `<@${requester}> asks to link their Slack account to the care system.${candidate ? ` Suggested care user: *${userText(candidate.name ?? candidate.id, 100)}* (\`${candidate.id}\`).` : ' Approve links them to the care user Id you then give with `/care link @person <Id>`.'}`,
+      `<@${requester}> asks to link their Slack account to the care system.${candidate ? ` Suggested care user: *${userText(candidate.name ?? candidate.id, 100)}* (\`${candidate.id}\`).` : ' Approve asks you for their care user Id.'}`,
     ),
     actions(`linkreq_${requestId}`, [button('Approve', ActionIds.approveLink, requestId, 'primary'), button('Reject', ActionIds.rejectLink, requestId, 'danger')]),
   ];

@@ -2,6 +2,7 @@ import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import { describeError } from '../../../services/errors.js';
 import type { SlackDeps } from '../../deps.js';
 import { publishHome } from '../../home.js';
+import { HOME_PAGE_SIZE } from '../../views/home.js';
 import { ActionIds, CallbackIds } from '../../ids.js';
 import { safeRespond } from '../../respond.js';
 import { sharedLiteratureText } from '../../views/directory.js';
@@ -14,8 +15,9 @@ type Body = BlockAction<ButtonAction>;
 export function registerMiscButtons(app: App, deps: SlackDeps): void {
   app.action<Body>(ActionIds.homeMore, async ({ ack, body, action }) => {
     await ack();
-    const limit = Math.min(Math.max(Number(action.value) || 20, 20), 500);
-    await publishHome(deps, body.team?.id ?? '', body.user.id, limit);
+    // The value is where the next page starts (0 = back to the top).
+    const offset = Math.min(Math.max(Math.floor(Number(action.value)) || 0, 0), 10_000);
+    await publishHome(deps, body.team?.id ?? '', body.user.id, HOME_PAGE_SIZE, offset);
   });
 
   app.action<Body>(ActionIds.shareLiterature, async ({ ack, body, action, respond }) => {

@@ -3,6 +3,7 @@ import type { CommandContext, SlackDeps } from '../../deps.js';
 import { helpBlocks } from '../../views/help.js';
 import { linkRequestBlocks, linksBlocks } from '../../views/links.js';
 import { section } from '../../views/blocks.js';
+import { userText } from '../../text.js';
 import { publishHome } from '../../home.js';
 
 /** help, link, unlink, whoami, links. */
@@ -26,7 +27,7 @@ export async function handleAccountCommand(cmd: Command, ctx: CommandContext, de
       }
       const name = await deps.identity.careUserName(link.careUserId);
       await ctx.reply({
-        text: `You are linked to ${name ? `*${name}* ` : ''}(care user \`${link.careUserId}\`), by ${link.method === 'email' ? 'email match' : link.method === 'admin' ? `<@${link.linkedBy}>` : `request approved by <@${link.linkedBy}>`}.`,
+        text: `You are linked to ${name ? `*${userText(name, 100)}* ` : ''}(care user \`${link.careUserId}\`), by ${link.method === 'email' ? 'email match' : link.method === 'admin' ? `<@${link.linkedBy}>` : `request approved by <@${link.linkedBy}>`}.`,
       });
       return true;
     }
@@ -41,7 +42,7 @@ export async function handleAccountCommand(cmd: Command, ctx: CommandContext, de
       if (result.kind === 'already') {
         await ctx.reply({ text: 'Your account is already linked. `/care whoami` shows to whom; `/care unlink` undoes it.' });
       } else if (result.kind === 'linked') {
-        await ctx.reply({ text: `:link: Linked: your Slack email matches *${result.careUserName}* in the care system.` });
+        await ctx.reply({ text: `:link: Linked: your Slack email matches *${userText(result.careUserName, 100)}* in the care system.` });
         await publishHome(deps, ctx.teamId, ctx.userId);
       } else {
         const why = {
@@ -51,7 +52,7 @@ export async function handleAccountCommand(cmd: Command, ctx: CommandContext, de
         }[result.reason];
         if (result.created) await notifyAdmins(deps, String(result.request.id), ctx.userId, result.request.careUserId);
         await ctx.reply({
-          text: `${why}, so I have asked an admin to link you${result.created ? '' : ' (your request is still waiting)'}. You will get a message when it is done.`,
+          text: `${why.charAt(0).toUpperCase()}${why.slice(1)}, so I have asked an admin to link you${result.created ? '' : ' (your request is still waiting)'}. You will get a message when it is done.`,
         });
       }
       return true;
