@@ -24,7 +24,8 @@ export function careWorkspace(): Workspace {
       botId: 'B0BOT',
       appId: 'A0CAREAPP',
       name: 'care-actions',
-      scopes: ['commands', 'chat:write', 'users:read', 'users:read.email', 'im:write', 'channels:read', 'groups:read'],
+      // The scopes manifest.yml asks for (history: to check for an earlier attempt's message before re-sending).
+      scopes: ['commands', 'chat:write', 'users:read', 'users:read.email', 'im:write', 'im:history', 'channels:read', 'channels:history', 'groups:read', 'groups:history'],
     },
     users: [
       { id: 'U0AMELIA', name: 'amelia', realName: `${amelia.first_name} ${amelia.last_name}`, email: amelia.email, tz: 'Europe/London', isAdmin: true, isOwner: true },
