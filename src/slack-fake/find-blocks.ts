@@ -67,3 +67,24 @@ export function findControl(blocks: readonly Block[] | undefined, name: string):
     controls.find((l) => l.block.block_id === name)
   );
 }
+
+/**
+ * An interactive element by its block_id and action_id. A block the app sent
+ * without a block_id can be named `block-<index>`, an element without an
+ * action_id `action-<index>` (its place in the actions block; 0 for an
+ * accessory or input element), as the playground names them.
+ */
+export function findByIds(blocks: readonly Block[] | undefined, blockId: string, actionId: string): Located | undefined {
+  for (const [i, block] of (blocks ?? []).entries()) {
+    const id = typeof block.block_id === 'string' && block.block_id ? block.block_id : `block-${i}`;
+    if (id !== blockId) continue;
+    const elements: unknown[] = block.type === 'actions' && Array.isArray(block.elements) ? block.elements : [block.accessory ?? block.element];
+    for (const [j, el] of elements.entries()) {
+      if (typeof el !== 'object' || el === null) continue;
+      const e = el as Record<string, unknown>;
+      const aid = typeof e.action_id === 'string' && e.action_id ? e.action_id : `action-${j}`;
+      if (aid === actionId && typeof e.type === 'string' && e.type !== 'image') return { block, element: e };
+    }
+  }
+  return undefined;
+}

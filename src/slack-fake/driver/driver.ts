@@ -126,6 +126,34 @@ export class SlackDriver {
     return this.dispatchAction(user, found, value);
   }
 
+  /**
+   * Uses the element with this block_id and action_id where the person looks
+   * (`ts` names the message): a button is clicked; for a select, overflow,
+   * picker, radio or checkboxes `chosen` is the value in Slack's shape (e.g.
+   * `{type: 'static_select', selected_option}`). In a view the value is kept in
+   * its state; an input block without `dispatch_action` sends nothing, as in Slack.
+   * Throws when the element is not there (no waiting: the person sees it now).
+   */
+  async dispatchOn(userRef: string, where: Where, blockId: string, actionId: string, chosen?: StateValue): Promise<DriverResult> {
+    const user = this.user(userRef);
+    const query = { kind: 'ids' as const, blockId, actionId };
+    const found = locate(this.fake, user, where, query);
+    if (!found) throw notFound(this.fake, user, where, query);
+    if (chosen && found.surface.kind === 'view') this.setViewValue(user, found, chosen);
+    if (found.block.type === 'input' && found.block.dispatch_action !== true) return { text: '', latencyMs: 0, acked: true };
+    return this.dispatchAction(user, found, chosen);
+  }
+
+  /** The options an external select (by block_id and action_id) shows after the person typed `query`. */
+  async suggestOn(userRef: string, where: Where, blockId: string, actionId: string, query: string): Promise<Obj[]> {
+    const user = this.user(userRef);
+    const ids = { kind: 'ids' as const, blockId, actionId };
+    const found = locate(this.fake, user, where, ids);
+    if (!found) throw notFound(this.fake, user, where, ids);
+    if (found.element.type !== 'external_select' && found.element.type !== 'multi_external_select') throw new Error(`Slack driver: ${blockId}/${actionId} is a ${String(found.element.type)}, not an external select`);
+    return this.suggest(user, found, query);
+  }
+
   /** The state value for a person's choice; external selects ask the app for options first. */
   async valueFor(user: SlackUser, found: Found, input: PersonInput, where: string): Promise<StateValue> {
     const el = found.element;
@@ -198,12 +226,22 @@ export class SlackDriver {
     return answer;
   }
 
-  /** A message a person writes in a channel (stored in the fake; the app is not told). */
-  postAsUser(userRef: string, channelRef: string, text: string): FakeMessage {
+  /** A message a person writes in a channel, or in a thread with `threadTs` (stored in the fake; the app is not told). */
+  postAsUser(userRef: string, channelRef: string, text: string, options: { threadTs?: string } = {}): FakeMessage {
     const user = this.user(userRef);
     const store = this.fake.store;
     const channel = store.requireChannel(channelRef);
-    const message: FakeMessage = { type: 'message', ts: store.newTs(), channel: channel.id, user: user.id, team: store.state.team.id, text, via: 'chat.postMessage' };
+    if (options.threadTs && !store.findMessage(channel.id, options.threadTs)) throw new Error(`Slack driver: no message ${options.threadTs} in ${channelRef} to reply to`);
+    const message: FakeMessage = {
+      type: 'message',
+      ts: store.newTs(),
+      channel: channel.id,
+      user: user.id,
+      team: store.state.team.id,
+      text,
+      ...(options.threadTs ? { thread_ts: options.threadTs } : {}),
+      via: 'chat.postMessage',
+    };
     store.addMessage(message);
     return structuredClone(message);
   }

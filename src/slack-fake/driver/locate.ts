@@ -1,4 +1,4 @@
-import { findButton, findControl, findInput, interactiveElements, textOf, type Located } from '../find-blocks.js';
+import { findButton, findByIds, findControl, findInput, interactiveElements, textOf, type Located } from '../find-blocks.js';
 import type { SlackFake } from '../start-fake.js';
 import type { Block, FakeChannel, SlackUser } from '../types.js';
 import type { Surface } from './payloads.js';
@@ -81,12 +81,20 @@ function candidates(fake: SlackFake, user: SlackUser, where: Where): Candidate[]
   throw new Error('Slack driver: say where to look: { channel } | { dm: true } | { ephemeral: true } | { home: true } | { modal: true }');
 }
 
-/** A button by text; a control (select, overflow, picker) by name, also input blocks when `inputs`; an input by label. */
-export type ElementQuery = { kind: 'button'; text: string } | { kind: 'control'; name: string; inputs?: boolean } | { kind: 'input'; label: string };
+/**
+ * A button by text; a control (select, overflow, picker) by name, also input
+ * blocks when `inputs`; an input by label; any element by block_id + action_id.
+ */
+export type ElementQuery =
+  | { kind: 'button'; text: string }
+  | { kind: 'control'; name: string; inputs?: boolean }
+  | { kind: 'input'; label: string }
+  | { kind: 'ids'; blockId: string; actionId: string };
 
 function match(blocks: Block[] | undefined, query: ElementQuery): Located | undefined {
   if (query.kind === 'button') return findButton(blocks, query.text);
   if (query.kind === 'input') return findInput(blocks, query.label);
+  if (query.kind === 'ids') return findByIds(blocks, query.blockId, query.actionId);
   return findControl(blocks, query.name) ?? (query.inputs ? findInput(blocks, query.name) : undefined);
 }
 
@@ -110,6 +118,10 @@ export function notFound(fake: SlackFake, user: SlackUser, where: Where, query: 
   } catch {
     seen = [];
   }
-  const what = query.kind === 'button' ? `button "${query.text}"` : query.kind === 'input' ? `input "${query.label}"` : `control "${query.name}"`;
+  const what =
+    query.kind === 'button' ? `button "${query.text}"`
+    : query.kind === 'input' ? `input "${query.label}"`
+    : query.kind === 'ids' ? `element ${query.blockId}/${query.actionId}`
+    : `control "${query.name}"`;
   return new Error(`Slack driver: no ${what} in ${describe(where)} for ${user.name} (seen: ${seen.join(', ') || 'nothing'})`);
 }
