@@ -1,0 +1,133 @@
+/**
+ * The playground's "Simulate" panel in the demo: things that happen in the
+ * care system, outside Slack. Each one acts through the sandbox's controls
+ * (the care system's own web app, its clock) and then runs the app's job that
+ * would notice it, so the result shows at once instead of within a minute.
+ */
+import type { ComposedApp } from '../compose.js';
+import type { Logger } from '../logging/logger.js';
+import type { PlaygroundResult, PlaygroundSimulator, SimulatableAction } from '../playground/backend.js';
+import type { Subscription } from '../store/index.js';
+import { nextOccurrence } from '../time/schedule.js';
+import type { DemoClock } from './clock.js';
+import { SandboxControlError, type SandboxControls } from './sandbox-controls.js';
+
+export interface DemoSimulatorOptions {
+  app: ComposedApp;
+  controls: SandboxControls;
+  clock: DemoClock;
+  teamId: string;
+  /** The channel whose digest "advance to the next digest" aims at (others due at the same time go too). */
+  digestChannelId: string;
+  /** The clock moved: the page should redraw. */
+  changed: () => void;
+  logger: Logger;
+  /** How many recently changed actions the panel offers (default 30). */
+  listSize?: number;
+}
+
+const ok = (message: string): PlaygroundResult => ({ ok: true, message });
+const refused = (message: string): PlaygroundResult => ({ ok: false, message });
+const OBJECT_ID = /^[0-9a-f]{24}$/i;
+
+export function createDemoSimulator(o: DemoSimulatorOptions): PlaygroundSimulator {
+  const idsByNo = new Map<string, string>();
+
+  /** An action's Id from its number (or Id); undefined when the care system has no such action. */
+  async function resolve(key: string | number): Promise<string | undefined> {
+    const text = String(key).trim().replace(/^#/, '');
+    if (OBJECT_ID.test(text)) return text;
+    const known = idsByNo.get(text);
+    if (known) return known;
+    if (!/^\d+$/.test(text)) return undefined;
+    const page = await o.app.care.actions.list({ filters: { q: text }, attributes: ['_id', 'action_no'], per_page: 100 });
+    const hit = page.items.find((a) => String(a.action_no) === text);
+    if (hit) idsByNo.set(text, hit._id);
+    return hit?._id;
+  }
+
+  /** Runs the changes poll now (what the app would do within a minute). */
+  async function poll(): Promise<string> {
+    const run = await o.app.jobs.runOnce('changes-poll');
+    const report = run.result as { error?: string } | undefined;
+    if (!run.ran) return 'the app will notice within a minute';
+    if (report?.error) return 'the app could not poll the care API just now; it will try again within a minute';
+    return 'the app has polled the care API';
+  }
+
+  const label = (a: { action_no?: unknown; _id: string }) => (a.action_no ? `#${String(a.action_no)}` : a._id);
+
+  return {
+    async completeActionInWebApp(key) {
+      const id = await resolve(key);
+      if (!id) return refused(`The care system has no action ${String(key)}.`);
+      try {
+        const before = await o.controls.getAction(id);
+        if (before.completed) return refused(`${label(before)} is already completed.`);
+        const after = await o.controls.completeAction(id);
+        return ok(`${label(after)} completed in the care web app; ${await poll()}.`);
+      } catch (err) {
+        if (err instanceof SandboxControlError) return refused(err.message);
+        throw err;
+      }
+    },
+
+    async markActionUrgent(key) {
+      const id = await resolve(key);
+      if (!id) return refused(`The care system has no action ${String(key)}.`);
+      try {
+        const before = await o.controls.getAction(id);
+        if (before.completed) return refused(`${label(before)} is completed; only open actions raise urgent alerts.`);
+        if (before.urgent) return refused(`${label(before)} is already urgent.`);
+        const after = await o.controls.updateAction(id, { urgent: true });
+        return ok(`${label(after)} marked urgent in the care web app; ${await poll()}.`);
+      } catch (err) {
+        if (err instanceof SandboxControlError) return refused(err.message);
+        throw err;
+      }
+    },
+
+    async advanceClockToNextDigest() {
+      const subs = await o.app.store.listSubscriptions(o.teamId);
+      if (subs.length === 0) return refused('No channel has a digest. An admin can set one up with `/care digest here`.');
+      const target = subs.find((s) => s.channelId === o.digestChannelId) ?? earliest(subs, o.clock.now());
+      const next = nextOccurrence({ time: target.time, days: target.days, timezone: target.timeZone }, o.clock.now());
+      // The care system's clock first (it stamps changes), then the app's.
+      await o.controls.setClock(next.at);
+      o.clock.jumpTo(next.at);
+      o.changed();
+      const run = await o.app.jobs.runOnce('digests');
+      const report = run.result as { channels?: number; error?: string } | undefined;
+      const when = new Intl.DateTimeFormat('en-GB', { timeZone: target.timeZone, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }).format(next.at);
+      if (!run.ran) return ok(`Clock moved to ${when} (${target.timeZone}); the digests will go out within a minute.`);
+      if (report?.error) return refused(`Clock moved to ${when}, but the digest run failed: ${report.error}`);
+      const n = report?.channels ?? 0;
+      return ok(`Clock moved to ${when} (${target.timeZone}); ${n} digest${n === 1 ? '' : 's'} posted.`);
+    },
+
+    async listSimulatableActions(): Promise<SimulatableAction[]> {
+      const page = await o.app.care.actions.list({
+        sort_by: ['-modified'],
+        per_page: o.listSize ?? 30,
+        attributes: ['_id', 'action_no', 'task', 'completed', 'urgent'],
+      });
+      return page.items.map((a) => {
+        if (a.action_no) idsByNo.set(String(a.action_no), a._id);
+        const title = (a.task ?? '').replace(/\s+/g, ' ').trim();
+        return {
+          id: a._id,
+          ...(a.action_no ? { no: Number(a.action_no) } : {}),
+          title: title.length > 70 ? `${title.slice(0, 69)}…` : title,
+          completed: Boolean(a.completed),
+          urgent: Boolean(a.urgent),
+        };
+      });
+    },
+  };
+}
+
+/** The subscription whose next digest comes first. */
+function earliest(subs: Subscription[], now: Date): Subscription {
+  const at = (s: Subscription) => nextOccurrence({ time: s.time, days: s.days, timezone: s.timeZone }, now).at.getTime();
+  return subs.reduce((a, b) => (at(b) < at(a) ? b : a));
+}
