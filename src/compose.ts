@@ -27,7 +27,7 @@ export interface AppSettings {
   logger: Logger;
   /** The app's clock (the demo and tests move it with the sandbox's). */
   now?: () => Date;
-  jobs?: { pollSeconds?: number; overlapMs?: number; staleAfterMs?: number; instanceId?: string | undefined };
+  jobs?: { pollSeconds?: number; overlapMs?: number; staleAfterMs?: number; leaseMs?: number; instanceId?: string | undefined };
 }
 
 export interface ComposedApp {
@@ -102,6 +102,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     now,
     pollSeconds: settings.jobs?.pollSeconds ?? 60,
     ...(settings.jobs?.overlapMs ? { overlapMs: settings.jobs.overlapMs } : {}),
+    ...(settings.jobs?.leaseMs ? { leaseMs: settings.jobs.leaseMs } : {}),
   });
 
   const health = async () => {

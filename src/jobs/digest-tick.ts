@@ -11,6 +11,7 @@ export function digestTickJob(deps: { digests: Digests; now: () => Date; schedul
   return {
     name: 'digests',
     schedule: deps.schedule ?? '0 * * * * *',
+    runOnStart: true, // a digest missed while the app was down goes out at start, not at the next minute
     run: () => deps.digests.runDue(deps.now()),
   };
 }

@@ -21,6 +21,8 @@ export interface JobsOptions {
   pollSeconds: number;
   /** How far back each poll looks before its cursor (default 5 minutes). */
   overlapMs?: number;
+  /** Job lease length (default 60 s): how long a dead instance holds a job up. */
+  leaseMs?: number;
 }
 
 export function createJobs(o: JobsOptions): Scheduler {
@@ -28,6 +30,7 @@ export function createJobs(o: JobsOptions): Scheduler {
     store: o.store,
     holder: o.holder,
     logger: o.logger,
+    ...(o.leaseMs ? { leaseMs: o.leaseMs } : {}),
     jobs: [
       digestTickJob({ digests: o.digests, now: o.now }),
       changesPollJob({

@@ -12,6 +12,8 @@ export interface JobContext {
 export interface Job {
   name: string;
   schedule: string;
+  /** Also run once when the scheduler starts (e.g. to catch up a digest missed while the app was down). */
+  runOnStart?: boolean;
   run(ctx: JobContext): Promise<unknown>;
 }
 
@@ -43,14 +45,26 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   const { store, holder, logger } = options;
   const leaseMs = options.leaseMs ?? 60_000;
   const jobs = new Map(options.jobs.map((j) => [j.name, j]));
-  const running = new Map<string, Promise<unknown>>();
+  const running = new Map<string, Promise<{ ran: boolean; result?: unknown }>>();
   const tasks: ScheduledTask[] = [];
   const stopping = new AbortController();
 
-  async function runLeased(job: Job): Promise<{ ran: boolean; result?: unknown }> {
-    if (stopping.signal.aborted) return { ran: false };
-    if (running.has(job.name)) return { ran: false }; // never overlap within this instance
-    if (!(await store.acquireLease(job.name, holder, leaseMs))) return { ran: false }; // another instance has it
+  type RunResult = { ran: boolean; result?: unknown };
+
+  async function leasedRun(job: Job): Promise<RunResult> {
+    let leased: boolean;
+    try {
+      leased = await store.acquireLease(job.name, holder, leaseMs);
+    } catch (err) {
+      // The store is unreachable: skip this run (a scheduled tick must never crash the process).
+      logger.warn('could not take a job lease; skipping this run', { job: job.name, error: err });
+      return { ran: false };
+    }
+    if (!leased) return { ran: false }; // another instance has it
+    if (stopping.signal.aborted) {
+      await store.releaseLease(job.name, holder).catch(() => undefined);
+      return { ran: false };
+    }
     const abort = new AbortController();
     const onStop = () => abort.abort();
     stopping.signal.addEventListener('abort', onStop);
@@ -67,23 +81,27 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     }, Math.max(1000, leaseMs / 3));
     renew.unref();
     const started = Date.now();
-    const work = job
-      .run({ signal: abort.signal, logger: logger.child({ job: job.name }) })
-      .then((result) => {
-        logger.debug('job finished', { job: job.name, ms: Date.now() - started });
-        return { ran: true, result };
-      })
-      .catch((err: unknown) => {
-        // The cursor was not moved past what failed: the next run resumes from it.
-        logger.error('job failed; it will resume from its cursor next run', { job: job.name, error: err });
-        return { ran: true, result: { error: err instanceof Error ? err.message : String(err) } };
-      })
-      .finally(async () => {
-        clearInterval(renew);
-        stopping.signal.removeEventListener('abort', onStop);
-        running.delete(job.name);
-        await store.releaseLease(job.name, holder).catch(() => undefined);
-      });
+    try {
+      const result = await job.run({ signal: abort.signal, logger: logger.child({ job: job.name }) });
+      logger.debug('job finished', { job: job.name, ms: Date.now() - started });
+      return { ran: true, result };
+    } catch (err) {
+      // The cursor was not moved past what failed: the next run resumes from it.
+      logger.error('job failed; it will resume from its cursor next run', { job: job.name, error: err });
+      return { ran: true, result: { error: err instanceof Error ? err.message : String(err) } };
+    } finally {
+      clearInterval(renew);
+      stopping.signal.removeEventListener('abort', onStop);
+      await store.releaseLease(job.name, holder).catch(() => undefined);
+    }
+  }
+
+  function runLeased(job: Job): Promise<RunResult> {
+    if (stopping.signal.aborted) return Promise.resolve({ ran: false });
+    if (running.has(job.name)) return Promise.resolve({ ran: false }); // never overlap within this instance
+    // Marked as running before the lease is even asked for, so two triggers at
+    // once (a tick and runOnce) cannot both pass the check above.
+    const work = leasedRun(job).finally(() => running.delete(job.name));
     running.set(job.name, work);
     return work;
   }
@@ -94,13 +112,14 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
         const task = cron.createTask(job.schedule, () => void runLeased(job), { name: job.name, noOverlap: true });
         void task.start();
         tasks.push(task);
+        if (job.runOnStart) void runLeased(job);
       }
     },
     async runOnce(name) {
       const job = jobs.get(name);
       if (!job) throw new Error(`no job named ${name}`);
-      const current = running.get(name);
-      if (current) await current.catch(() => undefined);
+      // Wait for this instance's current run (and any that started meanwhile), then run.
+      for (let current = running.get(name); current; current = running.get(name)) await current.catch(() => undefined);
       return runLeased(job);
     },
     async stop() {
