@@ -14,6 +14,12 @@ export interface ListOptions {
   /** Complete / Edit buttons under each action (two blocks per action) or one Complete button beside it (one block). */
   buttons: 'full' | 'complete' | 'none';
   emptyText?: string;
+  /**
+   * Appended to the line and button block_ids as `~<suffix>`: where the list
+   * came from, so a click on an ephemeral list (whose blocks Slack does not
+   * send back) can re-render it.
+   */
+  blockIdSuffix?: string;
 }
 
 export interface RenderedList {
@@ -22,13 +28,14 @@ export interface RenderedList {
   hidden: number;
 }
 
-function actionBlocks(a: ActionView, ctx: RenderContext, buttons: ListOptions['buttons']): Block[] {
+function actionBlocks(a: ActionView, ctx: RenderContext, buttons: ListOptions['buttons'], suffix?: string): Block[] {
   const line = actionLine(a, ctx);
-  if (buttons === 'full') return [section(line, { block_id: `line_${a.id}` }), cardButtons(a)];
+  const id = (base: string) => (suffix ? `${base}~${suffix}`.slice(0, 255) : base);
+  if (buttons === 'full') return [section(line, { block_id: id(`line_${a.id}`) }), { ...cardButtons(a), block_id: id(`card_${a.id}`) }];
   if (buttons === 'complete' && !a.completed) {
-    return [section(line, { block_id: `line_${a.id}`, accessory: button('Complete', ActionIds.complete, a.id, 'primary') })];
+    return [section(line, { block_id: id(`line_${a.id}`), accessory: button('Complete', ActionIds.complete, a.id, 'primary') })];
   }
-  return [section(line, { block_id: `line_${a.id}` })];
+  return [section(line, { block_id: id(`line_${a.id}`) })];
 }
 
 /** Groups of actions as blocks, cut to a block budget with a count of what did not fit. */
@@ -45,7 +52,7 @@ export function renderActionGroups(groups: ActionGroup[], ctx: RenderContext, op
     }
     blocks.push(section(`*${group.label}* (${group.actions.length})`));
     for (const a of group.actions) {
-      const next = actionBlocks(a, ctx, opts.buttons);
+      const next = actionBlocks(a, ctx, opts.buttons, opts.blockIdSuffix);
       if (blocks.length + next.length > budget) {
         hidden++;
         continue;

@@ -3,12 +3,17 @@ import { describeError } from '../../../services/errors.js';
 import type { SlackDeps } from '../../deps.js';
 import { publishHome, refreshHomes } from '../../home.js';
 import { ActionIds } from '../../ids.js';
+import { listSourceOfBlockId, renderCommandList, type ListSource } from '../../lists.js';
 import { safeRespond, type Responder } from '../../respond.js';
 import { actionCard } from '../../views/action-card.js';
 import type { ActionView } from '../../views/model.js';
 import { patchActionBlocks } from '../../views/patch.js';
 
 type Body = BlockAction<ButtonAction>;
+
+function listSourceOf(body: Body): ListSource | null {
+  return listSourceOfBlockId(body.actions?.[0]?.block_id);
+}
 
 /** Put the new state where the person clicked: the Home tab, the message, or their ephemeral answer. */
 export async function showWhereClicked(deps: SlackDeps, body: Body, respond: Responder, view: ActionView, note?: string): Promise<void> {
@@ -23,11 +28,21 @@ export async function showWhereClicked(deps: SlackDeps, body: Body, respond: Res
   const showTask = ephemeral || !channelId ? true : await deps.channels.showTasksIn(teamId, channelId);
   const ctx = { now: deps.now(), timezone: tz, showTask };
   const original = (body.message?.blocks ?? []) as types.AnyBlock[];
-  const blocks = patchActionBlocks(original, view, ctx) ?? actionCard(view, ctx);
+  const patched = patchActionBlocks(original, view, ctx);
   if (!ephemeral && channelId && body.message?.ts) {
+    const blocks = patched ?? actionCard(view, ctx);
     await deps.slack.chat.update({ channel: channelId, ts: body.message.ts, blocks: blocks as types.KnownBlock[], text: body.message.text ?? 'Care action' });
   } else {
-    await safeRespond(respond, { replace_original: true, blocks, text: 'Care action' }, deps.logger);
+    // Slack does not send an ephemeral message's blocks back: a list answer is rendered again from where it came from.
+    const source = patched ? null : listSourceOf(body);
+    const list = source
+      ? await renderCommandList(deps, { teamId, userId: body.user.id }, source, tz, view).catch((err) => {
+          deps.logger.warn('could not render the list again', { error: err });
+          return null;
+        })
+      : null;
+    const message = list ?? { text: 'Care action', blocks: patched ?? actionCard(view, ctx) };
+    await safeRespond(respond, { replace_original: true, ...message }, deps.logger);
   }
   if (note) await safeRespond(respond, { response_type: 'ephemeral', replace_original: false, text: note }, deps.logger);
 }

@@ -1,0 +1,89 @@
+import type { Actor } from '../services/identity.js';
+import { UserFacingError } from '../services/errors.js';
+import type { DueWindowName } from '../time/due-windows.js';
+import type { SlackDeps } from './deps.js';
+import { renderActionGroups, type ActionGroup } from './views/action-list.js';
+import { section, type Block } from './views/blocks.js';
+import type { ActionView } from './views/model.js';
+
+/** Where a list answer came from: enough to render it again after a click on it. */
+export type ListSource = { kind: 'mine' } | { kind: 'due'; window: DueWindowName; slackUserId: string } | { kind: 'find'; words: string };
+
+const WINDOW_TITLES = { today: 'Due today', tomorrow: 'Due tomorrow', week: 'Due in the next 7 days', overdue: 'Overdue' } as const;
+const MAX_SOURCE = 200;
+
+/** The source as a block_id suffix, or undefined when it would not fit (very long search words). */
+export function encodeListSource(s: ListSource): string | undefined {
+  const raw = s.kind === 'mine' ? 'mine' : s.kind === 'due' ? `due:${s.window}:${s.slackUserId}` : `find:${s.words}`;
+  return raw.length <= MAX_SOURCE ? raw : undefined;
+}
+
+/** The source carried by a list block's id (`line_<id>~<source>` / `card_<id>~<source>`), if any. */
+export function listSourceOfBlockId(blockId: string | undefined): ListSource | null {
+  const at = blockId?.indexOf('~') ?? -1;
+  if (!blockId || at < 0) return null;
+  const raw = blockId.slice(at + 1);
+  if (raw === 'mine') return { kind: 'mine' };
+  const due = /^due:(today|tomorrow|week|overdue):([UW][A-Z0-9]+)$/.exec(raw);
+  if (due) return { kind: 'due', window: due[1] as DueWindowName, slackUserId: due[2]! };
+  if (raw.startsWith('find:') && raw.length > 'find:'.length) return { kind: 'find', words: raw.slice('find:'.length) };
+  return null;
+}
+
+/**
+ * The answer to `/care mine`, `/care due …` or `/care find …` for `actor`, in
+ * their zone. `changed` (an action just completed or reopened from this list)
+ * is kept on top when the list no longer includes it, so it can be undone.
+ */
+export async function renderCommandList(
+  deps: SlackDeps,
+  actor: Actor,
+  source: ListSource,
+  tz: string,
+  changed?: ActionView,
+): Promise<{ text: string; blocks: Block[] }> {
+  const now = deps.now();
+  const render = { now, timezone: tz, showTask: true };
+  const suffix = encodeListSource(source);
+  const withChanged = (groups: ActionGroup[]): ActionGroup[] =>
+    changed && !groups.some((g) => g.actions.some((a) => a.id === changed.id))
+      ? [{ label: changed.completed ? ':white_check_mark: Just completed' : ':arrows_counterclockwise: Just reopened', actions: [changed] }, ...groups]
+      : groups;
+  const opts = (maxBlocks: number, buttons: 'full' | 'complete', emptyText: string) => ({ maxBlocks, buttons, emptyText, ...(suffix ? { blockIdSuffix: suffix } : {}) });
+
+  if (source.kind === 'mine') {
+    const link = await deps.identity.requireLink(actor);
+    const groups = await deps.actions.mine(actor, link.careUserId, now, tz);
+    const list = renderActionGroups(withChanged(groups), render, opts(49, 'full', ':tada: Nothing open for you in the next 7 days.'));
+    return { text: 'Your open actions', blocks: [section('*Your open actions*'), ...list.blocks] };
+  }
+  if (source.kind === 'due') {
+    const whoId = source.slackUserId;
+    const link = await deps.identity.getLink({ teamId: actor.teamId, userId: whoId });
+    if (!link) {
+      throw new UserFacingError(
+        whoId === actor.userId ? 'Link your care account first: `/care link`.' : `<@${whoId}> has not linked a care account, so I cannot tell what is theirs.`,
+        'not-linked',
+      );
+    }
+    const views = await deps.actions.due(actor, link.careUserId, source.window, now, tz);
+    const who = whoId === actor.userId ? 'you' : `<@${whoId}>`;
+    const title = WINDOW_TITLES[source.window];
+    const list = renderActionGroups(
+      withChanged([{ label: `${title} for ${who}`, actions: views }]),
+      render,
+      opts(50, 'full', `Nothing open ${source.window === 'overdue' ? 'is overdue' : title.toLowerCase()} for ${who}.`),
+    );
+    return { text: `${title} for ${who}`, blocks: list.blocks };
+  }
+  const views = await deps.actions.find(actor, source.words);
+  const list = renderActionGroups(
+    withChanged([
+      { label: 'Open', actions: views.filter((v) => !v.completed) },
+      { label: 'Complete', actions: views.filter((v) => v.completed) },
+    ]),
+    render,
+    opts(50, 'complete', 'No actions match those words.'),
+  );
+  return { text: 'Search results', blocks: list.blocks };
+}
