@@ -172,6 +172,8 @@ export function createDigests(deps: {
       for (const sub of await store.listSubscriptions()) {
         const occ = dueOccurrence({ time: sub.time, days: sub.days, timezone: sub.timeZone }, now);
         if (!occ) continue;
+        // Set up (or changed) after today's time: the first digest is the next one, as the admin was told.
+        if (occ.at.getTime() < sub.setUpAt) continue;
         const done = await store.getDelivery({ kind: 'digest', actionId: '-', occurrence: occ.date, recipient: `channel:${sub.teamId}/${sub.channelId}` });
         if (done?.state === 'sent' && !(await threadPending(sub, occ.date))) continue;
         if (done?.state === 'failed' && !done.retryable) continue;
