@@ -2,6 +2,7 @@ import type { App, types } from '@slack/bolt';
 import { z } from 'zod';
 import { InvalidRequestError, type Action } from '../../../care/index.js';
 import { describeError, UserFacingError } from '../../../services/errors.js';
+import { isValidTimeZone } from '../../../time/zones.js';
 import type { SlackDeps } from '../../deps.js';
 import { argErrorsToFields, parseActionForm, type ActionFormValue } from '../../forms/action-form.js';
 import { refreshHomes } from '../../home.js';
@@ -13,7 +14,7 @@ import { messageModal } from '../../views/simple-modals.js';
 const MetaSchema = z.object({
   mode: z.enum(['create', 'edit']),
   actionId: z.string().regex(/^[0-9a-f]{24}$/).optional(),
-  tz: z.string(),
+  tz: z.string().refine(isValidTimeZone),
   channelId: z.string().optional(),
   threadTs: z.string().optional(),
 });
