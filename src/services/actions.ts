@@ -15,6 +15,7 @@ import type { Actor, IdentityService } from './identity.js';
 export type CompletionListener = (action: Action) => Promise<void>;
 
 export interface ActionsService {
+  /** By Id: the whole action. By number: the action with VIEW_ATTRIBUTES only (enough for cards). */
   resolve(ref: ActionRef): Promise<Action>;
   views(actions: Action[], teamId: string): Promise<ActionView[]>;
   mine(actor: Actor, careUserId: string, now: Date, tz: string): Promise<ActionGroup[]>;
@@ -70,9 +71,10 @@ export function createActionsService(deps: { care: CareClient; store: Store; ide
           throw err;
         }
       }
-      // Action numbers resolve through filters-q, with an exact match on action_no.
-      for await (const a of care.actions.iterate({ filters: { q: ref.no, completed: 'unset' }, attributes: ['_id', 'action_no'], limit: 200 })) {
-        if (a.action_no === ref.no) return care.actions.retrieve(a._id);
+      // Action numbers resolve through filters-q (a substring search), with an exact match on action_no.
+      // The match comes back with what cards need, so no second request (the API's rate limit is the bottleneck).
+      for await (const a of care.actions.iterate({ filters: { q: ref.no, completed: 'unset' }, attributes: [...VIEW_ATTRIBUTES], per_page: 100, limit: 1000 })) {
+        if (a.action_no === ref.no) return a;
       }
       throw new UserFacingError(`There is no action number ${ref.no}.`, 'not-found');
     },

@@ -5,7 +5,7 @@ import { composeApp, type ComposedApp } from '../../src/compose.js';
 import { careWorkspace } from '../../src/demo/care-workspace.js';
 import { memoryLogger } from '../../src/logging/logger.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { createSlackDriver, startSlackFake, type FakeEphemeral, type SlackDriver, type SlackFake } from '../../src/slack-fake/index.js';
+import { createSlackDriver, startSlackFake, type FakeEphemeral, type SlackDriver, type SlackFake, type Workspace } from '../../src/slack-fake/index.js';
 
 export interface Harness {
   sandbox: RunningSandbox;
@@ -33,6 +33,8 @@ export interface HarnessOptions {
    * Default: the real time.
    */
   startAt?: Date;
+  /** The Slack workspace (default: the care demo workspace). */
+  workspace?: Workspace;
   /** Log level of the app's memory logger (default debug). */
   logLevel?: 'debug' | 'info' | 'warn' | 'error';
   /** PostgreSQL instead of a fresh SQLite file (e.g. a test schema's URL). */
@@ -50,7 +52,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   let offsetMs = startAt ? startAt.getTime() - Date.now() : 0;
   const now = () => new Date(Date.now() + offsetMs);
   const sandbox = await startSandbox({ port: 0, seed: 'demo', controls: true, rateLimit: 0, ...(startAt ? { startTime: startAt } : {}), ...options.sandbox });
-  const fake = await startSlackFake({ workspace: careWorkspace(), postRateLimit: false });
+  const fake = await startSlackFake({ workspace: options.workspace ?? careWorkspace(), postRateLimit: false });
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'care-e2e-')));
   const logger = memoryLogger(options.logLevel ?? 'debug');
   const app = await composeApp({
