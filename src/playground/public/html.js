@@ -24,6 +24,8 @@ const EMOJI = {
   arrow_right: '➡️', repeat: '🔁', mag: '🔍', inbox_tray: '📥', outbox_tray: '📤', large_green_circle: '🟢',
   large_yellow_circle: '🟡', red_circle: '🔴', large_blue_circle: '🔵', white_circle: '⚪', thumbsup: '👍', '+1': '👍',
   sunrise: '🌅', sun_with_face: '🌞', new: '🆕', speech_balloon: '💬', robot_face: '🤖', gear: '⚙️', stopwatch: '⏱️',
+  // Codes the Care Actions app itself uses.
+  thread: '🧵', sunny: '☀️', grey_question: '❔', page_facing_up: '📄', arrows_counterclockwise: '🔄',
 };
 
 /** Replace `:short_code:` with the emoji (input is already-escaped HTML; colons are untouched by escaping). */
