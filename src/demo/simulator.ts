@@ -94,7 +94,7 @@ export function createDemoSimulator(o: DemoSimulatorOptions): PlaygroundSimulato
       const next = nextOccurrence({ time: target.time, days: target.days, timezone: target.timeZone }, o.clock.now());
       // The care system's clock first (it stamps changes), then the app's.
       await o.controls.setClock(next.at);
-      o.clock.jumpTo(next.at);
+      if (next.at.getTime() > o.clock.nowMs()) o.clock.jumpTo(next.at);
       o.changed();
       const run = await o.app.jobs.runOnce('digests');
       const report = run.result as { channels?: number; error?: string } | undefined;

@@ -1,0 +1,76 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemo, type RunningDemo } from '../../src/demo/start-demo.js';
+import { advanceToNextDigest, appDmLink, cardFor, channelLink, CHROMIUM, fillNewActionModal, hasChromium, launchChromium, messages, submitModal, WAIT } from './page-steps.js';
+
+if (!hasChromium) console.warn(`test/demo/browser.test.ts: SKIPPED, no Chromium at ${CHROMIUM} (Debian: apt-get install chromium).`);
+
+const SHOTS = join('test-results', 'demo');
+
+describe('npm run demo in a real browser', () => {
+  let demo: RunningDemo | undefined;
+  let browser: Browser | undefined;
+  let dataDir: string | undefined;
+
+  beforeAll(async () => {
+    if (!hasChromium) return;
+    dataDir = await mkdtemp(join(tmpdir(), 'care-demo-browser-'));
+    await mkdir(SHOTS, { recursive: true });
+    demo = await startDemo({ port: 0, dataDir });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await demo?.stop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it.skipIf(!hasChromium)('creates an action in the modal, completes it, sees the completion DM and the next digest', async () => {
+    const page = await browser!.newPage({ viewport: { width: 1280, height: 800 } });
+    const pageErrors: string[] = [];
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    await page.goto(`${demo!.url}#user=U0SOPHIE&c=C0CARE`);
+    await expect.poll(() => page.locator('#conv-head').textContent(), WAIT).toContain('care-team');
+    await expect.poll(() => page.locator('#user-select').inputValue()).toBe('U0SOPHIE');
+
+    // A slash command from the message box opens the app's modal; Sophie fills it in.
+    const modal = await fillNewActionModal(page, demo!, 'Check the hoist in room 4', 'Willow Bank seniors');
+    expect(await modal.locator('.modal-title').textContent()).toBe('New care action');
+    await page.screenshot({ path: join(SHOTS, '1-modal.png') });
+    await submitModal(modal);
+
+    // The app's answer is ephemeral ("Only visible to you") with a Complete button.
+    const card = cardFor(page, 'Check the hoist in room 4');
+    await card.waitFor(WAIT);
+    expect(await card.locator('.ephemeral-note').textContent()).toContain('Only visible to you');
+    const no = /#(\d+)/.exec((await card.textContent()) ?? '')?.[1];
+    expect(no, 'the card shows the action number').toBeTruthy();
+    await page.screenshot({ path: join(SHOTS, '2-created.png') });
+    await card.locator('button', { hasText: 'Complete' }).click();
+    // The card is replaced in place: now it offers Reopen.
+    await messages(page).filter({ hasText: 'Check the hoist in room 4' }).filter({ has: page.locator('button', { hasText: 'Reopen' }) }).waitFor(WAIT);
+
+    // Sophie is in "Willow Bank seniors": the app DMs her the completion.
+    await appDmLink(page).click();
+    const notice = messages(page).filter({ hasText: `#${no} was completed` });
+    await notice.waitFor(WAIT);
+    expect(await notice.textContent()).toContain('Willow Bank seniors');
+    await page.screenshot({ path: join(SHOTS, '3-completion-dm.png') });
+
+    // Simulate -> advance the clock to the next digest: #care-team gets it, at 08:00 on the page's clock.
+    expect(await advanceToNextDigest(page)).toMatch(/digests? posted/);
+    await expect.poll(() => page.locator('#clock').textContent(), WAIT).toContain('08:00');
+    await channelLink(page, 'care-team').click();
+    const digest = messages(page).filter({ has: page.locator('.bk-header-text', { hasText: 'Care actions ·' }) });
+    await digest.waitFor(WAIT);
+    expect(await digest.textContent()).toMatch(/\d+ overdue · \d+ due today · \d+ urgent/);
+    await page.locator('#conv-body').evaluate((el) => (el.scrollTop = el.scrollHeight));
+    await page.screenshot({ path: join(SHOTS, '4-digest.png') });
+
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * What a person does on the playground page, as Playwright steps (shared by
+ * the browser test and the README screenshot script).
+ */
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { RunningDemo } from '../../src/demo/start-demo.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const hasChromium = existsSync(CHROMIUM);
+export const WAIT = { timeout: 15_000 };
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export const messages = (page: Page): Locator => page.locator('#conv-body article.msg');
+export const channelLink = (page: Page, name: string): Locator => page.locator('#sidebar .nav-item', { hasText: new RegExp(`^\\W*${name}$`) });
+export const appDmLink = (page: Page): Locator => page.locator('#sidebar .nav-item:has(.nav-app)');
+
+/** Types a line in the message box and sends it with Enter. */
+export async function send(page: Page, line: string): Promise<void> {
+  await page.locator('#composer-input').fill(line);
+  await page.locator('#composer-input').press('Enter');
+}
+
+/** `/care new <task>`, then fills Task, Due date (tomorrow), Due time and "Notify on completion" in the modal. */
+export async function fillNewActionModal(page: Page, demo: RunningDemo, task: string, group: string): Promise<Locator> {
+  await send(page, `/care new ${task}`);
+  const modal = page.locator('#modal-root form.bk-modal');
+  await modal.waitFor(WAIT);
+  const field = (blockId: string) => modal.locator(`.bk-input[data-block-id="${blockId}"]`);
+  await field('task').locator('textarea').fill(task);
+  await field('due_date').locator('input[type=date]').fill(new Date(demo.clock.nowMs() + 86_400_000).toISOString().slice(0, 10));
+  await field('due_time').locator('input[type=time]').fill('10:30');
+  // An external select: the options come from the app (block_suggestion).
+  await field('notify_on_complete').locator('.bk-ext-query').fill(group.split(' ')[0]!);
+  const option = field('notify_on_complete').locator('.bk-ext-item', { hasText: group });
+  await option.waitFor(WAIT);
+  await option.click();
+  await field('notify_on_complete').locator('.bk-chip', { hasText: group }).waitFor(WAIT);
+  return modal;
+}
+
+/** Submits the open modal and waits for it to close. */
+export async function submitModal(modal: Locator): Promise<void> {
+  await modal.locator('button[type=submit]').click();
+  await modal.waitFor({ state: 'detached', ...WAIT });
+}
+
+/** The app's (ephemeral) card for `task` with a Complete button. */
+export function cardFor(page: Page, task: string): Locator {
+  return messages(page).filter({ hasText: task }).filter({ has: page.locator('button', { hasText: 'Complete' }) }).last();
+}
+
+/** Simulate -> "Advance clock to next digest"; waits for the result toast and closes the panel. */
+export async function advanceToNextDigest(page: Page): Promise<string> {
+  await page.locator('#simulate-toggle').click();
+  await page.locator('#simulate-panel [data-sim="digest"]').click();
+  const toast = page.locator('.toast', { hasText: 'Clock moved' }).first();
+  await toast.waitFor(WAIT);
+  const text = (await toast.textContent()) ?? '';
+  await page.locator('#simulate-toggle').click();
+  return text;
+}
