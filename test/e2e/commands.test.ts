@@ -123,8 +123,16 @@ describe('/care commands through Slack', () => {
   });
 
   describe('/care show, done, reopen', () => {
-    it('shows the action card by number', async () => {
+    it('shows the action card by number, with the due time as a Slack date token and the markers', async () => {
+      const overdue = await command(h, 'sophie', `/care show ${a.overdueUrgent!.action_no}`);
+      expect(overdue.text).toContain(':rotating_light: Urgent');
+      expect(overdue.text).toContain(':warning: Overdue');
+      expect(overdue.raw).toContain(`<!date^${Date.parse('2026-03-09T15:00:00Z') / 1000}^`);
+      // Each reader sees the due time in their own zone.
+      expect(h.fake.visibleText(overdue.message, { viewer: 'oliver' })).toContain('11:00 AM');
+      expect(h.fake.visibleText(overdue.message, { viewer: 'sophie' })).toContain('3:00 PM');
       const { text } = await command(h, 'sophie', `/care show ${a.today!.action_no}`);
+      expect(text).not.toContain('Overdue');
       expect(text).toContain('Book the chiropodist visit');
       expect(text).toContain(`#${a.today!.action_no}`);
       expect(text).toContain('Assigned to\n@sophie');
