@@ -7,6 +7,7 @@ import { createDirectoryService } from './services/directory.js';
 import { createIdentityService } from './services/identity.js';
 import { createSlackProfiles } from './services/slack-profiles.js';
 import { createSlackApp, type SlackApp } from './slack/app.js';
+import { boltLogger } from './slack/bolt-logger.js';
 import { createJobs, type Scheduler } from './jobs/index.js';
 import { createCompletionNotices, type CompletionNotices } from './services/completion-notices.js';
 import { createDeliverer } from './services/delivery.js';
@@ -50,8 +51,11 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
   const now = settings.now ?? (() => new Date());
   const store = await openStore({ databaseUrl: settings.store.databaseUrl, dataDir: settings.store.dataDir, logger, clock: () => now().getTime() });
   const care = createCareClient({ ...settings.care, logger: logger.child({ component: 'care-api' }) });
+  // The WebClients log through our logger (JSON, levelled), not to the console.
+  const webApiLogger = boltLogger(logger.child({ component: 'slack-web-api' }));
   const slack = new WebClient(settings.slack.botToken, {
     ...(settings.slack.apiUrl ? { slackApiUrl: settings.slack.apiUrl } : {}),
+    logger: webApiLogger,
     retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 2000 },
     timeout: 10_000,
     rejectRateLimitedCalls: false,
@@ -66,6 +70,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
   // Scheduled work posts through its own WebClient: bounded retries (honouring Retry-After) and a timeout.
   const jobSlack = new WebClient(settings.slack.botToken, {
     ...(settings.slack.apiUrl ? { slackApiUrl: settings.slack.apiUrl } : {}),
+    logger: webApiLogger,
     retryConfig: { retries: 5, factor: 2, minTimeout: 500, maxTimeout: 5000 },
     timeout: 10_000,
     rejectRateLimitedCalls: false,
@@ -105,10 +110,12 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     ...(settings.jobs?.leaseMs ? { leaseMs: settings.jobs.leaseMs } : {}),
   });
 
+  // Health answers within ~2 s whatever happens (probes time out; the client's retries would not).
+  const within = <T,>(p: Promise<T>, fallback: T) => Promise.race([p, new Promise<T>((r) => setTimeout(() => r(fallback), 2000).unref())]);
   const health = async () => {
     const [db, api] = await Promise.all([
-      store.ping().then(() => ({ ok: true }), () => ({ ok: false, detail: 'the database does not answer' })),
-      care.actions.list({ per_page: 1 }).then(() => ({ ok: true }), (err: Error) => ({ ok: false, detail: err.name })),
+      within(store.ping().then(() => ({ ok: true }), () => ({ ok: false, detail: 'the database does not answer' })), { ok: false, detail: 'the database did not answer within 2 s' }),
+      within(care.actions.list({ per_page: 1 }).then(() => ({ ok: true }), (err: Error) => ({ ok: false, detail: err.name })), { ok: false, detail: 'the care API did not answer within 2 s' }),
     ]);
     return { store: db, careApi: api };
   };

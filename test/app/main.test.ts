@@ -1,0 +1,117 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { careWorkspace } from '../../src/demo/care-workspace.js';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { startSlackFake, type SlackFake } from '../../src/slack-fake/index.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+const MAIN = join(ROOT, 'src', 'main.ts');
+
+function run(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  let out = '';
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(SLACK|CARE|DATABASE|DATA_DIR|APP_|ADMIN|PORT|LOG_LEVEL|COMPLETION|INSTANCE)/.test(k)));
+  const child = spawn(process.execPath, [TSX, MAIN], { cwd: ROOT, env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  return { child, output: () => out, exited: new Promise((done) => child.on('exit', (code) => done(code))) };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+describe('npm start', () => {
+  let sandbox: RunningSandbox;
+  let fake: SlackFake;
+  let dataDir: string;
+  const children: ChildProcess[] = [];
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, seed: 'empty' });
+    fake = await startSlackFake({ workspace: careWorkspace() });
+    dataDir = await mkdtemp(join(tmpdir(), 'care-main-'));
+  });
+  afterAll(async () => {
+    for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+    await fake?.close();
+    await sandbox?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('names every missing or invalid variable and exits 2 without starting', async () => {
+    const r = run({ SLACK_BOT_TOKEN: 'not-a-bot-token', APP_TIMEZONE: 'Nowhere/Else' });
+    children.push(r.child);
+    expect(await r.exited).toBe(2);
+    for (const name of ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'CARE_API_BASE_URL', 'CARE_ACCOUNT_ID', 'CARE_API_KEY', 'CARE_API_SECRET', 'APP_TIMEZONE']) {
+      expect(r.output()).toMatch(new RegExp(`^\\s*- ${name} `, 'm'));
+    }
+    expect(r.output()).not.toContain('not-a-bot-token');
+  });
+
+  it('serves /healthz with the store and the care API checked, and stops cleanly on SIGTERM', async () => {
+    const port = await freePort();
+    const r = run({
+      SLACK_BOT_TOKEN: fake.botToken,
+      SLACK_SIGNING_SECRET: 'main-test-secret',
+      SLACK_API_URL: fake.apiUrl,
+      CARE_API_BASE_URL: sandbox.url,
+      CARE_ACCOUNT_ID: sandbox.credentials.accountId,
+      CARE_API_KEY: sandbox.credentials.apiKey,
+      CARE_API_SECRET: sandbox.credentials.apiSecret,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      LOG_LEVEL: 'info',
+    });
+    children.push(r.child);
+    const deadline = Date.now() + 20_000;
+    while (!r.output().includes('is running')) {
+      if (Date.now() > deadline || r.child.exitCode !== null) throw new Error(`did not start:\n${r.output()}`);
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ ok: true, checks: { store: { ok: true }, careApi: { ok: true } } });
+    r.child.kill('SIGTERM');
+    expect(await r.exited).toBe(0);
+    expect(r.output()).toContain('"msg":"stopped"');
+    expect(r.output()).not.toContain(sandbox.credentials.apiSecret);
+    expect(r.output()).not.toContain(fake.botToken);
+  });
+
+  it('says the care API is unreachable in /healthz (503) instead of pretending', async () => {
+    const port = await freePort();
+    const deadPort = await freePort();
+    const r = run({
+      SLACK_BOT_TOKEN: fake.botToken,
+      SLACK_SIGNING_SECRET: 'main-test-secret',
+      SLACK_API_URL: fake.apiUrl,
+      CARE_API_BASE_URL: `http://127.0.0.1:${deadPort}/v1`,
+      CARE_ACCOUNT_ID: 'a',
+      CARE_API_KEY: 'k',
+      CARE_API_SECRET: 's',
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+    });
+    children.push(r.child);
+    const deadline = Date.now() + 20_000;
+    let res: Response | undefined;
+    while (!res) {
+      res = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
+      if (!res && (Date.now() > deadline || r.child.exitCode !== null)) throw new Error(`did not start:\n${r.output()}`);
+      if (!res) await new Promise((done) => setTimeout(done, 100));
+    }
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ ok: false, checks: { store: { ok: true }, careApi: { ok: false } } });
+    r.child.kill('SIGTERM');
+    expect(await r.exited).toBe(0);
+  });
+});
