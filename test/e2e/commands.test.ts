@@ -69,6 +69,15 @@ describe('/care commands through Slack', () => {
       expect(text).not.toContain('Chase the pharmacy');
     });
 
+    it('shows no care data at all to someone without a care account (due, show, find)', async () => {
+      for (const line of ['/care due week <@U0SOPHIE|sophie>', `/care show ${a.today!.action_no}`, '/care find pharmacy']) {
+        const { text } = await command(h, 'visitor', line);
+        expect(text).toContain('/care link');
+        expect(text).not.toContain('Chase the pharmacy');
+        expect(text).not.toContain(`#${a.today!.action_no}`);
+      }
+    });
+
     it('refuses words after it with the right form', async () => {
       const { text } = await command(h, 'sophie', '/care mine please');
       expect(text).toContain('/care mine takes nothing after it');

@@ -1,3 +1,4 @@
+import { actionCard } from '../../src/slack/views/action-card.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { careUserIdByEmail, linkDirectly, webAppAction, type Harness, startHarness } from './harness.js';
 
@@ -256,10 +257,10 @@ describe('the action modal through Slack', () => {
 
   it('Edit by someone not linked tells them how to link and opens nothing', async () => {
     const action = await webAppAction(h, { task: 'Water the garden', due: new Date('2026-03-12T09:00:00Z') });
-    const sent = await h.driver.slash('visitor', `/care show ${action.action_no}`, { channel: '#care-team' });
-    expect(sent.acked).toBe(true);
-    await h.fake.waitFor(() => h.fake.ephemerals('visitor').find((e) => e.text === `Action ${action.action_no}`), { timeoutMs: 10_000 });
-    await h.driver.clickButton('visitor', { ephemeral: true, channel: '#care-team', text: 'Edit' });
+    // A card in a channel (as an urgent alert or a routed notice would post it), seen by someone not linked.
+    const [view] = await h.app.deps.actions.views([await h.app.care.actions.retrieve(action._id)], h.fake.teamId);
+    await h.app.slack.chat.postMessage({ channel: 'C0CARE', text: 'card', blocks: actionCard(view!, { now: new Date(), timezone: 'Europe/London', showTask: false }) });
+    await h.driver.clickButton('visitor', { channel: '#care-team', text: 'Edit' });
     const told = await h.fake.waitFor(() => h.fake.ephemerals('visitor').find((e) => e.text.includes('/care link')), { timeoutMs: 10_000 });
     expect(told.text).toContain('linked care account');
     expect(h.fake.openModal('visitor')).toBeUndefined();

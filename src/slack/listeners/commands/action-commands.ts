@@ -28,12 +28,15 @@ export async function handleActionCommand(cmd: Command, ctx: CommandContext, dep
     }
     case 'mine':
     case 'due': {
+      if (cmd.kind === 'due') await deps.identity.requireLink(actor);
       const tz = (await deps.profiles.get(ctx.userId)).tz;
       const source: ListSource = cmd.kind === 'mine' ? { kind: 'mine' } : { kind: 'due', window: cmd.window, slackUserId: cmd.slackUserId ?? ctx.userId };
       await ctx.reply(await renderCommandList(deps, actor, source, tz));
       return true;
     }
     case 'show': {
+      // Reading care data needs a care account too: a Slack workspace may hold people who have none.
+      await deps.identity.requireLink(actor);
       const action = await deps.actions.resolve(cmd.ref);
       const [view] = await deps.actions.views([action], ctx.teamId);
       const tz = (await deps.profiles.get(ctx.userId)).tz;
@@ -55,6 +58,7 @@ export async function handleActionCommand(cmd: Command, ctx: CommandContext, dep
       return true;
     }
     case 'find': {
+      await deps.identity.requireLink(actor);
       const tz = (await deps.profiles.get(ctx.userId)).tz;
       await ctx.reply(await renderCommandList(deps, actor, { kind: 'find', words: cmd.words }, tz));
       return true;
