@@ -1,14 +1,16 @@
 import type { WireRecord } from './resources/types.js';
+import { SortedView } from './sorted-view.js';
 
 /**
- * The records of one resource, by id, with a cache of sorted orders that is
- * dropped whenever a record changes (lists reuse it between writes).
+ * The records of one resource, by id, with a cache of sorted orders (and
+ * their filter columns) that is dropped whenever a record changes (lists
+ * reuse it between writes).
  * Records are replaced, never mutated in place, so per-record caches keyed by
  * object identity stay correct.
  */
 export class Collection<T extends WireRecord> {
   private readonly byId = new Map<string, T>();
-  private readonly sortCache = new Map<string, readonly T[]>();
+  private readonly sortCache = new Map<string, SortedView<T>>();
   private version = 0;
 
   constructor(private readonly onChange: () => void) {}
@@ -42,13 +44,13 @@ export class Collection<T extends WireRecord> {
   }
 
   /** Records in the order of `compare`, cached under `key` until the next change. */
-  sorted(key: string, compare: (a: T, b: T) => number): readonly T[] {
-    let list = this.sortCache.get(key);
-    if (!list) {
-      list = [...this.byId.values()].sort(compare);
-      this.sortCache.set(key, list);
+  sorted(key: string, compare: (a: T, b: T) => number): SortedView<T> {
+    let view = this.sortCache.get(key);
+    if (!view) {
+      view = new SortedView([...this.byId.values()].sort(compare));
+      this.sortCache.set(key, view);
     }
-    return list;
+    return view;
   }
 
   private changed(): void {

@@ -1,9 +1,10 @@
 import { ArgErrorBag } from './errors.js';
 import { idList } from './list-filters.js';
+import { keepTimeRange, keepWhere, type Narrow } from './list-narrow.js';
 import type { ListSpec } from './list-spec.js';
 import type { Params } from './params.js';
 import type { WireRecord } from './resources/types.js';
-import { parseDateTime } from './wire-time.js';
+import { parseDateTime, timeKey } from './wire-time.js';
 
 export const DEFAULT_PER_PAGE = 10;
 export const MAX_PER_PAGE = 100;
@@ -17,11 +18,14 @@ export interface ListQuery<T> {
   /** Cache key of the sort order, e.g. `-due,_id`. */
   sortKey: string;
   compare: (a: T, b: T) => number;
-  predicates: ((record: T) => boolean)[];
+  /** The filters, all of which a record must pass. */
+  narrows: Narrow<T>[];
 }
 
 /** Case-insensitive search text of a record over some fields (cached by the caller). */
 export type Haystack = (record: WireRecord, fields: readonly string[]) => string;
+
+const modifiedOf = (r: WireRecord) => r.modified;
 
 const COMMON_FILTERS = new Set(['filters-ids', 'filters-modified_after', 'filters-modified_before', 'filters-q']);
 
@@ -75,28 +79,37 @@ export function parseListQuery<T extends WireRecord>(spec: ListSpec<T>, params: 
   }
   if (!sortKeys.some((k) => k.field === '_id')) sortKeys.push({ field: '_id', desc: false });
 
-  const predicates: ((record: T) => boolean)[] = [];
+  const narrows: Narrow<T>[] = [];
   const values = (name: string) => (params.get(name) ?? []).filter((v) => v !== '');
 
   const ids = idList<T>((r) => r._id).parse(values('filters-ids'));
   if (ids.errors) for (const e of ids.errors) errors.add('filters-ids', e);
-  else if (ids.predicate) predicates.push(ids.predicate);
+  else if (ids.narrow) narrows.push(ids.narrow);
 
   for (const [name, after] of [['filters-modified_after', true], ['filters-modified_before', false]] as const) {
     const value = values(name)[0];
     if (value === undefined) continue;
     if (parseDateTime(value) === null) errors.add(name, 'Not a valid date/time (YYYY-MM-DD HH:MM:SS, UTC).');
-    else predicates.push(after ? (r) => r.modified > value : (r) => r.modified < value);
+    else {
+      // Time keys are whole numbers: after X = from X + 1, before X = up to X - 1.
+      const key = timeKey(value);
+      narrows.push(
+        after
+          ? keepTimeRange<T>(modifiedOf, key + 1, Infinity, (v) => v !== null && v > value)
+          : keepTimeRange<T>(modifiedOf, -Infinity, key - 1, (v) => v !== null && v < value),
+      );
+    }
   }
-
-  const q = values('filters-q')[0]?.toLowerCase();
-  if (q !== undefined) predicates.push((r) => haystack(r, spec.qFields).includes(q));
 
   for (const [name, def] of Object.entries(spec.filters)) {
     const outcome = def.parse(values(name));
     if (outcome.errors) for (const e of outcome.errors) errors.add(name, e);
-    else if (outcome.predicate) predicates.push(outcome.predicate);
+    else if (outcome.narrow) narrows.push(outcome.narrow);
   }
+
+  // Last: the search is the dearest test, so it only sees records the other filters kept.
+  const q = values('filters-q')[0]?.toLowerCase();
+  if (q !== undefined) narrows.push(keepWhere<T>((r) => haystack(r, spec.qFields).includes(q)));
   for (const name of params.keys()) {
     if (name.startsWith('filters-') && !COMMON_FILTERS.has(name) && !(name in spec.filters)) {
       errors.add(name, 'Unknown filter for this resource.');
@@ -110,6 +123,6 @@ export function parseListQuery<T extends WireRecord>(spec: ListSpec<T>, params: 
     perPage,
     sortKey: sortKeys.map((k) => (k.desc ? '-' : '') + k.field).join(','),
     compare: comparator<T>(sortKeys),
-    predicates,
+    narrows,
   };
 }

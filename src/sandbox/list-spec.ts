@@ -1,8 +1,9 @@
+import type { Narrow } from './list-narrow.js';
 import type { ResourceName } from './store.js';
 import type { WireRecord } from './resources/types.js';
 
-/** Result of parsing one filter parameter: a predicate, nothing (no filtering), or messages. */
-export type FilterOutcome<T> = { predicate?: (record: T) => boolean; errors?: string[] };
+/** Result of parsing one filter parameter: a narrowing, nothing (no filtering), or messages. */
+export type FilterOutcome<T> = { narrow?: Narrow<T>; errors?: string[] };
 
 /**
  * One resource-specific filter. `parse` gets the parameter's non-empty values

@@ -50,6 +50,29 @@ export function isTime(value: string): boolean {
   return TIME.test(value);
 }
 
+/**
+ * A wire date/time `YYYY-MM-DD HH:MM:SS` as the number its 14 digits spell
+ * (e.g. 20240610093000), so keys compare exactly as such strings do; NaN for
+ * anything else (null included). Lets list filters compare numbers kept in
+ * typed arrays instead of strings.
+ */
+export function timeKey(value: string | null): number {
+  if (value === null || value.length !== 19) return NaN;
+  let key = 0;
+  for (let i = 0; i < 19; i++) {
+    const c = value.charCodeAt(i);
+    if (i === 4 || i === 7) {
+      if (c !== 45 /* - */) return NaN;
+    } else if (i === 10) {
+      if (c !== 32 /* space */) return NaN;
+    } else if (i === 13 || i === 16) {
+      if (c !== 58 /* : */) return NaN;
+    } else if (c >= 48 && c <= 57) key = key * 10 + (c - 48);
+    else return NaN;
+  }
+  return key;
+}
+
 /** Floor epoch ms to whole seconds (stored times have second resolution, like the wire). */
 export function wholeSeconds(ms: number): number {
   return Math.floor(ms / 1000) * 1000;
