@@ -1,12 +1,15 @@
 /**
  * Sandbox throughput and memory: signed list calls of 100 items, rate limit
  * lifted, over concurrent keep-alive connections (undici Pool) from this
- * process to the sandbox running in a child process.
+ * process to the sandbox running in a child process. The last column is the
+ * sandbox process's own CPU time per request (Linux /proc), which stays
+ * meaningful when the client or other load on the machine caps requests/s.
  *
  *   npx tsx bench/sandbox.ts [--seconds 5] [--concurrency 32] [--actions 10000]
  *                            [--only <scenario name part>] [--profile <dir>]  (CPU profile of the sandbox)
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
@@ -33,7 +36,7 @@ interface Info {
   apiSecret: string;
 }
 
-async function startChild(): Promise<{ info: Info; stop: () => Promise<void> }> {
+async function startChild(): Promise<{ info: Info; pid: number | undefined; stop: () => Promise<void> }> {
   const child = spawn(
     process.execPath,
     [...(values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile] : []), '--import', 'tsx', 'src/sandbox/cli.ts', '--port', '0', '--seed', String(ACTIONS), '--rate-limit', '0', '--controls', '--log-level', 'warn'],
@@ -45,6 +48,7 @@ async function startChild(): Promise<{ info: Info; stop: () => Promise<void> }> 
   });
   return {
     info: JSON.parse(line) as Info,
+    pid: child.pid,
     stop: () =>
       new Promise((resolve) => {
         child.once('exit', () => resolve());
@@ -72,7 +76,27 @@ const scenarios: Scenario[] = [
   },
 ];
 
-async function run(pool: Pool, origin: string, info: Info, scenario: Scenario) {
+/** The unit of /proc CPU times (USER_HZ, 100 on Linux). */
+const CLOCK_TICKS = 100;
+
+/**
+ * CPU seconds (user + system) the sandbox process has used so far, from
+ * /proc (Linux; undefined elsewhere). Per request, this shows the sandbox's
+ * own cost even when the client in this process or other work on the machine
+ * limits the request rate.
+ */
+function cpuSeconds(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    // Fields after the command name (which may contain spaces): state is field 3, utime 14, stime 15.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+async function run(pool: Pool, origin: string, info: Info, scenario: Scenario, pid?: number) {
   const path = new URL(info.url).pathname + '/actions';
   const latencies: number[] = [];
   let done = 0;
@@ -95,11 +119,14 @@ async function run(pool: Pool, origin: string, info: Info, scenario: Scenario) {
     }
   };
   const started = performance.now();
+  const cpuBefore = cpuSeconds(pid);
   await Promise.all(Array.from({ length: CONCURRENCY }, (_, w) => worker(w)));
   const elapsed = (performance.now() - started) / 1000;
+  const cpuAfter = cpuSeconds(pid);
+  const cpuUsPerReq = cpuBefore !== undefined && cpuAfter !== undefined && done > 0 ? ((cpuAfter - cpuBefore) / done) * 1e6 : undefined;
   latencies.sort((a, b) => a - b);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0;
-  return { rps: done / elapsed, done, failures, itemsPerReq: done ? items / done : 0, p50: pct(0.5), p99: pct(0.99) };
+  return { rps: done / elapsed, done, failures, itemsPerReq: done ? items / done : 0, p50: pct(0.5), p99: pct(0.99), cpuUsPerReq };
 }
 
 async function memory(info: Info) {
@@ -111,7 +138,7 @@ async function memory(info: Info) {
 const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
 
 async function main() {
-  const { info, stop } = await startChild();
+  const { info, pid, stop } = await startChild();
   const origin = new URL(info.url).origin;
   const pool = new Pool(origin, { connections: Math.min(CONCURRENCY, 16), pipelining: 1, keepAliveTimeout: 30_000 });
   try {
@@ -120,13 +147,14 @@ async function main() {
     await run(pool, origin, info, { ...scenarios[0]!, name: 'warm-up' });
     const rows: string[] = [];
     for (const s of scenarios.filter((x) => !values.only || x.name.includes(values.only as string))) {
-      const r = await run(pool, origin, info, s);
-      rows.push(`| ${s.name} | ${r.rps.toFixed(0)} | ${r.itemsPerReq.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.failures} |`);
+      const r = await run(pool, origin, info, s, pid);
+      const cpu = r.cpuUsPerReq === undefined ? 'n/a' : r.cpuUsPerReq.toFixed(0);
+      rows.push(`| ${s.name} | ${r.rps.toFixed(0)} | ${r.itemsPerReq.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.failures} | ${cpu} |`);
     }
     const after = await memory(info);
     console.log(`\n## Sandbox benchmark (${ACTIONS} actions, ${CONCURRENCY} concurrent requests over ${Math.min(CONCURRENCY, 16)} keep-alive connections, ${SECONDS}s each, node ${process.version})\n`);
-    console.log('| scenario | requests/s | items/request | p50 ms | p99 ms | non-200 |');
-    console.log('|---|---:|---:|---:|---:|---:|');
+    console.log('| scenario | requests/s | items/request | p50 ms | p99 ms | non-200 | sandbox CPU µs/request |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|');
     for (const row of rows) console.log(row);
     console.log('\n| sandbox memory | RSS MB | heap used MB |');
     console.log('|---|---:|---:|');
