@@ -110,6 +110,7 @@ export function parseListQuery<T extends WireRecord>(spec: ListSpec<T>, params: 
   // Last: the search is the dearest test, so it only sees records the other filters kept.
   const q = values('filters-q')[0]?.toLowerCase();
   if (q !== undefined) narrows.push(keepWhere<T>((r) => haystack(r, spec.qFields).includes(q)));
+
   for (const name of params.keys()) {
     if (name.startsWith('filters-') && !COMMON_FILTERS.has(name) && !(name in spec.filters)) {
       errors.add(name, 'Unknown filter for this resource.');
