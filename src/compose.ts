@@ -51,8 +51,9 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
   const now = settings.now ?? (() => new Date());
   const store = await openStore({ databaseUrl: settings.store.databaseUrl, dataDir: settings.store.dataDir, logger, clock: () => now().getTime() });
   const care = createCareClient({ ...settings.care, logger: logger.child({ component: 'care-api' }) });
-  // The WebClients log through our logger (JSON, levelled), not to the console.
-  const webApiLogger = boltLogger(logger.child({ component: 'slack-web-api' }));
+  // The WebClients log through our logger (JSON, levelled), not to the console; never their debug
+  // lines, which hold whole request bodies (message text, email addresses).
+  const webApiLogger = { ...boltLogger(logger.child({ component: 'slack-web-api' })), debug: () => undefined };
   const slack = new WebClient(settings.slack.botToken, {
     ...(settings.slack.apiUrl ? { slackApiUrl: settings.slack.apiUrl } : {}),
     logger: webApiLogger,
@@ -77,7 +78,17 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
   });
   const holder = settings.jobs?.instanceId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const staleAfterMs = settings.jobs?.staleAfterMs ?? 2 * 60_000;
-  const deliverer = createDeliverer({ store, slack: jobSlack, holder, logger: logger.child({ component: 'delivery' }), staleAfterMs });
+  // Deliveries post through a client that never retries by itself: the deliverer retries within its
+  // claim's time (honouring Retry-After) and checks the channel's history after an unclear failure,
+  // so a slow retry can never overlap another instance taking the claim over.
+  const poster = new WebClient(settings.slack.botToken, {
+    ...(settings.slack.apiUrl ? { slackApiUrl: settings.slack.apiUrl } : {}),
+    logger: webApiLogger,
+    retryConfig: { retries: 0 },
+    rejectRateLimitedCalls: true,
+    timeout: Math.min(10_000, Math.max(1_000, staleAfterMs / 4)),
+  });
+  const deliverer = createDeliverer({ store, slack: jobSlack, poster, holder, logger: logger.child({ component: 'delivery' }), staleAfterMs });
   let teamId: Promise<string> | undefined;
   const team = () =>
     (teamId ??= jobSlack.auth.test().then(

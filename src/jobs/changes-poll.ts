@@ -18,8 +18,15 @@ export interface ChangesPollReport {
  * One poll of `filters-modified_after` (cursor minus an overlap, so nothing
  * that changed between polls slips through) finds both completions made in the
  * care system's own web app and actions that became urgent. Everything it does
- * is idempotent, so the overlap only costs re-reads. The cursor moves after
- * each page, so a failed run resumes where it stopped.
+ * is idempotent, so the overlap only costs re-reads.
+ *
+ * Pages are keyed on `modified`, not numbered: each next page asks again from
+ * the last second seen. A record that changes while we read moves to the end
+ * of the order; with numbered pages that shifts the records behind it and one
+ * of them would be skipped (and lost for good once the cursor moved past it).
+ * The cursor moves after each page to a point everything before which was
+ * seen, so a failed run resumes where it stopped. When nothing changed, a poll
+ * is one request.
  */
 export function changesPollJob(deps: {
   care: CareClient;
@@ -31,24 +38,32 @@ export function changesPollJob(deps: {
   schedule: string;
   overlapMs: number;
 }): Job {
+  const PER_PAGE = 100;
+  const MAX_REQUESTS = 2_000; // a runaway guard, far above any real backlog
   return {
     name: 'changes-poll',
     schedule: deps.schedule,
     async run({ signal }): Promise<ChangesPollReport> {
       const report: ChangesPollReport = { requests: 0, seen: 0, completions: 0 };
       const stored = await deps.store.getCursor(CHANGES_CURSOR);
-      const cursor = stored ? Date.parse(stored) : deps.now().getTime() - deps.overlapMs;
-      let newest = cursor;
+      const start = stored ? Date.parse(stored) : deps.now().getTime() - deps.overlapMs;
+      let cursor = start;
+      let newest = start;
       const subscriptions = (await deps.store.listSubscriptions()).filter((s) => s.urgentAlerts);
-      const pages = deps.care.actions.iteratePages({
-        filters: { modified_after: new Date(cursor - deps.overlapMs) },
-        attributes: [...ATTRIBUTES],
-        sort_by: ['modified'],
-        per_page: 100,
-      });
-      for await (const page of pages) {
+      // `modified_after` has whole-second resolution and excludes its own second.
+      let since = Math.floor((start - deps.overlapMs) / 1000) * 1000;
+      let page = 1;
+      while (report.requests < MAX_REQUESTS) {
+        const res = await deps.care.actions.list({
+          filters: { modified_after: new Date(since) },
+          attributes: [...ATTRIBUTES],
+          sort_by: ['modified'],
+          per_page: PER_PAGE,
+          page,
+        });
         report.requests++;
-        for (const action of page.items) {
+        let last = since;
+        for (const action of res.items) {
           report.seen++;
           if (action.completed && action.notify_on_complete?.length) {
             report.completions++;
@@ -56,12 +71,27 @@ export function changesPollJob(deps: {
           }
           await deps.urgent.consider(action, subscriptions);
           const modified = parseApiDateTime(action.modified)?.getTime();
-          if (modified && modified > newest) newest = modified;
+          if (modified !== undefined) {
+            last = Math.max(last, modified);
+            newest = Math.max(newest, modified);
+          }
         }
-        await deps.store.setCursor(CHANGES_CURSOR, new Date(newest).toISOString());
+        if (res.items.length < PER_PAGE) break;
+        const lastSecond = Math.floor(last / 1000) * 1000;
+        if (lastSecond - 1000 > since) {
+          // Everything modified before the last second seen is done: ask again from there.
+          since = lastSecond - 1000;
+          page = 1;
+          if (since > cursor) {
+            cursor = since;
+            await deps.store.setCursor(CHANGES_CURSOR, new Date(cursor).toISOString());
+          }
+        } else {
+          page++; // a whole page within one second: step through that second by page
+        }
         if (signal.aborted) return report;
       }
-      if (!stored) await deps.store.setCursor(CHANGES_CURSOR, new Date(newest).toISOString());
+      if (newest > start || !stored) await deps.store.setCursor(CHANGES_CURSOR, new Date(Math.max(newest, cursor)).toISOString());
       await deps.retryUnfinished();
       return report;
     },

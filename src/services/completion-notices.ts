@@ -1,11 +1,11 @@
 import type { WebClient } from '@slack/web-api';
-import type { Action, CareClient } from '../care/index.js';
+import type { Action, CareClient, NotificationGroup } from '../care/index.js';
 import type { Logger } from '../logging/logger.js';
 import { DEFAULT_MAX_ATTEMPTS, type Delivery, type Store } from '../store/index.js';
 import { completionNotice } from '../slack/views/notices.js';
 import { toActionViews } from './action-views.js';
 import type { ChannelPolicy } from './channel-policy.js';
-import type { Deliverer, DeliveryResult } from './delivery.js';
+import { isPermanentSlackError, type Deliverer, type DeliveryResult } from './delivery.js';
 import type { IdentityService } from './identity.js';
 import type { SlackProfiles } from './slack-profiles.js';
 
@@ -26,6 +26,8 @@ export interface CompletionNotices {
   retryUnfinished(): Promise<number>;
 }
 
+const describeSlackError = (err: unknown) => (err as { data?: { error?: string }; code?: string })?.data?.error ?? (err as { code?: string })?.code ?? 'error';
+
 export function createCompletionNotices(deps: {
   care: CareClient;
   store: Store;
@@ -39,8 +41,29 @@ export function createCompletionNotices(deps: {
   logger: Logger;
   now: () => Date;
   staleAfterMs: number;
+  /** How long a notification group's members are reused before being read again (default 60 s). */
+  groupTtlMs?: number;
 }): CompletionNotices {
   const dmChannels = new Map<string, string>();
+  // Notification groups change rarely and every re-read of a completion needs them: a short cache
+  // keeps the poller's overlap re-reads (and bursts of completions) from costing API calls.
+  const groupCache = new Map<string, { at: number; group: NotificationGroup }>();
+  const groupTtlMs = deps.groupTtlMs ?? 60_000;
+
+  async function groupsFor(ids: string[]): Promise<NotificationGroup[]> {
+    const at = deps.now().getTime();
+    const fresh = (id: string) => {
+      const hit = groupCache.get(id);
+      return hit && at - hit.at < groupTtlMs && at >= hit.at ? hit.group : undefined;
+    };
+    const missing = ids.filter((id) => !fresh(id));
+    if (missing.length) {
+      const fetched = await deps.care.notificationGroups.collect({ filters: { ids: missing }, attributes: ['_id', 'name', 'users', 'email_to'], per_page: 100, limit: 100 });
+      for (const id of missing) groupCache.delete(id); // a group gone from the care system is gone here too
+      for (const group of fetched) groupCache.set(group._id, { at, group });
+    }
+    return ids.flatMap((id) => groupCache.get(id)?.group ?? []);
+  }
 
   async function dmChannel(userId: string): Promise<string> {
     const hit = dmChannels.get(userId);
@@ -77,10 +100,11 @@ export function createCompletionNotices(deps: {
       const groupIds = action.notify_on_complete ?? [];
       if (!action.completed || groupIds.length === 0) return report;
       const teamId = await deps.teamId();
-      const groups = await deps.care.notificationGroups.collect({ filters: { ids: groupIds }, attributes: ['_id', 'name', 'users', 'email_to'], per_page: 100, limit: 100 });
+      const groups = await groupsFor([...new Set(groupIds)]);
 
       // Slack user -> the group names that make them a recipient (one DM per person per completion).
       const people = new Map<string, Set<string>>();
+      const lookupFailures: string[] = [];
       const add = (slackUserId: string, group: string) => people.set(slackUserId, (people.get(slackUserId) ?? new Set()).add(group));
       for (const g of groups) {
         const name = g.name ?? 'a notification group';
@@ -88,7 +112,16 @@ export function createCompletionNotices(deps: {
           for (const link of await deps.store.getLinksByCareUser(careUserId)) if (link.teamId === teamId) add(link.slackUserId, name);
         }
         for (const email of g.email_to ?? []) {
-          const slackUserId = await deps.profiles.lookupByEmail(email).catch(() => null);
+          let slackUserId: string | null;
+          try {
+            slackUserId = await deps.profiles.lookupByEmail(email);
+          } catch (err) {
+            if (!isPermanentSlackError(err)) {
+              lookupFailures.push(describeSlackError(err)); // a passing failure: try this completion again
+              continue;
+            }
+            slackUserId = null; // e.g. no users:read.email scope: as good as no match
+          }
           if (slackUserId) add(slackUserId, name);
           else {
             report.unmatchedEmails++;
@@ -102,36 +135,29 @@ export function createCompletionNotices(deps: {
       const occurrence = action.completed;
       const count = (r: DeliveryResult) => (report.results[r] = (report.results[r] ?? 0) + 1);
 
-      for (const [slackUserId, groupNames] of people) {
-        report.recipients++;
-        const key = { kind: 'completion', actionId: action._id, occurrence, recipient: `user:${teamId}/${slackUserId}` };
-        try {
-          const channel = await dmChannel(slackUserId);
+      // Each person's DM is its own delivery: they go out side by side (Slack limits posts per conversation).
+      await Promise.all(
+        [...people].map(async ([slackUserId, groupNames]) => {
+          report.recipients++;
+          const key = { kind: 'completion', actionId: action._id, occurrence, recipient: `user:${teamId}/${slackUserId}` };
           const tz = (await deps.profiles.get(slackUserId).catch(() => null))?.tz ?? deps.timezone;
           const notice = completionNotice(view!, { now: deps.now(), timezone: tz, showTask: true }, [...groupNames]);
-          count(
-            await deps.deliverer.deliver(key, channel, async (metadata) => {
-              const res = await deps.slack.chat.postMessage({ channel, text: notice.text, blocks: notice.blocks, metadata });
-              return { channel, ts: res.ts! };
-            }),
-          );
-        } catch (err) {
-          deps.logger.warn('could not open a DM for a completion notice', { error: err });
-          count('failed');
-        }
-      }
+          // The DM is opened inside the claim: a failure to open it is in the ledger and retried like a failed post.
+          count(await deps.deliverer.deliver(key, () => dmChannel(slackUserId), notice));
+        }),
+      );
 
       for (const route of await deps.store.routesForGroups(groupIds)) {
         report.recipients++;
         const key = { kind: 'completion', actionId: action._id, occurrence, recipient: `channel:${route.teamId}/${route.channelId}` };
         const showTask = await deps.channels.showTasksIn(route.teamId, route.channelId);
         const notice = completionNotice(view!, { now: deps.now(), timezone: deps.timezone, showTask }, [route.groupName]);
-        count(
-          await deps.deliverer.deliver(key, route.channelId, async (metadata) => {
-            const res = await deps.slack.chat.postMessage({ channel: route.channelId, text: notice.text, blocks: notice.blocks, metadata });
-            return { channel: route.channelId, ts: res.ts! };
-          }),
-        );
+        count(await deps.deliverer.deliver(key, route.channelId, notice));
+      }
+      if (lookupFailures.length) {
+        // Someone may be missing: fail so the poller reads this completion again (its cursor stays put);
+        // everyone already told is in the ledger and is not told twice.
+        throw new Error(`${lookupFailures.length} notification address lookup(s) failed: ${lookupFailures.join(', ')}`);
       }
       return report;
     },

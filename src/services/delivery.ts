@@ -1,5 +1,6 @@
-import type { WebClient } from '@slack/web-api';
+import { ErrorCode, type WebClient } from '@slack/web-api';
 import type { Logger } from '../logging/logger.js';
+import type { Block } from '../slack/views/blocks.js';
 import type { ClaimOutcome, DeliveryKey, Store } from '../store/index.js';
 
 export const DELIVERY_EVENT_TYPE = 'care_delivery';
@@ -9,19 +10,31 @@ export interface DeliveryMetadata {
   event_payload: { delivery_id: string; kind: string; action_id: string };
 }
 
-export type SendResult = { channel: string; ts: string };
-/** Posts the message, carrying `metadata` so a later run can tell it was sent. */
-export type Sender = (metadata: DeliveryMetadata) => Promise<SendResult>;
+/** What a delivery posts (the deliverer adds the channel and the metadata). */
+export interface OutgoingMessage {
+  text: string;
+  blocks?: Block[];
+  thread_ts?: string;
+  unfurl_links?: boolean;
+}
+
+/**
+ * Where a delivery goes: a channel id, or a way to find it (e.g. open the DM)
+ * that is only called once the claim is ours, so a failure there is recorded
+ * in the ledger and retried like a failed post.
+ */
+export type Destination = string | (() => Promise<string>);
 
 export type DeliveryResult = 'sent' | 'already-sent' | 'found-in-slack' | 'busy' | 'failed' | 'gave-up';
 
 export interface Deliverer {
   /**
-   * Deliver once: claim in the ledger, send, mark sent. `channel` is where the
-   * message goes (a D… channel for DMs), used to look for an earlier attempt's
-   * message when a claim is taken over after a crash or a failure.
+   * Deliver once: claim in the ledger, post (with metadata naming the
+   * delivery), mark sent. Before posting again after anything that may have
+   * posted already (a crash, a timeout, a 5xx), it looks for the metadata in
+   * the channel's history.
    */
-  deliver(key: DeliveryKey, channel: string, send: Sender): Promise<DeliveryResult>;
+  deliver(key: DeliveryKey, destination: Destination, message: OutgoingMessage | ((channel: string) => OutgoingMessage)): Promise<DeliveryResult>;
 }
 
 /** Slack errors that will not go away by trying again. */
@@ -51,12 +64,52 @@ function describe(err: unknown): string {
   return e?.data?.error ?? e?.code ?? e?.message ?? 'unknown error';
 }
 
-export function createDeliverer(deps: { store: Store; slack: WebClient; holder: string; logger: Logger; staleAfterMs?: number; maxAttempts?: number }): Deliverer {
-  const staleAfterMs = deps.staleAfterMs ?? 2 * 60_000;
+/** A failure after which the message may nevertheless have been posted (timeout, network, 5xx). */
+function mayHavePosted(err: unknown): boolean {
+  const code = (err as { code?: string })?.code;
+  return code !== ErrorCode.RateLimitedError && code !== ErrorCode.PlatformError;
+}
 
-  /** Was this delivery's message already posted (by a run that died before marking it)? */
+function waitBeforeRetry(err: unknown, attempt: number): number {
+  const e = err as { code?: string; retryAfter?: number; data?: { error?: string } };
+  if (e?.code === ErrorCode.RateLimitedError) return Math.max(1, e.retryAfter ?? 1) * 1000; // honour Retry-After
+  if (e?.data?.error === 'ratelimited') return 1000;
+  return Math.min(5000, 250 * 2 ** (attempt - 1));
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface DelivererOptions {
+  store: Store;
+  /** For `conversations.history` (looking for an earlier attempt's message). */
+  slack: WebClient;
+  /**
+   * Posts with this client. It must not retry by itself (`retries: 0`,
+   * `rejectRateLimitedCalls: true`): the deliverer retries within its claim's
+   * time, honouring Retry-After, and checks history after an unclear failure.
+   */
+  poster: WebClient;
+  holder: string;
+  logger: Logger;
+  /** A pending claim older than this may be taken over by another instance. Default 2 min. */
+  staleAfterMs?: number;
+  /** Time the posting attempts of one claim may take (default half of staleAfterMs): always ends before the claim looks stale. */
+  sendBudgetMs?: number;
+  /** Posting attempts per claim (default 6). */
+  maxSendAttempts?: number;
+  /** Claims per delivery before giving up (default: the store's). */
+  maxAttempts?: number;
+}
+
+export function createDeliverer(deps: DelivererOptions): Deliverer {
+  const staleAfterMs = deps.staleAfterMs ?? 2 * 60_000;
+  const sendBudgetMs = deps.sendBudgetMs ?? staleAfterMs / 2;
+  const maxSendAttempts = deps.maxSendAttempts ?? 6;
+
+  /** Was this delivery's message already posted (by an attempt that died or timed out before marking it)? */
   async function findInSlack(channel: string, deliveryId: number, since: number | null): Promise<string | null> {
-    const oldest = since ? String(Math.floor(since / 1000) - 60) : undefined;
+    // A generous margin: the store's clock and Slack's need not agree to the second.
+    const oldest = since ? String(Math.floor(since / 1000) - 15 * 60) : undefined;
     let cursor: string | undefined;
     for (let page = 0; page < 10; page++) {
       const res = await deps.slack.conversations.history({ channel, include_all_metadata: true, limit: 200, ...(oldest ? { oldest } : {}), ...(cursor ? { cursor } : {}) });
@@ -71,9 +124,9 @@ export function createDeliverer(deps: { store: Store; slack: WebClient; holder: 
   }
 
   return {
-    async deliver(key, channel, send) {
-      let claim: ClaimOutcome;
-      claim = await deps.store.claimDelivery(key, { holder: deps.holder, staleAfterMs, ...(deps.maxAttempts ? { maxAttempts: deps.maxAttempts } : {}) });
+    async deliver(key, destination, message) {
+      const claimedAt = Date.now();
+      const claim: ClaimOutcome = await deps.store.claimDelivery(key, { holder: deps.holder, staleAfterMs, ...(deps.maxAttempts ? { maxAttempts: deps.maxAttempts } : {}) });
       switch (claim.outcome) {
         case 'sent':
           return 'already-sent';
@@ -85,26 +138,52 @@ export function createDeliverer(deps: { store: Store; slack: WebClient; holder: 
           break;
       }
       const delivery = claim.delivery;
-      try {
-        if (claim.outcome === 'reclaimed' || claim.outcome === 'failed-retry') {
-          // An earlier attempt may have posted before it could record it: look before sending again.
-          const ts = await findInSlack(channel, delivery.id, delivery.createdAt);
-          if (ts) {
-            await deps.store.markSent(delivery.id, { channel, ts });
-            return 'found-in-slack';
-          }
-        }
-        const sent = await send({
-          event_type: DELIVERY_EVENT_TYPE,
-          event_payload: { delivery_id: String(delivery.id), kind: key.kind, action_id: key.actionId },
-        });
-        await deps.store.markSent(delivery.id, sent);
-        return 'sent';
-      } catch (err) {
-        const retryable = !isPermanentSlackError(err);
+      const metadata: DeliveryMetadata = {
+        event_type: DELIVERY_EVENT_TYPE,
+        event_payload: { delivery_id: String(delivery.id), kind: key.kind, action_id: key.actionId },
+      };
+      const fail = async (err: unknown, retryable: boolean): Promise<DeliveryResult> => {
         deps.logger.warn('delivery failed', { kind: key.kind, deliveryId: delivery.id, retryable, error: describe(err) });
         await deps.store.markFailed(delivery.id, describe(err), { retryable, holder: deps.holder }).catch(() => undefined);
         return 'failed';
+      };
+
+      let channel: string;
+      try {
+        channel = typeof destination === 'string' ? destination : await destination();
+      } catch (err) {
+        return fail(err, !isPermanentSlackError(err));
+      }
+      // An earlier attempt may have posted before it could record it: look before posting again.
+      let lookFirst = claim.outcome === 'reclaimed' || claim.outcome === 'failed-retry';
+      for (let attempt = 1; ; attempt++) {
+        let ts: string | undefined;
+        try {
+          if (lookFirst) {
+            const found = await findInSlack(channel, delivery.id, delivery.createdAt);
+            if (found) {
+              await deps.store.markSent(delivery.id, { channel, ts: found });
+              return 'found-in-slack';
+            }
+          }
+          // A post may only start while the claim is surely ours (it ends within the client's timeout).
+          if (Date.now() - claimedAt >= sendBudgetMs) return fail(new Error('out of time for this claim'), true);
+          const body = typeof message === 'function' ? message(channel) : message;
+          const res = await deps.poster.chat.postMessage({ channel, ...body, metadata });
+          ts = res.ts;
+          if (!ts) throw new Error('chat.postMessage gave no ts');
+        } catch (err) {
+          if (isPermanentSlackError(err)) return fail(err, false);
+          lookFirst = lookFirst || mayHavePosted(err);
+          const wait = waitBeforeRetry(err, attempt);
+          // Never still be trying when another instance may take the claim over.
+          if (attempt >= maxSendAttempts || Date.now() + wait - claimedAt >= sendBudgetMs) return fail(err, true);
+          await sleep(wait);
+          continue;
+        }
+        // Posted. If recording it fails, the claim goes stale and the next claimer finds it in history.
+        await deps.store.markSent(delivery.id, { channel, ts });
+        return 'sent';
       }
     },
   };

@@ -119,19 +119,13 @@ export function createDigests(deps: {
     // Remember how many thread parts this digest has, so a run cut short is finished later.
     if (rendered.thread.length) await store.setCursor(partsCursor(sub, occurrence), String(rendered.thread.length));
     const mainKey = { kind: 'digest', actionId: '-', occurrence, recipient };
-    const result = await deps.deliverer.deliver(mainKey, sub.channelId, async (metadata) => {
-      const res = await deps.slack.chat.postMessage({ channel: sub.channelId, text: rendered.main.text, blocks: rendered.main.blocks, metadata, unfurl_links: false });
-      return { channel: sub.channelId, ts: res.ts! };
-    });
+    const result = await deps.deliverer.deliver(mainKey, sub.channelId, { ...rendered.main, unfurl_links: false });
     count(result);
     if (!rendered.thread.length) return;
     const main = await store.getDelivery(mainKey);
     if (main?.state !== 'sent' || !main.slackTs) return; // the thread follows once the summary is out
     for (const [i, part] of rendered.thread.entries()) {
-      const r = await deps.deliverer.deliver({ kind: 'digest-part', actionId: '-', occurrence: `${occurrence}#${i + 1}`, recipient }, sub.channelId, async (metadata) => {
-        const res = await deps.slack.chat.postMessage({ channel: sub.channelId, thread_ts: main.slackTs!, text: part.text, blocks: part.blocks, metadata });
-        return { channel: sub.channelId, ts: res.ts! };
-      });
+      const r = await deps.deliverer.deliver({ kind: 'digest-part', actionId: '-', occurrence: `${occurrence}#${i + 1}`, recipient }, sub.channelId, { ...part, thread_ts: main.slackTs! });
       if (r === 'failed') break;
     }
   }

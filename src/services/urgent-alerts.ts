@@ -37,10 +37,7 @@ export function createUrgentAlerts(deps: { store: Store; slack: WebClient; ident
         const showTask = await deps.channels.showTasksIn(sub.teamId, sub.channelId);
         const alert = urgentAlert(view!, { now: deps.now(), timezone: sub.timeZone, showTask });
         results.push(
-          await deps.deliverer.deliver({ kind: 'urgent', actionId: action._id, occurrence: episode, recipient: `channel:${sub.teamId}/${sub.channelId}` }, sub.channelId, async (metadata) => {
-            const res = await deps.slack.chat.postMessage({ channel: sub.channelId, text: alert.text, blocks: alert.blocks, metadata });
-            return { channel: sub.channelId, ts: res.ts! };
-          }),
+          await deps.deliverer.deliver({ kind: 'urgent', actionId: action._id, occurrence: episode, recipient: `channel:${sub.teamId}/${sub.channelId}` }, sub.channelId, alert),
         );
       }
       return results;

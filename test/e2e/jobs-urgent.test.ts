@@ -30,8 +30,8 @@ describe('urgent alerts', () => {
     const hidden = h.fake.visibleText(alerts('#care-team', a._id)[0]!, { viewer: 'amelia' });
     expect(hidden).toContain(`Urgent action #${a.action_no}`);
     expect(hidden).not.toContain('room 3');
-    // Later polls read it again (overlap window): no second alert.
-    await poll(h);
+    // Later polls read it again (overlap window): no second alert, and one API request each.
+    expect((await poll(h)).requests).toBe(1);
     await later();
     await poll(h);
     expect(alerts('#care-leads', a._id)).toHaveLength(1);
