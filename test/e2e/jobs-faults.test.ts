@@ -1,0 +1,215 @@
+/**
+ * Exactly-once completion notices under faults: two app instances on one
+ * PostgreSQL schema (one in this process, one a child process that is killed
+ * with SIGKILL mid-run and started again), 20% care API 5xx plus forced 429s,
+ * Slack 5xx and ratelimited answers on chat.postMessage / conversations.open,
+ * 200 actions completed (some with /care done in Slack, most in the web app).
+ * At the end every expected DM is there exactly once.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createCareClient } from '../../src/care/index.js';
+import { careWorkspace } from '../../src/demo/care-workspace.js';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { createSlackDriver, startSlackFake, type SlackFake } from '../../src/slack-fake/index.js';
+import { openStore } from '../../src/store/index.js';
+import { createTestSchema, PG_SKIPPED, TEST_DATABASE_URL, type TestSchema } from '../helpers/pg.js';
+import { deliveryActionId, deliveryKind } from './fixtures/jobs-support.js';
+import type { InstanceConfig } from './fixtures/instance.js';
+import { spawnInstance, urlWithSchema, type ChildInstance } from './fixtures/spawn-instance.js';
+
+const SIGNING_SECRET = 'faults-signing-secret';
+const ACTIONS = 200;
+const VIA_SLACK_EVERY = 10; // every 10th action is completed with /care done
+const RECIPIENTS = ['sophie', 'amelia', 'priya'] as const; // linked, by email_to, linked
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+if (!TEST_DATABASE_URL) {
+  describe('jobs under faults (two instances on PostgreSQL)', () => {
+    it.skip(PG_SKIPPED, () => undefined);
+  });
+} else {
+  const pgUrl = TEST_DATABASE_URL;
+  describe('jobs under faults (two instances on PostgreSQL)', () => {
+    it('delivers every completion notice exactly once through faults, a SIGKILL and a restart', { timeout: 120_000 }, async () => {
+      const cleanup: (() => Promise<unknown>)[] = [];
+      const childLogs: string[] = [];
+      try {
+        const sandbox: RunningSandbox = await startSandbox({ port: 0, seed: 'empty', controls: true, rateLimit: 0 });
+        cleanup.push(() => sandbox.stop());
+        const fake: SlackFake = await startSlackFake({ workspace: careWorkspace(), postRateLimit: false });
+        cleanup.push(() => fake.close());
+        const schema: TestSchema = await createTestSchema(pgUrl, 'jobs_faults');
+        cleanup.push(() => schema.drop());
+        const databaseUrl = urlWithSchema(pgUrl, schema.name);
+        const dataDir = await mkdtemp(join(tmpdir(), 'care-faults-'));
+        cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
+        const control = async (path: string, body?: unknown) => {
+          const res = await fetch(`${sandbox.controlsUrl}/${path}`, {
+            method: body === undefined ? 'GET' : 'POST',
+            headers: { 'content-type': 'application/json' },
+            ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          });
+          if (!res.ok) throw new Error(`control ${path}: ${res.status} ${await res.text()}`);
+          return res.json() as Promise<any>;
+        };
+
+        // Short intervals so a dead instance's lease and claims are taken over within seconds.
+        const jobs = { pollSeconds: 1, overlapMs: 5_000, staleAfterMs: 6_000, leaseMs: 4_000 };
+        const common = {
+          care: { baseUrl: sandbox.url, ...sandbox.credentials, rateLimitPerSecond: 50 },
+          slack: { apiUrl: fake.apiUrl, botToken: fake.botToken, signingSecret: SIGNING_SECRET },
+        };
+        // Both instances are child processes on the same schema; whichever is mid-poll gets killed.
+        const childConfig = (instanceId: string): InstanceConfig => ({ ...common, databaseUrl, dataDir, instanceId, ...jobs });
+        const instances = new Map<string, ChildInstance>();
+        const launch = async (instanceId: string) => {
+          const child = await spawnInstance(childConfig(instanceId), { logs: childLogs });
+          instances.set(instanceId, child);
+          return child;
+        };
+        cleanup.push(async () => {
+          for (const child of instances.values()) await child.stop();
+        });
+        await Promise.all([launch('instance-a'), launch('instance-b')]);
+        // A store handle of the test's own (setup and final counts), and a driver per instance.
+        const store = await openStore({ databaseUrl });
+        cleanup.push(() => store.close());
+        const care = createCareClient({ baseUrl: sandbox.url, ...sandbox.credentials, rateLimitPerSecond: 50 });
+        cleanup.push(() => care.close());
+        const driverFor = (child: ChildInstance) => createSlackDriver({ fake, eventsUrl: `http://127.0.0.1:${child.port}/slack/events`, signingSecret: SIGNING_SECRET });
+
+        // People and groups: Sophie and Priya linked, Amelia reached by email_to.
+        const careUser = async (email: string) => (await care.users.list({ filters: { q: email }, attributes: ['_id', 'email'], per_page: 10 })).items.find((u) => u.email === email)!._id;
+        const sophieCare = await careUser('sophie.marsh@brightwatercare.example');
+        for (const [slackUserId, email] of [['U0SOPHIE', 'sophie.marsh@brightwatercare.example'], ['U0PRIYA', 'priya.sharma@brightwatercare.example']] as const) {
+          await store.upsertLink({ teamId: fake.teamId, slackUserId, careUserId: await careUser(email), method: 'admin', linkedBy: 'U0AMELIA' });
+        }
+        const groups = await care.notificationGroups.collect({ attributes: ['_id', 'name'], per_page: 100, limit: 100 });
+        const notify = ['Willow Bank seniors', 'Heather Lodge nurses'].map((n) => groups.find((g) => g.name === n)!._id);
+
+        const actions: { _id: string; action_no: string }[] = [];
+        for (let i = 0; i < ACTIONS; i += 20) {
+          actions.push(
+            ...(await Promise.all(
+              Array.from({ length: Math.min(20, ACTIONS - i) }, (_, k) =>
+                control('actions', { task: `Fault drill ${i + k}`, due: new Date(Date.now() + 86_400_000).toISOString(), assigned_to: sophieCare, notify_on_complete: notify }),
+              ),
+            )),
+          );
+        }
+
+        // Faults on: care API 20% 5xx and bursts of 429; Slack 5xx and ratelimited (Retry-After: 1) on the two calls a DM needs.
+        await control('faults', { errorRate: 0.2, errorStatus: 503, force429: 3 });
+        fake.faults.serverErrors(0.08, { methods: ['chat.postMessage', 'conversations.open'] });
+        // For the first 15 s: a ratelimited answer now and then (never more than one waiting per method,
+        // so retries get through) and a forced care API 429 every 3 s. The random 5xx stay on throughout.
+        let ticks = 0;
+        const throttle = setInterval(() => {
+          if (++ticks > 15) return;
+          const waiting = new Set(fake.faults.config.next.map((n) => n.method));
+          for (const method of ['chat.postMessage', 'conversations.open']) {
+            if (!waiting.has(method)) fake.faults.failNext(method, 1, { status: 429, error: 'ratelimited', retryAfterSec: 1 });
+          }
+          if (ticks % 3 === 0) void control('faults', { force429: 1 }).catch(() => undefined);
+        }, 1_000);
+        cleanup.push(async () => clearInterval(throttle));
+
+        // Complete them: every 10th with /care done in Slack, the rest in the web app.
+        let killed: string | undefined;
+        for (let i = 0; i < ACTIONS; i += 10) {
+          const batch = actions.slice(i, i + 10);
+          const alive = [...instances.entries()].find(([id]) => id !== killed)![1];
+          const driver = driverFor(alive);
+          await Promise.all(
+            batch.map(async (action, k) => {
+              if ((i + k) % VIA_SLACK_EVERY === 0) await driver.slash('sophie', `/care done ${action.action_no}`, { channel: '#care-team' });
+              else await control(`actions/${action._id}/complete`, {});
+            }),
+          );
+          if (i === 80) {
+            // SIGKILL the instance that is inside a poll right now (it holds the changes-poll lease).
+            const deadline = Date.now() + 15_000;
+            while (!killed && Date.now() < deadline) {
+              const lease = await store.getLease('changes-poll');
+              if (lease && lease.expiresAt > Date.now() && instances.has(lease.holder)) killed = lease.holder;
+              else await sleep(10);
+            }
+            expect(killed, 'an instance held the changes-poll lease').toBeDefined();
+            await instances.get(killed!)!.kill();
+            expect(await instances.get(killed!)!.exited).toBe('SIGKILL');
+          }
+          if (i === 120) await launch(`${killed}-restarted`);
+          await sleep(150);
+        }
+
+        // A /care done that failed for the person (care API down for all retries) is done in the web app instead.
+        for (const action of actions) {
+          const current = await control(`actions/${action._id}`);
+          if (!current.completed) await control(`actions/${action._id}/complete`, {});
+        }
+
+        // Read the fake's live state (cheap, no copies): completion DMs per person and action.
+        const imOf = (userId: string) => fake.state.channels.find((c) => c.is_im && c.user === userId)?.id;
+        const delivered = () => {
+          const byPerson = new Map<string, Map<string, number>>();
+          for (const person of RECIPIENTS) {
+            const counts = new Map<string, number>();
+            const im = imOf(`U0${person.toUpperCase()}`);
+            for (const m of (im && fake.state.messages[im]) || []) {
+              if (deliveryKind(m) === 'completion') counts.set(deliveryActionId(m)!, (counts.get(deliveryActionId(m)!) ?? 0) + 1);
+            }
+            byPerson.set(person, counts);
+          }
+          return byPerson;
+        };
+        const total = () => [...delivered().values()].reduce((n, c) => n + c.size, 0);
+        const expected = ACTIONS * RECIPIENTS.length;
+        for (const deadline = Date.now() + 100_000; total() < expected; await sleep(500)) {
+          if (Date.now() > deadline) throw new Error(`not every notice arrived under faults (${total()} of ${expected})`);
+        }
+
+        // Faults off; let claims left by the killed instance go stale and be settled, then look for late duplicates.
+        clearInterval(throttle);
+        fake.faults.clear();
+        await control('faults', { reset: true });
+        for (const deadline = Date.now() + 30_000; (await store.countDeliveries({ kind: 'completion', state: 'pending' })) > 0; await sleep(500)) {
+          if (Date.now() > deadline) throw new Error('claims stayed pending');
+        }
+        await sleep(jobs.staleAfterMs + 1_000);
+
+        const final = delivered();
+        const duplicates: string[] = [];
+        const lost: string[] = [];
+        for (const person of RECIPIENTS) {
+          const counts = final.get(person)!;
+          for (const action of actions) {
+            const n = counts.get(action._id) ?? 0;
+            if (n === 0) lost.push(`${person}:${action.action_no}`);
+            if (n > 1) duplicates.push(`${person}:${action.action_no}×${n}`);
+          }
+        }
+        expect(duplicates).toEqual([]);
+        expect(lost).toEqual([]);
+        const deliveryIds = RECIPIENTS.flatMap((p) => (fake.state.messages[imOf(`U0${p.toUpperCase()}`)!] ?? []).filter((m) => deliveryKind(m) === 'completion').map((m) => String(m.metadata!.event_payload!.delivery_id)));
+        expect(new Set(deliveryIds).size).toBe(deliveryIds.length);
+        expect(await store.countDeliveries({ kind: 'completion', state: 'sent' })).toBe(ACTIONS * RECIPIENTS.length);
+
+        // The faults really happened.
+        const slackStatuses = fake.calls().map((c) => c.status);
+        expect(slackStatuses.filter((s) => s === 429).length).toBeGreaterThan(0);
+        expect(slackStatuses.filter((s) => s >= 500).length).toBeGreaterThan(0);
+        const stats = await control('stats');
+        expect(stats.byStatus['503'] ?? 0).toBeGreaterThan(0);
+        expect(stats.byStatus['429'] ?? 0).toBeGreaterThan(0);
+      } catch (err) {
+        if (childLogs.length) process.stderr.write(`child instance logs (last 30):\n${childLogs.slice(-30).join('\n')}\n`);
+        throw err;
+      } finally {
+        for (const step of cleanup.reverse()) await step().catch(() => undefined);
+      }
+    });
+  });
+}
