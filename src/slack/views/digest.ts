@@ -37,17 +37,31 @@ export function renderDigest(c: DigestContent, ctx: RenderContext, options: { po
   if (whole.hidden === 0) return { main: { text, blocks: [...head, ...whole.blocks] }, thread: [] };
 
   // Too long for one message: summary in the channel, the full list in the thread, in parts.
+  // Each part gets a slice of the groups that fits (one block per line, one per group heading), so
+  // every action is rendered once, in order, exactly once across the parts.
   const thread: RenderedDigest['thread'] = [];
-  let remaining = c.groups.map((g) => ({ ...g, actions: [...g.actions] }));
-  let part = 1;
-  while (remaining.some((g) => g.actions.length)) {
-    const chunk = renderActionGroups(remaining, ctx, { maxBlocks: MESSAGE_BLOCKS - 1, buttons: 'complete' });
-    const shown = new Set<string>();
-    for (const b of chunk.blocks) if ('block_id' in b && typeof b.block_id === 'string' && b.block_id.startsWith('line_')) shown.add(b.block_id.slice(5));
-    if (shown.size === 0) break;
+  const budget = MESSAGE_BLOCKS - 2; // the "Part n" context, and the list's room for a note it will not need
+  let gi = 0;
+  let ai = 0;
+  for (let part = 1; gi < c.groups.length; part++) {
+    const slice: ActionGroup[] = [];
+    let used = 0;
+    while (gi < c.groups.length && used + 2 <= budget) {
+      const g = c.groups[gi]!;
+      const take = Math.min(g.actions.length - ai, budget - used - 1);
+      if (take > 0) {
+        slice.push({ label: ai > 0 ? `${g.label} (continued)` : g.label, actions: g.actions.slice(ai, ai + take) });
+        used += 1 + take;
+        ai += take;
+      }
+      if (ai >= g.actions.length) {
+        gi++;
+        ai = 0;
+      }
+    }
+    if (slice.length === 0) break;
+    const chunk = renderActionGroups(slice, ctx, { maxBlocks: MESSAGE_BLOCKS - 1, buttons: 'complete' });
     thread.push({ text: `${c.title}: part ${part}`, blocks: [context(`Part ${part}`), ...chunk.blocks.filter((b) => b.type !== 'context')] });
-    remaining = remaining.map((g) => ({ ...g, actions: g.actions.filter((a) => !shown.has(a.id)) }));
-    part++;
   }
   return { main: { text, blocks: [...head, section(`:thread: ${total} actions: the full list is in the thread.`)] }, thread };
 }
