@@ -93,6 +93,7 @@ export function changesPollJob(deps: {
       }
       if (newest > start || !stored) await deps.store.setCursor(CHANGES_CURSOR, new Date(Math.max(newest, cursor)).toISOString());
       await deps.retryUnfinished();
+      await deps.urgent.retryUnfinished(subscriptions);
       return report;
     },
   };

@@ -1,6 +1,7 @@
 import type { WebClient } from '@slack/web-api';
-import type { Action } from '../care/index.js';
-import type { Store, Subscription } from '../store/index.js';
+import type { Action, CareClient } from '../care/index.js';
+import type { Logger } from '../logging/logger.js';
+import { DEFAULT_MAX_ATTEMPTS, type Store, type Subscription } from '../store/index.js';
 import { urgentAlert } from '../slack/views/notices.js';
 import { toActionViews } from './action-views.js';
 import type { ChannelPolicy } from './channel-policy.js';
@@ -13,12 +14,51 @@ export interface UrgentAlerts {
    * subscribed to urgent alerts, once per time it became urgent (an "episode").
    */
   consider(action: Action, subscriptions: Subscription[]): Promise<DeliveryResult[]>;
+  /**
+   * Try again the alerts that failed for a passing reason or were left pending
+   * by a crashed run (the poller reads an action again only within its overlap).
+   * An action no longer urgent is not alerted.
+   */
+  retryUnfinished(subscriptions: Subscription[]): Promise<number>;
 }
+
+/** What an alert needs of an action. */
+export const ALERT_ATTRIBUTES = ['_id', 'action_no', 'task', 'due', 'urgent', 'completed', 'assigned_to', 'modified', 'location'] as const;
 
 const episodeCursor = (actionId: string) => `urgent-episode:${actionId}`;
 
-export function createUrgentAlerts(deps: { store: Store; slack: WebClient; identity: IdentityService; channels: ChannelPolicy; deliverer: Deliverer; now: () => Date }): UrgentAlerts {
-  return {
+export function createUrgentAlerts(deps: {
+  store: Store;
+  slack: WebClient;
+  care: CareClient;
+  identity: IdentityService;
+  channels: ChannelPolicy;
+  deliverer: Deliverer;
+  now: () => Date;
+  staleAfterMs: number;
+  logger: Logger;
+}): UrgentAlerts {
+  const alerts: UrgentAlerts = {
+    async retryUnfinished(subscriptions) {
+      const cutoff = deps.now().getTime() - deps.staleAfterMs;
+      const failed = await deps.store.listDeliveries({ kind: 'urgent', state: 'failed', order: 'desc', limit: 100 });
+      const pending = await deps.store.listDeliveries({ kind: 'urgent', state: 'pending', limit: 100 });
+      const todo = [...failed.filter((d) => d.retryable), ...pending.filter((d) => (d.claimedAt ?? 0) <= cutoff)].filter((d) => d.attempts < DEFAULT_MAX_ATTEMPTS);
+      const actionIds = new Set<string>();
+      for (const d of todo) {
+        // Only the episode still running: an alert of an episode that ended is not sent late.
+        if ((await deps.store.getCursor(episodeCursor(d.actionId))) === d.occurrence) actionIds.add(d.actionId);
+      }
+      for (const id of actionIds) {
+        try {
+          await alerts.consider(await deps.care.actions.retrieve(id, { attributes: [...ALERT_ATTRIBUTES] }), subscriptions);
+        } catch (err) {
+          deps.logger.warn('retrying an urgent alert failed; it stays in the ledger for the next run', { actionId: id, error: err });
+        }
+      }
+      return actionIds.size;
+    },
+
     async consider(action, subscriptions) {
       const results: DeliveryResult[] = [];
       const key = episodeCursor(action._id);
@@ -43,4 +83,5 @@ export function createUrgentAlerts(deps: { store: Store; slack: WebClient; ident
       return results;
     },
   };
+  return alerts;
 }

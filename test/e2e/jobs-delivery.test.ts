@@ -60,6 +60,20 @@ describe('delivery through passing Slack failures', () => {
     expect(h.logs.join('\n')).not.toContain('amelia.hughes@');
   });
 
+  it('an urgent alert that failed is sent from the ledger, though the poller will not read the action again', async () => {
+    // Claims go stale after 2 s here, so a post gets 1 s of attempts before it is recorded as failed.
+    h = await startHarness({ sandbox: { seed: 'empty' }, jobs: { staleAfterMs: 2_000 } });
+    await command(h, 'amelia', '/care digest here urgent-only', { channel: '#care-leads' });
+    await poll(h);
+    const a = await webAppAction(h, { task: 'Urgent: no hot water on the first floor', due: new Date(h.now().getTime() + 3600_000), urgent: true });
+    await somethingElseChangesMuchLater(h);
+    h.fake.faults.failNext('chat.postMessage', 3, 'internal_error');
+    await poll(h);
+    await poll(h);
+    const alerts = h.fake.messages('#care-leads').filter((m) => deliveryKind(m) === 'urgent' && deliveryActionId(m) === a._id);
+    expect(alerts).toHaveLength(1);
+  });
+
   it('a post slowed by 429s ends before its claim can be taken over: one DM, not two', async () => {
     // Claims count as abandoned after 3 s here, so a poll 3.5 s after the click may take them over.
     h = await startHarness({ sandbox: { seed: 'empty' }, jobs: { staleAfterMs: 3_000 } });
