@@ -9,7 +9,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createCareClient } from '../../src/care/index.js';
 import { careWorkspace } from '../../src/demo/care-workspace.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
@@ -33,8 +33,13 @@ if (!TEST_DATABASE_URL) {
 } else {
   const pgUrl = TEST_DATABASE_URL;
   describe('jobs under faults (two instances on PostgreSQL)', () => {
+    // Undone in reverse in afterAll, which also runs when the test times out (no stray processes or schemas).
+    const cleanup: (() => Promise<unknown>)[] = [];
+    afterAll(async () => {
+      for (const step of cleanup.reverse()) await step().catch(() => undefined);
+    });
+
     it('delivers every completion notice exactly once through faults, a SIGKILL and a restart', { timeout: 120_000 }, async () => {
-      const cleanup: (() => Promise<unknown>)[] = [];
       const childLogs: string[] = [];
       try {
         const sandbox: RunningSandbox = await startSandbox({ port: 0, seed: 'empty', controls: true, rateLimit: 0 });
@@ -207,8 +212,6 @@ if (!TEST_DATABASE_URL) {
       } catch (err) {
         if (childLogs.length) process.stderr.write(`child instance logs (last 30):\n${childLogs.slice(-30).join('\n')}\n`);
         throw err;
-      } finally {
-        for (const step of cleanup.reverse()) await step().catch(() => undefined);
       }
     });
   });
