@@ -238,7 +238,25 @@ describe('the action modal through Slack', () => {
     expect(updated.reminders).toEqual([expect.objectContaining({ method: 'email', offset_delta: 30 })]);
     const audit = await h.app.store.listAudit({ actionId: action._id });
     expect(audit.map((e) => [e.verb, e.userId])).toEqual([['action.update', 'U0OLIVER']]);
-    await h.fake.waitFor(() => h.fake.ephemerals('oliver').find((e) => e.text.startsWith('Updated')), { timeoutMs: 10_000 });
+    // The answer Oliver clicked Edit on now shows the saved state, in place.
+    await h.fake.waitFor(() => h.fake.ephemerals('oliver').find((e) => h.fake.visibleText(e).includes('engineer booked')), { timeoutMs: 10_000 });
+  });
+
+  it('Edit on a card in a channel thread updates that card in place once saved', async () => {
+    const msg = h.driver.postAsUser('amelia', '#care-leads', 'Fire door on floor 2 sticks');
+    await h.driver.messageShortcut('priya', 'care_create_from_message', { channel: '#care-leads', ts: msg.ts });
+    await h.fake.waitFor(() => h.fake.openModal('priya'), { timeoutMs: 10_000 });
+    expect((await h.driver.modal('priya').fill('Due time', '10:00').submit()).outcome).toBe('closed');
+    const card = await h.fake.waitFor(() => h.fake.thread('#care-leads', msg.ts)[0], { timeoutMs: 10_000 });
+    const updatesBefore = h.fake.calls('chat.update').length;
+
+    await h.driver.clickButton('priya', { channel: '#care-leads', ts: card.ts, text: 'Edit' });
+    await h.fake.waitFor(() => (h.fake.openModal('priya')?.view.callback_id === 'care_action_modal' ? true : undefined), { timeoutMs: 10_000 });
+    expect((await h.driver.modal('priya').fill('Task', 'Fire door on floor 2 sticks: carpenter Tuesday').submit()).outcome).toBe('closed');
+
+    await h.fake.waitFor(() => (h.fake.visibleText(h.fake.thread('#care-leads', msg.ts)[0]!, { viewer: 'amelia' }).includes('carpenter Tuesday') ? true : undefined), { timeoutMs: 10_000 });
+    expect(h.fake.thread('#care-leads', msg.ts)).toHaveLength(1); // updated, not posted again
+    expect(h.fake.calls('chat.update').length).toBeGreaterThan(updatesBefore);
   });
 
   it('Edit opens a Loading modal before asking the care system, so a care system slower than the trigger still gets a form', async () => {

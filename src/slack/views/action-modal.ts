@@ -37,6 +37,8 @@ export interface ActionModalMeta {
   /** Where to confirm (a message shortcut's thread, or the channel the command came from). */
   channelId?: string;
   threadTs?: string;
+  /** Edit only: the message whose card shows the new state once saved. */
+  origin?: { channel: string; ts?: string | undefined; threadTs?: string | undefined; responseUrl?: string | undefined; blockId?: string | undefined };
 }
 
 const opt = (text: string, value: string): types.PlainTextOption => ({ text: plainText(text, 75), value });

@@ -44,11 +44,20 @@ export function registerEditAndNew(app: App, deps: SlackDeps): void {
           }),
         ),
       };
+      const channelId = body.channel?.id ?? body.container?.channel_id;
+      // Remember where Edit was clicked, so the saved state replaces that card in place.
+      const origin =
+        body.container?.type === 'message' && channelId
+          ? body.container.is_ephemeral
+            ? { channel: channelId, responseUrl: body.response_url, blockId: action.block_id }
+            : { channel: channelId, ts: body.message?.ts ?? body.container.message_ts, threadTs: body.message?.thread_ts ?? body.container.thread_ts }
+          : undefined;
       const meta = {
         mode: 'edit' as const,
         actionId: action_._id,
         tz,
-        ...(body.channel?.id ? { channelId: body.channel.id } : {}),
+        ...(channelId ? { channelId } : {}),
+        ...(origin ? { origin } : {}),
       };
       if (viewId) await deps.slack.views.update({ view_id: viewId, view: actionModal(meta, initial) });
     } catch (err) {

@@ -5,6 +5,7 @@ import { describeError, UserFacingError } from '../../../services/errors.js';
 import { isValidTimeZone } from '../../../time/zones.js';
 import type { SlackDeps } from '../../deps.js';
 import { argErrorsToFields, parseActionForm, type ActionFormValue } from '../../forms/action-form.js';
+import { showEditedInPlace } from '../../edited-in-place.js';
 import { refreshHomes } from '../../home.js';
 import { CallbackIds, FieldIds } from '../../ids.js';
 import { actionCard, actionFallback } from '../../views/action-card.js';
@@ -17,6 +18,9 @@ const MetaSchema = z.object({
   tz: z.string().refine(isValidTimeZone),
   channelId: z.string().optional(),
   threadTs: z.string().optional(),
+  origin: z
+    .object({ channel: z.string(), ts: z.string().optional(), threadTs: z.string().optional(), responseUrl: z.string().url().optional(), blockId: z.string().optional() })
+    .optional(),
 });
 type Meta = z.infer<typeof MetaSchema>;
 
@@ -108,8 +112,14 @@ export function registerActionModal(app: App, deps: SlackDeps): void {
     }
     if (!outcome.ok) return;
     try {
-      await confirm(deps, actor, meta, outcome.action);
       const [v] = await deps.actions.views([outcome.action], actor.teamId);
+      const inPlace = meta.origin
+        ? await showEditedInPlace(deps, actor, meta.origin, v!, meta.tz).catch((err) => {
+            deps.logger.warn('could not update the edited card in place', { error: err });
+            return false;
+          })
+        : false;
+      if (!inPlace) await confirm(deps, actor, meta, outcome.action);
       await refreshHomes(deps, actor.teamId, [actor.userId, v?.assignee?.slackUserId]);
     } catch (err) {
       deps.logger.warn('could not confirm a saved action', { error: err });

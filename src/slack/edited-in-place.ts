@@ -1,0 +1,43 @@
+import type { types } from '@slack/bolt';
+import type { SlackDeps } from './deps.js';
+import { listSourceOfBlockId, renderCommandList } from './lists.js';
+import { actionCard } from './views/action-card.js';
+import type { ActionView } from './views/model.js';
+import { patchActionBlocks } from './views/patch.js';
+
+/** Where an Edit button was clicked: a channel message (by ts) or an ephemeral answer (by response_url). */
+export interface EditOrigin {
+  channel: string;
+  ts?: string | undefined;
+  /** Set when the card is a thread reply (read back with conversations.replies). */
+  threadTs?: string | undefined;
+  responseUrl?: string | undefined;
+  blockId?: string | undefined;
+}
+
+/**
+ * After an Edit is saved, show the new state on the message the person clicked
+ * Edit on, as Complete/Reopen do. Returns whether it could.
+ */
+export async function showEditedInPlace(deps: SlackDeps, actor: { teamId: string; userId: string }, origin: EditOrigin, view: ActionView, tz: string): Promise<boolean> {
+  if (origin.ts) {
+    const read =
+      origin.threadTs && origin.threadTs !== origin.ts
+        ? await deps.slack.conversations.replies({ channel: origin.channel, ts: origin.threadTs, latest: origin.ts, inclusive: true, limit: 200 })
+        : await deps.slack.conversations.history({ channel: origin.channel, latest: origin.ts, inclusive: true, limit: 1 });
+    const message = read.messages?.find((m) => m.ts === origin.ts);
+    if (!message?.blocks) return false;
+    const showTask = await deps.channels.showTasksIn(actor.teamId, origin.channel);
+    const patched = patchActionBlocks(message.blocks as types.AnyBlock[], view, { now: deps.now(), timezone: tz, showTask });
+    if (!patched) return false;
+    await deps.slack.chat.update({ channel: origin.channel, ts: origin.ts, blocks: patched as types.KnownBlock[], text: message.text ?? 'Care action' });
+    return true;
+  }
+  if (origin.responseUrl) {
+    const source = listSourceOfBlockId(origin.blockId);
+    const answer = source ? await renderCommandList(deps, actor, source, tz, view) : { text: 'Care action', blocks: actionCard(view, { now: deps.now(), timezone: tz, showTask: true }) };
+    const res = await fetch(origin.responseUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ replace_original: true, ...answer }) });
+    return res.ok;
+  }
+  return false;
+}
