@@ -33,7 +33,8 @@ export function createAdminCommands(deps: SlackDeps, digests: Digests): AdminCom
         if (cmd.filter.type === 'users') filters.slackUserIds = cmd.filter.slackUserIds;
         if (cmd.filter.type === 'location') {
           const name = cmd.filter.name;
-          const found = (await deps.directory.locations(name)).find((l) => (l.name ?? '').toLowerCase() === name.toLowerCase()) ?? (await deps.directory.locations(name))[0];
+          const matches = await deps.directory.locations(name);
+          const found = matches.find((l) => (l.name ?? '').toLowerCase() === name.toLowerCase()) ?? matches[0];
           if (!found) {
             await ctx.reply({ text: `No location is called “${userText(name, 80)}”. \`/care locations\` lists them.` });
             return true;
