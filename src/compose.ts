@@ -66,7 +66,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
   const directory = createDirectoryService({ care });
   const channels = createChannelPolicy({ slack, store });
   const actions = createActionsService({ care, store, identity, logger });
-  const deps: SlackDeps = { actions, identity, directory, profiles, channels, store, slack, logger, now, timezone: settings.timezone, adminCommands: [] };
+  const deps: SlackDeps = { actions, identity, directory, profiles, channels, store, slack, logger, now, timezone: settings.timezone, adminCommands: [], homeQueues: new Map() };
 
   // Scheduled work posts through its own WebClient: bounded retries (honouring Retry-After) and a timeout.
   const jobSlack = new WebClient(settings.slack.botToken, {

@@ -18,6 +18,12 @@ export interface CommandContext {
   reply(message: { text: string; blocks?: unknown[] }): Promise<void>;
 }
 
+/** One person's Home tab publishes: the newest render wins, one publish at a time. */
+export interface HomeQueue {
+  generation: number;
+  tail: Promise<void>;
+}
+
 /** Everything the Slack listeners need, built once in main.ts and passed in. */
 export interface SlackDeps {
   actions: ActionsService;
@@ -34,4 +40,6 @@ export interface SlackDeps {
   timezone: string;
   /** Extra /care subcommands (digest, route...) registered by later layers. */
   adminCommands?: AdminCommandHandler[];
+  /** Per-person Home tab publish queues of this app instance (see slack/home.ts). */
+  homeQueues: Map<string, HomeQueue>;
 }

@@ -1,24 +1,16 @@
-import type { SlackDeps } from './deps.js';
+import type { HomeQueue, SlackDeps } from './deps.js';
 import { describeError } from '../services/errors.js';
 import { HOME_PAGE_SIZE, homeView } from './views/home.js';
 
 /**
  * Renders of one person's Home tab can overlap (link then unlink, two quick
  * clicks): the newest render wins, and publishes for one person go out one at a
- * time, so a slow, older render never overwrites a newer one. Kept per deps
- * instance (apps side by side in tests do not share it).
+ * time, so a slow, older render never overwrites a newer one. The queues belong
+ * to the app instance (deps.homeQueues), so apps side by side share nothing.
  */
-interface HomeQueue {
-  generation: number;
-  tail: Promise<void>;
-}
-const queues = new WeakMap<SlackDeps, Map<string, HomeQueue>>();
-
 function queueFor(deps: SlackDeps, key: string): HomeQueue {
-  let byUser = queues.get(deps);
-  if (!byUser) queues.set(deps, (byUser = new Map()));
-  let queue = byUser.get(key);
-  if (!queue) byUser.set(key, (queue = { generation: 0, tail: Promise.resolve() }));
+  let queue = deps.homeQueues.get(key);
+  if (!queue) deps.homeQueues.set(key, (queue = { generation: 0, tail: Promise.resolve() }));
   return queue;
 }
 
