@@ -6,6 +6,8 @@ export interface ChannelInfo {
   name: string;
   isPrivate: boolean;
   isDirect: boolean;
+  /** Whether the app is in the channel (it can only post where it is). */
+  isMember: boolean;
 }
 
 export interface ChannelPolicy {
@@ -26,10 +28,16 @@ export function createChannelPolicy(deps: { slack: WebClient; store: Store; ttlM
     async info(channelId) {
       const hit = cache.get(channelId);
       if (hit && now() - hit.at < ttl) return hit.info;
-      if (channelId.startsWith('D')) return { id: channelId, name: 'direct message', isPrivate: true, isDirect: true };
+      if (channelId.startsWith('D')) return { id: channelId, name: 'direct message', isPrivate: true, isDirect: true, isMember: true };
       const res = await deps.slack.conversations.info({ channel: channelId });
       const c = res.channel ?? {};
-      const info = { id: channelId, name: c.name ?? channelId, isPrivate: Boolean(c.is_private || c.is_im || c.is_mpim), isDirect: Boolean(c.is_im) };
+      const info = {
+        id: channelId,
+        name: c.name ?? channelId,
+        isPrivate: Boolean(c.is_private || c.is_im || c.is_mpim),
+        isDirect: Boolean(c.is_im),
+        isMember: Boolean(c.is_member || c.is_im),
+      };
       cache.set(channelId, { at: now(), info });
       return info;
     },

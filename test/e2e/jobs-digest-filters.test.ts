@@ -61,6 +61,16 @@ describe('digest filters: a person, mine-only, a location', () => {
     expect(new Set(where)).toEqual(new Set([busiest]));
   });
 
+  it('a channel the app is not in gets no digest or route set up, and the admin is told to invite it', async () => {
+    const digest = await command(h, 'amelia', '/care digest here', { channel: '#random' });
+    expect(digest.text).toContain('Invite me first');
+    expect(await h.app.store.getSubscription(h.fake.teamId, 'C0RANDOM')).toBeNull();
+    const [group] = await h.app.care.notificationGroups.collect({ attributes: ['_id', 'name'], limit: 1 });
+    const route = await command(h, 'amelia', `/care route ${group!.name} <#C0RANDOM|random>`, { channel: '#care-team' });
+    expect(route.text).toContain('Invite me to it first');
+    expect(await h.app.store.listRoutes(h.fake.teamId)).toEqual([]);
+  });
+
   it('an unknown location is refused with a pointer to /care locations', async () => {
     const { text } = await command(h, 'amelia', '/care digest here location Atlantis House', { channel: '#care-leads' });
     expect(text).toContain('No location is called');

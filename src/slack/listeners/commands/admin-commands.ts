@@ -20,11 +20,10 @@ export function createAdminCommands(deps: SlackDeps, digests: Digests): AdminCom
 
     switch (cmd.kind) {
       case 'digest-here': {
-        let info;
-        try {
-          info = await deps.channels.info(ctx.channelId);
-        } catch {
-          await ctx.reply({ text: 'I cannot see this channel. Invite me first (`/invite @Care Actions`), then try again.' });
+        const info = await deps.channels.info(ctx.channelId).catch(() => null);
+        if (!info?.isMember) {
+          // A digest the app cannot post would be lost every morning: say so now.
+          await ctx.reply({ text: 'I am not in this channel, so I could not post its digest. Invite me first (`/invite @Care Actions`), then try again.' });
           return true;
         }
         const filters: DigestFilters = {};
@@ -92,6 +91,11 @@ export function createAdminCommands(deps: SlackDeps, digests: Digests): AdminCom
         return true;
       }
       case 'route': {
+        const target = await deps.channels.info(cmd.channelId).catch(() => null);
+        if (!target?.isMember) {
+          await ctx.reply({ text: `I am not in <#${cmd.channelId}>, so I could not post there. Invite me to it first, then try again.` });
+          return true;
+        }
         const group = await deps.directory.groupByName(cmd.groupName);
         if (!group) {
           await ctx.reply({ text: `No notification group is called “${userText(cmd.groupName, 80)}”.` });
