@@ -46,3 +46,15 @@ export async function startBoltApp(fake: SlackFake, register: (app: App) => void
     },
   };
 }
+
+/** The Slack error code a Web API call failed with (fails the test if it did not fail). */
+export async function errorOf(call: Promise<unknown>): Promise<string> {
+  try {
+    await call;
+  } catch (e) {
+    const data = (e as { data?: { error?: string } }).data;
+    if (data?.error) return data.error;
+    throw e;
+  }
+  throw new Error('expected the call to fail');
+}

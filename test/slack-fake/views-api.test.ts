@@ -1,7 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { manualClock, startSlackFake, type ManualClock, type SlackFake } from '../../src/slack-fake/index.js';
-import { webClient } from './bolt-app.js';
+import { errorOf, webClient } from './bolt-app.js';
 
 const plain = (text: string) => ({ type: 'plain_text' as const, text });
 const modal = (title: string, extra: Record<string, unknown> = {}) => ({
@@ -11,17 +11,6 @@ const modal = (title: string, extra: Record<string, unknown> = {}) => ({
   blocks: [{ type: 'section', text: { type: 'mrkdwn', text: title } }],
   ...extra,
 });
-
-async function errorOf(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-  } catch (e) {
-    const data = (e as { data?: { error?: string } }).data;
-    if (data?.error) return data.error;
-    throw e;
-  }
-  throw new Error('expected the call to fail');
-}
 
 let fake: SlackFake;
 let clock: ManualClock;

@@ -1,18 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { demoWorkspace, DEFAULT_BOT_SCOPES, startSlackFake, type SlackFake } from '../../src/slack-fake/index.js';
-import { webClient } from './bolt-app.js';
-
-async function errorOf(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-  } catch (e) {
-    const data = (e as { data?: { error?: string } }).data;
-    if (data?.error) return data.error;
-    throw e;
-  }
-  throw new Error('expected the call to fail');
-}
+import { errorOf, webClient } from './bolt-app.js';
 
 let fake: SlackFake;
 let client: WebClient;
