@@ -99,8 +99,8 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
       },
     ));
   const notices = createCompletionNotices({ care, store, slack: jobSlack, identity, profiles, channels, deliverer, teamId: team, timezone: settings.timezone, logger, now, staleAfterMs });
-  const urgent = createUrgentAlerts({ store, slack: jobSlack, care, identity, channels, deliverer, now, staleAfterMs, logger: logger.child({ component: 'urgent-alerts' }) });
-  const digests = createDigests({ care, store, slack: jobSlack, identity, channels, deliverer, logger });
+  const urgent = createUrgentAlerts({ store, care, identity, channels, deliverer, now, staleAfterMs, logger: logger.child({ component: 'urgent-alerts' }) });
+  const digests = createDigests({ care, store, identity, channels, deliverer, logger });
   // The fast path: a completion made through Slack is announced at once, through the same ledger.
   // Not awaited, so the person's click is answered first; the ledger and the poller make it exactly once.
   actions.onCompleted(async (action) => {

@@ -1,4 +1,5 @@
 import type { CareClient } from '../care/index.js';
+import { ACTION_ATTRIBUTES } from '../services/action-views.js';
 import type { CompletionNotices } from '../services/completion-notices.js';
 import type { UrgentAlerts } from '../services/urgent-alerts.js';
 import type { Store } from '../store/index.js';
@@ -6,7 +7,6 @@ import { parseApiDateTime } from '../time/slack-date.js';
 import type { Job } from './scheduler.js';
 
 export const CHANGES_CURSOR = 'changes-poll';
-const ATTRIBUTES = ['_id', 'action_no', 'task', 'due', 'urgent', 'completed', 'assigned_to', 'modified', 'notify_on_complete', 'location'] as const;
 
 export interface ChangesPollReport {
   requests: number;
@@ -56,7 +56,7 @@ export function changesPollJob(deps: {
       while (report.requests < MAX_REQUESTS) {
         const res = await deps.care.actions.list({
           filters: { modified_after: new Date(since) },
-          attributes: [...ATTRIBUTES],
+          attributes: [...ACTION_ATTRIBUTES],
           sort_by: ['modified'],
           per_page: PER_PAGE,
           page,

@@ -3,8 +3,11 @@ import type { ActionView } from '../slack/views/model.js';
 import { parseApiDateTime } from '../time/slack-date.js';
 import type { IdentityService } from './identity.js';
 
-/** The attributes every action view needs: ask the API for these only. */
-export const VIEW_ATTRIBUTES = ['_id', 'action_no', 'task', 'due', 'urgent', 'completed', 'assigned_to', 'modified', 'notify_on_complete'] as const;
+/**
+ * The attributes the app reads of an action anywhere (views, notices, alerts,
+ * digests, the changes poll): one list, so one poll's reads serve every use.
+ */
+export const ACTION_ATTRIBUTES = ['_id', 'action_no', 'task', 'due', 'urgent', 'completed', 'assigned_to', 'modified', 'notify_on_complete', 'location'] as const;
 
 /** Care actions -> view models, with assignees resolved to Slack mentions (linked) or names. */
 export async function toActionViews(actions: Action[], teamId: string, identity: IdentityService): Promise<ActionView[]> {

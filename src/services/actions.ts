@@ -7,7 +7,7 @@ import type { ActionView } from '../slack/views/model.js';
 import { apiDateRange, dueWindow, inWindow, type DueWindowName } from '../time/due-windows.js';
 import { parseApiDateTime } from '../time/slack-date.js';
 import type { ActionRef } from '../slack/commands/parse.js';
-import { byUrgencyThenDue, toActionViews, VIEW_ATTRIBUTES } from './action-views.js';
+import { byUrgencyThenDue, toActionViews, ACTION_ATTRIBUTES } from './action-views.js';
 import { UserFacingError } from './errors.js';
 import type { Actor, IdentityService } from './identity.js';
 
@@ -15,7 +15,7 @@ import type { Actor, IdentityService } from './identity.js';
 export type CompletionListener = (action: Action) => Promise<void>;
 
 export interface ActionsService {
-  /** By Id: the whole action. By number: the action with VIEW_ATTRIBUTES only (enough for cards). */
+  /** By Id: the whole action. By number: the action with ACTION_ATTRIBUTES only (enough for cards). */
   resolve(ref: ActionRef): Promise<Action>;
   views(actions: Action[], teamId: string): Promise<ActionView[]>;
   mine(actor: Actor, careUserId: string, now: Date, tz: string): Promise<ActionGroup[]>;
@@ -73,7 +73,7 @@ export function createActionsService(deps: { care: CareClient; store: Store; ide
       }
       // Action numbers resolve through filters-q (a substring search), with an exact match on action_no.
       // The match comes back with what cards need, so no second request (the API's rate limit is the bottleneck).
-      for await (const a of care.actions.iterate({ filters: { q: ref.no, completed: 'unset' }, attributes: [...VIEW_ATTRIBUTES], per_page: 100, limit: 1000 })) {
+      for await (const a of care.actions.iterate({ filters: { q: ref.no, completed: 'unset' }, attributes: [...ACTION_ATTRIBUTES], per_page: 100, limit: 1000 })) {
         if (a.action_no === ref.no) return a;
       }
       throw new UserFacingError(`There is no action number ${ref.no}.`, 'not-found');
@@ -85,7 +85,7 @@ export function createActionsService(deps: { care: CareClient; store: Store; ide
       const week = dueWindow('week', now, tz);
       const items = await care.actions.collect({
         filters: { assigned_to: careUserId, completed: 'no', end_date: apiDateRange(week).end_date },
-        attributes: [...VIEW_ATTRIBUTES],
+        attributes: [...ACTION_ATTRIBUTES],
         sort_by: ['due'],
         per_page: 100,
         limit: MAX_LISTED,
@@ -105,7 +105,7 @@ export function createActionsService(deps: { care: CareClient; store: Store; ide
       const window = dueWindow(windowName, now, tz);
       const items = await care.actions.collect({
         filters: { assigned_to: careUserId, completed: 'no', ...apiDateRange(window) },
-        attributes: [...VIEW_ATTRIBUTES],
+        attributes: [...ACTION_ATTRIBUTES],
         sort_by: ['due'],
         per_page: 100,
         limit: MAX_LISTED,
@@ -118,7 +118,7 @@ export function createActionsService(deps: { care: CareClient; store: Store; ide
     },
 
     async find(actor, words) {
-      const items = await care.actions.collect({ filters: { q: words, completed: 'unset' }, attributes: [...VIEW_ATTRIBUTES], sort_by: ['-due'], per_page: 100, limit: 100 });
+      const items = await care.actions.collect({ filters: { q: words, completed: 'unset' }, attributes: [...ACTION_ATTRIBUTES], sort_by: ['-due'], per_page: 100, limit: 100 });
       const views = await service.views(items, actor.teamId);
       return views.sort((a, b) => (a.completed ? 1 : 0) - (b.completed ? 1 : 0) || byUrgencyThenDue(a, b));
     },
@@ -144,8 +144,8 @@ export function createActionsService(deps: { care: CareClient; store: Store; ide
 
     async complete(actor, id) {
       await identity.requireLink(actor);
-      const current = await care.actions.retrieve(id, { attributes: ['_id', 'completed'] });
-      if (current.completed) return { action: await care.actions.retrieve(id), changed: false };
+      const current = await care.actions.retrieve(id);
+      if (current.completed) return { action: current, changed: false };
       const done = (await care.actions.complete(id)) ?? (await care.actions.retrieve(id));
       await audit(actor, 'action.complete', id, { completed: done.completed });
       for (const listener of completionListeners) {
@@ -156,8 +156,8 @@ export function createActionsService(deps: { care: CareClient; store: Store; ide
 
     async reopen(actor, id) {
       await identity.requireLink(actor);
-      const current = await care.actions.retrieve(id, { attributes: ['_id', 'completed'] });
-      if (!current.completed) return { action: await care.actions.retrieve(id), changed: false };
+      const current = await care.actions.retrieve(id);
+      if (!current.completed) return { action: current, changed: false };
       const open = (await care.actions.reopen(id)) ?? (await care.actions.retrieve(id));
       await audit(actor, 'action.reopen', id, {});
       return { action: open, changed: true };

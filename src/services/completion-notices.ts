@@ -1,16 +1,13 @@
 import type { WebClient } from '@slack/web-api';
 import type { Action, CareClient, NotificationGroup } from '../care/index.js';
 import type { Logger } from '../logging/logger.js';
-import { DEFAULT_MAX_ATTEMPTS, type Delivery, type Store } from '../store/index.js';
+import type { Delivery, Store } from '../store/index.js';
 import { completionNotice } from '../slack/views/notices.js';
-import { toActionViews } from './action-views.js';
+import { ACTION_ATTRIBUTES, toActionViews } from './action-views.js';
 import type { ChannelPolicy } from './channel-policy.js';
-import { isPermanentSlackError, type Deliverer, type DeliveryResult } from './delivery.js';
+import { describeSlackError, isPermanentSlackError, unfinishedDeliveries, type Deliverer, type DeliveryResult } from './delivery.js';
 import type { IdentityService } from './identity.js';
 import type { SlackProfiles } from './slack-profiles.js';
-
-/** What completion notices need of an action. */
-export const NOTICE_ATTRIBUTES = ['_id', 'action_no', 'task', 'due', 'urgent', 'completed', 'assigned_to', 'modified', 'notify_on_complete'] as const;
 
 export interface NoticeReport {
   recipients: number;
@@ -25,8 +22,6 @@ export interface CompletionNotices {
   /** Try again what failed for a passing reason or was left pending by a crashed run. */
   retryUnfinished(): Promise<number>;
 }
-
-const describeSlackError = (err: unknown) => (err as { data?: { error?: string }; code?: string })?.data?.error ?? (err as { code?: string })?.code ?? 'error';
 
 export function createCompletionNotices(deps: {
   care: CareClient;
@@ -77,15 +72,12 @@ export function createCompletionNotices(deps: {
 
   const service: CompletionNotices = {
     async retryUnfinished() {
-      const cutoff = deps.now().getTime() - deps.staleAfterMs;
-      const failed = await deps.store.listDeliveries({ kind: 'completion', state: 'failed', order: 'desc', limit: 200 });
-      const pending = await deps.store.listDeliveries({ kind: 'completion', state: 'pending', limit: 200 });
-      const todo = [...failed.filter((d) => d.retryable), ...pending.filter((d) => (d.claimedAt ?? 0) <= cutoff)].filter((d) => d.attempts < DEFAULT_MAX_ATTEMPTS);
+      const todo = await unfinishedDeliveries(deps.store, 'completion', { now: deps.now().getTime(), staleAfterMs: deps.staleAfterMs });
       const byCompletion = new Map<string, Delivery>();
       for (const d of todo) byCompletion.set(`${d.actionId} ${d.occurrence}`, d);
       for (const d of byCompletion.values()) {
         try {
-          const action = await deps.care.actions.retrieve(d.actionId, { attributes: [...NOTICE_ATTRIBUTES] });
+          const action = await deps.care.actions.retrieve(d.actionId, { attributes: [...ACTION_ATTRIBUTES] });
           // The notice is about that completion, even if the action was reopened since.
           await service.deliver({ ...action, completed: d.occurrence });
         } catch (err) {

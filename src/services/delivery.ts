@@ -1,7 +1,7 @@
 import { ErrorCode, type WebClient } from '@slack/web-api';
 import type { Logger } from '../logging/logger.js';
 import type { Block } from '../slack/views/blocks.js';
-import type { ClaimOutcome, DeliveryKey, Store } from '../store/index.js';
+import { DEFAULT_MAX_ATTEMPTS, type ClaimOutcome, type Delivery, type DeliveryKey, type Store } from '../store/index.js';
 
 export const DELIVERY_EVENT_TYPE = 'care_delivery';
 
@@ -59,9 +59,22 @@ export function isPermanentSlackError(err: unknown): boolean {
   return typeof code === 'string' && PERMANENT.has(code);
 }
 
-function describe(err: unknown): string {
+/** Slack's error code (or the client's), never a message body: safe to log and to store. */
+export function describeSlackError(err: unknown): string {
   const e = err as { data?: { error?: string }; code?: string; message?: string };
   return e?.data?.error ?? e?.code ?? e?.message ?? 'unknown error';
+}
+
+/**
+ * Deliveries of one kind worth another try: failed for a passing reason, or
+ * left pending by a run that died (its claim is stale), within their attempts.
+ */
+export async function unfinishedDeliveries(store: Store, kind: string, options: { now: number; staleAfterMs: number; limit?: number }): Promise<Delivery[]> {
+  const limit = options.limit ?? 200;
+  const failed = await store.listDeliveries({ kind, state: 'failed', order: 'desc', limit });
+  const pending = await store.listDeliveries({ kind, state: 'pending', limit });
+  const cutoff = options.now - options.staleAfterMs;
+  return [...failed.filter((d) => d.retryable), ...pending.filter((d) => (d.claimedAt ?? 0) <= cutoff)].filter((d) => d.attempts < DEFAULT_MAX_ATTEMPTS);
 }
 
 /** A failure after which the message may nevertheless have been posted (timeout, network, 5xx). */
@@ -143,8 +156,8 @@ export function createDeliverer(deps: DelivererOptions): Deliverer {
         event_payload: { delivery_id: String(delivery.id), kind: key.kind, action_id: key.actionId },
       };
       const fail = async (err: unknown, retryable: boolean): Promise<DeliveryResult> => {
-        deps.logger.warn('delivery failed', { kind: key.kind, deliveryId: delivery.id, retryable, error: describe(err) });
-        await deps.store.markFailed(delivery.id, describe(err), { retryable, holder: deps.holder }).catch(() => undefined);
+        deps.logger.warn('delivery failed', { kind: key.kind, deliveryId: delivery.id, retryable, error: describeSlackError(err) });
+        await deps.store.markFailed(delivery.id, describeSlackError(err), { retryable, holder: deps.holder }).catch(() => undefined);
         return 'failed';
       };
 

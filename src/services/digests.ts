@@ -1,4 +1,3 @@
-import type { WebClient } from '@slack/web-api';
 import type { Action, CareClient } from '../care/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { Store, Subscription } from '../store/index.js';
@@ -6,12 +5,11 @@ import { renderDigest } from '../slack/views/digest.js';
 import { apiDateRange, dueWindow, inWindow } from '../time/due-windows.js';
 import { dueOccurrence } from '../time/schedule.js';
 import { parseApiDateTime } from '../time/slack-date.js';
-import { byUrgencyThenDue, toActionViews } from './action-views.js';
+import { ACTION_ATTRIBUTES, byUrgencyThenDue, toActionViews } from './action-views.js';
 import type { ChannelPolicy } from './channel-policy.js';
 import type { Deliverer, DeliveryResult } from './delivery.js';
 import type { IdentityService } from './identity.js';
 
-const DIGEST_ATTRIBUTES = ['_id', 'action_no', 'task', 'due', 'urgent', 'completed', 'assigned_to', 'location'] as const;
 
 interface DigestQuery {
   key: string;
@@ -40,7 +38,6 @@ const dateTitle = (now: Date, tz: string) => new Intl.DateTimeFormat('en-GB', { 
 export function createDigests(deps: {
   care: CareClient;
   store: Store;
-  slack: WebClient;
   identity: IdentityService;
   channels: ChannelPolicy;
   deliverer: Deliverer;
@@ -72,7 +69,7 @@ export function createDigests(deps: {
     if (q.assignedTo && q.assignedTo.length === 0) return [];
     return deps.care.actions.collect({
       filters: { completed: 'no', end_date: q.endDate, ...(q.assignedTo ? { assigned_to: q.assignedTo } : {}), ...(q.urgentOnly ? { urgent: 'yes' } : {}) },
-      attributes: [...DIGEST_ATTRIBUTES],
+      attributes: [...ACTION_ATTRIBUTES],
       sort_by: ['due'],
       per_page: 100,
       limit: 20_000,

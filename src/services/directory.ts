@@ -7,6 +7,8 @@ export interface DirectoryService {
   literatureItem(id: string): Promise<LiteratureView>;
   /** Notification groups for the modal's select (by name), at most 100 (Slack's option limit). */
   notificationGroups(query: string): Promise<{ id: string; name: string }[]>;
+  /** Names of these groups (one request), e.g. to show an action's notify_on_complete. */
+  groupNames(ids: string[]): Promise<Map<string, string>>;
   /** One group by exact (case-insensitive) name. */
   groupByName(name: string): Promise<{ id: string; name: string } | null>;
 }
@@ -42,6 +44,12 @@ export function createDirectoryService(deps: { care: CareClient }): DirectorySer
     async notificationGroups(query) {
       const items = await care.notificationGroups.collect({ filters: q(query), attributes: ['_id', 'name'], sort_by: ['name'], per_page: 100, limit: 100 });
       return items.map((g) => ({ id: g._id, name: g.name ?? g._id }));
+    },
+
+    async groupNames(ids) {
+      if (!ids.length) return new Map();
+      const items = await care.notificationGroups.collect({ filters: { ids }, attributes: ['_id', 'name'], per_page: 100, limit: ids.length });
+      return new Map(items.map((g) => [g._id, g.name ?? g._id]));
     },
 
     async groupByName(name) {

@@ -1,11 +1,11 @@
-import type { WebClient } from '@slack/web-api';
 import type { Action, CareClient } from '../care/index.js';
 import type { Logger } from '../logging/logger.js';
-import { DEFAULT_MAX_ATTEMPTS, type Store, type Subscription } from '../store/index.js';
+import type { Store, Subscription } from '../store/index.js';
+import type { ActionView } from '../slack/views/model.js';
 import { urgentAlert } from '../slack/views/notices.js';
-import { toActionViews } from './action-views.js';
+import { ACTION_ATTRIBUTES, toActionViews } from './action-views.js';
 import type { ChannelPolicy } from './channel-policy.js';
-import type { Deliverer, DeliveryResult } from './delivery.js';
+import { unfinishedDeliveries, type Deliverer, type DeliveryResult } from './delivery.js';
 import type { IdentityService } from './identity.js';
 
 export interface UrgentAlerts {
@@ -22,14 +22,10 @@ export interface UrgentAlerts {
   retryUnfinished(subscriptions: Subscription[]): Promise<number>;
 }
 
-/** What an alert needs of an action. */
-export const ALERT_ATTRIBUTES = ['_id', 'action_no', 'task', 'due', 'urgent', 'completed', 'assigned_to', 'modified', 'location'] as const;
-
 const episodeCursor = (actionId: string) => `urgent-episode:${actionId}`;
 
 export function createUrgentAlerts(deps: {
   store: Store;
-  slack: WebClient;
   care: CareClient;
   identity: IdentityService;
   channels: ChannelPolicy;
@@ -40,10 +36,7 @@ export function createUrgentAlerts(deps: {
 }): UrgentAlerts {
   const alerts: UrgentAlerts = {
     async retryUnfinished(subscriptions) {
-      const cutoff = deps.now().getTime() - deps.staleAfterMs;
-      const failed = await deps.store.listDeliveries({ kind: 'urgent', state: 'failed', order: 'desc', limit: 100 });
-      const pending = await deps.store.listDeliveries({ kind: 'urgent', state: 'pending', limit: 100 });
-      const todo = [...failed.filter((d) => d.retryable), ...pending.filter((d) => (d.claimedAt ?? 0) <= cutoff)].filter((d) => d.attempts < DEFAULT_MAX_ATTEMPTS);
+      const todo = await unfinishedDeliveries(deps.store, 'urgent', { now: deps.now().getTime(), staleAfterMs: deps.staleAfterMs, limit: 100 });
       const actionIds = new Set<string>();
       for (const d of todo) {
         // Only the episode still running: an alert of an episode that ended is not sent late.
@@ -51,7 +44,7 @@ export function createUrgentAlerts(deps: {
       }
       for (const id of actionIds) {
         try {
-          await alerts.consider(await deps.care.actions.retrieve(id, { attributes: [...ALERT_ATTRIBUTES] }), subscriptions);
+          await alerts.consider(await deps.care.actions.retrieve(id, { attributes: [...ACTION_ATTRIBUTES] }), subscriptions);
         } catch (err) {
           deps.logger.warn('retrying an urgent alert failed; it stays in the ledger for the next run', { actionId: id, error: err });
         }
@@ -72,10 +65,12 @@ export function createUrgentAlerts(deps: {
         await deps.store.setCursor(key, episode);
       }
       const targets = subscriptions.filter((s) => s.urgentAlerts && (!s.filters.locationId || s.filters.locationId === action.location));
+      const views = new Map<string, ActionView>(); // one view per team, however many channels
       for (const sub of targets) {
-        const [view] = await toActionViews([action], sub.teamId, deps.identity);
+        const view = views.get(sub.teamId) ?? (await toActionViews([action], sub.teamId, deps.identity))[0]!;
+        views.set(sub.teamId, view);
         const showTask = await deps.channels.showTasksIn(sub.teamId, sub.channelId);
-        const alert = urgentAlert(view!, { now: deps.now(), timezone: sub.timeZone, showTask });
+        const alert = urgentAlert(view, { now: deps.now(), timezone: sub.timeZone, showTask });
         results.push(
           await deps.deliverer.deliver({ kind: 'urgent', actionId: action._id, occurrence: episode, recipient: `channel:${sub.teamId}/${sub.channelId}` }, sub.channelId, alert),
         );

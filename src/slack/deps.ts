@@ -6,9 +6,11 @@ import type { DirectoryService } from '../services/directory.js';
 import type { IdentityService } from '../services/identity.js';
 import type { SlackProfiles } from '../services/slack-profiles.js';
 import type { Store } from '../store/index.js';
+import type { Command } from './commands/parse.js';
 
 /** Admin commands added by the jobs layer (digests, routes), kept out of the core listeners. */
-export type AdminCommandHandler = (ctx: CommandContext, text: string) => Promise<boolean>;
+/** Handles the parsed commands it knows (returns true), leaves the rest (false). */
+export type AdminCommandHandler = (ctx: CommandContext, cmd: Command) => Promise<boolean>;
 
 export interface CommandContext {
   teamId: string;

@@ -2,7 +2,6 @@ import type { types } from '@slack/bolt';
 import { plain } from '../text.js';
 
 export type Block = types.KnownBlock;
-export type ButtonElement = types.Button;
 
 export const mrkdwn = (text: string): types.MrkdwnElement => ({ type: 'mrkdwn', text: text.slice(0, 3000) });
 export const plainText = (text: string, max = 3000): types.PlainTextElement => ({ type: 'plain_text', text: plain(text, max), emoji: true });

@@ -27,14 +27,14 @@ export function registerEditAndNew(app: App, deps: SlackDeps): void {
       const due = parseApiDateTime(action_.due);
       const local = due ? localParts(due, tz) : null;
       const assignee = action_.assigned_to ? await deps.identity.slackUserFor(actor.teamId, action_.assigned_to) : null;
-      const groups = action_.notify_on_complete?.length ? await deps.directory.notificationGroups('') : [];
+      const groupNames = await deps.directory.groupNames(action_.notify_on_complete ?? []);
       const initial: ActionFormInitial = {
         task: action_.task ?? '',
         ...(local ? { dueDate: local.date, dueTime: local.time } : {}),
         ...(assignee ? { assigneeSlackUserId: assignee } : {}),
         urgent: Boolean(action_.urgent),
         pin: action_.pin_to_calendar === 'location' || action_.pin_to_calendar === 'user' ? action_.pin_to_calendar : null,
-        notify: (action_.notify_on_complete ?? []).map((id) => ({ id, name: groups.find((g) => g.id === id)?.name ?? id })),
+        notify: (action_.notify_on_complete ?? []).map((id) => ({ id, name: groupNames.get(id) ?? id })),
         reminders: (action_.reminders ?? []).map(
           (r): ReminderForm => ({
             ...(r.method ? { method: r.method } : {}),

@@ -2,7 +2,6 @@ import type { Digests } from '../../../services/digests.js';
 import type { DigestFilters } from '../../../store/index.js';
 import { nextOccurrence } from '../../../time/schedule.js';
 import { slackDate } from '../../../time/slack-date.js';
-import { parseCommand, type Command } from '../../commands/parse.js';
 import type { AdminCommandHandler, SlackDeps } from '../../deps.js';
 import { userText } from '../../text.js';
 
@@ -11,8 +10,7 @@ const describeFilters = (f: DigestFilters) =>
 
 /** `/care digest …` and `/care route …`: admin configuration of what goes to which channel. */
 export function createAdminCommands(deps: SlackDeps, digests: Digests): AdminCommandHandler {
-  return async (ctx, text) => {
-    const cmd: Command = parseCommand(text);
+  return async (ctx, cmd) => {
     if (!['digest-here', 'digest-off', 'digest-list', 'digest-now', 'route', 'route-off', 'routes'].includes(cmd.kind)) return false;
     const actor = { teamId: ctx.teamId, userId: ctx.userId };
     await deps.identity.requireAdmin(actor);

@@ -34,7 +34,7 @@ export function registerCareCommand(app: App, deps: SlackDeps): void {
         if (await handler(cmd, ctx, deps)) return;
       }
       for (const extra of deps.adminCommands ?? []) {
-        if (await extra(ctx, command.text ?? '')) return;
+        if (await extra(ctx, cmd)) return;
       }
       await ctx.reply({ text: 'That part of /care is not available here yet. Type `/care help`.' });
     } catch (err) {
