@@ -29,7 +29,13 @@ function benchWorkspace(): Workspace {
   const taken = new Set(ws.users.map((u) => u.email.toLowerCase()));
   DEMO_USERS.filter((u) => !taken.has(u.email.toLowerCase())).forEach((u, i) => {
     const id = `U0BENCH${String(i + 1).padStart(2, '0')}`;
-    ws.users.push({ id, name: u.first_name.toLowerCase(), realName: `${u.first_name} ${u.last_name}`, email: u.email, tz: i % 3 === 0 ? 'America/New_York' : 'Europe/London' });
+    ws.users.push({
+      id,
+      name: u.first_name.toLowerCase(),
+      realName: `${u.first_name} ${u.last_name}`,
+      email: u.email,
+      tz: i % 3 === 0 ? 'America/New_York' : 'Europe/London',
+    });
     for (const c of ws.channels) if (c.name === 'care-team' || c.name === 'general') c.members.push(id);
   });
   return ws;
@@ -44,7 +50,7 @@ function percentile(sorted: number[], p: number): number {
 /** A deterministic mix (seeded LCG) of help / mine / due / show / find. */
 function commandMix(n: number): string[] {
   let x = 12345;
-  const r = () => ((x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const r = () => (x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   return Array.from({ length: n }, () => {
     const p = r();
     if (p < 0.15) return 'help';
@@ -96,7 +102,10 @@ async function main(): Promise<void> {
     const stats = await h.control('stats');
 
     const acks = samples.map((s) => s.ackMs).sort((a, b) => a - b);
-    const answers = samples.map((s) => s.answerMs).filter(Number.isFinite).sort((a, b) => a - b);
+    const answers = samples
+      .map((s) => s.answerMs)
+      .filter(Number.isFinite)
+      .sort((a, b) => a - b);
     const bySub = new Map<string, Sample[]>();
     for (const s of samples) bySub.set(s.sub, [...(bySub.get(s.sub) ?? []), s]);
 
@@ -107,13 +116,20 @@ async function main(): Promise<void> {
     out.push(`| final answer (ephemeral at the fake) | ${fmt(percentile(answers, 50))} | ${fmt(percentile(answers, 99))} | ${fmt(answers.at(-1) ?? NaN)} |`);
     out.push('', '| command | n | answer p50 | answer p99 |', '| --- | ---: | ---: | ---: |');
     for (const [sub, list] of [...bySub].sort()) {
-      const a = list.map((s) => s.answerMs).filter(Number.isFinite).sort((x, y) => x - y);
+      const a = list
+        .map((s) => s.answerMs)
+        .filter(Number.isFinite)
+        .sort((x, y) => x - y);
       out.push(`| ${sub} | ${list.length} | ${fmt(percentile(a, 50))} | ${fmt(percentile(a, 99))} |`);
     }
     const byStatus = stats.byStatus as Record<string, number>;
     out.push('');
-    out.push(`- acked within 3 s: ${samples.filter((s) => s.acked).length}/${samples.length}; fake ack failures: ${h.fake.ackStats().failures}; answers missing: ${samples.length - answers.length}`);
-    out.push(`- wall time ${(wallMs / 1000).toFixed(1)} s = ${(samples.length / (wallMs / 1000)).toFixed(1)} commands/s; care API requests ${stats.total} (${(stats.total / (wallMs / 1000)).toFixed(1)}/s), by status ${JSON.stringify(byStatus)}`);
+    out.push(
+      `- acked within 3 s: ${samples.filter((s) => s.acked).length}/${samples.length}; fake ack failures: ${h.fake.ackStats().failures}; answers missing: ${samples.length - answers.length}`,
+    );
+    out.push(
+      `- wall time ${(wallMs / 1000).toFixed(1)} s = ${(samples.length / (wallMs / 1000)).toFixed(1)} commands/s; care API requests ${stats.total} (${(stats.total / (wallMs / 1000)).toFixed(1)}/s), by status ${JSON.stringify(byStatus)}`,
+    );
     out.push(`- ack p99 target < 300 ms: ${percentile(acks, 99) < 300 ? 'met' : 'NOT met'}`);
     const errors = samples.filter((s) => s.error);
     if (errors.length) out.push(`- ${errors.length} answers never arrived, e.g. ${errors[0]!.error}`);

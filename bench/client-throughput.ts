@@ -159,7 +159,18 @@ console.log('| scenario | items | wall s | bound s | vs bound | requests | 429s 
 console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const r of results) {
   const over = (r.seconds / r.bound - 1) * 100;
-  const cells = [r.scenario, r.items, fmt(r.seconds), fmt(r.bound, 1), `${over >= 0 ? '+' : ''}${fmt(over, 1)}%`, r.stats.requests, r.stats.rateLimited, r.stats.retries, r.stats.failures, r.other];
+  const cells = [
+    r.scenario,
+    r.items,
+    fmt(r.seconds),
+    fmt(r.bound, 1),
+    `${over >= 0 ? '+' : ''}${fmt(over, 1)}%`,
+    r.stats.requests,
+    r.stats.rateLimited,
+    r.stats.retries,
+    r.stats.failures,
+    r.other,
+  ];
   console.log(`| ${cells.join(' | ')} |`);
 }
 console.log(`\nbound = (requests - burst) / rate, rate = the key's allowance left to us (${RATE}, or ${RATE} - ${COMPETITOR_RATE} when shared).`);

@@ -151,7 +151,10 @@ async function main(): Promise<void> {
     for (const q of distinct.values()) {
       const first = await app.care.actions.list({ filters: { completed: 'no', end_date: endDate, ...q }, attributes: ['_id'], per_page: 100 });
       pages += Math.max(1, first.page_count);
-      const last = first.page_count > 1 ? await app.care.actions.list({ filters: { completed: 'no', end_date: endDate, ...q }, attributes: ['_id'], per_page: 100, page: first.page_count }) : first;
+      const last =
+        first.page_count > 1
+          ? await app.care.actions.list({ filters: { completed: 'no', end_date: endDate, ...q }, attributes: ['_id'], per_page: 100, page: first.page_count })
+          : first;
       matching += (Math.max(1, first.page_count) - 1) * 100 + last.items.length;
     }
     row('Digest: channels / distinct filters / distinct queries', `${CHANNELS} / ${filters.length} / ${report.queries}`, `${distinct.size} queries`);
@@ -172,9 +175,12 @@ async function main(): Promise<void> {
     row('Poll, nothing changed: care API requests per poll', (requests(quiet) / polls).toFixed(2), '1');
 
     // With 20 completions inside the overlap window (re-read by every poll for 5 minutes).
-    const nurses = (await app.care.notificationGroups.collect({ attributes: ['_id', 'name'], per_page: 100, limit: 100 })).find((g) => g.name === 'Heather Lodge nurses')!._id;
+    const nurses = (await app.care.notificationGroups.collect({ attributes: ['_id', 'name'], per_page: 100, limit: 100 })).find(
+      (g) => g.name === 'Heather Lodge nurses',
+    )!._id;
     const made: { _id: string }[] = [];
-    for (let i = 0; i < 20; i++) made.push(await control('actions', { task: `Bench ${i}`, due: new Date(now().getTime() + 3_600_000).toISOString(), notify_on_complete: [nurses] }));
+    for (let i = 0; i < 20; i++)
+      made.push(await control('actions', { task: `Bench ${i}`, due: new Date(now().getTime() + 3_600_000).toISOString(), notify_on_complete: [nurses] }));
     for (const a of made) await control(`actions/${a._id}/complete`, {});
     await app.jobs.runOnce('changes-poll'); // delivers them
     await sleep(1_100);
@@ -203,7 +209,8 @@ async function main(): Promise<void> {
     });
     const samples = 20;
     const fresh: { _id: string }[] = [];
-    for (let i = 0; i < samples; i++) fresh.push(await control('actions', { task: `Latency ${i}`, due: new Date(now().getTime() + 3_600_000).toISOString(), notify_on_complete: [nurses] }));
+    for (let i = 0; i < samples; i++)
+      fresh.push(await control('actions', { task: `Latency ${i}`, due: new Date(now().getTime() + 3_600_000).toISOString(), notify_on_complete: [nurses] }));
     for (const a of fresh) {
       completedAt.set(a._id, performance.now());
       await control(`actions/${a._id}/complete`, {});

@@ -39,7 +39,21 @@ interface Info {
 async function startChild(): Promise<{ info: Info; pid: number | undefined; stop: () => Promise<void> }> {
   const child = spawn(
     process.execPath,
-    [...(values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile] : []), '--import', 'tsx', 'src/sandbox/cli.ts', '--port', '0', '--seed', String(ACTIONS), '--rate-limit', '0', '--controls', '--log-level', 'warn'],
+    [
+      ...(values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile] : []),
+      '--import',
+      'tsx',
+      'src/sandbox/cli.ts',
+      '--port',
+      '0',
+      '--seed',
+      String(ACTIONS),
+      '--rate-limit',
+      '0',
+      '--controls',
+      '--log-level',
+      'warn',
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const line = await new Promise<string>((resolve, reject) => {
@@ -67,12 +81,20 @@ interface Scenario {
 const ATTRS = ['_id', 'task', 'due', 'completed', 'assigned_to', 'urgent'];
 const scenarios: Scenario[] = [
   { name: 'list 100, default sort, page 1-50', params: (i) => ({ attributes: ATTRS, per_page: '100', page: String((i % 50) + 1) }) },
-  { name: 'list 100, open + sort -due', params: (i) => ({ attributes: ATTRS, per_page: '100', page: String((i % 20) + 1), 'filters-completed': 'no', sort_by: ['-due'] }) },
+  {
+    name: 'list 100, open + sort -due',
+    params: (i) => ({ attributes: ATTRS, per_page: '100', page: String((i % 20) + 1), 'filters-completed': 'no', sort_by: ['-due'] }),
+  },
   { name: 'list 100, q + urgent filter', params: () => ({ attributes: ATTRS, per_page: '100', 'filters-q': 'review', 'filters-urgent': 'no' }) },
   {
     // A different modified_after each time: no two requests alike, so no response-cache hits.
     name: 'list 100, uncached (unique filters)',
-    params: (i) => ({ attributes: ATTRS, per_page: '100', 'filters-completed': 'no', 'filters-modified_after': `2000-01-01 00:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}` }),
+    params: (i) => ({
+      attributes: ATTRS,
+      per_page: '100',
+      'filters-completed': 'no',
+      'filters-modified_after': `2000-01-01 00:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}`,
+    }),
   },
 ];
 
@@ -97,7 +119,7 @@ function cpuSeconds(pid: number | undefined): number | undefined {
   }
 }
 async function run(pool: Pool, origin: string, info: Info, scenario: Scenario, pid?: number) {
-  const path = new URL(info.url).pathname + '/actions';
+  const path = `${new URL(info.url).pathname}/actions`;
   const latencies: number[] = [];
   let done = 0;
   let failures = 0;
@@ -152,7 +174,9 @@ async function main() {
       rows.push(`| ${s.name} | ${r.rps.toFixed(0)} | ${r.itemsPerReq.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.failures} | ${cpu} |`);
     }
     const after = await memory(info);
-    console.log(`\n## Sandbox benchmark (${ACTIONS} actions, ${CONCURRENCY} concurrent requests over ${Math.min(CONCURRENCY, 16)} keep-alive connections, ${SECONDS}s each, node ${process.version})\n`);
+    console.log(
+      `\n## Sandbox benchmark (${ACTIONS} actions, ${CONCURRENCY} concurrent requests over ${Math.min(CONCURRENCY, 16)} keep-alive connections, ${SECONDS}s each, node ${process.version})\n`,
+    );
     console.log('| scenario | requests/s | items/request | p50 ms | p99 ms | non-200 | sandbox CPU µs/request |');
     console.log('|---|---:|---:|---:|---:|---:|---:|');
     for (const row of rows) console.log(row);

@@ -66,7 +66,20 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
   const directory = createDirectoryService({ care });
   const channels = createChannelPolicy({ slack, store });
   const actions = createActionsService({ care, store, identity, logger });
-  const deps: SlackDeps = { actions, identity, directory, profiles, channels, store, slack, logger, now, timezone: settings.timezone, adminCommands: [], homeQueues: new Map() };
+  const deps: SlackDeps = {
+    actions,
+    identity,
+    directory,
+    profiles,
+    channels,
+    store,
+    slack,
+    logger,
+    now,
+    timezone: settings.timezone,
+    adminCommands: [],
+    homeQueues: new Map(),
+  };
 
   // Scheduled work posts through its own WebClient: bounded retries (honouring Retry-After) and a timeout.
   const jobSlack = new WebClient(settings.slack.botToken, {
@@ -98,7 +111,20 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
         throw err;
       },
     ));
-  const notices = createCompletionNotices({ care, store, slack: jobSlack, identity, profiles, channels, deliverer, teamId: team, timezone: settings.timezone, logger, now, staleAfterMs });
+  const notices = createCompletionNotices({
+    care,
+    store,
+    slack: jobSlack,
+    identity,
+    profiles,
+    channels,
+    deliverer,
+    teamId: team,
+    timezone: settings.timezone,
+    logger,
+    now,
+    staleAfterMs,
+  });
   const urgent = createUrgentAlerts({ store, care, identity, channels, deliverer, now, staleAfterMs, logger: logger.child({ component: 'urgent-alerts' }) });
   const digests = createDigests({ care, store, identity, channels, deliverer, logger });
   // The fast path: a completion made through Slack is announced at once, through the same ledger.
@@ -122,15 +148,36 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
   });
 
   // Health answers within ~2 s whatever happens (probes time out; the client's retries would not).
-  const within = <T,>(p: Promise<T>, fallback: T) => Promise.race([p, new Promise<T>((r) => setTimeout(() => r(fallback), 2000).unref())]);
+  const within = <T>(p: Promise<T>, fallback: T) => Promise.race([p, new Promise<T>((r) => setTimeout(() => r(fallback), 2000).unref())]);
   const health = async () => {
     const [db, api] = await Promise.all([
-      within(store.ping().then(() => ({ ok: true }), () => ({ ok: false, detail: 'the database does not answer' })), { ok: false, detail: 'the database did not answer within 2 s' }),
-      within(care.actions.list({ per_page: 1 }).then(() => ({ ok: true }), (err: Error) => ({ ok: false, detail: err.name })), { ok: false, detail: 'the care API did not answer within 2 s' }),
+      within(
+        store.ping().then(
+          () => ({ ok: true }),
+          () => ({ ok: false, detail: 'the database does not answer' }),
+        ),
+        { ok: false, detail: 'the database did not answer within 2 s' },
+      ),
+      within(
+        care.actions.list({ per_page: 1 }).then(
+          () => ({ ok: true }),
+          (err: Error) => ({ ok: false, detail: err.name }),
+        ),
+        { ok: false, detail: 'the care API did not answer within 2 s' },
+      ),
     ]);
     return { store: db, careApi: api };
   };
-  const slackApp = createSlackApp({ botToken: settings.slack.botToken, signingSecret: settings.slack.signingSecret, appToken: settings.slack.appToken, slackApiUrl: settings.slack.apiUrl, health }, deps);
+  const slackApp = createSlackApp(
+    {
+      botToken: settings.slack.botToken,
+      signingSecret: settings.slack.signingSecret,
+      appToken: settings.slack.appToken,
+      slackApiUrl: settings.slack.apiUrl,
+      health,
+    },
+    deps,
+  );
 
   let stopped = false;
   return {

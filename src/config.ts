@@ -7,9 +7,17 @@ const optionalString = z
   .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined));
 
 const url = (what: string) =>
-  z.string({ error: `is required (${what})` }).trim().min(1, `is required (${what})`).url(`must be a URL (${what})`);
+  z
+    .string({ error: `is required (${what})` })
+    .trim()
+    .min(1, `is required (${what})`)
+    .url(`must be a URL (${what})`);
 
-const required = (what: string) => z.string({ error: `is required (${what})` }).trim().min(1, `is required (${what})`);
+const required = (what: string) =>
+  z
+    .string({ error: `is required (${what})` })
+    .trim()
+    .min(1, `is required (${what})`);
 
 const EnvSchema = z.object({
   SLACK_BOT_TOKEN: required('the bot token, xoxb-...').refine((v) => v.startsWith('xoxb-'), 'must start with xoxb-'),
@@ -30,7 +38,12 @@ const EnvSchema = z.object({
   ADMIN_SLACK_USER_IDS: z
     .string()
     .default('')
-    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
     .refine((ids) => ids.every((id) => /^[UW][A-Z0-9]+$/.test(id)), 'must be a comma list of Slack user Ids (U...)'),
   PORT: z.coerce.number().int('must be a whole number').min(0).max(65535, 'must be a port number').default(3000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent'], { error: 'must be one of debug, info, warn, error, silent' }).default('info'),

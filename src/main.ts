@@ -8,7 +8,7 @@ import { createLogger } from './logging/logger.js';
 import { isStoreError } from './store/index.js';
 
 async function main(): Promise<void> {
-  let config;
+  let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig(process.env);
   } catch (err) {
@@ -20,11 +20,17 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger({ level: config.LOG_LEVEL, base: { app: 'care-actions-slack' } });
-  let app;
+  let app: Awaited<ReturnType<typeof composeApp>>;
   try {
     app = await composeApp({
       slack: { botToken: config.SLACK_BOT_TOKEN, signingSecret: config.SLACK_SIGNING_SECRET, appToken: config.SLACK_APP_TOKEN, apiUrl: config.SLACK_API_URL },
-      care: { baseUrl: config.CARE_API_BASE_URL, accountId: config.CARE_ACCOUNT_ID, apiKey: config.CARE_API_KEY, apiSecret: config.CARE_API_SECRET, rateLimitPerSecond: config.CARE_RATE_LIMIT },
+      care: {
+        baseUrl: config.CARE_API_BASE_URL,
+        accountId: config.CARE_ACCOUNT_ID,
+        apiKey: config.CARE_API_KEY,
+        apiSecret: config.CARE_API_SECRET,
+        rateLimitPerSecond: config.CARE_RATE_LIMIT,
+      },
       store: { databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR },
       timezone: config.APP_TIMEZONE,
       adminSlackUserIds: config.ADMIN_SLACK_USER_IDS,

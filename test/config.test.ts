@@ -26,8 +26,18 @@ describe('configuration from env', () => {
     }
     expect(err).toBeInstanceOf(ConfigError);
     const problems = (err as ConfigError).problems;
-    for (const name of ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'CARE_API_BASE_URL', 'CARE_ACCOUNT_ID', 'CARE_API_KEY', 'CARE_API_SECRET', 'APP_TIMEZONE', 'PORT', 'DATABASE_URL']) {
-      expect(problems.some((p) => p.startsWith(name + ' '))).toBe(true);
+    for (const name of [
+      'SLACK_BOT_TOKEN',
+      'SLACK_SIGNING_SECRET',
+      'CARE_API_BASE_URL',
+      'CARE_ACCOUNT_ID',
+      'CARE_API_KEY',
+      'CARE_API_SECRET',
+      'APP_TIMEZONE',
+      'PORT',
+      'DATABASE_URL',
+    ]) {
+      expect(problems.some((p) => p.startsWith(`${name} `))).toBe(true);
     }
     expect((err as Error).message).not.toContain('nope-secret-value');
   });

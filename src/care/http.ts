@@ -37,9 +37,7 @@ export interface HttpRequest {
 
 export type HttpHeaders = Record<string, string | string[] | undefined>;
 
-export type HttpResult =
-  | { ok: true; status: number; headers: HttpHeaders; body: string }
-  | { ok: false; outcome: FailureOutcome; error: unknown };
+export type HttpResult = { ok: true; status: number; headers: HttpHeaders; body: string } | { ok: false; outcome: FailureOutcome; error: unknown };
 
 export function createPool(origin: string, timeoutMs: number, connections = 10): Pool {
   return new Pool(origin, {

@@ -61,7 +61,8 @@ function required(value: unknown, name: string): string {
 
 function nonNegative(value: number | undefined, fallback: number, name: string, integer = false): number {
   const v = value ?? fallback;
-  if (!Number.isFinite(v) || v < 0 || (integer && !Number.isInteger(v))) throw new RangeError(`createCareClient: ${name} must be a non-negative ${integer ? 'integer' : 'number'}`);
+  if (!Number.isFinite(v) || v < 0 || (integer && !Number.isInteger(v)))
+    throw new RangeError(`createCareClient: ${name} must be a non-negative ${integer ? 'integer' : 'number'}`);
   return v;
 }
 

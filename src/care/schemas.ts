@@ -158,7 +158,5 @@ export interface Page<T> {
 const count = z.number().int().nonnegative();
 
 export function pageSchema<T>(item: z.ZodType<T>): z.ZodType<Page<T>> {
-  return z
-    .object({ items: z.array(item), page: count, page_count: count, per_page: count, item_count: count })
-    .loose() as unknown as z.ZodType<Page<T>>;
+  return z.object({ items: z.array(item), page: count, page_count: count, per_page: count, item_count: count }).loose() as unknown as z.ZodType<Page<T>>;
 }

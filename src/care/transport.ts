@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import type { CareClock } from './clock.js';
-import { CareApiError, errorFromResponse, NetworkError, ResponseValidationError, TimeoutError } from './errors.js';
+import { type CareApiError, errorFromResponse, NetworkError, ResponseValidationError, TimeoutError } from './errors.js';
 import { createPool, sendOnce, type Endpoint, type HttpResult } from './http.js';
 import type { CareLogger } from './logger.js';
 import { compactParams, encodeParams } from './params.js';
@@ -53,9 +53,7 @@ export interface Transport {
   close(): Promise<void>;
 }
 
-type Attempt =
-  | { done: true; value: unknown }
-  | { done: false; error: CareApiError; outcome: AttemptOutcome };
+type Attempt = { done: true; value: unknown } | { done: false; error: CareApiError; outcome: AttemptOutcome };
 
 export function createTransport(options: TransportOptions): Transport {
   const { endpoint, credentials, limiter, clock, logger } = options;

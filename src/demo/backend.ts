@@ -73,7 +73,8 @@ export function createDemoBackend(options: DemoBackendOptions): DemoBackend {
   const refusal = (user: SlackUser, channel: FakeChannel): PlaygroundResult | undefined => {
     if (channel.is_im && channel.user !== user.id) bad(`${channel.id} is not ${user.name}'s conversation.`);
     if (channel.is_archived) return refused(`#${channel.name} is archived.`);
-    if (channel.is_private && !channel.is_im && !channel.members.includes(user.id)) return refused(`${user.real_name} is not a member of ${channel.name} (a private channel).`);
+    if (channel.is_private && !channel.is_im && !channel.members.includes(user.id))
+      return refused(`${user.real_name} is not a member of ${channel.name} (a private channel).`);
     return undefined;
   };
 
@@ -100,7 +101,8 @@ export function createDemoBackend(options: DemoBackendOptions): DemoBackend {
 
   const topModal = (user: SlackUser, viewId: string | undefined) => {
     const top = fake.state.modals[user.id]?.at(-1);
-    if (!top || (viewId && top.view.id !== viewId)) bad(viewId ? `The modal ${viewId} is not the one ${user.name} has open.` : `${user.name} has no modal open.`);
+    if (!top || (viewId && top.view.id !== viewId))
+      bad(viewId ? `The modal ${viewId} is not the one ${user.name} has open.` : `${user.name} has no modal open.`);
     return top!;
   };
 
@@ -115,13 +117,18 @@ export function createDemoBackend(options: DemoBackendOptions): DemoBackend {
   };
 
   const labelOf = (user: SlackUser, where: Where, t: ActionTarget): string => {
-    const blocks = where.modal ? fake.state.modals[user.id]?.at(-1)?.view.blocks
-      : where.home ? fake.state.homes[user.id]?.blocks
-      : where.ephemeral ? fake.store.findEphemeral(user.id, where.ts ?? '')?.blocks
-      : fake.store.findMessage(where.channel ?? '', where.ts ?? '')?.blocks;
+    const blocks = where.modal
+      ? fake.state.modals[user.id]?.at(-1)?.view.blocks
+      : where.home
+        ? fake.state.homes[user.id]?.blocks
+        : where.ephemeral
+          ? fake.store.findEphemeral(user.id, where.ts ?? '')?.blocks
+          : fake.store.findMessage(where.channel ?? '', where.ts ?? '')?.blocks;
     for (const b of blocks ?? []) {
       if (b.block_id !== t.blockId) continue;
-      const els = [b.accessory, b.element, ...(Array.isArray(b.elements) ? b.elements : [])] as Array<{ action_id?: string; text?: { text?: string } } | undefined>;
+      const els = [b.accessory, b.element, ...(Array.isArray(b.elements) ? b.elements : [])] as Array<
+        { action_id?: string; text?: { text?: string } } | undefined
+      >;
       const el = els.find((e) => e?.action_id === t.actionId);
       if (el?.text?.text) return el.text.text;
     }
@@ -191,7 +198,12 @@ export function createDemoBackend(options: DemoBackendOptions): DemoBackend {
       const where = whereOf(user, selection);
       const r = await driving(() => driver.dispatchOn(user.id, where, selection.blockId, selection.actionId, selection.selected as StateValue));
       const s = selection.selected;
-      const picked = 'selected_option' in s ? s.selected_option.text.text : 'selected_date' in s ? s.selected_date : (fake.user(s.selected_user)?.real_name ?? s.selected_user);
+      const picked =
+        'selected_option' in s
+          ? s.selected_option.text.text
+          : 'selected_date' in s
+            ? s.selected_date
+            : (fake.user(s.selected_user)?.real_name ?? s.selected_user);
       return answered('The choice', r, `Chose ${picked}`);
     },
     async submitModal(userId, values, viewId) {

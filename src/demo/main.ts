@@ -37,7 +37,7 @@ async function main(): Promise<void> {
   const { port, logLevel } = parseArgs(process.argv.slice(2), process.env);
   const logger = createLogger({ level: logLevel, base: { app: 'care-actions-demo' } });
   console.log('Starting the Care Actions demo: sandbox care system, app, Slack stand-in…');
-  let demo;
+  let demo: Awaited<ReturnType<typeof startDemo>>;
   try {
     demo = await startDemo({ port, logger });
   } catch (err) {

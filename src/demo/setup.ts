@@ -52,12 +52,27 @@ export async function setUpDemo(o: DemoSetupOptions): Promise<DemoSetup> {
   const digest = fake.channel(o.digestChannel) ?? fail(`no channel ${o.digestChannel}`);
   const alerts = fake.channel(o.alertsChannel) ?? fail(`no channel ${o.alertsChannel}`);
   const common = { teamId, time: '08:00', days: 'weekdays' as const, timeZone: o.timeZone, postWhenEmpty: true, setUpBy: o.adminUserId };
-  await app.store.upsertSubscription({ ...common, channelId: digest.id, filters: {}, showTaskText: false, urgentAlerts: false, channelPrivate: digest.is_private });
-  await app.store.upsertSubscription({ ...common, channelId: alerts.id, filters: { urgentOnly: true }, showTaskText: true, urgentAlerts: true, channelPrivate: alerts.is_private });
+  await app.store.upsertSubscription({
+    ...common,
+    channelId: digest.id,
+    filters: {},
+    showTaskText: false,
+    urgentAlerts: false,
+    channelPrivate: digest.is_private,
+  });
+  await app.store.upsertSubscription({
+    ...common,
+    channelId: alerts.id,
+    filters: { urgentOnly: true },
+    showTaskText: true,
+    urgentAlerts: true,
+    channelPrivate: alerts.is_private,
+  });
 
   const groups = await app.care.notificationGroups.collect({ attributes: ['_id', 'name'], per_page: 100, limit: 100 });
   const routed = groups.find((g) => g.name === o.routedGroupName);
-  if (routed) await app.store.upsertRoute({ teamId, groupId: routed._id, groupName: routed.name ?? o.routedGroupName, channelId: digest.id, setUpBy: o.adminUserId });
+  if (routed)
+    await app.store.upsertRoute({ teamId, groupId: routed._id, groupName: routed.name ?? o.routedGroupName, channelId: digest.id, setUpBy: o.adminUserId });
   else o.logger.warn('the demo data has no such notification group; no route set', { group: o.routedGroupName });
 
   for (const person of people) {
@@ -85,9 +100,15 @@ function guide(linked: boolean, digestChannel: string, alertsChannel: string) {
     text: 'Welcome to the Care Actions demo',
     blocks: [
       { type: 'header', text: { type: 'plain_text', text: 'Welcome to the Care Actions demo' } },
-      { type: 'section', text: { type: 'mrkdwn', text: `${status}\nEverything here is local: a stand-in Slack, the real app, and a sandbox care system with made-up data.` } },
+      {
+        type: 'section',
+        text: { type: 'mrkdwn', text: `${status}\nEverything here is local: a stand-in Slack, the real app, and a sandbox care system with made-up data.` },
+      },
       { type: 'section', text: { type: 'mrkdwn', text: steps.join('\n') } },
-      { type: 'context', elements: [{ type: 'mrkdwn', text: 'Switch person with *Acting as* at the top. Amelia is an admin: she can run `/care digest list`.' }] },
+      {
+        type: 'context',
+        elements: [{ type: 'mrkdwn', text: 'Switch person with *Acting as* at the top. Amelia is an admin: she can run `/care digest list`.' }],
+      },
     ],
   };
 }

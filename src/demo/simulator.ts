@@ -98,7 +98,14 @@ export function createDemoSimulator(o: DemoSimulatorOptions): PlaygroundSimulato
       o.changed();
       const run = await o.app.jobs.runOnce('digests');
       const report = run.result as { channels?: number; error?: string } | undefined;
-      const when = new Intl.DateTimeFormat('en-GB', { timeZone: target.timeZone, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }).format(next.at);
+      const when = new Intl.DateTimeFormat('en-GB', {
+        timeZone: target.timeZone,
+        weekday: 'short',
+        day: 'numeric',
+        month: 'short',
+        hour: '2-digit',
+        minute: '2-digit',
+      }).format(next.at);
       if (!run.ran) return ok(`Clock moved to ${when} (${target.timeZone}); the digests will go out within a minute.`);
       if (report?.error) return refused(`Clock moved to ${when}, but the digest run failed: ${report.error}`);
       const n = report?.channels ?? 0;

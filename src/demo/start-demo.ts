@@ -66,7 +66,14 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
 
   try {
     await removeDemoDatabase(dataDir);
-    const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', seed: 'demo', controls: true, startTime: new Date(clock.nowMs() - SEED_LEAD_MS), logger: logger.child({ component: 'sandbox' }) });
+    const sandbox = await startSandbox({
+      port: 0,
+      host: '127.0.0.1',
+      seed: 'demo',
+      controls: true,
+      startTime: new Date(clock.nowMs() - SEED_LEAD_MS),
+      logger: logger.child({ component: 'sandbox' }),
+    });
     stops.push(() => sandbox.stop());
     const controls = sandboxControls(sandbox.controlsUrl);
     await controls.setClock(clock.now());
@@ -91,14 +98,36 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     const { port: appPort } = await app.start(0, '127.0.0.1');
     const driver = createSlackDriver({ fake, eventsUrl: `http://127.0.0.1:${appPort}/slack/events`, signingSecret });
 
-    const setup = await setUpDemo({ app, fake, timeZone, adminUserId: 'U0AMELIA', digestChannel: '#care-team', alertsChannel: '#care-leads', routedGroupName: 'Willow Bank seniors', logger });
+    const setup = await setUpDemo({
+      app,
+      fake,
+      timeZone,
+      adminUserId: 'U0AMELIA',
+      digestChannel: '#care-team',
+      alertsChannel: '#care-leads',
+      routedGroupName: 'Willow Bank seniors',
+      logger,
+    });
     app.jobs.start();
 
     let backend: DemoBackend | undefined;
-    const simulate = createDemoSimulator({ app, controls, clock, teamId: fake.teamId, digestChannelId: setup.digestChannelId, changed: () => backend?.notify(), logger });
+    const simulate = createDemoSimulator({
+      app,
+      controls,
+      clock,
+      teamId: fake.teamId,
+      digestChannelId: setup.digestChannelId,
+      changed: () => backend?.notify(),
+      logger,
+    });
     backend = createDemoBackend({ fake, driver, clock, timeZone, appName: 'Care Actions', simulate });
     stops.push(async () => backend?.close());
-    const playground: PlaygroundServer = await startPlayground({ port: options.port ?? 3000, host, backend, logger: logger.child({ component: 'playground' }) });
+    const playground: PlaygroundServer = await startPlayground({
+      port: options.port ?? 3000,
+      host,
+      backend,
+      logger: logger.child({ component: 'playground' }),
+    });
     stops.push(() => playground.close());
     const port = Number(new URL(playground.url).port);
 

@@ -68,17 +68,20 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     const abort = new AbortController();
     const onStop = () => abort.abort();
     stopping.signal.addEventListener('abort', onStop);
-    const renew = setInterval(() => {
-      store.renewLease(job.name, holder, leaseMs).then(
-        (ok) => {
-          if (!ok) {
-            logger.warn('lost a job lease; stopping the run', { job: job.name });
-            abort.abort();
-          }
-        },
-        () => undefined,
-      );
-    }, Math.max(1000, leaseMs / 3));
+    const renew = setInterval(
+      () => {
+        store.renewLease(job.name, holder, leaseMs).then(
+          (ok) => {
+            if (!ok) {
+              logger.warn('lost a job lease; stopping the run', { job: job.name });
+              abort.abort();
+            }
+          },
+          () => undefined,
+        );
+      },
+      Math.max(1000, leaseMs / 3),
+    );
     renew.unref();
     const started = Date.now();
     try {

@@ -39,7 +39,7 @@ export interface LoggerOptions {
 
 export function createLogger(options: LoggerOptions = {}): Logger {
   const min = ORDER[options.level ?? 'info'];
-  const write = options.write ?? ((line: string) => process.stderr.write(line + '\n'));
+  const write = options.write ?? ((line: string) => process.stderr.write(`${line}\n`));
   const now = options.now ?? (() => new Date());
   const make = (base: LogFields): Logger => {
     const emit = (level: Exclude<LogLevel, 'silent'>, message: string, fields?: LogFields) => {

@@ -14,7 +14,10 @@ const target = {
   userId: id,
   where: z.enum(['message', 'home', 'modal']),
   channelId: id.optional(),
-  ts: z.string().regex(/^\d+\.\d+$/, 'expected a Slack ts like "1700000000.000100"').optional(),
+  ts: z
+    .string()
+    .regex(/^\d+\.\d+$/, 'expected a Slack ts like "1700000000.000100"')
+    .optional(),
   isEphemeral: z.boolean().optional(),
   viewId: id.optional(),
   blockId: id,
@@ -43,7 +46,14 @@ const stateValue = z
   .strict();
 
 const schemas = {
-  'slash-command': z.object({ userId: id, channelId: id, text: z.string().regex(/^\/[\w-]+/, 'a slash command starts with "/" and a command name').max(4000) }),
+  'slash-command': z.object({
+    userId: id,
+    channelId: id,
+    text: z
+      .string()
+      .regex(/^\/[\w-]+/, 'a slash command starts with "/" and a command name')
+      .max(4000),
+  }),
   'post-message': z.object({ userId: id, channelId: id, text: z.string().trim().min(1, 'the message is empty').max(40_000), threadTs: target.ts }),
   'click-button': z.object({ ...target, value: z.string().max(2000).optional() }).refine(needsMessage, messageRule),
   'select-option': z

@@ -70,11 +70,29 @@ export function newActionModal(id: string, title: string, channelId: string): Sl
     close: plain('Cancel'),
     private_metadata: JSON.stringify({ channel: channelId }),
     blocks: [
-      { type: 'input', block_id: 'title', label: plain('Title'), element: { type: 'plain_text_input', action_id: 'title_input', initial_value: title, max_length: 200 } },
-      { type: 'input', block_id: 'notes', optional: true, label: plain('Notes'), hint: plain('Never write patient details here.'), element: { type: 'plain_text_input', action_id: 'notes_input', multiline: true } },
+      {
+        type: 'input',
+        block_id: 'title',
+        label: plain('Title'),
+        element: { type: 'plain_text_input', action_id: 'title_input', initial_value: title, max_length: 200 },
+      },
+      {
+        type: 'input',
+        block_id: 'notes',
+        optional: true,
+        label: plain('Notes'),
+        hint: plain('Never write patient details here.'),
+        element: { type: 'plain_text_input', action_id: 'notes_input', multiline: true },
+      },
       { type: 'input', block_id: 'due', label: plain('Due'), element: { type: 'datetimepicker', action_id: 'due_input' } },
       { type: 'input', block_id: 'assignee', optional: true, label: plain('Assignee'), element: { type: 'users_select', action_id: 'assignee_input' } },
-      { type: 'input', block_id: 'location', optional: true, label: plain('Location'), element: { type: 'external_select', action_id: 'location_input', min_query_length: 1 } },
+      {
+        type: 'input',
+        block_id: 'location',
+        optional: true,
+        label: plain('Location'),
+        element: { type: 'external_select', action_id: 'location_input', min_query_length: 1 },
+      },
       {
         type: 'input',
         block_id: 'flags',

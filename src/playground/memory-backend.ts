@@ -120,10 +120,14 @@ export function createMemoryBackend(options: MemoryBackendOptions = {}): MemoryB
     return view.blocks;
   };
   const hasElement = (blocks: SlackBlock[], blockId: string, actionId: string) =>
-    blocks.some((b, i) => (b.block_id ?? `block-${i}`) === blockId && [b.accessory, ...((b.elements as unknown[]) ?? [])].some((e, j) => {
-      const el = e as { action_id?: string } | undefined;
-      return !!el && (el.action_id ?? `action-${j}`) === actionId;
-    }));
+    blocks.some(
+      (b, i) =>
+        (b.block_id ?? `block-${i}`) === blockId &&
+        [b.accessory, ...((b.elements as unknown[]) ?? [])].some((e, j) => {
+          const el = e as { action_id?: string } | undefined;
+          return !!el && (el.action_id ?? `action-${j}`) === actionId;
+        }),
+    );
 
   const complete = (a: MemoryAction, by: string | undefined) => {
     a.completed = true;
@@ -307,4 +311,3 @@ export function createMemoryBackend(options: MemoryBackendOptions = {}): MemoryB
 function fail(message: string): never {
   throw new PlaygroundInputError(message);
 }
-

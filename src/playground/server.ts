@@ -38,7 +38,10 @@ const PAGE_HEADERS = {
 };
 
 class HttpError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -80,9 +83,11 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
       const [status, message] =
-        err instanceof HttpError ? [err.status, err.message]
-        : err instanceof PlaygroundInputError ? [400, err.message]
-        : [500, `The backend failed: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300)];
+        err instanceof HttpError
+          ? [err.status, err.message]
+          : err instanceof PlaygroundInputError
+            ? [400, err.message]
+            : [500, `The backend failed: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300)];
       if (status === 500) logger.error('playground request failed', { path: (req.url ?? '').split('?')[0], error: err });
       else logger.debug('playground request refused', { path: (req.url ?? '').split('?')[0], status });
       if (res.headersSent) return void res.end();

@@ -70,7 +70,7 @@ export async function handleApi(req: IncomingMessage, res: ServerResponse, deps:
     const allowed = Object.keys(match.route.methods).join(', ');
     if (!operation) throw new ApiError(405, `Method ${method} is not allowed on ${match.route.template}; allowed: ${allowed}.`, undefined, { Allow: allowed });
 
-    let params;
+    let params: ReturnType<typeof parseParams>;
     if (method === 'GET') params = parseParams(query);
     else {
       const body = await readBody(req);

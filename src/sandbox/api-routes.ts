@@ -91,7 +91,11 @@ function table(): Map<string, Route> {
   }
   const complete: Handler = ({ store, cache, id }) => cache.full(completeAction(store, id));
   const reopen: Handler = ({ store, cache, id }) => cache.full(reopenAction(store, id));
-  routes.set('actions/:id/complete', { template: '/v1/actions/:id/complete', resource: 'actions', methods: { PATCH: { permission: 'update', handler: complete } } });
+  routes.set('actions/:id/complete', {
+    template: '/v1/actions/:id/complete',
+    resource: 'actions',
+    methods: { PATCH: { permission: 'update', handler: complete } },
+  });
   routes.set('actions/:id/reopen', { template: '/v1/actions/:id/reopen', resource: 'actions', methods: { PATCH: { permission: 'update', handler: reopen } } });
   return routes;
 }

@@ -25,9 +25,7 @@ export interface ControlsDeps {
 
 const seedSchema = z.union([z.literal('demo'), z.literal('empty'), z.number().int().min(0)]);
 const resetSchema = z.object({ seed: seedSchema.optional(), seedValue: z.number().int().optional() }).strict();
-const clockSchema = z
-  .object({ set: z.string().optional(), advanceMs: z.number().finite().optional() })
-  .strict();
+const clockSchema = z.object({ set: z.string().optional(), advanceMs: z.number().finite().optional() }).strict();
 const faultsSchema = z
   .object({
     errorRate: z.number().min(0).max(1).optional(),
@@ -67,7 +65,10 @@ async function jsonBody(req: IncomingMessage): Promise<unknown> {
  */
 export async function handleControls(req: IncomingMessage, res: ServerResponse, deps: ControlsDeps, path: string): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
-  const parts = path.split('/').filter((p) => p !== '').slice(1);
+  const parts = path
+    .split('/')
+    .filter((p) => p !== '')
+    .slice(1);
   const route = `${method} /${parts.map((p, i) => (i === 1 && parts[0] === 'actions' ? ':id' : p)).join('/')}`;
   const { store, cache } = deps;
   try {

@@ -24,7 +24,10 @@ export { DEMO_USERS, DEMO_EMAIL_DOMAIN, DEFAULT_SEED_VALUE, DEMO_ACTION_COUNT, t
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
-const randomHex = (n: number) => randomBytes(Math.ceil(n / 2)).toString('hex').slice(0, n);
+const randomHex = (n: number) =>
+  randomBytes(Math.ceil(n / 2))
+    .toString('hex')
+    .slice(0, n);
 
 /** Start a sandbox care API on loopback; resolves once it is listening. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {

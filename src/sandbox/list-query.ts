@@ -86,7 +86,10 @@ export function parseListQuery<T extends WireRecord>(spec: ListSpec<T>, params: 
   if (ids.errors) for (const e of ids.errors) errors.add('filters-ids', e);
   else if (ids.narrow) narrows.push(ids.narrow);
 
-  for (const [name, after] of [['filters-modified_after', true], ['filters-modified_before', false]] as const) {
+  for (const [name, after] of [
+    ['filters-modified_after', true],
+    ['filters-modified_before', false],
+  ] as const) {
     const value = values(name)[0];
     if (value === undefined) continue;
     if (parseDateTime(value) === null) errors.add(name, 'Not a valid date/time (YYYY-MM-DD HH:MM:SS, UTC).');

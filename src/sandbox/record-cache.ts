@@ -43,7 +43,10 @@ export class RecordCache {
     let text = r[this.search] as string | undefined;
     if (text === undefined) {
       const source = record as unknown as Record<string, unknown>;
-      text = fields.map((f) => String(source[f] ?? '')).join('\u0000').toLowerCase();
+      text = fields
+        .map((f) => String(source[f] ?? ''))
+        .join('\u0000')
+        .toLowerCase();
       Object.defineProperty(r, this.search, { value: text, enumerable: false });
     }
     return text;

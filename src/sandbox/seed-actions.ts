@@ -6,19 +6,74 @@ import { formatDateTime, wholeSeconds } from './wire-time.js';
 
 const TITLES = ['Mrs', 'Mr', 'Ms', 'Miss', 'Dr'] as const;
 const SURNAMES = [
-  'Patel', 'Jenkins', 'Williams', 'Khan', 'Thompson', 'Davies', 'Wright', 'Robinson', 'Walker', 'Edwards', 'Ali', 'Green',
-  'Hall', 'Wood', 'Clarke', 'Jackson', 'Lewis', 'Hill', 'Ahmed', 'Cooper', 'Ward', 'Morris', 'Baker', 'Kowalski', 'Singh',
-  'Harrison', 'Martin', 'Phillips', 'Parker', 'Turner', 'Collins', 'Murray', 'Shaw', 'Lloyd', 'Bailey', 'Fletcher',
+  'Patel',
+  'Jenkins',
+  'Williams',
+  'Khan',
+  'Thompson',
+  'Davies',
+  'Wright',
+  'Robinson',
+  'Walker',
+  'Edwards',
+  'Ali',
+  'Green',
+  'Hall',
+  'Wood',
+  'Clarke',
+  'Jackson',
+  'Lewis',
+  'Hill',
+  'Ahmed',
+  'Cooper',
+  'Ward',
+  'Morris',
+  'Baker',
+  'Kowalski',
+  'Singh',
+  'Harrison',
+  'Martin',
+  'Phillips',
+  'Parker',
+  'Turner',
+  'Collins',
+  'Murray',
+  'Shaw',
+  'Lloyd',
+  'Bailey',
+  'Fletcher',
 ];
 
 const TASKS: Record<string, readonly string[]> = {
-  care_enquiry: ["Call {name}'s family back about availability", 'Send {name} the fees and funding guide', 'Arrange a visit to {loc} for {name}', "Follow up enquiry from {name}'s daughter", 'Check local authority funding for {name}'],
+  care_enquiry: [
+    "Call {name}'s family back about availability",
+    'Send {name} the fees and funding guide',
+    'Arrange a visit to {loc} for {name}',
+    "Follow up enquiry from {name}'s daughter",
+    'Check local authority funding for {name}',
+  ],
   assessment: ['Complete pre-admission assessment for {name}', 'Book assessment visit for {name}', 'Write up assessment notes for {name}'],
   call: ["Return call from {name}'s son", 'Call {name} back about a respite stay'],
   comment: ["Reply to family comment about {name}'s room", 'Answer question from {name} about visiting times'],
-  service_user: ['Medication review for {name} with the GP', 'Update care plan for {name}', 'Book chiropodist for {name}', "Arrange review meeting with {name}'s family", 'Order pressure-relieving mattress for {name}', 'Check weight chart for {name}', 'Falls risk assessment for {name}', 'Renew DoLS authorisation for {name}'],
+  service_user: [
+    'Medication review for {name} with the GP',
+    'Update care plan for {name}',
+    'Book chiropodist for {name}',
+    "Arrange review meeting with {name}'s family",
+    'Order pressure-relieving mattress for {name}',
+    'Check weight chart for {name}',
+    'Falls risk assessment for {name}',
+    'Renew DoLS authorisation for {name}',
+  ],
   home_visit: ["Confirm rota for {name}'s morning visits", 'Write up home visit notes for {name}', 'Key safe code changed for {name}: update visit notes'],
-  location: ['Weekly fire alarm test at {loc}', 'Fix nurse call bell in room {n} at {loc}', 'Fridge temperature audit at {loc}', 'Submit CQC notification for {loc}', 'Order PPE for {loc}', 'Plan staff supervisions at {loc}'],
+  location: [
+    'Weekly fire alarm test at {loc}',
+    'Fix nurse call bell in room {n} at {loc}',
+    'Fridge temperature audit at {loc}',
+    'Submit CQC notification for {loc}',
+    'Order PPE for {loc}',
+    'Plan staff supervisions at {loc}',
+  ],
   none: ['Renew DBS checks for new starters', 'Prepare the monthly quality report', 'Review agency staff spend', 'Update the on-call rota'],
 };
 
@@ -67,7 +122,8 @@ export function seedActions(ctx: SeedContext, places: Places, subjects: readonly
     if (subject?.type === 'care_enquiry') subjectType = rng.pick(['care_enquiry', 'care_enquiry', 'care_enquiry', 'assessment', 'call', 'comment'] as const);
     else if (subject) subjectType = rng.pick(['service_user', 'service_user', 'service_user', 'service_user', 'home_visit', 'comment'] as const);
     else subjectType = rng.chance(0.7) ? 'location' : null;
-    const locationId = subject?.location ?? (subjectType === 'location' ? places.locationIds[rng.pick(['willow', 'heather', 'beeches', 'homecare'] as const)] : null);
+    const locationId =
+      subject?.location ?? (subjectType === 'location' ? places.locationIds[rng.pick(['willow', 'heather', 'beeches', 'homecare'] as const)] : null);
     const location = places.locations.find((l) => l._id === locationId);
     const autoTag = subject?.type === 'service_user' && rng.chance(0.12);
     const task = (autoTag ? 'Care plan review due for {name}' : rng.pick(TASKS[subjectType ?? 'none'] ?? []))
@@ -125,5 +181,5 @@ export function seedActions(ctx: SeedContext, places: Places, subjects: readonly
     });
   }
   drafts.sort((a, b) => (a.created < b.created ? -1 : a.created > b.created ? 1 : 0));
-  return drafts.map((d, i) => ({ _id: ctx.ids.next(Date.parse(d.created.replace(' ', 'T') + 'Z')), action_no: String(i + 1), ...d }));
+  return drafts.map((d, i) => ({ _id: ctx.ids.next(Date.parse(`${d.created.replace(' ', 'T')}Z`)), action_no: String(i + 1), ...d }));
 }

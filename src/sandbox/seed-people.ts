@@ -23,7 +23,7 @@ export const DEMO_EMAIL_DOMAIN = 'brightwatercare.example';
 const person = (first: string, last: string, role: string, locations: LocationKey[], n: number): DemoPerson => ({
   first_name: first,
   last_name: last,
-  email: `${first}.${last}`.toLowerCase().replace(/[^a-z.]/g, '') + `@${DEMO_EMAIL_DOMAIN}`,
+  email: `${`${first}.${last}`.toLowerCase().replace(/[^a-z.]/g, '')}@${DEMO_EMAIL_DOMAIN}`,
   location_role: role,
   locations,
   // Ofcom's drama range: never a real number.

@@ -7,7 +7,18 @@ import type { IdentityService } from './identity.js';
  * The attributes the app reads of an action anywhere (views, notices, alerts,
  * digests, the changes poll): one list, so one poll's reads serve every use.
  */
-export const ACTION_ATTRIBUTES = ['_id', 'action_no', 'task', 'due', 'urgent', 'completed', 'assigned_to', 'modified', 'notify_on_complete', 'location'] as const;
+export const ACTION_ATTRIBUTES = [
+  '_id',
+  'action_no',
+  'task',
+  'due',
+  'urgent',
+  'completed',
+  'assigned_to',
+  'modified',
+  'notify_on_complete',
+  'location',
+] as const;
 
 /** Care actions -> view models, with assignees resolved to Slack mentions (linked) or names. */
 export async function toActionViews(actions: Action[], teamId: string, identity: IdentityService): Promise<ActionView[]> {

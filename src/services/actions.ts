@@ -73,7 +73,12 @@ export function createActionsService(deps: { care: CareClient; store: Store; ide
       }
       // Action numbers resolve through filters-q (a substring search), with an exact match on action_no.
       // The match comes back with what cards need, so no second request (the API's rate limit is the bottleneck).
-      for await (const a of care.actions.iterate({ filters: { q: ref.no, completed: 'unset' }, attributes: [...ACTION_ATTRIBUTES], per_page: 100, limit: 1000 })) {
+      for await (const a of care.actions.iterate({
+        filters: { q: ref.no, completed: 'unset' },
+        attributes: [...ACTION_ATTRIBUTES],
+        per_page: 100,
+        limit: 1000,
+      })) {
         if (a.action_no === ref.no) return a;
       }
       throw new UserFacingError(`There is no action number ${ref.no}.`, 'not-found');
@@ -97,7 +102,10 @@ export function createActionsService(deps: { care: CareClient; store: Store; ide
       return [
         { label: ':warning: Overdue', actions: views.filter(isOverdue) },
         { label: ':calendar: Due today', actions: views.filter((v) => !isOverdue(v) && v.due && inWindow(v.due, today)) },
-        { label: ':spiral_calendar_pad: Next 7 days', actions: views.filter((v) => v.due && !inWindow(v.due, today) && !isOverdue(v) && inWindow(v.due, week)) },
+        {
+          label: ':spiral_calendar_pad: Next 7 days',
+          actions: views.filter((v) => v.due && !inWindow(v.due, today) && !isOverdue(v) && inWindow(v.due, week)),
+        },
       ];
     },
 
@@ -118,7 +126,13 @@ export function createActionsService(deps: { care: CareClient; store: Store; ide
     },
 
     async find(actor, words) {
-      const items = await care.actions.collect({ filters: { q: words, completed: 'unset' }, attributes: [...ACTION_ATTRIBUTES], sort_by: ['-due'], per_page: 100, limit: 100 });
+      const items = await care.actions.collect({
+        filters: { q: words, completed: 'unset' },
+        attributes: [...ACTION_ATTRIBUTES],
+        sort_by: ['-due'],
+        per_page: 100,
+        limit: 100,
+      });
       const views = await service.views(items, actor.teamId);
       return views.sort((a, b) => (a.completed ? 1 : 0) - (b.completed ? 1 : 0) || byUrgencyThenDue(a, b));
     },

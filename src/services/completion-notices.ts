@@ -53,7 +53,12 @@ export function createCompletionNotices(deps: {
     };
     const missing = ids.filter((id) => !fresh(id));
     if (missing.length) {
-      const fetched = await deps.care.notificationGroups.collect({ filters: { ids: missing }, attributes: ['_id', 'name', 'users', 'email_to'], per_page: 100, limit: 100 });
+      const fetched = await deps.care.notificationGroups.collect({
+        filters: { ids: missing },
+        attributes: ['_id', 'name', 'users', 'email_to'],
+        per_page: 100,
+        limit: 100,
+      });
       for (const id of missing) groupCache.delete(id); // a group gone from the care system is gone here too
       for (const group of fetched) groupCache.set(group._id, { at, group });
     }

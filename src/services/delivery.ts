@@ -125,7 +125,13 @@ export function createDeliverer(deps: DelivererOptions): Deliverer {
     const oldest = since ? String(Math.floor(since / 1000) - 15 * 60) : undefined;
     let cursor: string | undefined;
     for (let page = 0; page < 10; page++) {
-      const res = await deps.slack.conversations.history({ channel, include_all_metadata: true, limit: 200, ...(oldest ? { oldest } : {}), ...(cursor ? { cursor } : {}) });
+      const res = await deps.slack.conversations.history({
+        channel,
+        include_all_metadata: true,
+        limit: 200,
+        ...(oldest ? { oldest } : {}),
+        ...(cursor ? { cursor } : {}),
+      });
       for (const m of res.messages ?? []) {
         const meta = (m as { metadata?: { event_type?: string; event_payload?: { delivery_id?: unknown } } }).metadata;
         if (meta?.event_type === DELIVERY_EVENT_TYPE && String(meta.event_payload?.delivery_id) === String(deliveryId) && m.ts) return m.ts;
@@ -139,7 +145,11 @@ export function createDeliverer(deps: DelivererOptions): Deliverer {
   return {
     async deliver(key, destination, message) {
       const claimedAt = Date.now();
-      const claim: ClaimOutcome = await deps.store.claimDelivery(key, { holder: deps.holder, staleAfterMs, ...(deps.maxAttempts ? { maxAttempts: deps.maxAttempts } : {}) });
+      const claim: ClaimOutcome = await deps.store.claimDelivery(key, {
+        holder: deps.holder,
+        staleAfterMs,
+        ...(deps.maxAttempts ? { maxAttempts: deps.maxAttempts } : {}),
+      });
       switch (claim.outcome) {
         case 'sent':
           return 'already-sent';

@@ -4,12 +4,10 @@ import type { Store, Subscription } from '../store/index.js';
 import { renderDigest } from '../slack/views/digest.js';
 import { apiDateRange, dueWindow, inWindow } from '../time/due-windows.js';
 import { dueOccurrence } from '../time/schedule.js';
-import { parseApiDateTime } from '../time/slack-date.js';
 import { ACTION_ATTRIBUTES, byUrgencyThenDue, toActionViews } from './action-views.js';
 import type { ChannelPolicy } from './channel-policy.js';
 import type { Deliverer, DeliveryResult } from './delivery.js';
 import type { IdentityService } from './identity.js';
-
 
 interface DigestQuery {
   key: string;
@@ -87,7 +85,12 @@ export function createDigests(deps: {
     const today = views.filter((v) => v.due && !inWindow(v.due, overdueW) && inWindow(v.due, todayW));
     const urgentLater = views.filter((v) => v.urgent && v.due && !inWindow(v.due, overdueW) && !inWindow(v.due, todayW) && inWindow(v.due, weekW));
     const showTask = await deps.channels.showTasksIn(sub.teamId, sub.channelId);
-    const filterText = [sub.filters.urgentOnly ? 'urgent only' : '', sub.filters.mineOnly ? `for <@${sub.setUpBy}>` : '', ...(sub.filters.slackUserIds ?? []).map((u) => `<@${u}>`), sub.filters.locationName ? String(sub.filters.locationName) : '']
+    const filterText = [
+      sub.filters.urgentOnly ? 'urgent only' : '',
+      sub.filters.mineOnly ? `for <@${sub.setUpBy}>` : '',
+      ...(sub.filters.slackUserIds ?? []).map((u) => `<@${u}>`),
+      sub.filters.locationName ? String(sub.filters.locationName) : '',
+    ]
       .filter(Boolean)
       .join(' ');
     const rendered = renderDigest(
@@ -122,7 +125,10 @@ export function createDigests(deps: {
     const main = await store.getDelivery(mainKey);
     if (main?.state !== 'sent' || !main.slackTs) return; // the thread follows once the summary is out
     for (const [i, part] of rendered.thread.entries()) {
-      const r = await deps.deliverer.deliver({ kind: 'digest-part', actionId: '-', occurrence: `${occurrence}#${i + 1}`, recipient }, sub.channelId, { ...part, thread_ts: main.slackTs! });
+      const r = await deps.deliverer.deliver({ kind: 'digest-part', actionId: '-', occurrence: `${occurrence}#${i + 1}`, recipient }, sub.channelId, {
+        ...part,
+        thread_ts: main.slackTs!,
+      });
       if (r === 'failed') break;
     }
   }

@@ -20,20 +20,46 @@ export function createDirectoryService(deps: { care: CareClient }): DirectorySer
   async function locationNames(ids: string[]): Promise<Map<string, string>> {
     const out = new Map<string, string>();
     if (!ids.length) return out;
-    for await (const l of care.locations.iterate({ filters: { ids, suspended: 'unset' }, attributes: ['_id', 'name'], limit: 100 })) out.set(l._id, l.name ?? l._id);
+    for await (const l of care.locations.iterate({ filters: { ids, suspended: 'unset' }, attributes: ['_id', 'name'], limit: 100 }))
+      out.set(l._id, l.name ?? l._id);
     return out;
   }
 
   return {
     async locations(words) {
-      const items = await care.locations.collect({ filters: q(words), attributes: ['_id', 'name', 'ref', 'phone', 'street_address', 'suspended'], sort_by: ['name'], per_page: 100, limit: 100 });
-      return items.map((l) => ({ id: l._id, name: l.name ?? null, ref: l.ref ?? null, phone: l.phone ?? null, town: l.street_address?.town ?? null, suspended: Boolean(l.suspended) }));
+      const items = await care.locations.collect({
+        filters: q(words),
+        attributes: ['_id', 'name', 'ref', 'phone', 'street_address', 'suspended'],
+        sort_by: ['name'],
+        per_page: 100,
+        limit: 100,
+      });
+      return items.map((l) => ({
+        id: l._id,
+        name: l.name ?? null,
+        ref: l.ref ?? null,
+        phone: l.phone ?? null,
+        town: l.street_address?.town ?? null,
+        suspended: Boolean(l.suspended),
+      }));
     },
 
     async literature(words) {
-      const items = await care.literatureItems.collect({ filters: q(words), attributes: ['_id', 'name', 'ref', 'file', 'location'], sort_by: ['name'], per_page: 100, limit: 100 });
+      const items = await care.literatureItems.collect({
+        filters: q(words),
+        attributes: ['_id', 'name', 'ref', 'file', 'location'],
+        sort_by: ['name'],
+        per_page: 100,
+        limit: 100,
+      });
       const names = await locationNames([...new Set(items.map((i) => i.location).filter((v): v is string => Boolean(v)))]);
-      return items.map((i) => ({ id: i._id, name: i.name ?? null, ref: i.ref ?? null, file: i.file ?? null, locationName: i.location ? (names.get(i.location) ?? null) : null }));
+      return items.map((i) => ({
+        id: i._id,
+        name: i.name ?? null,
+        ref: i.ref ?? null,
+        file: i.file ?? null,
+        locationName: i.location ? (names.get(i.location) ?? null) : null,
+      }));
     },
 
     async literatureItem(id) {

@@ -15,7 +15,10 @@ import {
 /** An error whose message is already a sentence for the person in Slack. */
 export class UserFacingError extends Error {
   override name = 'UserFacingError';
-  constructor(message: string, readonly code: 'not-linked' | 'not-found' | 'forbidden' | 'invalid' | 'busy' | 'not-admin' | 'other' = 'other') {
+  constructor(
+    message: string,
+    readonly code: 'not-linked' | 'not-found' | 'forbidden' | 'invalid' | 'busy' | 'not-admin' | 'other' = 'other',
+  ) {
     super(message);
   }
 }
@@ -49,7 +52,9 @@ export function describeError(err: unknown): string {
   if (err instanceof ForbiddenError) return `The care system's API key may not ${verbOf(err.method, err.path)}. Ask your care system admin to grant it.`;
   if (err instanceof UnauthorizedError) return 'The care system refused our credentials. An admin needs to check the app’s API key and secret.';
   if (err instanceof InvalidRequestError) {
-    const details = Object.entries(err.argErrors).map(([k, v]) => `${k}: ${v.join(' ')}`).join('; ');
+    const details = Object.entries(err.argErrors)
+      .map(([k, v]) => `${k}: ${v.join(' ')}`)
+      .join('; ');
     return `The care system did not accept that${details ? ` (${details.slice(0, 300)})` : err.hint ? ` (${err.hint.slice(0, 200)})` : ''}.`;
   }
   if (err instanceof RateLimitError || err instanceof ServerError || err instanceof TimeoutError || err instanceof NetworkError) {

@@ -109,7 +109,10 @@ export function createIdentityService(deps: {
       } catch (err) {
         if (err instanceof NotFoundError) {
           // 404 means "no such user" only when the users endpoint works at all.
-          const listWorks = await care.users.list({ per_page: 1 }).then(() => true, () => false);
+          const listWorks = await care.users.list({ per_page: 1 }).then(
+            () => true,
+            () => false,
+          );
           if (listWorks) throw new UserFacingError(`No care user has the Id \`${careUserId}\`.`, 'not-found');
         } else if (!usersUnavailable(err)) throw err;
       }
@@ -133,7 +136,8 @@ export function createIdentityService(deps: {
       if (decision === 'approved' && !chosen) throw new UserFacingError('Give the care user Id to link them to.', 'invalid');
       const result = await store.decideLinkRequest(requestId, decision, admin.userId, chosen ? { careUserId: chosen } : {});
       if (!result.ok) {
-        if (result.reason === 'already-decided') throw new UserFacingError(`That request was already ${result.request.state} by <@${result.request.decidedBy}>.`, 'invalid');
+        if (result.reason === 'already-decided')
+          throw new UserFacingError(`That request was already ${result.request.state} by <@${result.request.decidedBy}>.`, 'invalid');
         throw new UserFacingError('That link request no longer exists.', 'not-found');
       }
       await audit(admin, `link.${decision === 'approved' ? 'approve' : 'reject'}`, { requestId, slackUserId: request.slackUserId, careUserId: chosen });

@@ -72,7 +72,11 @@ export function createUrgentAlerts(deps: {
         const showTask = await deps.channels.showTasksIn(sub.teamId, sub.channelId);
         const alert = urgentAlert(view, { now: deps.now(), timezone: sub.timeZone, showTask });
         results.push(
-          await deps.deliverer.deliver({ kind: 'urgent', actionId: action._id, occurrence: episode, recipient: `channel:${sub.teamId}/${sub.channelId}` }, sub.channelId, alert),
+          await deps.deliverer.deliver(
+            { kind: 'urgent', actionId: action._id, occurrence: episode, recipient: `channel:${sub.teamId}/${sub.channelId}` },
+            sub.channelId,
+            alert,
+          ),
         );
       }
       return results;

@@ -30,7 +30,8 @@ export function interactiveElements(blocks: readonly Block[] | undefined): Locat
   const out: Located[] = [];
   for (const block of blocks ?? []) {
     const push = (el: unknown) => {
-      if (typeof el === 'object' && el !== null && typeof (el as { type?: unknown }).type === 'string') out.push({ block, element: el as Record<string, unknown> });
+      if (typeof el === 'object' && el !== null && typeof (el as { type?: unknown }).type === 'string')
+        out.push({ block, element: el as Record<string, unknown> });
     };
     if (block.type === 'section' && block.accessory) push(block.accessory);
     if (block.type === 'actions' && Array.isArray(block.elements)) block.elements.forEach(push);
@@ -48,10 +49,7 @@ export function findButton(blocks: readonly Block[] | undefined, text: string): 
 /** An input block by the label a person reads above it (or its block_id / action_id). */
 export function findInput(blocks: readonly Block[] | undefined, label: string): Located | undefined {
   const inputs = interactiveElements(blocks).filter((l) => l.block.type === 'input');
-  return (
-    inputs.find((l) => textMatches(textOf(l.block.label), label)) ??
-    inputs.find((l) => l.block.block_id === label || l.element.action_id === label)
-  );
+  return inputs.find((l) => textMatches(textOf(l.block.label), label)) ?? inputs.find((l) => l.block.block_id === label || l.element.action_id === label);
 }
 
 /**

@@ -47,7 +47,12 @@ export function openModalOf(store: FakeStore, userRef: string): OpenModal | unde
   const stack = store.state.modals[store.requireUser(userRef).id] ?? [];
   const top = stack[stack.length - 1];
   if (!top) return undefined;
-  return structuredClone({ view: top.view, errors: top.errors, ...(top.generalError ? { generalError: top.generalError } : {}), stack: stack.map((r) => r.view) });
+  return structuredClone({
+    view: top.view,
+    errors: top.errors,
+    ...(top.generalError ? { generalError: top.generalError } : {}),
+    stack: stack.map((r) => r.view),
+  });
 }
 
 export function homeOf(store: FakeStore, userRef: string): SlackView | undefined {

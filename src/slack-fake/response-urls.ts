@@ -71,7 +71,15 @@ export function postToResponseUrl(store: FakeStore, id: string, args: Args): Rec
     store.addMessage(message);
     record.lastPosted = { channel: origin.channel, ts, ephemeral: false };
   } else {
-    store.addEphemeral({ ts, channel: origin.channel, user: origin.user, text: content.text ?? '', ...pick(content), ...(threadTs ? { thread_ts: threadTs } : {}), via: 'response_url' });
+    store.addEphemeral({
+      ts,
+      channel: origin.channel,
+      user: origin.user,
+      text: content.text ?? '',
+      ...pick(content),
+      ...(threadTs ? { thread_ts: threadTs } : {}),
+      via: 'response_url',
+    });
     record.lastPosted = { channel: origin.channel, ts, ephemeral: true };
   }
   return {};

@@ -123,6 +123,13 @@ async function responseUrlPost(ctx: ApiContext, req: IncomingMessage, url: URL):
     if (!(e instanceof ApiError)) throw e;
     answer = { status: e.status === 200 ? 400 : e.status, headers: e.headers, body: e.body() };
   }
-  store.recordCall({ method: 'response_url', args, status: answer.status, result: answer.body as Record<string, unknown>, at, durationMs: performance.now() - started });
+  store.recordCall({
+    method: 'response_url',
+    args,
+    status: answer.status,
+    result: answer.body as Record<string, unknown>,
+    at,
+    durationMs: performance.now() - started,
+  });
   return answer;
 }

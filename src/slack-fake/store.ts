@@ -50,8 +50,7 @@ export class FakeStore {
     const key = ref.startsWith('@') ? ref.slice(1) : ref;
     const lower = key.toLowerCase();
     return (
-      this.state.users.find((u) => u.id === key) ??
-      this.state.users.find((u) => u.name.toLowerCase() === lower || u.profile.email?.toLowerCase() === lower)
+      this.state.users.find((u) => u.id === key) ?? this.state.users.find((u) => u.name.toLowerCase() === lower || u.profile.email?.toLowerCase() === lower)
     );
   }
 

@@ -96,7 +96,8 @@ export function findView(store: FakeStore, by: { viewId?: string; externalId?: s
 export function updateView(store: FakeStore, found: FoundView, input: ViewInput, hash?: string): SlackView {
   const current = found.surface === 'modal' ? found.record.view : found.view;
   if (hash !== undefined && hash !== current.hash) throw new ApiError('hash_conflict');
-  if (input.type !== current.type) throw new ApiError('invalid_arguments', { response_metadata: { messages: ['[ERROR] cannot change the type of a view [json-pointer:/view/type]'] } });
+  if (input.type !== current.type)
+    throw new ApiError('invalid_arguments', { response_metadata: { messages: ['[ERROR] cannot change the type of a view [json-pointer:/view/type]'] } });
   const view = buildView(store, input, current);
   if (found.surface === 'modal') {
     found.record.view = view;

@@ -53,9 +53,19 @@ function blockLines(block: Block, ctx: RenderContext): string[] {
       return [...lines, control(block.accessory, ctx)];
     }
     case 'context':
-      return [(Array.isArray(block.elements) ? block.elements : []).map((e) => text(e, ctx)).filter(Boolean).join(' ')];
+      return [
+        (Array.isArray(block.elements) ? block.elements : [])
+          .map((e) => text(e, ctx))
+          .filter(Boolean)
+          .join(' '),
+      ];
     case 'actions':
-      return [(Array.isArray(block.elements) ? block.elements : []).map((e) => control(e, ctx)).filter(Boolean).join(' ')];
+      return [
+        (Array.isArray(block.elements) ? block.elements : [])
+          .map((e) => control(e, ctx))
+          .filter(Boolean)
+          .join(' '),
+      ];
     case 'input':
       return [text(block.label, ctx), text(block.hint, ctx)];
     case 'rich_text':

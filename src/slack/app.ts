@@ -49,9 +49,7 @@ export function createSlackApp(options: SlackAppOptions, deps: SlackDeps): Slack
       retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 2000 },
       timeout: 10_000,
     },
-    customRoutes: [
-      { path: '/healthz', method: ['GET'], handler: (_req: IncomingMessage, res: ServerResponse) => void healthRoute(options.health, res) },
-    ],
+    customRoutes: [{ path: '/healthz', method: ['GET'], handler: (_req: IncomingMessage, res: ServerResponse) => void healthRoute(options.health, res) }],
   });
 
   registerCareCommand(app, deps);

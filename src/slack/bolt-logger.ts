@@ -4,7 +4,11 @@ import type { Logger } from '../logging/logger.js';
 /** Bolt's logger interface over ours (so Bolt's lines are JSON, redacted and levelled like ours). */
 export function boltLogger(logger: Logger): BoltLogger {
   let level: LogLevel = LogLevel.INFO;
-  const text = (msg: unknown[]) => msg.map((m) => (m instanceof Error ? m.message : typeof m === 'string' ? m : JSON.stringify(m))).join(' ').slice(0, 2000);
+  const text = (msg: unknown[]) =>
+    msg
+      .map((m) => (m instanceof Error ? m.message : typeof m === 'string' ? m : JSON.stringify(m)))
+      .join(' ')
+      .slice(0, 2000);
   return {
     debug: (...msg) => logger.debug(text(msg), { source: 'bolt' }),
     info: (...msg) => logger.info(text(msg), { source: 'bolt' }),

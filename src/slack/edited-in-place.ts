@@ -19,7 +19,13 @@ export interface EditOrigin {
  * After an Edit is saved, show the new state on the message the person clicked
  * Edit on, as Complete/Reopen do. Returns whether it could.
  */
-export async function showEditedInPlace(deps: SlackDeps, actor: { teamId: string; userId: string }, origin: EditOrigin, view: ActionView, tz: string): Promise<boolean> {
+export async function showEditedInPlace(
+  deps: SlackDeps,
+  actor: { teamId: string; userId: string },
+  origin: EditOrigin,
+  view: ActionView,
+  tz: string,
+): Promise<boolean> {
   if (origin.ts) {
     const read =
       origin.threadTs && origin.threadTs !== origin.ts
@@ -35,8 +41,14 @@ export async function showEditedInPlace(deps: SlackDeps, actor: { teamId: string
   }
   if (origin.responseUrl) {
     const source = listSourceOfBlockId(origin.blockId);
-    const answer = source ? await renderCommandList(deps, actor, source, tz, view) : { text: 'Care action', blocks: actionCard(view, { now: deps.now(), timezone: tz, showTask: true }) };
-    const res = await fetch(origin.responseUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ replace_original: true, ...answer }) });
+    const answer = source
+      ? await renderCommandList(deps, actor, source, tz, view)
+      : { text: 'Care action', blocks: actionCard(view, { now: deps.now(), timezone: tz, showTask: true }) };
+    const res = await fetch(origin.responseUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ replace_original: true, ...answer }),
+    });
     return res.ok;
   }
   return false;

@@ -22,7 +22,7 @@ export async function publishHome(deps: SlackDeps, teamId: string, userId: strin
     const link = await deps.identity.getLink({ teamId, userId });
     const tz = (await deps.profiles.get(userId).catch(() => null))?.tz ?? deps.timezone;
     const ctx = { now: deps.now(), timezone: tz, showTask: true };
-    let view;
+    let view: ReturnType<typeof homeView>;
     if (!link) view = homeView({ linked: false, groups: [], limit }, ctx);
     else {
       const careUserName = await deps.identity.careUserName(link.careUserId);

@@ -49,7 +49,12 @@ export async function renderCommandList(
     changed && !groups.some((g) => g.actions.some((a) => a.id === changed.id))
       ? [{ label: changed.completed ? ':white_check_mark: Just completed' : ':arrows_counterclockwise: Just reopened', actions: [changed] }, ...groups]
       : groups;
-  const opts = (maxBlocks: number, buttons: 'full' | 'complete', emptyText: string) => ({ maxBlocks, buttons, emptyText, ...(suffix ? { blockIdSuffix: suffix } : {}) });
+  const opts = (maxBlocks: number, buttons: 'full' | 'complete', emptyText: string) => ({
+    maxBlocks,
+    buttons,
+    emptyText,
+    ...(suffix ? { blockIdSuffix: suffix } : {}),
+  });
 
   if (source.kind === 'mine') {
     const link = await deps.identity.requireLink(actor);

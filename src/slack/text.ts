@@ -16,7 +16,7 @@ export function escapeMrkdwn(text: string): string {
 
 export function truncate(text: string, max: number): string {
   if (text.length <= max) return text;
-  return text.slice(0, Math.max(0, max - 1)).replace(/&[a-z]*$/, '') + '…';
+  return `${text.slice(0, Math.max(0, max - 1)).replace(/&[a-z]*$/, '')}…`;
 }
 
 /** Escaped and cut: for user text inside mrkdwn. */

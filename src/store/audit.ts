@@ -20,10 +20,14 @@ function toEntry(row: Row): AuditEntry {
 
 /** Keep secrets and task text out of `details` unless they must be audited. */
 export async function appendAudit(ctx: Ctx, input: AuditInput): Promise<AuditEntry> {
-  const row = await ctx.db.get(
-    `INSERT INTO audit_log (team_id, user_id, verb, action_id, details, at) VALUES (?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
-    [input.teamId, input.userId, input.verb, input.actionId ?? null, JSON.stringify(input.details ?? {}), input.at ?? ctx.now()],
-  );
+  const row = await ctx.db.get(`INSERT INTO audit_log (team_id, user_id, verb, action_id, details, at) VALUES (?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`, [
+    input.teamId,
+    input.userId,
+    input.verb,
+    input.actionId ?? null,
+    JSON.stringify(input.details ?? {}),
+    input.at ?? ctx.now(),
+  ]);
   return toEntry(row!);
 }
 
@@ -31,12 +35,18 @@ export async function appendAudit(ctx: Ctx, input: AuditInput): Promise<AuditEnt
 export async function listAudit(ctx: Ctx, query: AuditQuery = {}): Promise<AuditEntry[]> {
   const parts: string[] = [];
   const params: Param[] = [];
-  if (query.actionId !== undefined) (parts.push('action_id = ?'), params.push(query.actionId));
-  if (query.teamId !== undefined) (parts.push('team_id = ?'), params.push(query.teamId));
+  if (query.actionId !== undefined) {
+    parts.push('action_id = ?');
+    params.push(query.actionId);
+  }
+  if (query.teamId !== undefined) {
+    parts.push('team_id = ?');
+    params.push(query.teamId);
+  }
   const limit = Math.max(1, Math.min(query.limit ?? 50, 1000));
-  const rows = await ctx.db.all(
-    `SELECT ${COLUMNS} FROM audit_log ${parts.length ? 'WHERE ' + parts.join(' AND ') : ''} ORDER BY id DESC LIMIT ?`,
-    [...params, limit],
-  );
+  const rows = await ctx.db.all(`SELECT ${COLUMNS} FROM audit_log ${parts.length ? `WHERE ${parts.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`, [
+    ...params,
+    limit,
+  ]);
   return rows.map(toEntry);
 }

@@ -117,16 +117,14 @@ export async function markSent(ctx: Ctx, id: number, sent: { channel: string; ts
  * holder still has the claim. Keep secrets out of `error`. Resolves to false
  * when nothing changed (not pending, or claimed by someone else since).
  */
-export async function markFailed(
-  ctx: Ctx,
-  id: number,
-  error: string,
-  options: { retryable: boolean; holder?: string; now?: number },
-): Promise<boolean> {
+export async function markFailed(ctx: Ctx, id: number, error: string, options: { retryable: boolean; holder?: string; now?: number }): Promise<boolean> {
   const now = options.now ?? ctx.now();
   const params: Param[] = [error.slice(0, MAX_ERROR_CHARS), options.retryable, now, id];
   let sql = `UPDATE deliveries SET state = 'failed', last_error = ?, retryable = ?, updated_at = ? WHERE id = ? AND state = 'pending'`;
-  if (options.holder !== undefined) (sql += ' AND claimed_by = ?'), params.push(options.holder);
+  if (options.holder !== undefined) {
+    sql += ' AND claimed_by = ?';
+    params.push(options.holder);
+  }
   return (await ctx.db.run(sql, params)) > 0;
 }
 
@@ -144,7 +142,10 @@ function where(filter: DeliveryFilter): { sql: string; params: Param[] } {
   const parts: string[] = [];
   const params: Param[] = [];
   const add = (column: string, value: string | undefined) => {
-    if (value !== undefined) (parts.push(`${column} = ?`), params.push(value));
+    if (value !== undefined) {
+      parts.push(`${column} = ?`);
+      params.push(value);
+    }
   };
   add('kind', filter.kind);
   add('action_id', filter.actionId);
@@ -156,10 +157,7 @@ function where(filter: DeliveryFilter): { sql: string; params: Param[] } {
 export async function listDeliveries(ctx: Ctx, filter: DeliveryFilter = {}): Promise<Delivery[]> {
   const { sql, params } = where(filter);
   const limit = Math.max(1, Math.min(filter.limit ?? 1000, 10_000));
-  const rows = await ctx.db.all(
-    `SELECT ${COLUMNS} FROM deliveries ${sql} ORDER BY id ${filter.order === 'desc' ? 'DESC' : 'ASC'} LIMIT ?`,
-    [...params, limit],
-  );
+  const rows = await ctx.db.all(`SELECT ${COLUMNS} FROM deliveries ${sql} ORDER BY id ${filter.order === 'desc' ? 'DESC' : 'ASC'} LIMIT ?`, [...params, limit]);
   return rows.map(toDelivery);
 }
 

@@ -61,12 +61,15 @@ export async function getLinkRequest(ctx: Ctx, id: number): Promise<LinkRequest 
 export async function listLinkRequests(ctx: Ctx, filter: { state?: LinkRequestState; teamId?: string } = {}): Promise<LinkRequest[]> {
   const where: string[] = [];
   const params: string[] = [];
-  if (filter.state !== undefined) (where.push('state = ?'), params.push(filter.state));
-  if (filter.teamId !== undefined) (where.push('team_id = ?'), params.push(filter.teamId));
-  const rows = await ctx.db.all(
-    `SELECT ${COLUMNS} FROM link_requests ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY id`,
-    params,
-  );
+  if (filter.state !== undefined) {
+    where.push('state = ?');
+    params.push(filter.state);
+  }
+  if (filter.teamId !== undefined) {
+    where.push('team_id = ?');
+    params.push(filter.teamId);
+  }
+  const rows = await ctx.db.all(`SELECT ${COLUMNS} FROM link_requests ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id`, params);
   return rows.map(toRequest);
 }
 

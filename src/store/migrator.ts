@@ -49,13 +49,9 @@ export async function migrate(db: Db, options: MigrateOptions): Promise<MigrateR
         await tx.exec(`CREATE SCHEMA IF NOT EXISTS ${quoteSchema(schema)}`);
         await tx.exec(`SET LOCAL search_path TO ${quoteSchema(schema)}`);
       }
-      await tx.exec(
-        'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)',
-      );
+      await tx.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)');
     } else {
-      await tx.exec(
-        'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT',
-      );
+      await tx.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT');
     }
     const row = await tx.get('SELECT MAX(version) AS v FROM schema_migrations');
     const from = row?.v === null || row?.v === undefined ? 0 : num(row.v);

@@ -143,9 +143,18 @@ class PgDb implements Db {
   private view(q: Queryable, inTx: boolean): Db {
     return {
       kind: 'postgres',
-      all: async <R extends Row>(sql: string, params: readonly Param[] = []) => (this.check(), (await this.query<R>(q, sql, params)).rows),
-      get: async <R extends Row>(sql: string, params: readonly Param[] = []) => (this.check(), (await this.query<R>(q, sql, params)).rows[0]),
-      run: async (sql: string, params: readonly Param[] = []) => (this.check(), (await this.query(q, sql, params)).rowCount ?? 0),
+      all: async <R extends Row>(sql: string, params: readonly Param[] = []) => {
+        this.check();
+        return (await this.query<R>(q, sql, params)).rows;
+      },
+      get: async <R extends Row>(sql: string, params: readonly Param[] = []) => {
+        this.check();
+        return (await this.query<R>(q, sql, params)).rows[0];
+      },
+      run: async (sql: string, params: readonly Param[] = []) => {
+        this.check();
+        return (await this.query(q, sql, params)).rowCount ?? 0;
+      },
       exec: async (sql: string) => {
         this.check();
         try {

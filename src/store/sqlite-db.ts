@@ -31,11 +31,9 @@ export function openSqliteDb(dataDir: string): Db {
     raw.pragma('busy_timeout = 5000');
   } catch (cause) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    throw new StoreError(
-      'unreachable',
-      `Cannot open the SQLite database at ${file} (${reason}). Check that DATA_DIR points at a writable directory.`,
-      { cause },
-    );
+    throw new StoreError('unreachable', `Cannot open the SQLite database at ${file} (${reason}). Check that DATA_DIR points at a writable directory.`, {
+      cause,
+    });
   }
   return new SqliteDb(raw);
 }
@@ -60,8 +58,7 @@ function ensureDir(dir: string): void {
   }
 }
 
-const bind = (params: readonly Param[]): unknown[] =>
-  params.map((p) => (p === true ? 1 : p === false ? 0 : p));
+const bind = (params: readonly Param[]): unknown[] => params.map((p) => (p === true ? 1 : p === false ? 0 : p));
 
 class SqliteDb implements Db {
   readonly kind = 'sqlite' as const;

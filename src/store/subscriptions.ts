@@ -39,7 +39,10 @@ function validate(input: SubscriptionInput): DigestFilters {
   }
   const parsed = filtersSchema.safeParse(input.filters ?? {});
   if (!parsed.success) {
-    throw new StoreError('invalid-input', `The digest filters are not valid: ${parsed.error.issues.map((i) => i.path.join('.') + ' ' + i.message).join('; ')}.`);
+    throw new StoreError(
+      'invalid-input',
+      `The digest filters are not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}.`,
+    );
   }
   return parsed.data as DigestFilters;
 }

@@ -14,7 +14,9 @@ const MAIN = join(ROOT, 'src', 'main.ts');
 
 function run(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
   let out = '';
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(SLACK|CARE|DATABASE|DATA_DIR|APP_|ADMIN|PORT|LOG_LEVEL|COMPLETION|INSTANCE)/.test(k)));
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !/^(SLACK|CARE|DATABASE|DATA_DIR|APP_|ADMIN|PORT|LOG_LEVEL|COMPLETION|INSTANCE)/.test(k)),
+  );
   const child = spawn(process.execPath, [TSX, MAIN], { cwd: ROOT, env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));

@@ -13,7 +13,10 @@ async function setup(logger?: CareLogger, secret?: string, timeoutMs = 10_000) {
   const clock = createVirtualClock(Date.now());
   const server = await startCareTestServer({ now: clock.now });
   const client = createCareClient({ baseUrl: server.url, ...server.credentials, apiSecret: secret ?? server.credentials.apiSecret, clock, logger, timeoutMs });
-  cleanups.push(() => server.close(), () => client.close());
+  cleanups.push(
+    () => server.close(),
+    () => client.close(),
+  );
   return { server, client };
 }
 
@@ -74,10 +77,7 @@ describe('secrets stay secret', () => {
     const signatures = server.requests.map((r) => String(r.headers['x-carehq-signature']));
     expect(signatures).toHaveLength(7);
     const forbidden = [server.credentials.apiSecret, 'needle-in-query', 'needle-in-body', 'filters-q', '?', ...signatures];
-    const exposed = [
-      ...logger.lines,
-      ...errors.flatMap((e) => [(e as Error).message, String((e as Error).stack), JSON.stringify(e), String(e)]),
-    ].join('\n');
+    const exposed = [...logger.lines, ...errors.flatMap((e) => [(e as Error).message, String((e as Error).stack), JSON.stringify(e), String(e)])].join('\n');
     expect(logger.lines.length).toBeGreaterThan(5);
     for (const text of forbidden) expect(exposed).not.toContain(text);
   });

@@ -26,7 +26,10 @@ async function setup(serverOptions: { rateLimit?: number } = {}, clientOptions: 
   const clock: VirtualClock = createVirtualClock(Date.now());
   const server = await startCareTestServer({ now: clock.now, ...serverOptions });
   const client = createCareClient({ baseUrl: server.url, ...server.credentials, clock, random: () => 0.5, ...clientOptions });
-  cleanups.push(() => server.close(), () => client.close());
+  cleanups.push(
+    () => server.close(),
+    () => client.close(),
+  );
   return { clock, server, client, id: server.collections.actions![0]!._id };
 }
 
@@ -137,7 +140,10 @@ describe('retrying failures', () => {
     };
     const credentials = { accountId: 'acc-test', apiKey: 'key-test', apiSecret: 'secret-test-0123456789' };
     const client = createCareClient({ baseUrl: `http://127.0.0.1:${port}`, ...credentials, clock: startOnFirstSleep });
-    cleanups.push(async () => server?.close(), () => client.close());
+    cleanups.push(
+      async () => server?.close(),
+      () => client.close(),
+    );
     await expect(client.actions.create({ due, task: 'after refusal' })).resolves.toMatchObject({ task: 'after refusal' });
     expect(client.stats()).toMatchObject({ requests: 2, retries: 1 });
     expect(server!.requests).toHaveLength(1);

@@ -98,7 +98,12 @@ describe('retrieving and changing actions', () => {
   });
 
   it('creates with a signed form body: UTC due, flattened reminders, urgent present', async () => {
-    const action = await client.actions.create({ due, task: 'Phone the family', urgent: true, reminders: [{ method: 'email', offset_type: 'delta', offset_delta: 30 }] });
+    const action = await client.actions.create({
+      due,
+      task: 'Phone the family',
+      urgent: true,
+      reminders: [{ method: 'email', offset_type: 'delta', offset_delta: 30 }],
+    });
     expect(action).toMatchObject({ task: 'Phone the family', due: '2026-12-01 15:45:00', urgent: true });
     const sent = server.requests.at(-1)!;
     expect(sent).toMatchObject({ method: 'PUT', path: '/v1/actions', signatureOk: true });

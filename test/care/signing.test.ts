@@ -15,9 +15,7 @@ describe('signature version 2.0', () => {
   });
 
   it('matches the published vector for a GET with no parameters', () => {
-    expect(signV2({ ...base, method: 'GET', path: 'users', params: {} })).toBe(
-      '0f7cfbb988492d12528e8076a750e9a1c8f73104194448840b84a294770bf65f',
-    );
+    expect(signV2({ ...base, method: 'GET', path: 'users', params: {} })).toBe('0f7cfbb988492d12528e8076a750e9a1c8f73104194448840b84a294770bf65f');
   });
 
   it('matches the published vector for a PATCH with no body', () => {

@@ -23,11 +23,14 @@ describe('the demo backend (playground acts over the Slack fake, the real app an
   });
 
   /** Waits until the page's view of the state satisfies `pick`. */
-  const until = <T>(pick: (s: PlaygroundState) => T, timeoutMs = 10_000) =>
-    demo.fake.waitFor(async () => pick(await demo.backend.snapshot()), { timeoutMs });
+  const until = <T>(pick: (s: PlaygroundState) => T, timeoutMs = 10_000) => demo.fake.waitFor(async () => pick(await demo.backend.snapshot()), { timeoutMs });
   const blocksText = (m: PlaygroundMessage) => `${m.text}\n${JSON.stringify(m.blocks ?? [])}`;
   const control = async (path: string, body: unknown) => {
-    const res = await fetch(`${demo.sandbox.controlsUrl}/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${demo.sandbox.controlsUrl}/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     expect(res.status).toBe(200);
     return (await res.json()) as { _id: string; action_no: string };
   };
@@ -54,7 +57,7 @@ describe('the demo backend (playground acts over the Slack fake, the real app an
     const answer = await until((s) => s.ephemeral[SOPHIE]?.[CARE_TEAM]?.find((m) => blocksText(m).includes('/care new')));
     expect(answer.ephemeral).toBe(true);
     const s = await demo.backend.snapshot();
-    expect(s.ephemeral['U0PRIYA']?.[CARE_TEAM]).toBeUndefined();
+    expect(s.ephemeral.U0PRIYA?.[CARE_TEAM]).toBeUndefined();
     expect((s.messages[CARE_TEAM] ?? []).some((m) => blocksText(m).includes('/care new'))).toBe(false);
   });
 
@@ -77,11 +80,20 @@ describe('the demo backend (playground acts over the Slack fake, the real app an
       modal.id,
     );
     expect(submitted).toEqual({ ok: true, message: 'Submitted' });
-    const card = await until((s) => s.ephemeral[SOPHIE]?.[CARE_TEAM]?.find((m) => blocksText(m).includes('Check the hoist') && blocksText(m).includes('care_complete')));
+    const card = await until((s) =>
+      s.ephemeral[SOPHIE]?.[CARE_TEAM]?.find((m) => blocksText(m).includes('Check the hoist') && blocksText(m).includes('care_complete')),
+    );
     const no = /#(\d+)/.exec(card.text)![1]!;
     const buttons = card.blocks!.find((b) => JSON.stringify(b).includes('care_complete'))!;
 
-    const click = await demo.backend.clickButton(SOPHIE, { where: 'message', channelId: CARE_TEAM, ts: card.ts, isEphemeral: true, blockId: buttons.block_id!, actionId: 'care_complete' });
+    const click = await demo.backend.clickButton(SOPHIE, {
+      where: 'message',
+      channelId: CARE_TEAM,
+      ts: card.ts,
+      isEphemeral: true,
+      blockId: buttons.block_id!,
+      actionId: 'care_complete',
+    });
     expect(click).toEqual({ ok: true, message: 'Clicked “Complete”' });
 
     // Sophie is in the group; Amelia gets it by the group's email_to; the group is routed to #care-team.

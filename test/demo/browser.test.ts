@@ -4,7 +4,19 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type RunningDemo } from '../../src/demo/start-demo.js';
-import { advanceToNextDigest, appDmLink, cardFor, channelLink, CHROMIUM, fillNewActionModal, hasChromium, launchChromium, messages, submitModal, WAIT } from './page-steps.js';
+import {
+  advanceToNextDigest,
+  appDmLink,
+  cardFor,
+  channelLink,
+  CHROMIUM,
+  fillNewActionModal,
+  hasChromium,
+  launchChromium,
+  messages,
+  submitModal,
+  WAIT,
+} from './page-steps.js';
 
 if (!hasChromium) console.warn(`test/demo/browser.test.ts: SKIPPED, no Chromium at ${CHROMIUM} (Debian: apt-get install chromium).`);
 
@@ -51,7 +63,10 @@ describe('npm run demo in a real browser', () => {
     await page.screenshot({ path: join(SHOTS, '2-created.png') });
     await card.locator('button', { hasText: 'Complete' }).click();
     // The card is replaced in place: now it offers Reopen.
-    await messages(page).filter({ hasText: 'Check the hoist in room 4' }).filter({ has: page.locator('button', { hasText: 'Reopen' }) }).waitFor(WAIT);
+    await messages(page)
+      .filter({ hasText: 'Check the hoist in room 4' })
+      .filter({ has: page.locator('button', { hasText: 'Reopen' }) })
+      .waitFor(WAIT);
 
     // Sophie is in "Willow Bank seniors": the app DMs her the completion.
     await appDmLink(page).click();

@@ -31,7 +31,9 @@ try {
   await digest.waitFor(WAIT);
   await digest.locator('.msg-replies').click();
   await page.locator('#thread-body article.msg').nth(1).waitFor(WAIT);
-  await page.locator('.toast').evaluateAll((toasts) => toasts.forEach((t) => t.remove()));
+  await page.locator('.toast').evaluateAll((toasts) => {
+    for (const t of toasts) t.remove();
+  });
   await page.locator('#conv-body').evaluate((el) => (el.scrollTop = el.scrollHeight));
   await page.mouse.move(640, 20); // no hover toolbar on a message
   await page.screenshot({ path: out });

@@ -13,7 +13,16 @@ export const WAIT = { timeout: 15_000 };
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -34,7 +43,9 @@ export async function fillNewActionModal(page: Page, demo: RunningDemo, task: st
   await modal.waitFor(WAIT);
   const field = (blockId: string) => modal.locator(`.bk-input[data-block-id="${blockId}"]`);
   await field('task').locator('textarea').fill(task);
-  await field('due_date').locator('input[type=date]').fill(new Date(demo.clock.nowMs() + 86_400_000).toISOString().slice(0, 10));
+  await field('due_date')
+    .locator('input[type=date]')
+    .fill(new Date(demo.clock.nowMs() + 86_400_000).toISOString().slice(0, 10));
   await field('due_time').locator('input[type=time]').fill('10:30');
   // An external select: the options come from the app (block_suggestion).
   await field('notify_on_complete').locator('.bk-ext-query').fill(group.split(' ')[0]!);
@@ -53,7 +64,10 @@ export async function submitModal(modal: Locator): Promise<void> {
 
 /** The app's (ephemeral) card for `task` with a Complete button. */
 export function cardFor(page: Page, task: string): Locator {
-  return messages(page).filter({ hasText: task }).filter({ has: page.locator('button', { hasText: 'Complete' }) }).last();
+  return messages(page)
+    .filter({ hasText: task })
+    .filter({ has: page.locator('button', { hasText: 'Complete' }) })
+    .last();
 }
 
 /** Simulate -> "Advance clock to next digest"; waits for the result toast and closes the panel. */

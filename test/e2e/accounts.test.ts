@@ -35,7 +35,10 @@ describe('linking Slack accounts to care users (the API key may read users)', ()
     expect(await h.app.store.getLinkBySlackUser('T0CARE', 'U0OLIVER')).toBeNull();
     expect((await command(h, 'oliver', '/care whoami')).text).toContain('not linked');
     expect((await command(h, 'oliver', '/care unlink')).text).toContain('There was no link to remove.');
-    const home = await h.fake.waitFor(() => (h.fake.home('oliver') && h.fake.visibleText(h.fake.home('oliver')!).includes('not linked') ? h.fake.home('oliver') : undefined), { timeoutMs: 10_000 });
+    const home = await h.fake.waitFor(
+      () => (h.fake.home('oliver') && h.fake.visibleText(h.fake.home('oliver')!).includes('not linked') ? h.fake.home('oliver') : undefined),
+      { timeoutMs: 10_000 },
+    );
     expect(h.fake.visibleText(home)).not.toContain('New action');
   });
 
@@ -81,7 +84,14 @@ describe('linking Slack accounts to care users (the API key may read users)', ()
     const stays = unlinked === 'U0PRIYA' ? 'U0SOPHIE' : 'U0PRIYA';
     const before = h.fake.ephemerals('amelia').length;
     await h.driver.clickButton('amelia', { ephemeral: true, channel: '#care-team', text: 'Unlink' });
-    const note = await h.fake.waitFor(() => h.fake.ephemerals('amelia').slice(before).find((e) => e.text.includes('is unlinked')), { timeoutMs: 10_000 });
+    const note = await h.fake.waitFor(
+      () =>
+        h.fake
+          .ephemerals('amelia')
+          .slice(before)
+          .find((e) => e.text.includes('is unlinked')),
+      { timeoutMs: 10_000 },
+    );
     expect(note.text).toBe(`<@${unlinked}> is unlinked.`);
     expect(await h.app.store.getLinkBySlackUser('T0CARE', unlinked)).toBeNull();
     expect(await h.app.store.getLinkBySlackUser('T0CARE', stays)).not.toBeNull();

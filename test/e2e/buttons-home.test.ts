@@ -30,7 +30,12 @@ describe('action card buttons and the Home tab', () => {
   afterAll(async () => h?.close());
 
   it('Complete on an ephemeral list replaces that answer in place, and refreshes the Home tab of the assignee', async () => {
-    const first = await webAppAction(h, { task: 'Collect prescriptions from the pharmacy', due: new Date('2026-03-11T09:00:00Z'), assigned_to: priya, urgent: true });
+    const first = await webAppAction(h, {
+      task: 'Collect prescriptions from the pharmacy',
+      due: new Date('2026-03-11T09:00:00Z'),
+      assigned_to: priya,
+      urgent: true,
+    });
     await webAppAction(h, { task: 'Label the new medicine trolley', due: new Date('2026-03-12T09:00:00Z'), assigned_to: priya });
     await h.driver.openHome('priya');
     await h.fake.waitFor(() => homeText('priya').includes('Collect prescriptions'), { timeoutMs: 10_000 });
@@ -40,10 +45,13 @@ describe('action card buttons and the Home tab', () => {
     expect(list.text.indexOf('Collect prescriptions')).toBeLessThan(list.text.indexOf('Label the new medicine trolley'));
     await h.driver.clickButton('sophie', { ephemeral: true, channel: '#care-team', text: 'Complete' });
 
-    const replaced = await h.fake.waitFor(() => {
-      const e = h.fake.ephemerals('sophie').find((x) => x.ts === list.message.ts);
-      return e && h.fake.visibleText(e).includes('[Reopen]') ? e : undefined;
-    }, { timeoutMs: 10_000 });
+    const replaced = await h.fake.waitFor(
+      () => {
+        const e = h.fake.ephemerals('sophie').find((x) => x.ts === list.message.ts);
+        return e && h.fake.visibleText(e).includes('[Reopen]') ? e : undefined;
+      },
+      { timeoutMs: 10_000 },
+    );
     const seen = h.fake.visibleText(replaced, { viewer: 'sophie' });
     expect(seen).toContain(':white_check_mark: Complete');
     expect(seen).toContain('Label the new medicine trolley'); // the rest of the list is untouched
@@ -55,7 +63,10 @@ describe('action card buttons and the Home tab', () => {
 
     // Reopen from the same answer puts it back.
     await h.driver.clickButton('sophie', { ephemeral: true, channel: '#care-team', text: 'Reopen' });
-    await h.fake.waitFor(() => (h.fake.visibleText(h.fake.ephemerals('sophie').find((x) => x.ts === list.message.ts)!).includes('[Reopen]') ? undefined : true), { timeoutMs: 10_000 });
+    await h.fake.waitFor(
+      () => (h.fake.visibleText(h.fake.ephemerals('sophie').find((x) => x.ts === list.message.ts)!).includes('[Reopen]') ? undefined : true),
+      { timeoutMs: 10_000 },
+    );
     expect(await completeInSandbox(first._id)).toBeNull();
     await h.fake.waitFor(() => homeText('priya').includes('Collect prescriptions'), { timeoutMs: 10_000 });
     const audit = await h.app.store.listAudit({ actionId: first._id });
@@ -84,10 +95,13 @@ describe('action card buttons and the Home tab', () => {
     it('Complete updates that message in place with chat.update and refreshes the Home tabs', async () => {
       const sophieHomes = publishedFor('U0SOPHIE');
       await h.driver.clickButton('priya', { channel: '#care-leads', ts: cardTs, text: 'Complete' });
-      const updated = await h.fake.waitFor(() => {
-        const m = h.fake.thread('#care-leads', threadTs).find((r) => r.ts === cardTs);
-        return m?.edited ? m : undefined;
-      }, { timeoutMs: 10_000 });
+      const updated = await h.fake.waitFor(
+        () => {
+          const m = h.fake.thread('#care-leads', threadTs).find((r) => r.ts === cardTs);
+          return m?.edited ? m : undefined;
+        },
+        { timeoutMs: 10_000 },
+      );
       const seen = h.fake.visibleText(updated, { viewer: 'amelia' });
       expect(seen).toContain('Completed');
       expect(seen).toContain('[Reopen]');
@@ -101,23 +115,33 @@ describe('action card buttons and the Home tab', () => {
     it('a second click on a stale card (reopened meanwhile in the web app) is answered gracefully', async () => {
       await h.control(`actions/${actionId}/reopen`, {});
       await h.driver.clickButton('priya', { channel: '#care-leads', ts: cardTs, text: 'Reopen' });
-      const note = await h.fake.waitFor(() => h.fake.ephemerals('priya', { channel: '#care-leads' }).find((e) => e.text.includes('already open')), { timeoutMs: 10_000 });
+      const note = await h.fake.waitFor(() => h.fake.ephemerals('priya', { channel: '#care-leads' }).find((e) => e.text.includes('already open')), {
+        timeoutMs: 10_000,
+      });
       expect(note.text).toContain('the card now shows its current state');
-      await h.fake.waitFor(() => (h.fake.visibleText(h.fake.thread('#care-leads', threadTs)[0]!).includes('[Complete] [Edit]') ? true : undefined), { timeoutMs: 10_000 });
+      await h.fake.waitFor(() => (h.fake.visibleText(h.fake.thread('#care-leads', threadTs)[0]!).includes('[Complete] [Edit]') ? true : undefined), {
+        timeoutMs: 10_000,
+      });
       expect((await h.app.store.listAudit({ actionId })).filter((e) => e.verb === 'action.reopen')).toHaveLength(0);
     });
 
     it('and one completed in the web app meanwhile', async () => {
       await h.control(`actions/${actionId}/complete`, {});
       await h.driver.clickButton('priya', { channel: '#care-leads', ts: cardTs, text: 'Complete' });
-      await h.fake.waitFor(() => h.fake.ephemerals('priya', { channel: '#care-leads' }).find((e) => e.text.includes('already complete')), { timeoutMs: 10_000 });
-      await h.fake.waitFor(() => (h.fake.visibleText(h.fake.thread('#care-leads', threadTs)[0]!).includes('[Reopen]') ? true : undefined), { timeoutMs: 10_000 });
+      await h.fake.waitFor(() => h.fake.ephemerals('priya', { channel: '#care-leads' }).find((e) => e.text.includes('already complete')), {
+        timeoutMs: 10_000,
+      });
+      await h.fake.waitFor(() => (h.fake.visibleText(h.fake.thread('#care-leads', threadTs)[0]!).includes('[Reopen]') ? true : undefined), {
+        timeoutMs: 10_000,
+      });
       expect((await h.app.store.listAudit({ actionId })).filter((e) => e.verb === 'action.complete')).toHaveLength(1);
     });
 
     it('someone not linked is told how to link, and nothing changes', async () => {
       await h.driver.clickButton('amelia', { channel: '#care-leads', ts: cardTs, text: 'Reopen' });
-      const told = await h.fake.waitFor(() => h.fake.ephemerals('amelia', { channel: '#care-leads' }).find((e) => e.text.includes('/care link')), { timeoutMs: 10_000 });
+      const told = await h.fake.waitFor(() => h.fake.ephemerals('amelia', { channel: '#care-leads' }).find((e) => e.text.includes('/care link')), {
+        timeoutMs: 10_000,
+      });
       expect(told.text).toContain('linked care account');
       expect(await completeInSandbox(actionId)).not.toBeNull();
     });
@@ -135,7 +159,9 @@ describe('action card buttons and the Home tab', () => {
         response_url: h.fake.issueResponseUrl({ kind: 'message', channel: 'C0LEADS', user: 'U0PRIYA', messageTs: cardTs, ephemeral: false }),
         actions: [{ type: 'button', action_id: 'care_complete', block_id: 'card_x', value: 'ffffffffffffffffffffffff', action_ts: '1' }],
       });
-      const told = await h.fake.waitFor(() => h.fake.ephemerals('priya', { channel: '#care-leads' }).find((e) => e.text.includes('No such action')), { timeoutMs: 10_000 });
+      const told = await h.fake.waitFor(() => h.fake.ephemerals('priya', { channel: '#care-leads' }).find((e) => e.text.includes('No such action')), {
+        timeoutMs: 10_000,
+      });
       expect(told.text).not.toMatch(/Error|at \w+ \(/);
     });
   });
@@ -241,21 +267,27 @@ describe('action card buttons and the Home tab', () => {
     const list = await command(h, 'priya', '/care mine');
     expect(list.text).toContain('Collect prescriptions');
     await h.driver.clickButton('priya', { ephemeral: true, channel: '#care-team', text: 'Complete' });
-    const after = await h.fake.waitFor(() => {
-      const e = h.fake.ephemerals('priya').find((x) => x.ts === list.message.ts);
-      const t = e ? h.fake.visibleText(e, { viewer: 'priya' }) : '';
-      return t.includes('Just completed') ? t : undefined;
-    }, { timeoutMs: 10_000 });
+    const after = await h.fake.waitFor(
+      () => {
+        const e = h.fake.ephemerals('priya').find((x) => x.ts === list.message.ts);
+        const t = e ? h.fake.visibleText(e, { viewer: 'priya' }) : '';
+        return t.includes('Just completed') ? t : undefined;
+      },
+      { timeoutMs: 10_000 },
+    );
     expect(after).toContain('Your open actions');
     expect(after).toContain('Label the new medicine trolley');
     expect(after.indexOf('Just completed')).toBeLessThan(after.indexOf('Collect prescriptions'));
     expect(after).toContain('[Reopen]');
 
     await h.driver.clickButton('priya', { ephemeral: true, channel: '#care-team', text: 'Reopen' });
-    const back = await h.fake.waitFor(() => {
-      const t = h.fake.visibleText(h.fake.ephemerals('priya').find((x) => x.ts === list.message.ts)!, { viewer: 'priya' });
-      return t.includes('Just completed') ? undefined : t;
-    }, { timeoutMs: 10_000 });
+    const back = await h.fake.waitFor(
+      () => {
+        const t = h.fake.visibleText(h.fake.ephemerals('priya').find((x) => x.ts === list.message.ts)!, { viewer: 'priya' });
+        return t.includes('Just completed') ? undefined : t;
+      },
+      { timeoutMs: 10_000 },
+    );
     expect(back).toContain('Collect prescriptions');
     expect(back).not.toContain('[Reopen]');
   });
@@ -264,10 +296,13 @@ describe('action card buttons and the Home tab', () => {
     const list = await command(h, 'priya', '/care find medicine trolley');
     expect(list.text).toContain('Open (1)');
     await h.driver.clickButton('priya', { ephemeral: true, channel: '#care-team', text: 'Complete' });
-    const after = await h.fake.waitFor(() => {
-      const t = h.fake.visibleText(h.fake.ephemerals('priya').find((x) => x.ts === list.message.ts)!, { viewer: 'priya' });
-      return t.includes('Complete (1)') ? t : undefined;
-    }, { timeoutMs: 10_000 });
+    const after = await h.fake.waitFor(
+      () => {
+        const t = h.fake.visibleText(h.fake.ephemerals('priya').find((x) => x.ts === list.message.ts)!, { viewer: 'priya' });
+        return t.includes('Complete (1)') ? t : undefined;
+      },
+      { timeoutMs: 10_000 },
+    );
     expect(after).toContain('Label the new medicine trolley');
     expect(after).not.toContain('Open (');
   });

@@ -238,7 +238,9 @@ describe('/care commands through Slack', () => {
     it('asks to be invited when sharing in a channel the app is not in', async () => {
       await command(h, 'sophie', '/care literature fees', { channel: '#random' });
       await h.driver.clickButton('sophie', { ephemeral: true, channel: '#random', text: 'Share in channel' });
-      const warning = await h.fake.waitFor(() => h.fake.ephemerals('sophie', { channel: '#random' }).find((e) => e.text.includes('invite me')), { timeoutMs: 10_000 });
+      const warning = await h.fake.waitFor(() => h.fake.ephemerals('sophie', { channel: '#random' }).find((e) => e.text.includes('invite me')), {
+        timeoutMs: 10_000,
+      });
       expect(warning.text).toContain('/invite');
       expect(h.fake.messages('#random')).toHaveLength(0);
     });

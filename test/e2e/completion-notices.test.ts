@@ -19,7 +19,12 @@ describe('completion notices', () => {
 
   it('DMs the group members once when someone completes through Slack', async () => {
     const sophieCare = (await h.app.store.getLinkBySlackUser(h.fake.teamId, 'U0SOPHIE'))!.careUserId;
-    const action = await webAppAction(h, { task: 'Order more dressings', due: new Date(h.now().getTime() + 3600_000), assigned_to: sophieCare, notify_on_complete: [groupId] });
+    const action = await webAppAction(h, {
+      task: 'Order more dressings',
+      due: new Date(h.now().getTime() + 3600_000),
+      assigned_to: sophieCare,
+      notify_on_complete: [groupId],
+    });
     const reply = await command(h, 'sophie', `/care done ${action.action_no}`);
     expect(reply.text).toContain('Completed');
     await h.fake.waitFor(() => h.fake.dms('priya').some((m) => m.text.includes(`#${action.action_no}`)), { timeoutMs: 10_000 });

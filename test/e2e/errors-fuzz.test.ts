@@ -53,7 +53,7 @@ describe('errors from the care system and from Slack', () => {
     expect((await h.control(`actions/${action._id}`)).completed).toBeNull();
 
     await h.control('keys', { ...FULL_KEY, permissions: { users: ['read'] } });
-    expect(sentence(await command(h, 'sophie', '/care mine'))).toContain("API key may not read actions");
+    expect(sentence(await command(h, 'sophie', '/care mine'))).toContain('API key may not read actions');
     expect(sentence(await command(h, 'sophie', '/care literature'))).toContain('may not read literature items');
   });
 
@@ -134,7 +134,7 @@ describe('Slack request signatures', () => {
     }).toString();
 
   it('refuses a forged signature with 401 and changes nothing', async () => {
-    const res = await h.driver.rawRequest(doneBody(), { signature: 'v0=' + '0'.repeat(64) });
+    const res = await h.driver.rawRequest(doneBody(), { signature: `v0=${'0'.repeat(64)}` });
     expect(res.status).toBe(401);
   });
 
@@ -171,7 +171,7 @@ describe('fuzzing the command parser and the modal with hostile input', () => {
   let h: Harness;
   const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
   const random = prng(SEED);
-  const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
 
   const HOSTILE = [
     '<!channel>',
@@ -189,6 +189,7 @@ describe('fuzzing the command parser and the modal with hostile input', () => {
     '🧑‍⚕️💊',
     "Robert'); DROP TABLE actions;--",
     '../../../etc/passwd',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a hostile string, on purpose
     '${process.exit(1)}',
     '{"__proto__":{"x":1}}',
     'ffffffffffffffffffffffff',
@@ -199,7 +200,29 @@ describe('fuzzing the command parser and the modal with hostile input', () => {
     '@priya',
     'x'.repeat(5000),
   ];
-  const SUBS = ['', 'help', 'new', 'mine', 'due', 'show', 'done', 'reopen', 'find', 'locations', 'literature', 'link', 'unlink', 'whoami', 'links', 'digest', 'route', 'routes', 'DUE', 'Show', 'frobnicate'];
+  const SUBS = [
+    '',
+    'help',
+    'new',
+    'mine',
+    'due',
+    'show',
+    'done',
+    'reopen',
+    'find',
+    'locations',
+    'literature',
+    'link',
+    'unlink',
+    'whoami',
+    'links',
+    'digest',
+    'route',
+    'routes',
+    'DUE',
+    'Show',
+    'frobnicate',
+  ];
 
   const randomText = () => {
     const parts: string[] = [];
@@ -289,7 +312,10 @@ describe('fuzzing the command parser and the modal with hostile input', () => {
         assignee: el({ type: 'users_select', selected_user: pick([null, 'U0PRIYA', 'U0NOBODY', 'U0VISITOR', '<!channel>', 'x'.repeat(3000)]) }),
         urgent: el({ type: 'checkboxes', selected_options: pick([[], [{ value: 'urgent' }], [{ value: '<!channel>' }], 'nope']) }),
         pin_to_calendar: el({ type: 'radio_buttons', selected_option: pick([null, { value: 'user' }, { value: 'moon' }]) }),
-        notify_on_complete: el({ type: 'multi_external_select', selected_options: pick([[], [{ value: 'ffffffffffffffffffffffff' }], [{ value: '<!channel>' }]]) }),
+        notify_on_complete: el({
+          type: 'multi_external_select',
+          selected_options: pick([[], [{ value: 'ffffffffffffffffffffffff' }], [{ value: '<!channel>' }]]),
+        }),
         reminder_0_method: el({ type: 'static_select', selected_option: pick([null, { value: 'email' }, { value: 'telepathy' }]) }),
         reminder_0_offset: el({ type: 'radio_buttons', selected_option: pick([null, { value: 'delta' }, { value: 'time' }, { value: 'sometimes' }]) }),
         reminder_0_minutes: el({ type: 'static_select', selected_option: pick([null, { value: '15' }, { value: '7' }, { value: '-1' }]) }),
@@ -360,7 +386,10 @@ describe('fuzzing the command parser and the modal with hostile input', () => {
         });
         expect(answer.status, `${actionId} ${value.slice(0, 40)}`).toBe(200);
         if (['care_complete', 'care_reopen', 'care_share_literature', 'care_link_approve', 'care_unlink'].includes(actionId)) {
-          const told = await h.fake.waitFor(() => h.fake.ephemerals('sophie').slice(before).at(-1), { timeoutMs: 10_000, message: `${actionId} ${value.slice(0, 40)}` });
+          const told = await h.fake.waitFor(() => h.fake.ephemerals('sophie').slice(before).at(-1), {
+            timeoutMs: 10_000,
+            message: `${actionId} ${value.slice(0, 40)}`,
+          });
           expect(h.fake.visibleText(told), `${actionId} ${value.slice(0, 40)}`).not.toMatch(NOT_A_STACK);
           expect(JSON.stringify(told)).not.toMatch(BROADCAST);
         }

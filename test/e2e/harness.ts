@@ -76,7 +76,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     now,
     async setTime(at) {
       const target = new Date(at);
-      const res = await fetch(`${sandbox.controlsUrl}/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ set: target.toISOString() }) });
+      const res = await fetch(`${sandbox.controlsUrl}/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ set: target.toISOString() }),
+      });
       if (!res.ok) throw new Error(`setTime: ${res.status}`);
       offsetMs = target.getTime() - Date.now();
     },
@@ -109,7 +113,13 @@ export interface Reply {
 }
 
 /** Types a slash command and waits for the app's answer through that command's response_url. */
-export async function command(h: Harness, user: string, line: string, where: { channel?: string; dm?: boolean } = { channel: '#care-team' }, timeoutMs = 10_000): Promise<Reply> {
+export async function command(
+  h: Harness,
+  user: string,
+  line: string,
+  where: { channel?: string; dm?: boolean } = { channel: '#care-team' },
+  timeoutMs = 10_000,
+): Promise<Reply> {
   const sent = await h.driver.slash(user, line, where);
   if (!sent.acked) throw new Error(`${line}: not acked (${sent.failure ?? sent.status})`);
   return replyOn(h, user, sent.responseUrl!, timeoutMs);
@@ -117,7 +127,10 @@ export async function command(h: Harness, user: string, line: string, where: { c
 
 /** The message the app posted through a response_url (waits for it). */
 export async function replyOn(h: Harness, user: string, responseUrl: string, timeoutMs = 10_000): Promise<Reply> {
-  const posted = await h.fake.waitFor(() => h.fake.state.responseUrls.find((r) => r.url === responseUrl)?.lastPosted, { timeoutMs, message: `no answer on ${responseUrl}` });
+  const posted = await h.fake.waitFor(() => h.fake.state.responseUrls.find((r) => r.url === responseUrl)?.lastPosted, {
+    timeoutMs,
+    message: `no answer on ${responseUrl}`,
+  });
   const message = h.fake.ephemerals(user).find((e) => e.ts === posted.ts && e.channel === posted.channel);
   if (!message) throw new Error(`the answer ${posted.ts} is not among ${user}'s ephemerals`);
   return { message, text: h.fake.visibleText(message, { viewer: user }), raw: JSON.stringify({ text: message.text, blocks: message.blocks }) };

@@ -16,8 +16,10 @@ describe('delivery through passing Slack failures', () => {
     h = undefined;
   });
 
-  const dms = (h: Harness, person: string, actionId: string) => h.fake.dms(person).filter((m) => deliveryKind(m) === 'completion' && deliveryActionId(m) === actionId);
-  const groupId = async (h: Harness, name: string) => (await h.app.care.notificationGroups.collect({ attributes: ['_id', 'name'], per_page: 100, limit: 100 })).find((g) => g.name === name)!._id;
+  const dms = (h: Harness, person: string, actionId: string) =>
+    h.fake.dms(person).filter((m) => deliveryKind(m) === 'completion' && deliveryActionId(m) === actionId);
+  const groupId = async (h: Harness, name: string) =>
+    (await h.app.care.notificationGroups.collect({ attributes: ['_id', 'name'], per_page: 100, limit: 100 })).find((g) => g.name === name)!._id;
   /**
    * Half an hour later, another action changes: the poll that reads both moves its cursor past the
    * overlap window, so the poller never reads the earlier completion again.
@@ -80,12 +82,20 @@ describe('delivery through passing Slack failures', () => {
     const sophie = await linkDirectly(h, 'sophie');
     const seniors = await groupId(h, 'Willow Bank seniors'); // Sophie (linked) and Amelia (email_to)
     await poll(h);
-    const a = await webAppAction(h, { task: 'Book the window cleaner', due: new Date(h.now().getTime() + 3600_000), assigned_to: sophie, notify_on_complete: [seniors] });
+    const a = await webAppAction(h, {
+      task: 'Book the window cleaner',
+      due: new Date(h.now().getTime() + 3600_000),
+      assigned_to: sophie,
+      notify_on_complete: [seniors],
+    });
     h.fake.faults.failNext('chat.postMessage', 4, { status: 429, error: 'ratelimited', retryAfterSec: 1 });
     expect((await command(h, 'sophie', `/care done ${a.action_no}`)).text).toContain('Completed');
     await sleep(3_500);
     await poll(h);
-    await h.fake.waitFor(() => dms(h!, 'sophie', a._id).length >= 1 && dms(h!, 'amelia', a._id).length >= 1, { timeoutMs: 15_000, message: 'the notices never arrived' });
+    await h.fake.waitFor(() => dms(h!, 'sophie', a._id).length >= 1 && dms(h!, 'amelia', a._id).length >= 1, {
+      timeoutMs: 15_000,
+      message: 'the notices never arrived',
+    });
     await sleep(2_500); // anything still retrying would have posted by now
     await poll(h);
     expect(dms(h, 'sophie', a._id)).toHaveLength(1);
@@ -100,7 +110,13 @@ describe('delivery through passing Slack failures', () => {
     const nurses = await groupId(hh, 'Heather Lodge nurses');
     const made: { _id: string }[] = [];
     for (let i = 0; i < 150; i += 25) {
-      made.push(...(await Promise.all(Array.from({ length: 25 }, (_, k) => webAppAction(hh, { task: `Round ${i + k}`, due: new Date(hh.now().getTime() + 3600_000), notify_on_complete: [nurses] })))));
+      made.push(
+        ...(await Promise.all(
+          Array.from({ length: 25 }, (_, k) =>
+            webAppAction(hh, { task: `Round ${i + k}`, due: new Date(hh.now().getTime() + 3600_000), notify_on_complete: [nurses] }),
+          ),
+        )),
+      );
     }
     await poll(hh);
     await hh.setTime(new Date(hh.now().getTime() + 10_000));
@@ -126,7 +142,12 @@ describe('delivery through passing Slack failures', () => {
     await Promise.all(late);
     hh.fake.faults.clear();
     await poll(hh);
-    const told = new Set(hh.fake.dms('priya').filter((m) => deliveryKind(m) === 'completion').map((m) => deliveryActionId(m)));
+    const told = new Set(
+      hh.fake
+        .dms('priya')
+        .filter((m) => deliveryKind(m) === 'completion')
+        .map((m) => deliveryActionId(m)),
+    );
     const missing = made.slice(0, 130).filter((a) => !told.has(a._id)).length;
     expect(missing).toBe(0);
     expect(hh.fake.dms('priya').filter((m) => deliveryKind(m) === 'completion')).toHaveLength(130);

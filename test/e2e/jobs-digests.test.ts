@@ -86,7 +86,11 @@ describe('digests at the right local time across the UK clock changes', () => {
       if (leads === null) expect(newLeads, `new #care-leads digests after the tick at ${at}`).toBeOneOf([1, 2]);
       else expect(newLeads, `new #care-leads digests after the tick at ${at}`).toBe(leads);
     }
-    expect(titles('#care-team').slice(before)).toEqual(['Nothing due for Saturday 30 October', 'Nothing due for Sunday 31 October', 'Nothing due for Monday 1 November']);
+    expect(titles('#care-team').slice(before)).toEqual([
+      'Nothing due for Saturday 30 October',
+      'Nothing due for Sunday 31 October',
+      'Nothing due for Monday 1 November',
+    ]);
   });
 });
 
@@ -174,7 +178,12 @@ describe('a digest too long for one message', () => {
   beforeAll(async () => {
     h = await startHarness({ startAt: new Date('2027-06-15T10:00:00Z'), sandbox: { seed: 'empty' } });
     const make = (i: number) => {
-      const due = i < 100 ? new Date(Date.UTC(2027, 5, 14, 8, i % 60)) : i < 250 ? new Date(Date.UTC(2027, 5, 15, 12, i % 60)) : new Date(Date.UTC(2027, 5, 17, 9, i % 60));
+      const due =
+        i < 100
+          ? new Date(Date.UTC(2027, 5, 14, 8, i % 60))
+          : i < 250
+            ? new Date(Date.UTC(2027, 5, 15, 12, i % 60))
+            : new Date(Date.UTC(2027, 5, 17, 9, i % 60));
       return webAppAction(h, { task: `Task ${i}: ${'check the records carefully '.repeat(6)}`, due, urgent: i >= 230 });
     };
     for (let i = 0; i < 300; i += 20) {
@@ -229,7 +238,9 @@ describe('empty days, quiet digests and the admin commands', () => {
   });
 
   it('an empty day posts a short “nothing due” line, or nothing with --quiet', async () => {
-    expect((await command(h, 'amelia', '/care digest here 07:30 weekdays --quiet', { channel: '#care-team' })).text).toContain('Digest set for this channel: 07:30 weekdays');
+    expect((await command(h, 'amelia', '/care digest here 07:30 weekdays --quiet', { channel: '#care-team' })).text).toContain(
+      'Digest set for this channel: 07:30 weekdays',
+    );
     await command(h, 'amelia', '/care digest here 07:30', { channel: '#care-leads' });
     await digestTickAt(h, '2027-06-15T06:30:00Z');
     expect(digestsIn(h, '#care-team')).toEqual([]);

@@ -84,12 +84,17 @@ if (!TEST_DATABASE_URL) {
         cleanup.push(() => store.close());
         const care = createCareClient({ baseUrl: sandbox.url, ...sandbox.credentials, rateLimitPerSecond: 50 });
         cleanup.push(() => care.close());
-        const driverFor = (child: ChildInstance) => createSlackDriver({ fake, eventsUrl: `http://127.0.0.1:${child.port}/slack/events`, signingSecret: SIGNING_SECRET });
+        const driverFor = (child: ChildInstance) =>
+          createSlackDriver({ fake, eventsUrl: `http://127.0.0.1:${child.port}/slack/events`, signingSecret: SIGNING_SECRET });
 
         // People and groups: Sophie and Priya linked, Amelia reached by email_to.
-        const careUser = async (email: string) => (await care.users.list({ filters: { q: email }, attributes: ['_id', 'email'], per_page: 10 })).items.find((u) => u.email === email)!._id;
+        const careUser = async (email: string) =>
+          (await care.users.list({ filters: { q: email }, attributes: ['_id', 'email'], per_page: 10 })).items.find((u) => u.email === email)!._id;
         const sophieCare = await careUser('sophie.marsh@brightwatercare.example');
-        for (const [slackUserId, email] of [['U0SOPHIE', 'sophie.marsh@brightwatercare.example'], ['U0PRIYA', 'priya.sharma@brightwatercare.example']] as const) {
+        for (const [slackUserId, email] of [
+          ['U0SOPHIE', 'sophie.marsh@brightwatercare.example'],
+          ['U0PRIYA', 'priya.sharma@brightwatercare.example'],
+        ] as const) {
           await store.upsertLink({ teamId: fake.teamId, slackUserId, careUserId: await careUser(email), method: 'admin', linkedBy: 'U0AMELIA' });
         }
         const groups = await care.notificationGroups.collect({ attributes: ['_id', 'name'], per_page: 100, limit: 100 });
@@ -100,7 +105,12 @@ if (!TEST_DATABASE_URL) {
           actions.push(
             ...(await Promise.all(
               Array.from({ length: Math.min(20, ACTIONS - i) }, (_, k) =>
-                control('actions', { task: `Fault drill ${i + k}`, due: new Date(Date.now() + 86_400_000).toISOString(), assigned_to: sophieCare, notify_on_complete: notify }),
+                control('actions', {
+                  task: `Fault drill ${i + k}`,
+                  due: new Date(Date.now() + 86_400_000).toISOString(),
+                  assigned_to: sophieCare,
+                  notify_on_complete: notify,
+                }),
               ),
             )),
           );
@@ -198,7 +208,11 @@ if (!TEST_DATABASE_URL) {
         }
         expect(duplicates).toEqual([]);
         expect(lost).toEqual([]);
-        const deliveryIds = RECIPIENTS.flatMap((p) => (fake.state.messages[imOf(`U0${p.toUpperCase()}`)!] ?? []).filter((m) => deliveryKind(m) === 'completion').map((m) => String(m.metadata!.event_payload!.delivery_id)));
+        const deliveryIds = RECIPIENTS.flatMap((p) =>
+          (fake.state.messages[imOf(`U0${p.toUpperCase()}`)!] ?? [])
+            .filter((m) => deliveryKind(m) === 'completion')
+            .map((m) => String(m.metadata!.event_payload!.delivery_id)),
+        );
         expect(new Set(deliveryIds).size).toBe(deliveryIds.length);
         expect(await store.countDeliveries({ kind: 'completion', state: 'sent' })).toBe(ACTIONS * RECIPIENTS.length);
 

@@ -12,7 +12,8 @@ describe('completion notices to group members and routed channels', () => {
   const group: Record<string, string> = {};
   const later = () => h.setTime(new Date(h.now().getTime() + 5_000));
   const dms = (person: string, actionId: string) => h.fake.dms(person).filter((m) => deliveryKind(m) === 'completion' && deliveryActionId(m) === actionId);
-  const posts = (channel: string, actionId: string) => h.fake.messages(channel).filter((m) => deliveryKind(m) === 'completion' && deliveryActionId(m) === actionId);
+  const posts = (channel: string, actionId: string) =>
+    h.fake.messages(channel).filter((m) => deliveryKind(m) === 'completion' && deliveryActionId(m) === actionId);
   const soon = () => new Date(h.now().getTime() + 3 * 3600_000);
 
   beforeAll(async () => {
@@ -33,7 +34,11 @@ describe('completion notices to group members and routed channels', () => {
 
   it('a web-app completion DMs linked members and email_to members once, and posts in each routed channel', async () => {
     await later();
-    const a = await webAppAction(h, { task: 'Fit the new door lock', due: soon(), notify_on_complete: [group['Willow Bank seniors']!, group['Home care coordinators']!] });
+    const a = await webAppAction(h, {
+      task: 'Fit the new door lock',
+      due: soon(),
+      notify_on_complete: [group['Willow Bank seniors']!, group['Home care coordinators']!],
+    });
     await h.control(`actions/${a._id}/complete`, {});
     await poll(h);
     await poll(h);

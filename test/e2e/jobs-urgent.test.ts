@@ -4,7 +4,8 @@ import { deliveryActionId, deliveryKind, poll } from './fixtures/jobs-support.js
 
 describe('urgent alerts', () => {
   let h: Harness;
-  const alerts = (channel: string, actionId: string) => h.fake.messages(channel).filter((m) => deliveryKind(m) === 'urgent' && deliveryActionId(m) === actionId);
+  const alerts = (channel: string, actionId: string) =>
+    h.fake.messages(channel).filter((m) => deliveryKind(m) === 'urgent' && deliveryActionId(m) === actionId);
   /** A later second on both clocks, so each edit has its own `modified` time. */
   const later = () => h.setTime(new Date(h.now().getTime() + 5_000));
 

@@ -1,6 +1,6 @@
 import { actionCard } from '../../src/slack/views/action-card.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { careUserIdByEmail, linkDirectly, webAppAction, type Harness, startHarness } from './harness.js';
+import { linkDirectly, webAppAction, type Harness, startHarness } from './harness.js';
 
 /**
  * The create/edit modal and the "Create care action" message shortcut.
@@ -71,10 +71,13 @@ describe('the action modal through Slack', () => {
     await h.driver.slash('oliver', '/care new Winter flu jabs', { channel: '#care-team' });
     await openModal('oliver');
     await h.driver.modal('oliver').fill('Due date', '2026-12-01').fill('Due time', '09:30').submit();
-    const winter = await h.fake.waitFor(async () => {
-      const a = await latestCreated('U0OLIVER');
-      return a.task === 'Winter flu jabs' ? a : undefined;
-    }, { timeoutMs: 10_000 });
+    const winter = await h.fake.waitFor(
+      async () => {
+        const a = await latestCreated('U0OLIVER');
+        return a.task === 'Winter flu jabs' ? a : undefined;
+      },
+      { timeoutMs: 10_000 },
+    );
     expect(winter.due).toBe('2026-12-01 14:30:00');
     const audit = await h.app.store.listAudit({ actionId: winter._id });
     expect(audit.map((e) => [e.verb, e.userId])).toEqual([['action.create', 'U0OLIVER']]);
@@ -128,7 +131,13 @@ describe('the action modal through Slack', () => {
       .submit();
     expect(result.outcome).toBe('closed');
     const created = await h.fake.waitFor(() => latestCreated('U0SOPHIE').catch(() => undefined), { timeoutMs: 10_000 });
-    expect(created).toMatchObject({ task: 'Review the care plan with the family', due: '2026-03-12 14:15:00', assigned_to: priyaCareId, urgent: true, pin_to_calendar: 'user' });
+    expect(created).toMatchObject({
+      task: 'Review the care plan with the family',
+      due: '2026-03-12 14:15:00',
+      assigned_to: priyaCareId,
+      urgent: true,
+      pin_to_calendar: 'user',
+    });
     expect(created.notify_on_complete).toHaveLength(2);
     expect(created.reminders).toEqual([
       expect.objectContaining({ method: 'email', offset_type: 'delta', offset_delta: 15 }),
@@ -136,7 +145,10 @@ describe('the action modal through Slack', () => {
     ]);
     expect(JSON.stringify(created.service_users ?? created.service_user)).toContain(serviceUser);
     // The assignee is shown as a mention, and their Home tab is refreshed.
-    const confirmation = await h.fake.waitFor(() => h.fake.ephemerals('sophie').find((e) => e.text.startsWith('Created: Action') && e.text.includes('care plan')), { timeoutMs: 10_000 });
+    const confirmation = await h.fake.waitFor(
+      () => h.fake.ephemerals('sophie').find((e) => e.text.startsWith('Created: Action') && e.text.includes('care plan')),
+      { timeoutMs: 10_000 },
+    );
     expect(h.fake.visibleText(confirmation, { viewer: 'sophie' })).toContain('Assigned to\n@priya');
     const home = await h.fake.waitFor(() => h.fake.home('priya'), { timeoutMs: 10_000 });
     expect(h.fake.visibleText(home, { viewer: 'priya' })).toContain('Review the care plan with the family');
@@ -183,7 +195,9 @@ describe('the action modal through Slack', () => {
       .submit();
     expect(fixed.errors).toEqual({});
     expect(fixed.outcome).toBe('closed');
-    const created = await h.fake.waitFor(async () => ((await latestCreated('U0SOPHIE')).task === 'Fixed task' ? latestCreated('U0SOPHIE') : undefined), { timeoutMs: 10_000 });
+    const created = await h.fake.waitFor(async () => ((await latestCreated('U0SOPHIE')).task === 'Fixed task' ? latestCreated('U0SOPHIE') : undefined), {
+      timeoutMs: 10_000,
+    });
     expect(created.reminders).toHaveLength(2);
   });
 
@@ -202,8 +216,18 @@ describe('the action modal through Slack', () => {
 
   it('Edit opens a Loading modal at once, then fills it with the action; saving updates the action', async () => {
     const groups = await h.app.care.notificationGroups.collect({ filters: { q: 'Maintenance' }, attributes: ['_id', 'name'], limit: 5 });
-    const action = await webAppAction(h, { task: 'Service the stair lift', due: new Date('2026-03-11T15:45:00Z'), assigned_to: priyaCareId, urgent: true, notify_on_complete: [groups[0]!._id] });
-    await h.control(`actions/${action._id}`, { user_tags: ['bbbbbbbbbbbbbbbbbbbbbbbb'], reminders: [{ method: 'email', offset_type: 'delta', offset_delta: 30 }] }, 'PATCH');
+    const action = await webAppAction(h, {
+      task: 'Service the stair lift',
+      due: new Date('2026-03-11T15:45:00Z'),
+      assigned_to: priyaCareId,
+      urgent: true,
+      notify_on_complete: [groups[0]!._id],
+    });
+    await h.control(
+      `actions/${action._id}`,
+      { user_tags: ['bbbbbbbbbbbbbbbbbbbbbbbb'], reminders: [{ method: 'email', offset_type: 'delta', offset_delta: 30 }] },
+      'PATCH',
+    );
     const { text } = await (async () => {
       const sent = await h.driver.slash('oliver', `/care show ${action.action_no}`, { channel: '#care-team' });
       const eph = await h.fake.waitFor(() => h.fake.ephemerals('oliver').find((e) => e.text === `Action ${action.action_no}`), { timeoutMs: 10_000 });
@@ -211,7 +235,9 @@ describe('the action modal through Slack', () => {
     })();
     expect(text).toContain('Service the stair lift');
     await h.driver.clickButton('oliver', { ephemeral: true, channel: '#care-team', text: 'Edit' });
-    const filled = await h.fake.waitFor(() => (h.fake.openModal('oliver')?.view.callback_id === 'care_action_modal' ? h.fake.openModal('oliver') : undefined), { timeoutMs: 10_000 });
+    const filled = await h.fake.waitFor(() => (h.fake.openModal('oliver')?.view.callback_id === 'care_action_modal' ? h.fake.openModal('oliver') : undefined), {
+      timeoutMs: 10_000,
+    });
     expect(h.fake.calls('views.open').at(-1)!.result.ok).toBe(true);
     expect(h.fake.calls('views.update').at(-1)!.result.ok).toBe(true);
     const block = (id: string) => filled.view.blocks.find((b) => b.block_id === id) as unknown as { element: Record<string, any> };
@@ -227,12 +253,20 @@ describe('the action modal through Slack', () => {
     expect(filled.view.blocks.some((b) => b.block_id === 'subject')).toBe(false); // create only
     expect(h.fake.visibleText(filled.view)).toContain('Edit care action');
 
-    const result = await h.driver.modal('oliver').fill('Task', 'Service the stair lift (engineer booked)').fill('Urgency', []).fill('Due time', '12:00').submit();
+    const result = await h.driver
+      .modal('oliver')
+      .fill('Task', 'Service the stair lift (engineer booked)')
+      .fill('Urgency', [])
+      .fill('Due time', '12:00')
+      .submit();
     expect(result.outcome).toBe('closed');
-    const updated = await h.fake.waitFor(async () => {
-      const a = await h.control(`actions/${action._id}`);
-      return a.task.includes('engineer booked') ? a : undefined;
-    }, { timeoutMs: 10_000 });
+    const updated = await h.fake.waitFor(
+      async () => {
+        const a = await h.control(`actions/${action._id}`);
+        return a.task.includes('engineer booked') ? a : undefined;
+      },
+      { timeoutMs: 10_000 },
+    );
     expect(updated).toMatchObject({ due: '2026-03-11 16:00:00', urgent: false, assigned_to: priyaCareId, user_tags: ['bbbbbbbbbbbbbbbbbbbbbbbb'] });
     expect(updated.notify_on_complete).toEqual([groups[0]!._id]);
     expect(updated.reminders).toEqual([expect.objectContaining({ method: 'email', offset_delta: 30 })]);
@@ -254,7 +288,10 @@ describe('the action modal through Slack', () => {
     await h.fake.waitFor(() => (h.fake.openModal('priya')?.view.callback_id === 'care_action_modal' ? true : undefined), { timeoutMs: 10_000 });
     expect((await h.driver.modal('priya').fill('Task', 'Fire door on floor 2 sticks: carpenter Tuesday').submit()).outcome).toBe('closed');
 
-    await h.fake.waitFor(() => (h.fake.visibleText(h.fake.thread('#care-leads', msg.ts)[0]!, { viewer: 'amelia' }).includes('carpenter Tuesday') ? true : undefined), { timeoutMs: 10_000 });
+    await h.fake.waitFor(
+      () => (h.fake.visibleText(h.fake.thread('#care-leads', msg.ts)[0]!, { viewer: 'amelia' }).includes('carpenter Tuesday') ? true : undefined),
+      { timeoutMs: 10_000 },
+    );
     expect(h.fake.thread('#care-leads', msg.ts)).toHaveLength(1); // updated, not posted again
     expect(h.fake.calls('chat.update').length).toBeGreaterThan(updatesBefore);
   });
@@ -268,8 +305,12 @@ describe('the action modal through Slack', () => {
     await h.driver.clickButton('oliver', { ephemeral: true, channel: '#care-team', text: 'Edit' });
     const loading = await openModal('oliver');
     expect(h.fake.visibleText(loading.view)).toContain('Loading');
-    const filled = await h.fake.waitFor(() => (h.fake.openModal('oliver')?.view.callback_id === 'care_action_modal' ? h.fake.openModal('oliver') : undefined), { timeoutMs: 15_000 });
-    expect((filled.view.blocks.find((b) => b.block_id === 'task') as unknown as { element: { initial_value: string } }).element.initial_value).toBe('Repaint the day room');
+    const filled = await h.fake.waitFor(() => (h.fake.openModal('oliver')?.view.callback_id === 'care_action_modal' ? h.fake.openModal('oliver') : undefined), {
+      timeoutMs: 15_000,
+    });
+    expect((filled.view.blocks.find((b) => b.block_id === 'task') as unknown as { element: { initial_value: string } }).element.initial_value).toBe(
+      'Repaint the day room',
+    );
     expect(filled.stack).toHaveLength(1); // updated in place, not stacked
   });
 
@@ -277,7 +318,11 @@ describe('the action modal through Slack', () => {
     const action = await webAppAction(h, { task: 'Water the garden', due: new Date('2026-03-12T09:00:00Z') });
     // A card in a channel (as an urgent alert or a routed notice would post it), seen by someone not linked.
     const [view] = await h.app.deps.actions.views([await h.app.care.actions.retrieve(action._id)], h.fake.teamId);
-    await h.app.slack.chat.postMessage({ channel: 'C0CARE', text: 'card', blocks: actionCard(view!, { now: new Date(), timezone: 'Europe/London', showTask: false }) });
+    await h.app.slack.chat.postMessage({
+      channel: 'C0CARE',
+      text: 'card',
+      blocks: actionCard(view!, { now: new Date(), timezone: 'Europe/London', showTask: false }),
+    });
     await h.driver.clickButton('visitor', { channel: '#care-team', text: 'Edit' });
     const told = await h.fake.waitFor(() => h.fake.ephemerals('visitor').find((e) => e.text.includes('/care link')), { timeoutMs: 10_000 });
     expect(told.text).toContain('linked care account');
@@ -297,7 +342,9 @@ describe('the action modal through Slack', () => {
     const result = await h.driver.modal('sophie').fill('Due time', '13:00').submit();
     expect(result.outcome).toBe('updated');
     expect(h.fake.visibleText(h.fake.openModal('sophie')!.view)).toContain('Saving');
-    await h.fake.waitFor(() => (h.fake.visibleText(h.fake.openModal('sophie')?.view ?? { blocks: [] }).includes('Saved') ? true : undefined), { timeoutMs: 15_000 });
+    await h.fake.waitFor(() => (h.fake.visibleText(h.fake.openModal('sophie')?.view ?? { blocks: [] }).includes('Saved') ? true : undefined), {
+      timeoutMs: 15_000,
+    });
     await h.control('faults', { reset: true });
     await h.fake.waitFor(async () => ((await latestCreated('U0SOPHIE')).task === 'Slow save' ? true : undefined), { timeoutMs: 10_000 });
   });

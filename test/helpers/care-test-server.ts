@@ -158,7 +158,8 @@ export async function startCareTestServer(options: CareTestServerOptions = {}): 
       }
       if (method === 'PUT' && name === 'actions') {
         const missing = ['due', 'task'].filter((k) => !one(k));
-        if (missing.length) return { status: 400, body: { hint: 'Invalid arguments', arg_errors: Object.fromEntries(missing.map((k) => [k, ['This field is required.']])) } };
+        if (missing.length)
+          return { status: 400, body: { hint: 'Invalid arguments', arg_errors: Object.fromEntries(missing.map((k) => [k, ['This field is required.']])) } };
         const action: Item = { ...cannedActions(1)[0], _id: hexId('6999', ++created), due: one('due'), task: one('task'), urgent: 'urgent' in params };
         items.push(action);
         return { status: 200, body: action };
@@ -207,9 +208,16 @@ export async function startCareTestServer(options: CareTestServerOptions = {}): 
       if (rate.over) return send(429, { hint: 'Rate limit exceeded' }, rate.headers);
       const fault = faults.shift();
       if (fault && 'drop' in fault) return req.socket.destroy();
-      if (fault && 'noContent' in fault) return void ((record.status = 204), res.writeHead(204, rate.headers).end());
+      if (fault && 'noContent' in fault) {
+        record.status = 204;
+        res.writeHead(204, rate.headers).end();
+        return;
+      }
       if (fault && 'rateLimited' in fault) {
-        const headers = fault.resetInMs === undefined ? {} : { ...rate.headers, 'X-CareHQ-RateLimit-Remaining': '0', 'X-CareHQ-RateLimit-Reset': ((now() + fault.resetInMs) / 1_000).toFixed(3) };
+        const headers =
+          fault.resetInMs === undefined
+            ? {}
+            : { ...rate.headers, 'X-CareHQ-RateLimit-Remaining': '0', 'X-CareHQ-RateLimit-Reset': ((now() + fault.resetInMs) / 1_000).toFixed(3) };
         return send(429, { hint: 'Rate limit exceeded' }, headers);
       }
       if (fault && 'status' in fault) {

@@ -58,7 +58,7 @@ function codePointCompare(a: string, b: string): number {
 export function rawSignV2(secret: string, timestamp: string, nonce: string, method: string, path: string, pairs: [string, string][]): string {
   const sorted = [...pairs].sort((x, y) => codePointCompare(x[0], y[0]) || codePointCompare(x[1], y[1]));
   const canonical = sorted.map(([k, v]) => `${k}=${v}`).join('\n');
-  const cleanPath = '/v1/' + path.replace(/^\/+|\/+$/g, '').replace(/^v1\//, '');
+  const cleanPath = `/v1/${path.replace(/^\/+|\/+$/g, '').replace(/^v1\//, '')}`;
   const message = [timestamp, nonce, method.toUpperCase(), cleanPath, canonical].join('\n');
   return createHmac('sha256', secret).update(message).digest('hex');
 }
@@ -69,7 +69,9 @@ export function rawSignV1(secret: string, timestamp: string, pairs: [string, str
   for (const [k, v] of pairs) grouped.set(k, [...(grouped.get(k) ?? []), v]);
   let body = '';
   for (const [k, vs] of grouped) body += k + vs.join('');
-  return createHash('sha1').update(timestamp + body + secret).digest('hex');
+  return createHash('sha1')
+    .update(timestamp + body + secret)
+    .digest('hex');
 }
 
 function encode(pairs: [string, string][]): string {

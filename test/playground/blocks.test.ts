@@ -17,7 +17,14 @@ const ctx = {
 
 /** What a reader sees: tags removed, entities decoded. */
 const textOf = (html: string) =>
-  html.replace(/<br>/g, '\n').replace(/<[^>]*>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+  html
+    .replace(/<br>/g, '\n')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
 const plain = (text: string) => ({ type: 'plain_text', text });
 const md = (text: string) => ({ type: 'mrkdwn', text });
 const opt = (text: string, value: string) => ({ text: plain(text), value });
@@ -36,7 +43,10 @@ describe('mrkdwn', () => {
   });
 
   it('renders links, user, channel and special mentions', () => {
-    const html = renderMrkdwn('<https://example.org/a?b=1&amp;c=2|the docs> <mailto:x@example.org> <@U1> <@U9|someone> <#C1> <#C7|other> <!channel> <!here>', ctx);
+    const html = renderMrkdwn(
+      '<https://example.org/a?b=1&amp;c=2|the docs> <mailto:x@example.org> <@U1> <@U9|someone> <#C1> <#C7|other> <!channel> <!here>',
+      ctx,
+    );
     expect(html).toContain('<a class="mk-link" href="https://example.org/a?b=1&amp;c=2" target="_blank" rel="noopener noreferrer">the docs</a>');
     expect(html).toContain('href="mailto:x@example.org"');
     expect(textOf(html)).toBe('the docs mailto:x@example.org @alice @someone #general #other @channel @here');
@@ -85,28 +95,34 @@ describe('mrkdwn', () => {
 
 describe('blocks', () => {
   it('renders section text, fields and accessory', () => {
-    const html = renderBlocks([
-      {
-        type: 'section',
-        block_id: 's1',
-        text: md('*Call GP*'),
-        fields: [md('*Due*\ntoday'), plain('Room 1')],
-        accessory: { type: 'button', action_id: 'done', text: plain('Done'), value: 'a1' },
-      },
-    ], ctx);
+    const html = renderBlocks(
+      [
+        {
+          type: 'section',
+          block_id: 's1',
+          text: md('*Call GP*'),
+          fields: [md('*Due*\ntoday'), plain('Room 1')],
+          accessory: { type: 'button', action_id: 'done', text: plain('Done'), value: 'a1' },
+        },
+      ],
+      ctx,
+    );
     expect(html).toContain('<strong>Call GP</strong>');
     expect(textOf(html)).toContain('Room 1');
     expect(html).toContain('data-kind="button" data-block-id="s1" data-action-id="done" data-value="a1"');
   });
 
   it('renders header, divider, context and images without reaching the network', () => {
-    const html = renderBlocks([
-      { type: 'header', text: plain('Morning digest') },
-      { type: 'divider' },
-      { type: 'context', elements: [md('_3 open_'), { type: 'image', image_url: 'https://cdn.example.org/a.png', alt_text: 'avatar' }] },
-      { type: 'image', image_url: 'https://cdn.example.org/b.png', alt_text: 'a chart', title: plain('Chart') },
-      { type: 'image', image_url: 'http://127.0.0.1:3100/local.png', alt_text: 'local' },
-    ], ctx);
+    const html = renderBlocks(
+      [
+        { type: 'header', text: plain('Morning digest') },
+        { type: 'divider' },
+        { type: 'context', elements: [md('_3 open_'), { type: 'image', image_url: 'https://cdn.example.org/a.png', alt_text: 'avatar' }] },
+        { type: 'image', image_url: 'https://cdn.example.org/b.png', alt_text: 'a chart', title: plain('Chart') },
+        { type: 'image', image_url: 'http://127.0.0.1:3100/local.png', alt_text: 'local' },
+      ],
+      ctx,
+    );
     expect(html).toContain('<h3 class="bk-header-text">Morning digest</h3>');
     expect(html).toContain('<hr>');
     expect(html).toContain('<em>3 open</em>');
@@ -117,19 +133,28 @@ describe('blocks', () => {
   });
 
   it('renders actions: styled buttons, static select, overflow and date picker', () => {
-    const html = renderBlocks([
-      {
-        type: 'actions',
-        block_id: 'acts',
-        elements: [
-          { type: 'button', action_id: 'ok', text: plain('Complete'), style: 'primary', value: 'a1' },
-          { type: 'button', action_id: 'del', text: plain('Delete'), style: 'danger', confirm: { title: plain('Sure?'), text: plain('Really') } },
-          { type: 'static_select', action_id: 'pick', placeholder: plain('Snooze'), options: [opt('1 hour', '1h'), opt('1 day', '1d')], initial_option: opt('1 day', '1d') },
-          { type: 'overflow', action_id: 'more', options: [opt('Edit', 'edit')] },
-          { type: 'datepicker', action_id: 'when', initial_date: '2024-03-05' },
-        ],
-      },
-    ], ctx);
+    const html = renderBlocks(
+      [
+        {
+          type: 'actions',
+          block_id: 'acts',
+          elements: [
+            { type: 'button', action_id: 'ok', text: plain('Complete'), style: 'primary', value: 'a1' },
+            { type: 'button', action_id: 'del', text: plain('Delete'), style: 'danger', confirm: { title: plain('Sure?'), text: plain('Really') } },
+            {
+              type: 'static_select',
+              action_id: 'pick',
+              placeholder: plain('Snooze'),
+              options: [opt('1 hour', '1h'), opt('1 day', '1d')],
+              initial_option: opt('1 day', '1d'),
+            },
+            { type: 'overflow', action_id: 'more', options: [opt('Edit', 'edit')] },
+            { type: 'datepicker', action_id: 'when', initial_date: '2024-03-05' },
+          ],
+        },
+      ],
+      ctx,
+    );
     expect(html).toMatch(/class="bk-btn bk-btn-primary"[^>]*data-action-id="ok"[^>]*>Complete</);
     expect(html).toMatch(/class="bk-btn bk-btn-danger"[^>]*data-confirm="Sure\?\n\nReally"[^>]*>Delete</);
     expect(html).toContain('<option value="1d" selected>1 day</option>');
@@ -139,17 +164,27 @@ describe('blocks', () => {
   });
 
   it('renders rich text', () => {
-    const html = renderBlocks([
-      {
-        type: 'rich_text',
-        elements: [
-          { type: 'rich_text_section', elements: [{ type: 'text', text: 'Hi ', style: { bold: true } }, { type: 'user', user_id: 'U2' }, { type: 'link', url: 'https://x.org', text: 'x' }] },
-          { type: 'rich_text_list', style: 'ordered', elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'first <b>' }] }] },
-          { type: 'rich_text_quote', elements: [{ type: 'text', text: 'quoted' }] },
-          { type: 'rich_text_preformatted', elements: [{ type: 'text', text: 'code' }] },
-        ],
-      },
-    ], ctx);
+    const html = renderBlocks(
+      [
+        {
+          type: 'rich_text',
+          elements: [
+            {
+              type: 'rich_text_section',
+              elements: [
+                { type: 'text', text: 'Hi ', style: { bold: true } },
+                { type: 'user', user_id: 'U2' },
+                { type: 'link', url: 'https://x.org', text: 'x' },
+              ],
+            },
+            { type: 'rich_text_list', style: 'ordered', elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'first <b>' }] }] },
+            { type: 'rich_text_quote', elements: [{ type: 'text', text: 'quoted' }] },
+            { type: 'rich_text_preformatted', elements: [{ type: 'text', text: 'code' }] },
+          ],
+        },
+      ],
+      ctx,
+    );
     expect(html).toContain('<strong>Hi </strong>');
     expect(html).toContain('@bob');
     expect(html).toContain('href="https://x.org"');
@@ -159,27 +194,41 @@ describe('blocks', () => {
   });
 
   it('shows a visible placeholder for unknown blocks and elements', () => {
-    const html = renderBlocks([
-      { type: 'xyz' },
-      { type: 'actions', elements: [{ type: 'fancy_widget', action_id: 'f' }] },
-      { type: 'input', label: plain('Odd'), element: { type: 'rich_text_input', action_id: 'r' } },
-    ], ctx);
+    const html = renderBlocks(
+      [
+        { type: 'xyz' },
+        { type: 'actions', elements: [{ type: 'fancy_widget', action_id: 'f' }] },
+        { type: 'input', label: plain('Odd'), element: { type: 'rich_text_input', action_id: 'r' } },
+      ],
+      ctx,
+    );
     expect(textOf(html)).toContain('Unsupported block: xyz');
     expect(textOf(html)).toContain('Unsupported element: fancy_widget');
     expect(textOf(html)).toContain('Unsupported element: rich_text_input');
   });
 
   it('escapes ids and text everywhere', () => {
-    const html = renderBlocks([
-      { type: 'section', block_id: '"><script>x</script>', text: plain('<b>plain</b>'), accessory: { type: 'button', action_id: '"x', text: plain('<i>go</i>'), value: '"><img>' } },
-      { type: 'header', text: plain('<script>alert(1)</script>') },
-    ], ctx);
+    const html = renderBlocks(
+      [
+        {
+          type: 'section',
+          block_id: '"><script>x</script>',
+          text: plain('<b>plain</b>'),
+          accessory: { type: 'button', action_id: '"x', text: plain('<i>go</i>'), value: '"><img>' },
+        },
+        { type: 'header', text: plain('<script>alert(1)</script>') },
+      ],
+      ctx,
+    );
     expect(html).not.toMatch(/<script|<img|<b>|<i>/);
     expect(textOf(html)).toContain('<b>plain</b>');
   });
 
   it('finds the element a block_id/action_id names', () => {
-    const blocks = [{ type: 'section', block_id: 's', accessory: { type: 'overflow', action_id: 'o', options: [] } }, { type: 'actions', elements: [{ type: 'button', action_id: 'b' }] }];
+    const blocks = [
+      { type: 'section', block_id: 's', accessory: { type: 'overflow', action_id: 'o', options: [] } },
+      { type: 'actions', elements: [{ type: 'button', action_id: 'b' }] },
+    ];
     expect(findElement(blocks, 's', 'o')?.type).toBe('overflow');
     expect(findElement(blocks, 'block-1', 'b')?.type).toBe('button');
     expect(findElement(blocks, 's', 'nope')).toBeNull();
@@ -194,25 +243,72 @@ const everyInput: View = {
   submit: plain('Create'),
   close: plain('Cancel'),
   blocks: [
-    { type: 'input', block_id: 'title', label: plain('Title'), hint: plain('No patient details'), element: { type: 'plain_text_input', action_id: 't', initial_value: 'Call <GP> & "co"' } },
-    { type: 'input', block_id: 'notes', optional: true, label: plain('Notes'), element: { type: 'plain_text_input', action_id: 'n', multiline: true, initial_value: 'line 1\n</textarea><b>2</b>' } },
+    {
+      type: 'input',
+      block_id: 'title',
+      label: plain('Title'),
+      hint: plain('No patient details'),
+      element: { type: 'plain_text_input', action_id: 't', initial_value: 'Call <GP> & "co"' },
+    },
+    {
+      type: 'input',
+      block_id: 'notes',
+      optional: true,
+      label: plain('Notes'),
+      element: { type: 'plain_text_input', action_id: 'n', multiline: true, initial_value: 'line 1\n</textarea><b>2</b>' },
+    },
     { type: 'input', block_id: 'date', label: plain('Date'), element: { type: 'datepicker', action_id: 'd', initial_date: '2030-01-02' } },
-    { type: 'input', block_id: 'time', label: plain('Time'), element: { type: 'timepicker', action_id: 'tm', initial_time: '09:30', timezone: 'Europe/London' } },
+    {
+      type: 'input',
+      block_id: 'time',
+      label: plain('Time'),
+      element: { type: 'timepicker', action_id: 'tm', initial_time: '09:30', timezone: 'Europe/London' },
+    },
     { type: 'input', block_id: 'when', label: plain('When'), element: { type: 'datetimepicker', action_id: 'w', initial_date_time: due } },
     { type: 'input', block_id: 'who', label: plain('Assignee'), element: { type: 'users_select', action_id: 'u', initial_user: 'U2' } },
     { type: 'input', block_id: 'whos', label: plain('Watchers'), element: { type: 'multi_users_select', action_id: 'us', initial_users: ['U1', 'U2'] } },
     { type: 'input', block_id: 'where', label: plain('Channel'), element: { type: 'channels_select', action_id: 'c', initial_channel: 'C2' } },
-    { type: 'input', block_id: 'prio', label: plain('Priority'), element: { type: 'static_select', action_id: 'p', options: [opt('Low', 'low'), opt('High', 'high')], initial_option: opt('High', 'high') } },
+    {
+      type: 'input',
+      block_id: 'prio',
+      label: plain('Priority'),
+      element: { type: 'static_select', action_id: 'p', options: [opt('Low', 'low'), opt('High', 'high')], initial_option: opt('High', 'high') },
+    },
     {
       type: 'input',
       block_id: 'tags',
       label: plain('Tags'),
-      element: { type: 'multi_static_select', action_id: 'tg', option_groups: [{ label: plain('A'), options: [opt('One', '1'), opt('Two', '2')] }], initial_options: [opt('Two', '2')] },
+      element: {
+        type: 'multi_static_select',
+        action_id: 'tg',
+        option_groups: [{ label: plain('A'), options: [opt('One', '1'), opt('Two', '2')] }],
+        initial_options: [opt('Two', '2')],
+      },
     },
-    { type: 'input', block_id: 'loc', label: plain('Location'), element: { type: 'external_select', action_id: 'l', min_query_length: 0, initial_option: opt('Room "1"', 'room-1') } },
-    { type: 'input', block_id: 'locs', label: plain('More'), element: { type: 'multi_external_select', action_id: 'ls', initial_options: [opt('Kitchen', 'kitchen'), opt('Lounge', 'lounge')] } },
-    { type: 'input', block_id: 'flags', label: plain('Flags'), element: { type: 'checkboxes', action_id: 'f', options: [opt('Urgent', 'urgent'), opt('Remind', 'remind')], initial_options: [opt('Remind', 'remind')] } },
-    { type: 'input', block_id: 'how', label: plain('How'), element: { type: 'radio_buttons', action_id: 'r', options: [opt('Phone', 'phone'), opt('Visit', 'visit')], initial_option: opt('Visit', 'visit') } },
+    {
+      type: 'input',
+      block_id: 'loc',
+      label: plain('Location'),
+      element: { type: 'external_select', action_id: 'l', min_query_length: 0, initial_option: opt('Room "1"', 'room-1') },
+    },
+    {
+      type: 'input',
+      block_id: 'locs',
+      label: plain('More'),
+      element: { type: 'multi_external_select', action_id: 'ls', initial_options: [opt('Kitchen', 'kitchen'), opt('Lounge', 'lounge')] },
+    },
+    {
+      type: 'input',
+      block_id: 'flags',
+      label: plain('Flags'),
+      element: { type: 'checkboxes', action_id: 'f', options: [opt('Urgent', 'urgent'), opt('Remind', 'remind')], initial_options: [opt('Remind', 'remind')] },
+    },
+    {
+      type: 'input',
+      block_id: 'how',
+      label: plain('How'),
+      element: { type: 'radio_buttons', action_id: 'r', options: [opt('Phone', 'phone'), opt('Visit', 'visit')], initial_option: opt('Visit', 'visit') },
+    },
     { type: 'input', block_id: 'mail', label: plain('Email'), element: { type: 'email_text_input', action_id: 'e', initial_value: 'a@example.org' } },
   ],
 };
@@ -274,7 +370,24 @@ describe('modal views and view.state.values', () => {
   });
 
   it('reports empty fields as Slack does (null or empty list) and flags required ones', () => {
-    const blank: View = { ...everyInput, blocks: everyInput.blocks.map((b) => ({ ...b, element: { ...(b.element as object), initial_value: undefined, initial_date: undefined, initial_time: undefined, initial_date_time: undefined, initial_user: undefined, initial_users: undefined, initial_channel: undefined, initial_option: undefined, initial_options: undefined } })) };
+    const blank: View = {
+      ...everyInput,
+      blocks: everyInput.blocks.map((b) => ({
+        ...b,
+        element: {
+          ...(b.element as object),
+          initial_value: undefined,
+          initial_date: undefined,
+          initial_time: undefined,
+          initial_date_time: undefined,
+          initial_user: undefined,
+          initial_users: undefined,
+          initial_channel: undefined,
+          initial_option: undefined,
+          initial_options: undefined,
+        },
+      })),
+    };
     const state = collectViewState(formEntries(renderView(blank, ctx)), blank);
     expect(state.title).toEqual({ t: { type: 'plain_text_input', value: null } });
     expect(state.when).toEqual({ w: { type: 'datetimepicker', selected_date_time: null } });
@@ -288,7 +401,11 @@ describe('modal views and view.state.values', () => {
   });
 
   it('checks plain-text lengths before submitting', () => {
-    const view: View = { id: 'V', type: 'modal', blocks: [{ type: 'input', block_id: 'b', label: plain('B'), element: { type: 'plain_text_input', action_id: 'a', min_length: 3, max_length: 5 } }] };
+    const view: View = {
+      id: 'V',
+      type: 'modal',
+      blocks: [{ type: 'input', block_id: 'b', label: plain('B'), element: { type: 'plain_text_input', action_id: 'a', min_length: 3, max_length: 5 } }],
+    };
     expect(validateViewState(view, collectViewState([['["b","a"]', 'ab']], view))).toEqual({ b: 'Please enter at least 3 characters.' });
     expect(validateViewState(view, collectViewState([['["b","a"]', 'abcdef']], view))).toEqual({ b: 'Please enter at most 5 characters.' });
     expect(validateViewState(view, collectViewState({ b: { a: ['abcd'] } }, view))).toEqual({});
@@ -301,11 +418,17 @@ describe('modal views and view.state.values', () => {
   });
 
   it('renders a banner, a view without submit, and a Home tab', () => {
-    const info = renderView({ id: 'V2', type: 'modal', title: plain('Info'), general_error: 'The app did not answer', blocks: [{ type: 'section', text: md('Hi') }] }, ctx);
+    const info = renderView(
+      { id: 'V2', type: 'modal', title: plain('Info'), general_error: 'The app did not answer', blocks: [{ type: 'section', text: md('Hi') }] },
+      ctx,
+    );
     expect(info).toContain('The app did not answer');
     expect(info).not.toContain('type="submit"');
     expect(info).toContain('>Close</button>');
-    const home = renderView({ id: 'VH', type: 'home', blocks: [{ type: 'actions', block_id: 'h', elements: [{ type: 'button', action_id: 'new', text: plain('New action') }] }] }, ctx);
+    const home = renderView(
+      { id: 'VH', type: 'home', blocks: [{ type: 'actions', block_id: 'h', elements: [{ type: 'button', action_id: 'new', text: plain('New action') }] }] },
+      ctx,
+    );
     expect(home).toMatch(/^<div class="bk-view bk-home" data-surface="home" data-view-id="VH">/);
     expect(home).toContain('>New action</button>');
   });

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryBackend } from '../../src/playground/memory-backend.js';
 import { conversationTitle, messagesHtml, sidebarHtml, threadHtml } from '../../src/playground/public/conversation.js';
 
-const textOf = (html: string) => html.replace(/<[^>]*>/g, ' ').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&').replace(/\s+/g, ' ').trim();
+const textOf = (html: string) =>
+  html
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
 const count = (html: string, needle: string) => html.split(needle).length - 1;
 
 async function scene() {

@@ -115,7 +115,10 @@ describe('playground server: actions', () => {
     expect(modal?.title?.text).toBe('New action');
 
     const short = { title: { title_input: { type: 'plain_text_input', value: 'Hi' } } };
-    expect(await post(url, 'submit-modal', { userId: 'U0BOB', viewId: modal!.id, values: short })).toEqual({ status: 200, body: { ok: false, message: 'The form has errors.' } });
+    expect(await post(url, 'submit-modal', { userId: 'U0BOB', viewId: modal!.id, values: short })).toEqual({
+      status: 200,
+      body: { ok: false, message: 'The form has errors.' },
+    });
     s = await state(url);
     expect(s.modals.U0BOB?.at(-1)?.errors).toEqual({ title: 'Give the action a title of at least 3 characters.' });
 
@@ -134,7 +137,15 @@ describe('playground server: actions', () => {
   it('clicks message buttons, picks overflow options and opens the Home tab', async () => {
     const { url } = await start();
     const msg = (await state(url)).messages.C0CARE![0]!;
-    const click = await post(url, 'click-button', { userId: 'U0ALICE', where: 'message', channelId: 'C0CARE', ts: msg.ts, blockId: 'buttons', actionId: 'complete', value: 'a1' });
+    const click = await post(url, 'click-button', {
+      userId: 'U0ALICE',
+      where: 'message',
+      channelId: 'C0CARE',
+      ts: msg.ts,
+      blockId: 'buttons',
+      actionId: 'complete',
+      value: 'a1',
+    });
     expect(click.body).toEqual({ ok: true, message: 'Clicked complete' });
     let s = await state(url);
     expect(s.messages.C0CARE![0]!.edited).toBeTruthy();
@@ -142,7 +153,12 @@ describe('playground server: actions', () => {
 
     const second = s.messages.C0CARE![1]!;
     const pick = await post(url, 'select-option', {
-      userId: 'U0ALICE', where: 'message', channelId: 'C0CARE', ts: second.ts, blockId: 'action-a2', actionId: 'action_menu',
+      userId: 'U0ALICE',
+      where: 'message',
+      channelId: 'C0CARE',
+      ts: second.ts,
+      blockId: 'action-a2',
+      actionId: 'action_menu',
       selected: { type: 'overflow', selected_option: { text: { type: 'plain_text', text: 'Snooze 1 hour' }, value: 'snooze:a2' } },
     });
     expect(pick.body).toEqual({ ok: true, message: 'Chose snooze:a2' });
@@ -150,14 +166,22 @@ describe('playground server: actions', () => {
     expect((await post(url, 'open-home', { userId: 'U0CAROL' })).body.ok).toBe(true);
     s = await state(url);
     expect(s.home.U0CAROL?.type).toBe('home');
-    const home = await post(url, 'click-button', { userId: 'U0CAROL', where: 'home', viewId: s.home.U0CAROL!.id, blockId: 'home-buttons', actionId: 'open_new_action' });
+    const home = await post(url, 'click-button', {
+      userId: 'U0CAROL',
+      where: 'home',
+      viewId: s.home.U0CAROL!.id,
+      blockId: 'home-buttons',
+      actionId: 'open_new_action',
+    });
     expect(home.status).toBe(200);
     expect((await state(url)).modals.U0CAROL).toHaveLength(1);
   });
 
   it('suggests options, posts messages and runs the simulator', async () => {
     const { url } = await start();
-    expect((await post(url, 'suggest-options', { userId: 'U0ALICE', blockId: 'location', actionId: 'location_input', value: 'room' })).body.options).toHaveLength(4);
+    expect(
+      (await post(url, 'suggest-options', { userId: 'U0ALICE', blockId: 'location', actionId: 'location_input', value: 'room' })).body.options,
+    ).toHaveLength(4);
     expect((await post(url, 'post-message', { userId: 'U0ALICE', channelId: 'C0GENERAL', text: 'hello <team>' })).body.ok).toBe(true);
     expect((await state(url)).messages.C0GENERAL?.at(-1)).toMatchObject({ user: 'U0ALICE', text: 'hello &lt;team&gt;' });
 
@@ -182,8 +206,17 @@ describe('playground server: bad input and failures', () => {
     const notCommand = await post(url, 'slash-command', { userId: 'U0ALICE', channelId: 'C0CARE', text: 'hello' });
     expect(notCommand.body.error).toContain('text: a slash command starts with "/"');
     const noTs = await post(url, 'click-button', { userId: 'U0ALICE', where: 'message', channelId: 'C0CARE', blockId: 'b', actionId: 'a' });
-    expect(noTs).toEqual({ status: 400, body: { error: 'Invalid request to /api/click-button: where: channelId and ts are required when where is "message"' } });
-    const badSelected = await post(url, 'select-option', { userId: 'U0ALICE', where: 'home', blockId: 'b', actionId: 'a', selected: { type: 'datepicker', selected_date: 'tomorrow' } });
+    expect(noTs).toEqual({
+      status: 400,
+      body: { error: 'Invalid request to /api/click-button: where: channelId and ts are required when where is "message"' },
+    });
+    const badSelected = await post(url, 'select-option', {
+      userId: 'U0ALICE',
+      where: 'home',
+      blockId: 'b',
+      actionId: 'a',
+      selected: { type: 'datepicker', selected_date: 'tomorrow' },
+    });
     expect(badSelected.body.error).toContain('selected.selected_date: expected YYYY-MM-DD');
     const badValues = await post(url, 'submit-modal', { userId: 'U0ALICE', values: { b: { a: { value: 'x' } } } });
     expect(badValues.status).toBe(400);
@@ -203,7 +236,11 @@ describe('playground server: bad input and failures', () => {
     expect(await bad.json()).toEqual({ error: 'The request body is not valid JSON.' });
     const form = await fetch(new URL('api/open-home', url), { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"userId":"U0ALICE"}' });
     expect(form.status).toBe(415);
-    const big = await fetch(new URL('api/post-message', url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'x'.repeat(1_100_000) }) });
+    const big = await fetch(new URL('api/post-message', url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'x'.repeat(1_100_000) }),
+    });
     expect(big.status).toBe(413);
     const get = await fetch(new URL('api/open-home', url));
     expect(get.status).toBe(405);

@@ -55,7 +55,7 @@ describe('create (PUT /v1/actions)', () => {
     expect(a._id).toMatch(/^[0-9a-f]{24}$/);
     expect(a.created).toBe(a.modified);
     expect(a.created <= now).toBe(true);
-    expect(parseInt(a._id.slice(0, 8), 16)).toBe(Date.parse(a.created.replace(' ', 'T') + 'Z') / 1000);
+    expect(parseInt(a._id.slice(0, 8), 16)).toBe(Date.parse(`${a.created.replace(' ', 'T')}Z`) / 1000);
     expect((await h.api('GET', `actions/${a._id}`)).json).toEqual(a);
   });
 
@@ -79,11 +79,21 @@ describe('create (PUT /v1/actions)', () => {
   it('links a care enquiry or a service user as the subject and takes its location', async () => {
     const { enquiry, serviceUser } = await someIds();
     const e = (await h.api('PUT', 'actions', { due: '2024-06-12 09:00:00', task: 'Enquiry', care_enquiry: enquiry.parent_subject })).json;
-    expect(e).toMatchObject({ subject_type: 'care_enquiry', care_enquiry: enquiry.parent_subject, parent_subject: enquiry.parent_subject, parent_subject_type: 'care_enquiry' });
+    expect(e).toMatchObject({
+      subject_type: 'care_enquiry',
+      care_enquiry: enquiry.parent_subject,
+      parent_subject: enquiry.parent_subject,
+      parent_subject_type: 'care_enquiry',
+    });
     expect(e.location).toMatch(/^[0-9a-f]{24}$/);
     const s = (await h.api('PUT', 'actions', { due: '2024-06-12 09:00:00', task: 'SU', service_user: serviceUser.parent_subject })).json;
     expect(s).toMatchObject({ subject_type: 'service_user', service_users: serviceUser.parent_subject, parent_subject_type: 'service_user' });
-    const both = await h.api('PUT', 'actions', { due: '2024-06-12 09:00:00', task: 'x', care_enquiry: enquiry.parent_subject, service_user: serviceUser.parent_subject });
+    const both = await h.api('PUT', 'actions', {
+      due: '2024-06-12 09:00:00',
+      task: 'x',
+      care_enquiry: enquiry.parent_subject,
+      service_user: serviceUser.parent_subject,
+    });
     expect(both.status).toBe(400);
   });
 
@@ -100,15 +110,45 @@ describe('create (PUT /v1/actions)', () => {
     ['an impossible due', { due: '2024-02-30 09:00:00' }, 'due', 'Not a valid date/time (YYYY-MM-DD HH:MM:SS, UTC).'],
     ['a malformed assignee', { assigned_to: 'amelia' }, 'assigned_to', 'Not a valid Id.'],
     ['an unknown assignee', { assigned_to: '000000000000000000000001' }, 'assigned_to', 'No user with this Id.'],
-    ['an unknown notification group', { notify_on_complete: '000000000000000000000002' }, 'notify_on_complete', 'No notification group with Id 000000000000000000000002.'],
+    [
+      'an unknown notification group',
+      { notify_on_complete: '000000000000000000000002' },
+      'notify_on_complete',
+      'No notification group with Id 000000000000000000000002.',
+    ],
     ['a bad pin_to_calendar', { pin_to_calendar: 'team' }, 'pin_to_calendar', 'Not a valid choice (location, user).'],
     ['a bad reminder method', { 'reminders_0-method': 'pigeon' }, 'reminders_0-method', 'Not a valid choice (email, sms_or_whatsapp, voice, user_pref).'],
     ['a reminder without method', { 'reminders_1-offset_type': 'none' }, 'reminders_1-method', 'This field is required.'],
-    ['a bad offset type', { 'reminders_0-method': 'email', 'reminders_0-offset_type': 'later' }, 'reminders_0-offset_type', 'Not a valid choice (none, delta, time).'],
-    ['an offset_delta of 20', { 'reminders_0-method': 'email', 'reminders_0-offset_type': 'delta', 'reminders_0-offset_delta': '20' }, 'reminders_0-offset_delta', 'Not a valid choice (5, 10, 15, 30, 45, 60).'],
-    ['a delta without offset_delta', { 'reminders_0-method': 'voice', 'reminders_0-offset_type': 'delta' }, 'reminders_0-offset_delta', 'This field is required.'],
-    ['a time of 25:00', { 'reminders_0-method': 'email', 'reminders_0-offset_type': 'time', 'reminders_0-offset_time_str': '25:00' }, 'reminders_0-offset_time_str', 'Not a valid time (HH:MM).'],
-    ['a time of 9:5', { 'reminders_0-method': 'email', 'reminders_0-offset_type': 'time', 'reminders_0-offset_time_str': '9:5' }, 'reminders_0-offset_time_str', 'Not a valid time (HH:MM).'],
+    [
+      'a bad offset type',
+      { 'reminders_0-method': 'email', 'reminders_0-offset_type': 'later' },
+      'reminders_0-offset_type',
+      'Not a valid choice (none, delta, time).',
+    ],
+    [
+      'an offset_delta of 20',
+      { 'reminders_0-method': 'email', 'reminders_0-offset_type': 'delta', 'reminders_0-offset_delta': '20' },
+      'reminders_0-offset_delta',
+      'Not a valid choice (5, 10, 15, 30, 45, 60).',
+    ],
+    [
+      'a delta without offset_delta',
+      { 'reminders_0-method': 'voice', 'reminders_0-offset_type': 'delta' },
+      'reminders_0-offset_delta',
+      'This field is required.',
+    ],
+    [
+      'a time of 25:00',
+      { 'reminders_0-method': 'email', 'reminders_0-offset_type': 'time', 'reminders_0-offset_time_str': '25:00' },
+      'reminders_0-offset_time_str',
+      'Not a valid time (HH:MM).',
+    ],
+    [
+      'a time of 9:5',
+      { 'reminders_0-method': 'email', 'reminders_0-offset_type': 'time', 'reminders_0-offset_time_str': '9:5' },
+      'reminders_0-offset_time_str',
+      'Not a valid time (HH:MM).',
+    ],
     ['a third reminder', { 'reminders_2-method': 'email' }, 'reminders', 'At most 2 reminders may be set (reminders_0 and reminders_1).'],
     ['a malformed user tag', { user_tags: 'urgent-ish' }, 'user_tags', 'Not a valid Id: urgent-ish'],
   ];
@@ -123,7 +163,13 @@ describe('create (PUT /v1/actions)', () => {
   it('accepts every allowed reminder value', async () => {
     for (const delta of [5, 10, 15, 30, 45, 60]) {
       for (const method of ['email', 'sms_or_whatsapp', 'voice', 'user_pref']) {
-        const r = await h.api('PUT', 'actions', { due: '2024-06-12 09:00:00', task: 'R', 'reminders_0-method': method, 'reminders_0-offset_type': 'delta', 'reminders_0-offset_delta': delta });
+        const r = await h.api('PUT', 'actions', {
+          due: '2024-06-12 09:00:00',
+          task: 'R',
+          'reminders_0-method': method,
+          'reminders_0-offset_type': 'delta',
+          'reminders_0-offset_delta': delta,
+        });
         expect(r.status).toBe(200);
       }
     }
@@ -137,17 +183,30 @@ describe('update (PATCH /v1/actions/<id>)', () => {
     const { users, groups } = await someIds();
     const created = (
       await h.api('PUT', 'actions', {
-        due: '2024-06-12 09:00:00', task: 'Before', assigned_to: users[0]._id, urgent: 'y', notify_on_complete: groups[0]._id,
-        pin_to_calendar: 'location', 'reminders_0-method': 'email',
+        due: '2024-06-12 09:00:00',
+        task: 'Before',
+        assigned_to: users[0]._id,
+        urgent: 'y',
+        notify_on_complete: groups[0]._id,
+        pin_to_calendar: 'location',
+        'reminders_0-method': 'email',
       })
     ).json;
     await advance(61_000);
     const r = await h.api('PATCH', `actions/${created._id}`, { due: '2024-06-13 10:00:00', task: 'After', assigned_to: users[1]._id });
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({
-      _id: created._id, action_no: created.action_no, created: created.created,
-      due: '2024-06-13 10:00:00', task: 'After', assigned_to: users[1]._id,
-      urgent: false, notify_on_complete: [], pin_to_calendar: null, reminders: [], user_tags: [],
+      _id: created._id,
+      action_no: created.action_no,
+      created: created.created,
+      due: '2024-06-13 10:00:00',
+      task: 'After',
+      assigned_to: users[1]._id,
+      urgent: false,
+      notify_on_complete: [],
+      pin_to_calendar: null,
+      reminders: [],
+      user_tags: [],
     });
     expect(r.json.modified > created.modified).toBe(true);
     expect((await h.api('GET', `actions/${created._id}`)).json).toEqual(r.json);

@@ -17,10 +17,18 @@ const now = () => Math.floor(Date.now() / 1000);
 describe('the independent test signer', () => {
   it('reproduces the published version 2.0 vectors', () => {
     const base = ['s3cr3t', '1700000000', 'AAAAAAAAAAAAAAAAAAAAAA'] as const;
-    const pairs: [string, string][] = [['attributes', 'due'], ['attributes', '_id'], ['attributes', 'assigned_to'], ['filters-assigned_to', '6724fbc74f73a2cebf637806'], ['page', '1']];
+    const pairs: [string, string][] = [
+      ['attributes', 'due'],
+      ['attributes', '_id'],
+      ['attributes', 'assigned_to'],
+      ['filters-assigned_to', '6724fbc74f73a2cebf637806'],
+      ['page', '1'],
+    ];
     expect(rawSignV2(...base, 'GET', 'actions', pairs)).toBe('8b5ea5884fc75e9e047be99f2800dae4170addd8997064e3a625f69e87d0cc65');
     expect(rawSignV2(...base, 'GET', 'users', [])).toBe('0f7cfbb988492d12528e8076a750e9a1c8f73104194448840b84a294770bf65f');
-    expect(rawSignV2(...base, 'PATCH', 'actions/6724fbcb4f73a2cebf638856/complete', [])).toBe('5a0c0f2d70ed9a23827eae04ff01e84dae4542dfd932b8ab7a2590ccab4f9416');
+    expect(rawSignV2(...base, 'PATCH', 'actions/6724fbcb4f73a2cebf638856/complete', [])).toBe(
+      '5a0c0f2d70ed9a23827eae04ff01e84dae4542dfd932b8ab7a2590ccab4f9416',
+    );
   });
 });
 
@@ -126,7 +134,10 @@ describe('authentication', () => {
   it('refuses a version 1 signature made over a different order or secret', async () => {
     const { credentials } = h.sandbox;
     const ts = String(now());
-    const reordered = rawSignV1(credentials.apiSecret, ts, [['per_page', '2'], ['page', '1']]);
+    const reordered = rawSignV1(credentials.apiSecret, ts, [
+      ['per_page', '2'],
+      ['page', '1'],
+    ]);
     const r = await h.api('GET', 'users', { page: 1, per_page: 2 }, { version: '1', timestamp: ts, signature: reordered });
     expect(r.status).toBe(401);
     expect(r.json.hint).toMatch(/version 1/);

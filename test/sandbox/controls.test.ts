@@ -122,7 +122,12 @@ describe('keys', () => {
 describe('the care system web app', () => {
   it('creates, edits, completes and reopens actions that a polling API client then sees', async () => {
     const users = await listAll(h, 'users');
-    const created = await h.control('POST', 'actions', { due: '2024-06-11T15:00:00Z', task: 'Made in the web app', urgent: true, reminders: [{ method: 'email', offset_type: 'delta', offset_delta: 15 }] });
+    const created = await h.control('POST', 'actions', {
+      due: '2024-06-11T15:00:00Z',
+      task: 'Made in the web app',
+      urgent: true,
+      reminders: [{ method: 'email', offset_type: 'delta', offset_delta: 15 }],
+    });
     expect(created.status).toBe(200);
     expect(created.json).toMatchObject({ due: '2024-06-11 15:00:00', urgent: true, reminders: [{ method: 'email', offset_type: 'delta', offset_delta: 15 }] });
     const id = created.json._id;

@@ -84,7 +84,16 @@ describe('action filters', () => {
     });
     expect(r.status).toBe(400);
     expect(Object.keys(r.json.arg_errors).sort()).toEqual(
-      ['filters-assigned_to', 'filters-completed', 'filters-end_date', 'filters-ids', 'filters-modified_after', 'filters-parent_subject', 'filters-start_date', 'filters-urgent'].sort(),
+      [
+        'filters-assigned_to',
+        'filters-completed',
+        'filters-end_date',
+        'filters-ids',
+        'filters-modified_after',
+        'filters-parent_subject',
+        'filters-start_date',
+        'filters-urgent',
+      ].sort(),
     );
     expect(r.json.arg_errors['filters-completed']).toEqual(['Not a valid choice (yes, no, unset).']);
   });

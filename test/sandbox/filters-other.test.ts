@@ -30,9 +30,13 @@ describe('location filters', () => {
 
   it('filters by brand, groups and services (any of the listed values)', async () => {
     const brand = locations[0].brand;
-    expect(ids(await listAll(h, 'locations', { 'filters-brand': brand, 'filters-suspended': 'unset' }))).toEqual(ids(locations.filter((l) => l.brand === brand)));
+    expect(ids(await listAll(h, 'locations', { 'filters-brand': brand, 'filters-suspended': 'unset' }))).toEqual(
+      ids(locations.filter((l) => l.brand === brand)),
+    );
     const group = locations.find((l) => l.groups.length === 2).groups[1];
-    expect(ids(await listAll(h, 'locations', { 'filters-groups': group, 'filters-suspended': 'unset' }))).toEqual(ids(locations.filter((l) => l.groups.includes(group))));
+    expect(ids(await listAll(h, 'locations', { 'filters-groups': group, 'filters-suspended': 'unset' }))).toEqual(
+      ids(locations.filter((l) => l.groups.includes(group))),
+    );
     const services = await listAll(h, 'locations', { 'filters-services': ['home_care', 'nursing_home'], 'filters-suspended': 'unset' });
     expect(ids(services)).toEqual(ids(locations.filter((l) => l.services.includes('home_care') || l.services.includes('nursing_home'))));
     expect(services).toHaveLength(2);

@@ -84,7 +84,12 @@ describe('sorting', () => {
     const users = await listAll(h, 'users', { attributes: ['last_name'], sort_by: 'last_name' });
     expect(users.map((u) => u.last_name)).toEqual(users.map((u) => u.last_name).sort());
     const modified = await listAll(h, 'notification-groups', { attributes: ['modified'], sort_by: '-modified' });
-    expect(modified.map((g) => g.modified)).toEqual(modified.map((g) => g.modified).sort().reverse());
+    expect(modified.map((g) => g.modified)).toEqual(
+      modified
+        .map((g) => g.modified)
+        .sort()
+        .reverse(),
+    );
   });
 
   it('refuses a field that cannot be sorted on with 400', async () => {
@@ -98,7 +103,32 @@ describe('sorting', () => {
 describe('retrieve', () => {
   it('returns the full object of each resource', async () => {
     const expectations: Record<string, string[]> = {
-      actions: ['_id', 'action_no', 'assessment', 'assigned_to', 'call', 'care_enquiry', 'comment', 'completed', 'created', 'due', 'home_visit', 'location', 'modified', 'notify_on_complete', 'parent_subject', 'parent_subject_type', 'pin_to_calendar', 'reminders', 'service_users', 'subject_type', 'tag', 'task', 'urgent', 'user_tags'],
+      actions: [
+        '_id',
+        'action_no',
+        'assessment',
+        'assigned_to',
+        'call',
+        'care_enquiry',
+        'comment',
+        'completed',
+        'created',
+        'due',
+        'home_visit',
+        'location',
+        'modified',
+        'notify_on_complete',
+        'parent_subject',
+        'parent_subject_type',
+        'pin_to_calendar',
+        'reminders',
+        'service_users',
+        'subject_type',
+        'tag',
+        'task',
+        'urgent',
+        'user_tags',
+      ],
       'notification-groups': ['_id', 'created', 'description', 'email_to', 'modified', 'name', 'users'],
       'literature-items': ['_id', 'archived', 'created', 'file', 'location', 'modified', 'name', 'ref'],
       users: ['_id', 'created', 'email', 'first_name', 'last_name', 'location_role', 'locations', 'mobile', 'modified'],
@@ -127,7 +157,7 @@ describe('retrieve', () => {
     for (const a of r.json.items) {
       expect(a._id).toMatch(/^[0-9a-f]{24}$/);
       for (const t of [a.created, a.modified, a.due]) expect(t).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
-      expect(parseInt(a._id.slice(0, 8), 16)).toBe(Date.parse(a.created.replace(' ', 'T') + 'Z') / 1000);
+      expect(parseInt(a._id.slice(0, 8), 16)).toBe(Date.parse(`${a.created.replace(' ', 'T')}Z`) / 1000);
     }
   });
 });

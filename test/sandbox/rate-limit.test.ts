@@ -22,7 +22,11 @@ describe('rate limit', () => {
     expect(h.limit).toBe(10);
     expect(h.remaining).toBe(9);
     expect(h.reset).toBeGreaterThan(before);
-    for (const r of [await defaults.api('GET', 'nowhere'), await defaults.api('POST', 'users'), await defaults.api('GET', 'users', {}, { omit: ['X-CareHQ-Signature'] })]) {
+    for (const r of [
+      await defaults.api('GET', 'nowhere'),
+      await defaults.api('POST', 'users'),
+      await defaults.api('GET', 'users', {}, { omit: ['X-CareHQ-Signature'] }),
+    ]) {
       expect(r.status).toBeGreaterThanOrEqual(400);
       expect(r.headers['x-carehq-ratelimit-limit']).toBe('10');
       expect(r.headers['x-carehq-ratelimit-remaining']).toBeDefined();

@@ -7,7 +7,20 @@ const demo = useSandbox({ seed: 'demo', seedValue: 7 });
 const same = useSandbox({ seed: 'demo', seedValue: 7 });
 const other = useSandbox({ seed: 'demo', seedValue: 8 });
 
-const FULL = ['action_no', 'assigned_to', 'completed', 'created', 'due', 'location', 'modified', 'notify_on_complete', 'parent_subject', 'reminders', 'task', 'urgent'];
+const FULL = [
+  'action_no',
+  'assigned_to',
+  'completed',
+  'created',
+  'due',
+  'location',
+  'modified',
+  'notify_on_complete',
+  'parent_subject',
+  'reminders',
+  'task',
+  'urgent',
+];
 
 describe('seed data', () => {
   it('is identical for the same seed value and start time, and differs for another value', async () => {

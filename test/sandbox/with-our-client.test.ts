@@ -1,11 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createCareClient,
-  ForbiddenError,
-  InvalidRequestError,
-  NotFoundError,
-  type CareClient,
-} from '../../src/care/index.js';
+import { createCareClient, ForbiddenError, InvalidRequestError, NotFoundError, type CareClient } from '../../src/care/index.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { START } from './support.js';
 
@@ -37,7 +31,12 @@ describe('our care client against the sandbox', () => {
   });
 
   it('filters open urgent actions and sorts them by due descending', async () => {
-    const items = await client.actions.collect({ filters: { completed: 'no', urgent: 'yes' }, attributes: ['_id', 'due', 'urgent', 'completed'], sort_by: ['-due'], limit: 1000 });
+    const items = await client.actions.collect({
+      filters: { completed: 'no', urgent: 'yes' },
+      attributes: ['_id', 'due', 'urgent', 'completed'],
+      sort_by: ['-due'],
+      limit: 1000,
+    });
     expect(items.length).toBeGreaterThan(0);
     expect(items.every((a) => a.urgent === true && a.completed === null)).toBe(true);
     const dues = items.map((a) => a.due!);
@@ -46,7 +45,12 @@ describe('our care client against the sandbox', () => {
 
   it('creates, updates, completes and reopens an action with reminders and a Date due time', async () => {
     const due = new Date('2024-06-11T14:30:00Z');
-    const created = await client.actions.create({ task: 'Book the chiropodist', due, urgent: true, reminders: [{ method: 'email', offset_type: 'delta', offset_delta: 30 }] });
+    const created = await client.actions.create({
+      task: 'Book the chiropodist',
+      due,
+      urgent: true,
+      reminders: [{ method: 'email', offset_type: 'delta', offset_delta: 30 }],
+    });
     expect(created).toMatchObject({ task: 'Book the chiropodist', due: '2024-06-11 14:30:00', urgent: true, completed: null });
     expect(created!.reminders?.[0]).toMatchObject({ method: 'email', offset_type: 'delta', offset_delta: 30 });
     const updated = await client.actions.update(created!._id, { task: 'Book the chiropodist for Mr K', due, urgent: false });

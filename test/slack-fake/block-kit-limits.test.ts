@@ -12,7 +12,14 @@ const actions = (...elements: Obj[]) => ({ type: 'actions', elements });
 const options = (n: number, textLength = 5) => Array.from({ length: n }, (_, i) => ({ text: plain(`${i}`.padEnd(textLength, 'x')), value: `v${i}` }));
 const fields = (n: number, length = 10) => ({ type: 'section', fields: Array.from({ length: n }, () => ({ type: 'mrkdwn', text: 'f'.repeat(length) })) });
 const input = (label = 'Title') => ({ type: 'input', block_id: 'title', label: plain(label), element: { type: 'plain_text_input', action_id: 'v' } });
-const modal = (extra: Obj = {}) => ({ type: 'modal', title: plain('New action'), submit: plain('Save'), close: plain('Cancel'), blocks: [section('hi')], ...extra });
+const modal = (extra: Obj = {}) => ({
+  type: 'modal',
+  title: plain('New action'),
+  submit: plain('Save'),
+  close: plain('Cancel'),
+  blocks: [section('hi')],
+  ...extra,
+});
 
 async function slackError(call: Promise<unknown>): Promise<{ error: string; messages: string[] }> {
   try {
@@ -39,18 +46,48 @@ describe('Block Kit limits on messages (chat.postMessage answers invalid_blocks)
     { rule: 'section text at most 3000 chars', ok: [section('x'.repeat(3000))], bad: [section('x'.repeat(3001))], pointer: '/blocks/0/text/text' },
     { rule: 'at most 10 fields', ok: [fields(10)], bad: [fields(11)], pointer: '/blocks/0/fields' },
     { rule: 'field text at most 2000 chars', ok: [fields(1, 2000)], bad: [fields(1, 2001)], pointer: '/blocks/0/fields/0/text' },
-    { rule: 'header at most 150 chars', ok: [{ type: 'header', text: plain('h'.repeat(150)) }], bad: [{ type: 'header', text: plain('h'.repeat(151)) }], pointer: '/blocks/0/text/text' },
-    { rule: 'button text at most 75 chars', ok: [actions(button({ text: plain('b'.repeat(75)) }))], bad: [actions(button({ text: plain('b'.repeat(76)) }))], pointer: '/blocks/0/elements/0/text/text' },
-    { rule: 'action_id at most 255 chars', ok: [actions(button({ action_id: 'a'.repeat(255) }))], bad: [actions(button({ action_id: 'a'.repeat(256) }))], pointer: '/blocks/0/elements/0/action_id' },
-    { rule: 'block_id at most 255 chars', ok: [section('x', { block_id: 'b'.repeat(255) })], bad: [section('x', { block_id: 'b'.repeat(256) })], pointer: '/blocks/0/block_id' },
-    { rule: 'block_ids unique within a message', ok: [section('x', { block_id: 'a' }), section('y', { block_id: 'b' })], bad: [section('x', { block_id: 'a' }), section('y', { block_id: 'a' })], pointer: '/blocks/1/block_id' },
+    {
+      rule: 'header at most 150 chars',
+      ok: [{ type: 'header', text: plain('h'.repeat(150)) }],
+      bad: [{ type: 'header', text: plain('h'.repeat(151)) }],
+      pointer: '/blocks/0/text/text',
+    },
+    {
+      rule: 'button text at most 75 chars',
+      ok: [actions(button({ text: plain('b'.repeat(75)) }))],
+      bad: [actions(button({ text: plain('b'.repeat(76)) }))],
+      pointer: '/blocks/0/elements/0/text/text',
+    },
+    {
+      rule: 'action_id at most 255 chars',
+      ok: [actions(button({ action_id: 'a'.repeat(255) }))],
+      bad: [actions(button({ action_id: 'a'.repeat(256) }))],
+      pointer: '/blocks/0/elements/0/action_id',
+    },
+    {
+      rule: 'block_id at most 255 chars',
+      ok: [section('x', { block_id: 'b'.repeat(255) })],
+      bad: [section('x', { block_id: 'b'.repeat(256) })],
+      pointer: '/blocks/0/block_id',
+    },
+    {
+      rule: 'block_ids unique within a message',
+      ok: [section('x', { block_id: 'a' }), section('y', { block_id: 'b' })],
+      bad: [section('x', { block_id: 'a' }), section('y', { block_id: 'a' })],
+      pointer: '/blocks/1/block_id',
+    },
     {
       rule: 'action_ids unique within a block (the same id in two blocks is fine)',
       ok: [actions(button({ action_id: 'same' })), actions(button({ action_id: 'same' }))],
       bad: [actions(button({ action_id: 'same' }), button({ action_id: 'same' }))],
       pointer: '/blocks/0/elements/1/action_id',
     },
-    { rule: 'button value at most 2000 chars', ok: [actions(button({ value: 'v'.repeat(2000) }))], bad: [actions(button({ value: 'v'.repeat(2001) }))], pointer: '/blocks/0/elements/0/value' },
+    {
+      rule: 'button value at most 2000 chars',
+      ok: [actions(button({ value: 'v'.repeat(2000) }))],
+      bad: [actions(button({ value: 'v'.repeat(2001) }))],
+      pointer: '/blocks/0/elements/0/value',
+    },
     {
       rule: 'select at most 100 options',
       ok: [actions({ type: 'static_select', action_id: 's', placeholder: plain('Pick'), options: options(100) })],
@@ -102,12 +139,32 @@ describe('Block Kit limits on views (views.* answer invalid_arguments, like Slac
 
   const cases: Array<{ rule: string; ok: Obj; bad: Obj; pointer: string }> = [
     { rule: 'title at most 24 chars', ok: modal({ title: plain('t'.repeat(24)) }), bad: modal({ title: plain('t'.repeat(25)) }), pointer: '/view/title/text' },
-    { rule: 'submit at most 24 chars', ok: modal({ submit: plain('s'.repeat(24)) }), bad: modal({ submit: plain('s'.repeat(25)) }), pointer: '/view/submit/text' },
+    {
+      rule: 'submit at most 24 chars',
+      ok: modal({ submit: plain('s'.repeat(24)) }),
+      bad: modal({ submit: plain('s'.repeat(25)) }),
+      pointer: '/view/submit/text',
+    },
     { rule: 'close at most 24 chars', ok: modal({ close: plain('c'.repeat(24)) }), bad: modal({ close: plain('c'.repeat(25)) }), pointer: '/view/close/text' },
-    { rule: 'a modal with inputs needs a submit', ok: modal({ blocks: [input()] }), bad: modal({ blocks: [input()], submit: undefined }), pointer: '/view/submit' },
-    { rule: 'private_metadata at most 3000 chars', ok: modal({ private_metadata: 'm'.repeat(3000) }), bad: modal({ private_metadata: 'm'.repeat(3001) }), pointer: '/view/private_metadata' },
+    {
+      rule: 'a modal with inputs needs a submit',
+      ok: modal({ blocks: [input()] }),
+      bad: modal({ blocks: [input()], submit: undefined }),
+      pointer: '/view/submit',
+    },
+    {
+      rule: 'private_metadata at most 3000 chars',
+      ok: modal({ private_metadata: 'm'.repeat(3000) }),
+      bad: modal({ private_metadata: 'm'.repeat(3001) }),
+      pointer: '/view/private_metadata',
+    },
     { rule: 'at most 100 blocks in a modal', ok: modal({ blocks: sections(100) }), bad: modal({ blocks: sections(101) }), pointer: '/view/blocks' },
-    { rule: 'block limits apply inside modals', ok: modal({ blocks: [{ type: 'header', text: plain('h') }] }), bad: modal({ blocks: [{ type: 'header', text: plain('h'.repeat(151)) }] }), pointer: '/view/blocks/0/text/text' },
+    {
+      rule: 'block limits apply inside modals',
+      ok: modal({ blocks: [{ type: 'header', text: plain('h') }] }),
+      bad: modal({ blocks: [{ type: 'header', text: plain('h'.repeat(151)) }] }),
+      pointer: '/view/blocks/0/text/text',
+    },
   ];
 
   it.each(cases)('views.open: $rule', async ({ ok, bad, pointer }) => {

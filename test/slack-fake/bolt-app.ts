@@ -22,7 +22,11 @@ const quietLogger = {
 };
 
 /** A tiny real Bolt app wired to the fake, listening on a free loopback port. */
-export async function startBoltApp(fake: SlackFake, register: (app: App) => void, driverOptions: { ackTimeoutMs?: number; waitTimeoutMs?: number } = {}): Promise<{ app: App; driver: SlackDriver; eventsUrl: string; stop: () => Promise<void> }> {
+export async function startBoltApp(
+  fake: SlackFake,
+  register: (app: App) => void,
+  driverOptions: { ackTimeoutMs?: number; waitTimeoutMs?: number } = {},
+): Promise<{ app: App; driver: SlackDriver; eventsUrl: string; stop: () => Promise<void> }> {
   const app = new App({
     token: fake.botToken,
     signingSecret: SIGNING_SECRET,

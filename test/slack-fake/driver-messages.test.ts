@@ -29,7 +29,7 @@ async function boot(register: (app: App) => void, options: { ackTimeoutMs?: numb
 }
 
 describe('slash commands', () => {
-  it('sends Slack\'s form fields and shows what the app answers with respond()', async () => {
+  it("sends Slack's form fields and shows what the app answers with respond()", async () => {
     const seen: SlashCommand[] = [];
     const driver = await boot((app) =>
       app.command('/care', async ({ ack, command, respond }) => {
@@ -44,7 +44,15 @@ describe('slash commands', () => {
     expect(fake.visibleText(ephemeral)).toBe('Created: new Call GP');
     expect(ephemeral.channel).toBe('C0CARE');
     expect(fake.messages('#care-team')).toEqual([]);
-    expect(seen[0]).toMatchObject({ command: '/care', text: 'new Call GP', user_id: 'U0BOB', user_name: 'bob', channel_id: 'C0CARE', channel_name: 'care-team', team_id: 'T0CARE' });
+    expect(seen[0]).toMatchObject({
+      command: '/care',
+      text: 'new Call GP',
+      user_id: 'U0BOB',
+      user_name: 'bob',
+      channel_id: 'C0CARE',
+      channel_name: 'care-team',
+      team_id: 'T0CARE',
+    });
     expect(seen[0]?.response_url.startsWith(`${fake.url}response/`)).toBe(true);
     expect(seen[0]?.trigger_id).toBe(result.triggerId);
   });
@@ -66,7 +74,7 @@ describe('slash commands', () => {
 });
 
 describe('buttons', () => {
-  it('clicks Complete on the newest message that has it; the app chat.update\'s that message', async () => {
+  it("clicks Complete on the newest message that has it; the app chat.update's that message", async () => {
     const bodies: BlockAction<ButtonAction>[] = [];
     const driver = await boot((app) => {
       app.command('/care', async ({ ack, command, client }) => {
@@ -76,7 +84,12 @@ describe('buttons', () => {
       app.action<BlockAction<ButtonAction>>('complete', async ({ ack, body, action, client }) => {
         await ack();
         bodies.push(body);
-        await client.chat.update({ channel: body.channel?.id as string, ts: body.message?.ts as string, text: 'done', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `:white_check_mark: *${action.value}* completed by <@${body.user.id}>` } }] });
+        await client.chat.update({
+          channel: body.channel?.id as string,
+          ts: body.message?.ts as string,
+          text: 'done',
+          blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `:white_check_mark: *${action.value}* completed by <@${body.user.id}>` } }],
+        });
       });
     });
     await driver.slash('alice', '/care Call GP', { channel: '#care-team' });
@@ -85,7 +98,10 @@ describe('buttons', () => {
     const click = await driver.clickButton('carol', { channel: '#care-team', text: 'Complete' });
     expect(click.acked).toBe(true);
     await fake.waitFor(() => fake.messages('#care-team')[1]?.text === 'done');
-    expect(fake.messages('#care-team').map((m) => fake.visibleText(m))).toEqual(['Call GP is due today\n[Complete]', ':white_check_mark: Order meds completed by @carol']);
+    expect(fake.messages('#care-team').map((m) => fake.visibleText(m))).toEqual([
+      'Call GP is due today\n[Complete]',
+      ':white_check_mark: Order meds completed by @carol',
+    ]);
     const body = bodies[0];
     expect(body?.container).toMatchObject({ type: 'message', channel_id: 'C0CARE', is_ephemeral: false });
     expect(body?.actions[0]).toMatchObject({ type: 'button', action_id: 'complete', value: 'Order meds', text: { text: 'Complete' } });
@@ -118,7 +134,7 @@ describe('buttons', () => {
     await expect(driver.clickButton('bob', { channel: '#care-team', text: 'Complete' })).rejects.toThrow(/no button "Complete" in channel #care-team/);
   });
 
-  it('picks an option in a message select and sends Slack\'s selected_option', async () => {
+  it("picks an option in a message select and sends Slack's selected_option", async () => {
     const chosen: string[] = [];
     const driver = await boot((app) =>
       app.action<BlockAction<StaticSelectAction>>('snooze', async ({ ack, action }) => {
@@ -130,7 +146,22 @@ describe('buttons', () => {
     await webClient(fake).chat.postMessage({
       channel: 'U0BOB',
       text: 'Reminder',
-      blocks: [{ type: 'actions', elements: [{ type: 'static_select', action_id: 'snooze', placeholder: { type: 'plain_text', text: 'Snooze' }, options: [{ text: { type: 'plain_text', text: '1 hour' }, value: '60' }, { text: { type: 'plain_text', text: 'Tomorrow' }, value: '1440' }] }] }],
+      blocks: [
+        {
+          type: 'actions',
+          elements: [
+            {
+              type: 'static_select',
+              action_id: 'snooze',
+              placeholder: { type: 'plain_text', text: 'Snooze' },
+              options: [
+                { text: { type: 'plain_text', text: '1 hour' }, value: '60' },
+                { text: { type: 'plain_text', text: 'Tomorrow' }, value: '1440' },
+              ],
+            },
+          ],
+        },
+      ],
     });
     await driver.selectOption('bob', { dm: true, control: 'Snooze', option: 'Tomorrow' });
     expect(chosen).toEqual(['1440:Tomorrow']);
@@ -142,7 +173,16 @@ describe('Home tab and shortcuts', () => {
     const clicks: BlockAction[] = [];
     const driver = await boot((app) => {
       app.event('app_home_opened', async ({ event, client }) => {
-        await client.views.publish({ user_id: event.user, view: { type: 'home', blocks: [{ type: 'header', text: { type: 'plain_text', text: 'Your actions' } }, { type: 'actions', elements: [{ type: 'button', action_id: 'refresh', text: { type: 'plain_text', text: 'Refresh' } }] }] } });
+        await client.views.publish({
+          user_id: event.user,
+          view: {
+            type: 'home',
+            blocks: [
+              { type: 'header', text: { type: 'plain_text', text: 'Your actions' } },
+              { type: 'actions', elements: [{ type: 'button', action_id: 'refresh', text: { type: 'plain_text', text: 'Refresh' } }] },
+            ],
+          },
+        });
       });
       app.action('refresh', async ({ ack, body }) => {
         await ack();
@@ -162,7 +202,14 @@ describe('Home tab and shortcuts', () => {
       app.shortcut('make_action', async ({ ack, shortcut, client }) => {
         await ack();
         const text = shortcut.type === 'message_action' ? shortcut.message.text : '';
-        await client.views.open({ trigger_id: shortcut.trigger_id, view: { type: 'modal', title: { type: 'plain_text', text: 'New action' }, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `From: ${text}` } }] } });
+        await client.views.open({
+          trigger_id: shortcut.trigger_id,
+          view: {
+            type: 'modal',
+            title: { type: 'plain_text', text: 'New action' },
+            blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `From: ${text}` } }],
+          },
+        });
       }),
     );
     const message = driver.postAsUser('carol', '#care-team', 'Mrs Smith needs her meds reviewed');
@@ -182,11 +229,13 @@ describe('what the app must get right', () => {
       }),
     );
     const body = new URLSearchParams({ command: '/care', text: 'x', user_id: 'U0BOB', team_id: 'T0CARE', channel_id: 'C0CARE' }).toString();
-    expect((await driver.rawRequest(body, { signature: 'v0=' + '0'.repeat(64) })).status).toBe(401);
+    expect((await driver.rawRequest(body, { signature: `v0=${'0'.repeat(64)}` })).status).toBe(401);
     expect((await driver.rawRequest(body, { timestampSec: Math.floor(Date.now() / 1000) - 600 })).status).toBe(401);
     expect(handled).toBe(0);
     expect((await driver.rawRequest('ssl_check=1&token=x', { signature: 'v0=bad' })).status).toBe(200);
-    const challenge = await driver.rawRequest(JSON.stringify({ type: 'url_verification', challenge: 'abc123', token: 'x' }), { contentType: 'application/json' });
+    const challenge = await driver.rawRequest(JSON.stringify({ type: 'url_verification', challenge: 'abc123', token: 'x' }), {
+      contentType: 'application/json',
+    });
     expect(challenge.json).toEqual({ challenge: 'abc123' });
   });
 

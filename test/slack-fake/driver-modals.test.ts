@@ -78,7 +78,7 @@ describe('modals', () => {
     });
   });
 
-  it('keeps a required field check on Slack\'s side: an empty required input never reaches the app', async () => {
+  it("keeps a required field check on Slack's side: an empty required input never reaches the app", async () => {
     let called = 0;
     const driver = await boot((app) =>
       app.view('new_action', async ({ ack }) => {
@@ -92,10 +92,12 @@ describe('modals', () => {
     expect(fake.inlineError('bob', 'Due date')).toBe(REQUIRED_FIELD);
     expect(called).toBe(0);
     expect(fake.acks().filter((a) => a.kind === 'view_submission')).toEqual([]);
-    await expect(driver.modal('bob').fill('Title', 'x'.repeat(81)).fill('Due date', '2026-01-02').submit()).resolves.toMatchObject({ outcome: 'client_errors' });
+    await expect(driver.modal('bob').fill('Title', 'x'.repeat(81)).fill('Due date', '2026-01-02').submit()).resolves.toMatchObject({
+      outcome: 'client_errors',
+    });
   });
 
-  it('builds view.state.values in Slack\'s shape for every kind of input, external options included', async () => {
+  it("builds view.state.values in Slack's shape for every kind of input, external options included", async () => {
     let values: unknown;
     fake = await startSlackFake({ postRateLimit: false });
     const started = await startBoltApp(fake, (app) => {
@@ -164,8 +166,14 @@ describe('modals', () => {
     expect(fake.acks().find((a) => a.kind === 'block_suggestion')).toMatchObject({ name: 'v', acked: true });
   });
 
-  it('applies update, push and clear answers; errors for a non-input block show Slack\'s general error', async () => {
-    const step = (title: string) => ({ type: 'modal' as const, callback_id: 'new_action', title: plain(title), submit: plain('Next'), blocks: [input('title', 'Title', { type: 'plain_text_input' })] });
+  it("applies update, push and clear answers; errors for a non-input block show Slack's general error", async () => {
+    const step = (title: string) => ({
+      type: 'modal' as const,
+      callback_id: 'new_action',
+      title: plain(title),
+      submit: plain('Next'),
+      blocks: [input('title', 'Title', { type: 'plain_text_input' })],
+    });
     const driver = await boot((app) =>
       app.view('new_action', async ({ ack, view }) => {
         const text = view.state.values.title?.v?.value;
@@ -216,7 +224,9 @@ describe('modals', () => {
       app.command('/slow', async ({ ack, command, client }) => {
         await ack();
         await gate;
-        await client.views.open({ trigger_id: command.trigger_id, view: newActionModal as never }).catch((e: { data?: { error: string } }) => errors.push(e.data?.error ?? 'unknown'));
+        await client.views
+          .open({ trigger_id: command.trigger_id, view: newActionModal as never })
+          .catch((e: { data?: { error: string } }) => errors.push(e.data?.error ?? 'unknown'));
       }),
     );
     stop = started.stop;

@@ -18,7 +18,7 @@ async function post(f: SlackFake, channel: string, text: string): Promise<Respon
 }
 
 describe('chat.postMessage rate limit', () => {
-  it('answers 429 ratelimited with Retry-After once a channel\'s burst is spent, and recovers', async () => {
+  it("answers 429 ratelimited with Retry-After once a channel's burst is spent, and recovers", async () => {
     const clock = manualClock();
     fake = await startSlackFake({ clock, postRateLimit: { perSecond: 1, burst: 2 } });
     expect((await post(fake, 'C0CARE', 'one')).status).toBe(200);
@@ -60,7 +60,12 @@ describe('injected faults', () => {
     fake.faults.failNext('chat.postMessage', 2, 'channel_not_found');
     const errors = [];
     for (const text of ['a', 'b', 'c']) {
-      errors.push(await client.chat.postMessage({ channel: 'C0CARE', text }).then(() => 'ok', (e: { data?: { error?: string } }) => e.data?.error));
+      errors.push(
+        await client.chat.postMessage({ channel: 'C0CARE', text }).then(
+          () => 'ok',
+          (e: { data?: { error?: string } }) => e.data?.error,
+        ),
+      );
     }
     expect(errors).toEqual(['channel_not_found', 'channel_not_found', 'ok']);
     expect(fake.messages('#care-team').map((m) => m.text)).toEqual(['c']);
@@ -74,7 +79,12 @@ describe('injected faults', () => {
     const client = webClient(fake);
     const outcomes = [];
     for (const text of ['1', '2', '3', '4']) {
-      outcomes.push(await client.chat.postMessage({ channel: 'C0CARE', text }).then(() => 'ok', (e: WebAPIHTTPError) => `${e.code}:${e.statusCode}`));
+      outcomes.push(
+        await client.chat.postMessage({ channel: 'C0CARE', text }).then(
+          () => 'ok',
+          (e: WebAPIHTTPError) => `${e.code}:${e.statusCode}`,
+        ),
+      );
     }
     expect(outcomes).toEqual([`${ErrorCode.HTTPError}:503`, 'ok', `${ErrorCode.HTTPError}:503`, 'ok']);
     expect(fake.messages('#care-team').map((m) => m.text)).toEqual(['2', '4']);

@@ -11,7 +11,7 @@ afterAll(() => fake.close());
 const due = Date.UTC(2026, 10, 21, 2, 30, 0) / 1000; // 02:30 UTC on the 21st
 
 describe('visibleText: what a person reads', () => {
-  it('renders <!date^...> in each reader\'s own time zone, with Slack\'s pretty words', () => {
+  it("renders <!date^...> in each reader's own time zone, with Slack's pretty words", () => {
     const message = { text: `Due <!date^${due}^{date_short_pretty} at {time}|Nov 21 at 02:30 UTC>` };
     expect(fake.visibleText(message, { viewer: 'bob' })).toBe('Due tomorrow at 2:30 AM'); // London
     expect(fake.visibleText(message, { viewer: 'carol' })).toBe('Due today at 9:30 PM'); // New York, still the 20th
@@ -31,7 +31,13 @@ describe('visibleText: what a person reads', () => {
       { type: 'section', text: { type: 'mrkdwn', text: '*Assignee:* <@U0BOB>' }, fields: [{ type: 'mrkdwn', text: '*Urgency*\nHigh' }] },
       { type: 'context', elements: [{ type: 'mrkdwn', text: 'Created by <@U0ALICE>' }] },
       { type: 'divider' },
-      { type: 'actions', elements: [{ type: 'button', text: { type: 'plain_text', text: 'Complete' } }, { type: 'button', text: { type: 'plain_text', text: 'Snooze' } }] },
+      {
+        type: 'actions',
+        elements: [
+          { type: 'button', text: { type: 'plain_text', text: 'Complete' } },
+          { type: 'button', text: { type: 'plain_text', text: 'Snooze' } },
+        ],
+      },
       { type: 'input', label: { type: 'plain_text', text: 'Note' }, element: { type: 'plain_text_input' } },
     ];
     expect(fake.visibleText({ text: 'fallback', blocks })).toBe('Call GP\nAssignee: @bob\nUrgency\nHigh\nCreated by @alice\n[Complete] [Snooze]\nNote');

@@ -55,7 +55,9 @@ describe('channels and membership', () => {
     expect(await errorOf(client.chat.postMessage({ channel: 'C0HR', text: 'hi' }))).toBe('channel_not_found');
     expect(await errorOf(client.chat.postMessage({ channel: 'C0NOPE', text: 'hi' }))).toBe('channel_not_found');
     expect(await errorOf(client.conversations.info({ channel: 'C0HR' }))).toBe('channel_not_found');
-    await expect(client.conversations.info({ channel: 'C0RANDOM' })).resolves.toMatchObject({ channel: { name: 'random', is_member: false, is_private: false } });
+    await expect(client.conversations.info({ channel: 'C0RANDOM' })).resolves.toMatchObject({
+      channel: { name: 'random', is_member: false, is_private: false },
+    });
     expect(await errorOf(client.conversations.history({ channel: 'C0RANDOM' }))).toBe('not_in_channel');
     await expect(client.chat.postMessage({ channel: 'C0LEADS', text: 'private but a member' })).resolves.toMatchObject({ ok: true });
   });
@@ -71,7 +73,7 @@ describe('channels and membership', () => {
     }
   });
 
-  it('posts to a user id land in that person\'s DM; conversations.open gives the same D channel', async () => {
+  it("posts to a user id land in that person's DM; conversations.open gives the same D channel", async () => {
     const posted = await client.chat.postMessage({ channel: 'U0CAROL', text: 'Your action is due' });
     expect(posted.channel).toMatch(/^D/);
     const opened = await client.conversations.open({ users: 'U0CAROL' });
@@ -93,9 +95,18 @@ describe('messages', () => {
     expect(top?.replies.map((r) => r.text)).toEqual(['Completed by Bob']);
   });
 
-  it('updates and deletes the bot\'s messages; unknown ts is message_not_found', async () => {
-    const m = await client.chat.postMessage({ channel: 'C0CARE', text: 'Due today', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: '*Due today*' } }] });
-    await client.chat.update({ channel: 'C0CARE', ts: m.ts as string, text: 'Done', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: ':white_check_mark: *Done*' } }] });
+  it("updates and deletes the bot's messages; unknown ts is message_not_found", async () => {
+    const m = await client.chat.postMessage({
+      channel: 'C0CARE',
+      text: 'Due today',
+      blocks: [{ type: 'section', text: { type: 'mrkdwn', text: '*Due today*' } }],
+    });
+    await client.chat.update({
+      channel: 'C0CARE',
+      ts: m.ts as string,
+      text: 'Done',
+      blocks: [{ type: 'section', text: { type: 'mrkdwn', text: ':white_check_mark: *Done*' } }],
+    });
     const [updated] = fake.messages('#care-team');
     expect(fake.visibleText(updated ?? [])).toBe(':white_check_mark: Done');
     expect(updated?.edited?.user).toBe('U0BOT');
@@ -136,7 +147,14 @@ describe('messages', () => {
 describe('users', () => {
   it('users.info gives time zone, offset, email and admin flags; unknown is user_not_found', async () => {
     const { user } = await client.users.info({ user: 'U0ALICE' });
-    expect(user).toMatchObject({ id: 'U0ALICE', real_name: 'Alice Admin', tz: 'Europe/London', is_admin: true, is_owner: true, profile: { email: 'alice@example.org' } });
+    expect(user).toMatchObject({
+      id: 'U0ALICE',
+      real_name: 'Alice Admin',
+      tz: 'Europe/London',
+      is_admin: true,
+      is_owner: true,
+      profile: { email: 'alice@example.org' },
+    });
     expect([0, 3600]).toContain(user?.tz_offset);
     const carol = await client.users.info({ user: 'U0CAROL' });
     expect([-18000, -14400]).toContain(carol.user?.tz_offset);

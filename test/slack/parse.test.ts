@@ -51,9 +51,30 @@ describe('/care command parsing', () => {
   });
 
   it('never throws on random or hostile input and always names a next step', () => {
-    const pieces = ['show', 'done', 'due', 'link', 'digest', 'route', '<!channel>', '<@U1>', '<#C1|x>', '\u0000', '\u202e', '💥', '&lt;', 'x'.repeat(5000), '--show-tasks', ' ', '\n', '1042', 'here', 'off'];
+    const pieces = [
+      'show',
+      'done',
+      'due',
+      'link',
+      'digest',
+      'route',
+      '<!channel>',
+      '<@U1>',
+      '<#C1|x>',
+      '\u0000',
+      '\u202e',
+      '💥',
+      '&lt;',
+      'x'.repeat(5000),
+      '--show-tasks',
+      ' ',
+      '\n',
+      '1042',
+      'here',
+      'off',
+    ];
     let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let i = 0; i < 3000; i++) {
       const n = 1 + Math.floor(rand() * 5);
       const text = Array.from({ length: n }, () => pieces[Math.floor(rand() * pieces.length)]).join(rand() < 0.5 ? ' ' : '');

@@ -32,7 +32,7 @@ function sqliteTarget(): Target {
       const db = new Database(path.join(dir, SQLITE_FILE_NAME));
       try {
         const stmt = db.prepare(text);
-        return stmt.reader ? (stmt.all(...params) as Record<string, unknown>[]) : (stmt.run(...params), []);
+        return stmt.reader ? (stmt.all(...params) as Record<string, unknown>[]) : stmt.run(...params) && [];
       } finally {
         db.close();
       }
@@ -47,7 +47,14 @@ async function postgresTarget(url: string): Promise<Target> {
     config: { databaseUrl: url, schema: schema.name, poolSize: 2 },
     sql: async (text, params = []) => {
       let n = 0;
-      return (await queryInSchema(url, schema.name, text.replace(/\?/g, () => `$${++n}`), params)).rows as Record<string, unknown>[];
+      return (
+        await queryInSchema(
+          url,
+          schema.name,
+          text.replace(/\?/g, () => `$${++n}`),
+          params,
+        )
+      ).rows as Record<string, unknown>[];
     },
   };
 }

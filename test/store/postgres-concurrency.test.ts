@@ -38,7 +38,7 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL with two instances', () => {
     const results = await Promise.all(names.map((n) => Promise.all([a.acquireLease(n, 'a', 60_000), b.acquireLease(n, 'b', 60_000)])));
     for (const [wonA, wonB] of results) expect(wonA !== wonB).toBe(true);
     const holders = await Promise.all(names.map((n) => a.getLease(n)));
-    results.forEach(([wonA], i) => expect(holders[i]?.holder).toBe(wonA ? 'a' : 'b'));
+    for (const [i, [wonA]] of results.entries()) expect(holders[i]?.holder).toBe(wonA ? 'a' : 'b');
   });
 
   it("a dead instance's lease is taken over by the other once it expires", async () => {
@@ -103,10 +103,7 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL with two instances', () => {
   });
 
   it('two instances asking for a link at once open one pending request', async () => {
-    const both = await Promise.all([
-      a.createLinkRequest({ teamId: 'T1', slackUserId: 'U5' }),
-      b.createLinkRequest({ teamId: 'T1', slackUserId: 'U5' }),
-    ]);
+    const both = await Promise.all([a.createLinkRequest({ teamId: 'T1', slackUserId: 'U5' }), b.createLinkRequest({ teamId: 'T1', slackUserId: 'U5' })]);
     expect(both.map((r) => r.created).sort()).toEqual([false, true]);
     expect(both[0].request.id).toBe(both[1].request.id);
   });

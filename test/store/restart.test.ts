@@ -9,9 +9,17 @@ async function writeOneOfEach(store: Store): Promise<void> {
   await store.upsertLink({ teamId: 'T1', slackUserId: 'U1', careUserId: 'care-1', method: 'admin', linkedBy: 'UA' });
   await store.createLinkRequest({ teamId: 'T1', slackUserId: 'U2', careUserId: 'care-2', note: 'new starter' });
   await store.upsertSubscription({
-    teamId: 'T1', channelId: 'C1', time: '07:45', days: 'daily', timeZone: 'Europe/London',
-    filters: { urgentOnly: true, careUserIds: ['care-1'] }, showTaskText: true, postWhenEmpty: false,
-    urgentAlerts: true, channelPrivate: false, setUpBy: 'UA',
+    teamId: 'T1',
+    channelId: 'C1',
+    time: '07:45',
+    days: 'daily',
+    timeZone: 'Europe/London',
+    filters: { urgentOnly: true, careUserIds: ['care-1'] },
+    showTaskText: true,
+    postWhenEmpty: false,
+    urgentAlerts: true,
+    channelPrivate: false,
+    setUpBy: 'UA',
   });
   await store.upsertRoute({ teamId: 'T1', groupId: 'g1', groupName: 'Nurses', channelId: 'C2', setUpBy: 'UA' });
   const claim = await store.claimDelivery(

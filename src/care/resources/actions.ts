@@ -46,7 +46,13 @@ export function createActionsResource(transport: Transport): ActionsResource {
     create: async (input) =>
       transport.request({ method: 'PUT', path: 'actions', params: flattenActionInput(input, 'create'), schema: actionSchema, idempotent: false }),
     update: async (id, input) =>
-      transport.request({ method: 'PATCH', path: `actions/${checkId(id)}`, params: flattenActionInput(input, 'update'), schema: actionSchema, idempotent: true }),
+      transport.request({
+        method: 'PATCH',
+        path: `actions/${checkId(id)}`,
+        params: flattenActionInput(input, 'update'),
+        schema: actionSchema,
+        idempotent: true,
+      }),
     complete: async (id) => transport.request({ method: 'PATCH', path: `actions/${checkId(id)}/complete`, schema: actionSchema, idempotent: true }),
     reopen: async (id) => transport.request({ method: 'PATCH', path: `actions/${checkId(id)}/reopen`, schema: actionSchema, idempotent: true }),
   };

@@ -82,7 +82,10 @@ function createApp() {
     document.title = `${s.team.name} · Slack playground`;
     $('team-name').textContent = s.team.name;
     setHtml('clock', s.clock ? `${icon('clock')} ${esc(formatClock(s.clock.now))}` : '');
-    setHtml('user-select', s.users.map((u) => `<option value="${esc(u.id)}">${esc(u.real_name || u.name)} (@${esc(u.name)})${u.is_admin ? ' · admin' : ''}</option>`).join(''));
+    setHtml(
+      'user-select',
+      s.users.map((u) => `<option value="${esc(u.id)}">${esc(u.real_name || u.name)} (@${esc(u.name)})${u.is_admin ? ' · admin' : ''}</option>`).join(''),
+    );
     $('user-select').value = ui.userId;
     setHtml('sidebar', sidebarHtml(s, ui.userId, ui.nav));
     renderMain();
@@ -94,7 +97,14 @@ function createApp() {
   function formatClock(iso) {
     const tz = me()?.tz;
     try {
-      const shown = new Intl.DateTimeFormat('en-GB', { timeZone: tz, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
+      const shown = new Intl.DateTimeFormat('en-GB', {
+        timeZone: tz,
+        weekday: 'short',
+        day: 'numeric',
+        month: 'short',
+        hour: '2-digit',
+        minute: '2-digit',
+      }).format(new Date(iso));
       return `${shown}${tz ? ` (${tz})` : ''}`;
     } catch {
       return iso;
@@ -144,7 +154,7 @@ function createApp() {
     const form = root.querySelector('form.bk-modal');
     const same = form && ui.modal.view?.id === view.id && ui.modal.userId === ui.userId;
     const values = same ? formValues(form, ui.modal.view) : undefined;
-    const focused = same ? document.activeElement?.getAttribute('name') ?? document.activeElement?.id : null;
+    const focused = same ? (document.activeElement?.getAttribute('name') ?? document.activeElement?.id) : null;
     const depth = ui.state.modals[ui.userId].length;
     root.innerHTML = `<div class="modal-backdrop"></div><div class="modal-frame" role="dialog" aria-modal="true" aria-label="${esc(view.title?.text ?? 'Modal')}">${depth > 1 ? `<div class="modal-depth">View ${depth} of ${depth}</div>` : ''}${renderView(view, { ...ctx(), values, ...(errors ? { errors } : {}) })}</div>`;
     root.hidden = false;
@@ -202,7 +212,10 @@ function createApp() {
     if (kind === 'static_select' || kind === 'overflow') {
       const def = findElement(blocksOf(surface), el.dataset.blockId, el.dataset.actionId);
       const options = [...(def?.options ?? []), ...(def?.option_groups ?? []).flatMap((g) => g.options ?? [])];
-      const option = options.find((o) => o.value === el.value) ?? { text: { type: 'plain_text', text: el.selectedOptions[0]?.textContent ?? el.value }, value: el.value };
+      const option = options.find((o) => o.value === el.value) ?? {
+        text: { type: 'plain_text', text: el.selectedOptions[0]?.textContent ?? el.value },
+        value: el.value,
+      };
       selected = { type: kind, selected_option: option };
     } else if (kind === 'users_select') {
       selected = { type: kind, selected_user: el.value };
@@ -236,7 +249,9 @@ function createApp() {
     const text = input.value.trim();
     if (!text || ui.nav === 'home') return;
     const slash = text.startsWith('/');
-    const result = await act(() => (slash ? api.slashCommand(ui.userId, ui.nav, text) : api.postMessage(ui.userId, ui.nav, text, threadTs)), null, { quietOk: true });
+    const result = await act(() => (slash ? api.slashCommand(ui.userId, ui.nav, text) : api.postMessage(ui.userId, ui.nav, text, threadTs)), null, {
+      quietOk: true,
+    });
     if (result) {
       input.value = '';
       autosize(input);

@@ -22,9 +22,10 @@ function renderBlock(block, index, ctx) {
   switch (block.type) {
     case 'section': {
       const text = block.text ? `<div class="bk-text-body">${renderText(block.text, ctx)}</div>` : '';
-      const fields = Array.isArray(block.fields) && block.fields.length
-        ? `<div class="bk-fields">${block.fields.map((f) => `<div class="bk-field-cell">${renderText(f, ctx)}</div>`).join('')}</div>`
-        : '';
+      const fields =
+        Array.isArray(block.fields) && block.fields.length
+          ? `<div class="bk-fields">${block.fields.map((f) => `<div class="bk-field-cell">${renderText(f, ctx)}</div>`).join('')}</div>`
+          : '';
       const accessory = block.accessory ? `<div class="bk-accessory">${renderInteractive(block.accessory, ctx, blockId, 0)}</div>` : '';
       return wrap(`<div class="bk-section-main">${text}${fields}</div>${accessory}`);
     }
@@ -38,7 +39,9 @@ function renderBlock(block, index, ctx) {
       return wrap((block.elements ?? []).map((el, i) => renderInteractive(el, ctx, blockId, i)).join(''));
     case 'image': {
       const title = block.title ? `<figcaption>${renderPlainText(block.title)}</figcaption>` : '';
-      return wrap(`<figure class="bk-figure">${renderInteractive({ ...block, type: 'image' }, ctx, blockId, 0)}${title}<span class="bk-alt">${esc(block.alt_text ?? '')}</span></figure>`);
+      return wrap(
+        `<figure class="bk-figure">${renderInteractive({ ...block, type: 'image' }, ctx, blockId, 0)}${title}<span class="bk-alt">${esc(block.alt_text ?? '')}</span></figure>`,
+      );
     }
     case 'input':
       return renderInputBlock(block, blockId, ctx);
@@ -61,9 +64,11 @@ function renderInputBlock(block, blockId, ctx) {
   const error = ctx.errors?.[blockId];
   const hint = block.hint ? `<div class="bk-hint">${renderPlainText(block.hint)}</div>` : '';
   const err = error ? `<div class="bk-error" role="alert">${esc(error)}</div>` : '';
-  return `<div class="bk bk-input${error ? ' has-error' : ''}" data-block-id="${esc(blockId)}">`
-    + `<label class="bk-label" for="${esc(labelId)}">${renderPlainText(block.label)}${optional}</label>`
-    + `${renderInputElement(block.element, ctx, blockId, labelId)}${err}${hint}</div>`;
+  return (
+    `<div class="bk bk-input${error ? ' has-error' : ''}" data-block-id="${esc(blockId)}">` +
+    `<label class="bk-label" for="${esc(labelId)}">${renderPlainText(block.label)}${optional}</label>` +
+    `${renderInputElement(block.element, ctx, blockId, labelId)}${err}${hint}</div>`
+  );
 }
 
 function richBlock(el, ctx) {
@@ -101,7 +106,9 @@ function richInline(e, ctx) {
     case 'link': {
       const url = String(e.url ?? '');
       const label = esc(e.text ?? url);
-      return /^(https?:\/\/|mailto:)/i.test(url) ? style(`<a class="mk-link" href="${esc(url)}" target="_blank" rel="noopener noreferrer">${label}</a>`) : style(label);
+      return /^(https?:\/\/|mailto:)/i.test(url)
+        ? style(`<a class="mk-link" href="${esc(url)}" target="_blank" rel="noopener noreferrer">${label}</a>`)
+        : style(label);
     }
     case 'user':
       return renderMrkdwn(`<@${String(e.user_id ?? '').replace(/[<>|]/g, '')}>`, ctx);
@@ -112,7 +119,16 @@ function richInline(e, ctx) {
     case 'broadcast':
       return `<span class="mk-mention mk-special">@${esc(e.range ?? 'here')}</span>`;
     case 'emoji':
-      return esc(e.unicode ? String.fromCodePoint(...String(e.unicode).split('-').map((h) => parseInt(h, 16)).filter((n) => Number.isFinite(n))) : emojiFor(e.name ?? ''));
+      return esc(
+        e.unicode
+          ? String.fromCodePoint(
+              ...String(e.unicode)
+                .split('-')
+                .map((h) => parseInt(h, 16))
+                .filter((n) => Number.isFinite(n)),
+            )
+          : emojiFor(e.name ?? ''),
+      );
     case 'date': {
       const token = `<!date^${Number(e.timestamp)}^${String(e.format ?? '{date}').replace(/[<>|]/g, '')}|${String(e.fallback ?? '').replace(/[<>]/g, '')}>`;
       return renderMrkdwn(token, ctx);
@@ -135,18 +151,20 @@ export function renderView(view, ctx = {}) {
   const banner = view.general_error ? `<div class="modal-banner" role="alert">${esc(view.general_error)}</div>` : '';
   const submit = view.submit ? `<button type="submit" class="bk-btn bk-btn-primary">${renderPlainText(view.submit)}</button>` : '';
   const close = renderPlainText(view.close ?? { type: 'plain_text', text: view.submit || inputFields(view).length ? 'Cancel' : 'Close' });
-  return `<form class="bk-view bk-modal" data-surface="modal" data-view-id="${id}" novalidate>`
-    + `<header class="modal-head"><h2 class="modal-title">${renderPlainText(view.title ?? '')}</h2>`
-    + `<button type="button" class="modal-x" data-kind="close-modal" aria-label="Close">×</button></header>`
-    + `${banner}<div class="modal-body">${inner}</div>`
-    + `<footer class="modal-foot"><button type="button" class="bk-btn" data-kind="close-modal">${close}</button>${submit}</footer></form>`;
+  return (
+    `<form class="bk-view bk-modal" data-surface="modal" data-view-id="${id}" novalidate>` +
+    `<header class="modal-head"><h2 class="modal-title">${renderPlainText(view.title ?? '')}</h2>` +
+    `<button type="button" class="modal-x" data-kind="close-modal" aria-label="Close">×</button></header>` +
+    `${banner}<div class="modal-body">${inner}</div>` +
+    `<footer class="modal-foot"><button type="button" class="bk-btn" data-kind="close-modal">${close}</button>${submit}</footer></form>`
+  );
 }
 
 /** The element a block_id/action_id pair names in a list of blocks (for looking up options). */
 export function findElement(blocks, blockId, actionId) {
   for (const [i, block] of (blocks ?? []).entries()) {
     if (blockIdOf(block, i) !== blockId) continue;
-    const candidates = block.type === 'actions' ? block.elements ?? [] : [block.accessory ?? block.element].filter(Boolean);
+    const candidates = block.type === 'actions' ? (block.elements ?? []) : [block.accessory ?? block.element].filter(Boolean);
     return candidates.find((el, j) => actionIdOf(el, j) === actionId) ?? null;
   }
   return null;

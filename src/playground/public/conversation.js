@@ -40,9 +40,11 @@ export function sidebarHtml(state, userId, current) {
     ...(appIm ? [item(appIm.id, `<span class="nav-icon nav-app">⚕</span>${esc(state.app.name)}<span class="badge">APP</span>`)] : []),
     ...otherIms.map((d) => item(d.id, `<span class="nav-icon nav-dot"></span>${esc(displayName(state, d.members.find((m) => m !== userId) ?? userId))}`)),
   ];
-  return `<div class="nav-section"><h2>App</h2><ul>${item('home', `<span class="nav-icon">${icon('home')}</span>Home`, `<span class="nav-sub">${esc(state.app?.name ?? '')}</span>`)}</ul></div>`
-    + `<div class="nav-section"><h2>Channels</h2><ul>${chans.join('')}</ul></div>`
-    + `<div class="nav-section"><h2>Direct messages</h2><ul>${dms.join('') || '<li class="nav-empty">None</li>'}</ul></div>`;
+  return (
+    `<div class="nav-section"><h2>App</h2><ul>${item('home', `<span class="nav-icon">${icon('home')}</span>Home`, `<span class="nav-sub">${esc(state.app?.name ?? '')}</span>`)}</ul></div>` +
+    `<div class="nav-section"><h2>Channels</h2><ul>${chans.join('')}</ul></div>` +
+    `<div class="nav-section"><h2>Direct messages</h2><ul>${dms.join('') || '<li class="nav-empty">None</li>'}</ul></div>`
+  );
 }
 
 function timeOf(ts, ctx, opts) {
@@ -57,34 +59,40 @@ function timeOf(ts, ctx, opts) {
 /** One message as Slack shows it; `surface` attributes route its buttons back to the backend. */
 export function messageHtml(m, state, convId, ctx, { inThread = false, replies = 0 } = {}) {
   const isApp = m.user === state.app?.bot_user_id || !!m.bot_id;
-  const name = isApp ? state.app?.name ?? 'App' : displayName(state, m.user);
+  const name = isApp ? (state.app?.name ?? 'App') : displayName(state, m.user);
   const body = Array.isArray(m.blocks) && m.blocks.length ? renderBlocks(m.blocks, ctx) : `<div class="msg-text">${renderMrkdwn(m.text, ctx)}</div>`;
   const eph = m.ephemeral ? `<div class="ephemeral-note">${icon('eye')} Only visible to you</div>` : '';
   const meta = m.metadata
     ? `<details class="msg-meta"><summary>metadata · ${esc(m.metadata.event_type)}</summary><pre>${esc(JSON.stringify(m.metadata.event_payload, null, 2))}</pre></details>`
     : '';
   const edited = m.edited ? '<span class="msg-edited">(edited)</span>' : '';
-  const thread = !inThread && replies > 0
-    ? `<button type="button" class="msg-replies" data-kind="open-thread" data-ts="${esc(m.ts)}">${replies} ${replies === 1 ? 'reply' : 'replies'}</button>`
-    : '';
-  const hover = !inThread && !m.ephemeral
-    ? `<div class="msg-hover"><button type="button" class="icon-btn" data-kind="open-thread" data-ts="${esc(m.ts)}" title="Reply in thread" aria-label="Reply in thread">${icon('reply')}</button></div>`
-    : '';
-  return `<article class="msg${m.ephemeral ? ' msg-ephemeral' : ''}" data-surface="message" data-channel-id="${esc(convId)}" data-ts="${esc(m.ts)}"${m.ephemeral ? ' data-ephemeral="1"' : ''}>`
-    + `<div class="avatar ${isApp ? 'av-app' : colourClass(m.user)}" aria-hidden="true">${esc(isApp ? '⚕' : (name[0] ?? '?').toUpperCase())}</div>`
-    + `<div class="msg-main"><div class="msg-head"><span class="msg-author">${esc(name)}</span>${isApp ? '<span class="badge">APP</span>' : ''}`
-    + `<time class="msg-time" title="${esc(timeOf(m.ts, ctx, { dateStyle: 'full', timeStyle: 'short' }))}">${esc(timeOf(m.ts, ctx, { hour: 'numeric', minute: '2-digit' }))}</time>${edited}</div>`
-    + `${eph}<div class="msg-body">${body}</div>${meta}${thread}</div>${hover}</article>`;
+  const thread =
+    !inThread && replies > 0
+      ? `<button type="button" class="msg-replies" data-kind="open-thread" data-ts="${esc(m.ts)}">${replies} ${replies === 1 ? 'reply' : 'replies'}</button>`
+      : '';
+  const hover =
+    !inThread && !m.ephemeral
+      ? `<div class="msg-hover"><button type="button" class="icon-btn" data-kind="open-thread" data-ts="${esc(m.ts)}" title="Reply in thread" aria-label="Reply in thread">${icon('reply')}</button></div>`
+      : '';
+  return (
+    `<article class="msg${m.ephemeral ? ' msg-ephemeral' : ''}" data-surface="message" data-channel-id="${esc(convId)}" data-ts="${esc(m.ts)}"${m.ephemeral ? ' data-ephemeral="1"' : ''}>` +
+    `<div class="avatar ${isApp ? 'av-app' : colourClass(m.user)}" aria-hidden="true">${esc(isApp ? '⚕' : (name[0] ?? '?').toUpperCase())}</div>` +
+    `<div class="msg-main"><div class="msg-head"><span class="msg-author">${esc(name)}</span>${isApp ? '<span class="badge">APP</span>' : ''}` +
+    `<time class="msg-time" title="${esc(timeOf(m.ts, ctx, { dateStyle: 'full', timeStyle: 'short' }))}">${esc(timeOf(m.ts, ctx, { hour: 'numeric', minute: '2-digit' }))}</time>${edited}</div>` +
+    `${eph}<div class="msg-body">${body}</div>${meta}${thread}</div>${hover}</article>`
+  );
 }
 
 function withDays(list, render, ctx) {
   let lastDay = '';
-  return list.map((m) => {
-    const day = timeOf(m.ts, ctx, { weekday: 'long', month: 'long', day: 'numeric' });
-    const divider = day !== lastDay ? `<div class="day-divider"><span>${esc(day)}</span></div>` : '';
-    lastDay = day;
-    return divider + render(m);
-  }).join('');
+  return list
+    .map((m) => {
+      const day = timeOf(m.ts, ctx, { weekday: 'long', month: 'long', day: 'numeric' });
+      const divider = day !== lastDay ? `<div class="day-divider"><span>${esc(day)}</span></div>` : '';
+      lastDay = day;
+      return divider + render(m);
+    })
+    .join('');
 }
 
 /** The main pane: top-level messages plus this user's ephemeral ones, oldest first. */
@@ -107,7 +115,9 @@ export function threadHtml(state, userId, convId, threadTs, ctx) {
     ...(state.ephemeral?.[userId]?.[convId] ?? []).filter((m) => m.thread_ts === threadTs).map((m) => ({ ...m, ephemeral: true })),
   ].sort(byTs);
   const count = replies.filter((m) => !m.ephemeral).length;
-  return messageHtml(parent, state, convId, ctx, { inThread: true })
-    + `<div class="thread-count">${count} ${count === 1 ? 'reply' : 'replies'}</div>`
-    + replies.map((m) => messageHtml(m, state, convId, ctx, { inThread: true })).join('');
+  return (
+    messageHtml(parent, state, convId, ctx, { inThread: true }) +
+    `<div class="thread-count">${count} ${count === 1 ? 'reply' : 'replies'}</div>` +
+    replies.map((m) => messageHtml(m, state, convId, ctx, { inThread: true })).join('')
+  );
 }

@@ -15,8 +15,7 @@ export function unsupported(kind, type) {
   return `<div class="bk-unsupported" title="Not rendered by the playground">Unsupported ${kind}: ${esc(type ?? '(none)')}</div>`;
 }
 
-const routing = (el, blockId, actionId) =>
-  `data-kind="${esc(el.type)}" data-block-id="${esc(blockId)}" data-action-id="${esc(actionId)}"`;
+const routing = (el, blockId, actionId) => `data-kind="${esc(el.type)}" data-block-id="${esc(blockId)}" data-action-id="${esc(actionId)}"`;
 
 const optionList = (el) => [...(el.options ?? []), ...(el.option_groups ?? []).flatMap((g) => g.options ?? [])];
 
@@ -108,7 +107,10 @@ export function renderInputElement(el, ctx, blockId, labelId) {
     case 'url_text_input':
     case 'number_input': {
       const type = { email_text_input: 'email', url_text_input: 'url', number_input: 'number' }[el.type];
-      const num = el.type === 'number_input' ? ` step="${el.is_decimal_allowed ? 'any' : '1'}"${el.min_value !== undefined ? ` min="${esc(el.min_value)}"` : ''}${el.max_value !== undefined ? ` max="${esc(el.max_value)}"` : ''}` : '';
+      const num =
+        el.type === 'number_input'
+          ? ` step="${el.is_decimal_allowed ? 'any' : '1'}"${el.min_value !== undefined ? ` min="${esc(el.min_value)}"` : ''}${el.max_value !== undefined ? ` max="${esc(el.max_value)}"` : ''}`
+          : '';
       return `<input type="${type}" class="bk-text" ${common}${ph}${num} value="${esc(one(el.initial_value))}">`;
     }
     case 'datepicker':
@@ -157,9 +159,10 @@ export function renderInputElement(el, ctx, blockId, labelId) {
 function pickerSelect(el, ctx, common, one, many) {
   const multi = el.type.startsWith('multi_');
   const base = el.type.replace(/^multi_/, '').replace(/_select$/, '');
-  const pool = base === 'users'
-    ? (ctx.users ?? []).map((u) => ({ id: u.id, label: u.real_name || u.name }))
-    : (ctx.channels ?? []).map((c) => ({ id: c.id, label: c.is_private ? `${c.name} (private)` : `# ${c.name}` }));
+  const pool =
+    base === 'users'
+      ? (ctx.users ?? []).map((u) => ({ id: u.id, label: u.real_name || u.name }))
+      : (ctx.channels ?? []).map((c) => ({ id: c.id, label: c.is_private ? `${c.name} (private)` : `# ${c.name}` }));
   const initial = multi ? el[`initial_${base}`] : el[`initial_${base.replace(/s$/, '')}`];
   const chosen = multi ? many(initial) : [one(initial)];
   const opts = pool.map((p) => `<option value="${esc(p.id)}"${chosen.includes(p.id) ? ' selected' : ''}>${esc(p.label)}</option>`);
@@ -171,20 +174,24 @@ function pickerSelect(el, ctx, common, one, many) {
 function externalSelect(el, ctx, blockId, actionId, labelId, ph) {
   const multi = el.type === 'multi_external_select';
   const name = fieldName(blockId, actionId);
-  let chosen = multi ? el.initial_options ?? [] : el.initial_option ? [el.initial_option] : [];
+  let chosen = multi ? (el.initial_options ?? []) : el.initial_option ? [el.initial_option] : [];
   const kept = ctx.values?.[blockId]?.[actionId];
   if (Array.isArray(kept)) chosen = kept.map(parseOption).filter(Boolean);
   const minQuery = Number.isInteger(el.min_query_length) ? el.min_query_length : 3;
-  return `<div class="bk-ext" ${routing(el, blockId, actionId)} data-multi="${multi ? '1' : '0'}" data-min-query-length="${minQuery}" data-name="${esc(name)}">`
-    + `<div class="bk-ext-chosen">${chosen.map((o) => chip(o, name)).join('')}</div>`
-    + `<input type="search" class="bk-ext-query" id="${esc(labelId)}" autocomplete="off"${ph || ' placeholder="Type to search"'} aria-autocomplete="list">`
-    + `<ul class="bk-ext-menu" role="listbox" hidden></ul></div>`;
+  return (
+    `<div class="bk-ext" ${routing(el, blockId, actionId)} data-multi="${multi ? '1' : '0'}" data-min-query-length="${minQuery}" data-name="${esc(name)}">` +
+    `<div class="bk-ext-chosen">${chosen.map((o) => chip(o, name)).join('')}</div>` +
+    `<input type="search" class="bk-ext-query" id="${esc(labelId)}" autocomplete="off"${ph || ' placeholder="Type to search"'} aria-autocomplete="list">` +
+    `<ul class="bk-ext-menu" role="listbox" hidden></ul></div>`
+  );
 }
 
 /** One chosen option of an external select (also used by app.js when the user picks one). */
 export function chip(option, name) {
-  return `<span class="bk-chip">${esc(option.text?.text ?? option.value)}<button type="button" class="bk-chip-x" data-kind="chip-remove" aria-label="Remove">×</button>`
-    + `<input type="hidden" name="${esc(name)}" value="${esc(JSON.stringify(option))}"></span>`;
+  return (
+    `<span class="bk-chip">${esc(option.text?.text ?? option.value)}<button type="button" class="bk-chip-x" data-kind="chip-remove" aria-label="Remove">×</button>` +
+    `<input type="hidden" name="${esc(name)}" value="${esc(JSON.stringify(option))}"></span>`
+  );
 }
 
 export function parseOption(raw) {

@@ -28,9 +28,17 @@ export function installExternalSelects(root, { suggest, onError }) {
     w.dataset.seq = seq;
     showMenu(w, '<li class="bk-ext-none">Searching…</li>');
     try {
-      const options = await suggest({ blockId: w.dataset.blockId, actionId: w.dataset.actionId, value: query, viewId: w.closest('[data-view-id]')?.dataset.viewId || undefined });
+      const options = await suggest({
+        blockId: w.dataset.blockId,
+        actionId: w.dataset.actionId,
+        value: query,
+        viewId: w.closest('[data-view-id]')?.dataset.viewId || undefined,
+      });
       if (w.dataset.seq !== seq) return; // a newer query is on its way
-      const items = options.map((o, i) => `<li role="option" class="bk-ext-item${i === 0 ? ' active' : ''}" data-option="${esc(JSON.stringify(o))}">${esc(o.text?.text ?? o.value)}</li>`);
+      const items = options.map(
+        (o, i) =>
+          `<li role="option" class="bk-ext-item${i === 0 ? ' active' : ''}" data-option="${esc(JSON.stringify(o))}">${esc(o.text?.text ?? o.value)}</li>`,
+      );
       showMenu(w, items.join('') || '<li class="bk-ext-none">No matches</li>');
     } catch (err) {
       hideMenu(w);
@@ -62,7 +70,10 @@ export function installExternalSelects(root, { suggest, onError }) {
     const w = wrapperOf(ev.target);
     if (!w || !ev.target.matches('.bk-ext-query')) return;
     clearTimeout(timers.get(w));
-    timers.set(w, setTimeout(() => load(w, ev.target.value), 200));
+    timers.set(
+      w,
+      setTimeout(() => load(w, ev.target.value), 200),
+    );
   });
   root.addEventListener('focusin', (ev) => {
     const w = wrapperOf(ev.target);
@@ -88,7 +99,7 @@ export function installExternalSelects(root, { suggest, onError }) {
       ev.preventDefault();
       if (!items.length) return;
       const next = (at + (ev.key === 'ArrowDown' ? 1 : -1) + items.length) % items.length;
-      items.forEach((i, n) => i.classList.toggle('active', n === next));
+      for (const [n, i] of items.entries()) i.classList.toggle('active', n === next);
     } else if (ev.key === 'Enter') {
       ev.preventDefault();
       const item = items[at] ?? items[0];

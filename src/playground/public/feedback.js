@@ -28,6 +28,6 @@ export async function act(run, el, { quietOk = false } = {}) {
     toast(err.message, 'error');
     return null;
   } finally {
-    if (el && el.isConnected) el.disabled = false;
+    if (el?.isConnected) el.disabled = false;
   }
 }

@@ -60,7 +60,7 @@ function renderLines(escaped) {
       continue;
     }
     flush();
-    out.push(formatInline(line) + '<br>');
+    out.push(`${formatInline(line)}<br>`);
   }
   flush();
   return out.join('').replace(/<br>$/, '');
@@ -68,8 +68,12 @@ function renderLines(escaped) {
 
 function formatInline(line) {
   let s = line;
-  for (const [mark, tag] of [['*', 'strong'], ['_', 'em'], ['~', 'del']]) {
-    const m = '\\' + mark;
+  for (const [mark, tag] of [
+    ['*', 'strong'],
+    ['_', 'em'],
+    ['~', 'del'],
+  ]) {
+    const m = `\\${mark}`;
     const re = new RegExp(`(^|[^\\w${m}])${m}(?=[^\\s${m}])([^\\n]*?[^\\s${m}])${m}(?![\\w${m}])`, 'g');
     s = s.replace(re, `$1<${tag}>$2</${tag}>`);
   }
@@ -176,7 +180,8 @@ export function formatSlackDate(unixSeconds, format, ctx = {}) {
 function ago(ms) {
   const future = ms < 0;
   const s = Math.abs(ms) / 1000;
-  const [n, unit] = s < 60 ? [0, 'now'] : s < 3600 ? [Math.round(s / 60), 'minute'] : s < 86400 ? [Math.round(s / 3600), 'hour'] : [Math.round(s / 86400), 'day'];
+  const [n, unit] =
+    s < 60 ? [0, 'now'] : s < 3600 ? [Math.round(s / 60), 'minute'] : s < 86400 ? [Math.round(s / 3600), 'hour'] : [Math.round(s / 86400), 'day'];
   if (unit === 'now') return 'just now';
   const phrase = `${n} ${unit}${n === 1 ? '' : 's'}`;
   return future ? `in ${phrase}` : `${phrase} ago`;

@@ -13,7 +13,12 @@ export function installSimulatePanel() {
       const actions = await api.listActions();
       const before = select.value;
       select.innerHTML = actions.length
-        ? actions.map((a) => `<option value="${esc(a.no ?? a.id)}">${a.no !== undefined ? `#${esc(a.no)} ` : ''}${esc(a.title)}${a.completed ? ' (completed)' : ''}${a.urgent ? ' (urgent)' : ''}</option>`).join('')
+        ? actions
+            .map(
+              (a) =>
+                `<option value="${esc(a.no ?? a.id)}">${a.no !== undefined ? `#${esc(a.no)} ` : ''}${esc(a.title)}${a.completed ? ' (completed)' : ''}${a.urgent ? ' (urgent)' : ''}</option>`,
+            )
+            .join('')
         : '<option value="">No actions</option>';
       const open = actions.find((a) => !a.completed);
       if ([...select.options].some((o) => o.value === before)) select.value = before;

@@ -42,7 +42,7 @@ export function formValues(source, view) {
  * element, a FormData / [name, value] pairs, or a raw map from `formValues`.
  */
 export function collectViewState(source, view) {
-  const raw = isEntries(source) || typeof source?.querySelectorAll === 'function' ? formValues(source, view) : source ?? {};
+  const raw = isEntries(source) || typeof source?.querySelectorAll === 'function' ? formValues(source, view) : (source ?? {});
   const values = {};
   for (const { blockId, actionId, element } of inputFields(view)) {
     const got = raw[blockId]?.[actionId];

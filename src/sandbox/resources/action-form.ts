@@ -55,21 +55,37 @@ function parseReminders(params: Params, errors: ArgErrorBag): Reminder[] {
     const method = fields.get('method');
     const offsetType = fields.get('offset_type') ?? 'none';
     let ok = true;
-    if (method === undefined) (ok = false), errors.add(p + 'method', REQUIRED);
-    else if (!(REMINDER_METHODS as readonly string[]).includes(method)) (ok = false), errors.add(p + 'method', choices(REMINDER_METHODS));
-    if (!(OFFSET_TYPES as readonly string[]).includes(offsetType)) (ok = false), errors.add(p + 'offset_type', choices(OFFSET_TYPES));
+    if (method === undefined) {
+      ok = false;
+      errors.add(`${p}method`, REQUIRED);
+    } else if (!(REMINDER_METHODS as readonly string[]).includes(method)) {
+      ok = false;
+      errors.add(`${p}method`, choices(REMINDER_METHODS));
+    }
+    if (!(OFFSET_TYPES as readonly string[]).includes(offsetType)) {
+      ok = false;
+      errors.add(`${p}offset_type`, choices(OFFSET_TYPES));
+    }
     let delta: number | null = null;
     let time: string | undefined;
     if (offsetType === 'delta') {
       const raw = fields.get('offset_delta');
-      if (raw === undefined) (ok = false), errors.add(p + 'offset_delta', REQUIRED);
-      else if (!/^\d+$/.test(raw) || !(OFFSET_DELTAS as readonly number[]).includes(Number(raw))) {
-        (ok = false), errors.add(p + 'offset_delta', choices(OFFSET_DELTAS));
+      if (raw === undefined) {
+        ok = false;
+        errors.add(`${p}offset_delta`, REQUIRED);
+      } else if (!/^\d+$/.test(raw) || !(OFFSET_DELTAS as readonly number[]).includes(Number(raw))) {
+        ok = false;
+        errors.add(`${p}offset_delta`, choices(OFFSET_DELTAS));
       } else delta = Number(raw);
     } else if (offsetType === 'time') {
       time = fields.get('offset_time_str');
-      if (time === undefined) (ok = false), errors.add(p + 'offset_time_str', REQUIRED);
-      else if (!isTime(time)) (ok = false), errors.add(p + 'offset_time_str', 'Not a valid time (HH:MM).');
+      if (time === undefined) {
+        ok = false;
+        errors.add(`${p}offset_time_str`, REQUIRED);
+      } else if (!isTime(time)) {
+        ok = false;
+        errors.add(`${p}offset_time_str`, 'Not a valid time (HH:MM).');
+      }
     }
     if (!ok) continue;
     const reminder: Reminder = { method: method as Reminder['method'], offset_type: offsetType as Reminder['offset_type'], offset_delta: delta };

@@ -3,9 +3,30 @@ import type { ListSpec } from '../list-spec.js';
 import type { Action } from './types.js';
 
 export const ACTION_ATTRIBUTES: readonly (keyof Action)[] = [
-  '_id', 'action_no', 'assessment', 'assigned_to', 'call', 'care_enquiry', 'comment', 'completed', 'created',
-  'due', 'home_visit', 'location', 'modified', 'notify_on_complete', 'parent_subject', 'parent_subject_type',
-  'pin_to_calendar', 'reminders', 'service_users', 'subject_type', 'tag', 'task', 'urgent', 'user_tags',
+  '_id',
+  'action_no',
+  'assessment',
+  'assigned_to',
+  'call',
+  'care_enquiry',
+  'comment',
+  'completed',
+  'created',
+  'due',
+  'home_visit',
+  'location',
+  'modified',
+  'notify_on_complete',
+  'parent_subject',
+  'parent_subject_type',
+  'pin_to_calendar',
+  'reminders',
+  'service_users',
+  'subject_type',
+  'tag',
+  'task',
+  'urgent',
+  'user_tags',
 ];
 
 export const actionsList: ListSpec<Action> = {

@@ -14,7 +14,10 @@ export function optString(args: Args, key: string): string | undefined {
 export function requireString(args: Args, key: string, missingError = 'invalid_arguments'): string {
   const value = optString(args, key);
   if (value === undefined) {
-    throw new ApiError(missingError, missingError === 'invalid_arguments' ? { response_metadata: { messages: [`[ERROR] missing required field: ${key}`] } } : {});
+    throw new ApiError(
+      missingError,
+      missingError === 'invalid_arguments' ? { response_metadata: { messages: [`[ERROR] missing required field: ${key}`] } } : {},
+    );
   }
   return value;
 }

@@ -43,7 +43,10 @@ const open: MethodHandler = (ctx, args) => {
     if (!im || !(im.is_im || im.is_mpim)) throw new ApiError('channel_not_found');
     return { channel: optBool(args, 'return_im') ? channelObject(ctx, im) : { id: im.id }, already_open: true };
   }
-  const ids = requireString(args, 'users', 'users_list_not_supplied').split(',').map((s) => s.trim()).filter(Boolean);
+  const ids = requireString(args, 'users', 'users_list_not_supplied')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const users = ids.map((id) => store.state.users.find((u) => u.id === id));
   if (users.some((u) => !u)) throw new ApiError('user_not_found');
   if (users.some((u) => u?.is_bot)) throw new ApiError('cannot_dm_bot');
@@ -58,7 +61,19 @@ const open: MethodHandler = (ctx, args) => {
   let mpim = store.state.channels.find((c) => c.is_mpim && [...c.members].sort().join() === members.join());
   if (!mpim) {
     const names = members.map((id) => store.state.users.find((u) => u.id === id)?.name ?? id);
-    mpim = { id: store.ids.next('C'), name: `mpdm-${names.join('--')}-1`, is_private: true, is_im: false, is_mpim: true, members, created: Math.floor(store.clock.now() / 1000), creator: store.state.bot.userId, topic: '', purpose: '', is_archived: false };
+    mpim = {
+      id: store.ids.next('C'),
+      name: `mpdm-${names.join('--')}-1`,
+      is_private: true,
+      is_im: false,
+      is_mpim: true,
+      members,
+      created: Math.floor(store.clock.now() / 1000),
+      creator: store.state.bot.userId,
+      topic: '',
+      purpose: '',
+      is_archived: false,
+    };
     store.state.channels.push(mpim);
     store.emit({ kind: 'channel.opened', channel: mpim.id });
   }

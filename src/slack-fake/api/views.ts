@@ -40,7 +40,8 @@ const push: MethodHandler = (ctx, args) => {
 const update: MethodHandler = (ctx, args) => {
   const viewId = optString(args, 'view_id');
   const externalId = optString(args, 'external_id');
-  if (!viewId && !externalId) throw new ApiError('invalid_arguments', { response_metadata: { messages: ['[ERROR] either view_id or external_id is required'] } });
+  if (!viewId && !externalId)
+    throw new ApiError('invalid_arguments', { response_metadata: { messages: ['[ERROR] either view_id or external_id is required'] } });
   const input = viewArg(args, 'any');
   const found = findView(ctx.store, viewId ? { viewId } : { externalId: externalId as string });
   if (!found) throw new ApiError('not_found');

@@ -29,12 +29,7 @@ export function optionalString(out: BlockError[], value: unknown, max: number, p
  * A text object: `{type: 'plain_text' | 'mrkdwn', text}` with non-empty text.
  * `plainOnly` refuses mrkdwn (headers, buttons, labels, titles).
  */
-export function textObject(
-  out: BlockError[],
-  value: unknown,
-  pointer: string,
-  options: { max?: number; plainOnly?: boolean; required?: boolean } = {},
-): void {
+export function textObject(out: BlockError[], value: unknown, pointer: string, options: { max?: number; plainOnly?: boolean; required?: boolean } = {}): void {
   if (value === undefined) {
     if (options.required !== false) out.push({ message: 'must provide an object', pointer });
     return;

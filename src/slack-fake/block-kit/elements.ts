@@ -48,7 +48,7 @@ function options(out: BlockError[], el: Obj, pointer: string, max: number, allow
   }
   minItems(out, el.options, min, `${pointer}/options`);
   maxItems(out, el.options, max, `${pointer}/options`);
-  el.options.forEach((o, i) => option(out, o, `${pointer}/options/${i}`, allowMrkdwn));
+  for (const [i, o] of el.options.entries()) option(out, o, `${pointer}/options/${i}`, allowMrkdwn);
 }
 
 function selectOptions(out: BlockError[], el: Obj, pointer: string): void {
@@ -58,12 +58,15 @@ function selectOptions(out: BlockError[], el: Obj, pointer: string): void {
       return;
     }
     maxItems(out, el.option_groups, LIMITS.optionGroups, `${pointer}/option_groups`);
-    el.option_groups.forEach((g, i) => {
+    for (const [i, g] of el.option_groups.entries()) {
       const gp = `${pointer}/option_groups/${i}`;
-      if (!isObj(g)) return void out.push({ message: 'must provide an object', pointer: gp });
+      if (!isObj(g)) {
+        out.push({ message: 'must provide an object', pointer: gp });
+        continue;
+      }
       textObject(out, g.label, `${gp}/label`, { max: LIMITS.optionText, plainOnly: true });
       options(out, g, gp, LIMITS.selectOptions, false);
-    });
+    }
     return;
   }
   options(out, el, pointer, LIMITS.selectOptions, false);

@@ -5,10 +5,29 @@ import { LIMITS, type BlockError } from './limits.js';
 export type Surface = 'message' | 'modal' | 'home';
 
 const BLOCK_TYPES = ['section', 'header', 'divider', 'actions', 'context', 'input', 'image', 'rich_text', 'video', 'file', 'markdown'];
-const ACCESSORY = ['button', 'checkboxes', 'datepicker', 'image', 'multi_static_select', 'multi_external_select', 'multi_users_select',
-  'multi_conversations_select', 'multi_channels_select', 'overflow', 'radio_buttons', 'static_select', 'external_select', 'users_select',
-  'conversations_select', 'channels_select', 'timepicker', 'workflow_button'];
-const ACTIONS = INTERACTIVE_ELEMENTS.filter((t) => !['plain_text_input', 'email_text_input', 'url_text_input', 'number_input', 'rich_text_input', 'file_input'].includes(t));
+const ACCESSORY = [
+  'button',
+  'checkboxes',
+  'datepicker',
+  'image',
+  'multi_static_select',
+  'multi_external_select',
+  'multi_users_select',
+  'multi_conversations_select',
+  'multi_channels_select',
+  'overflow',
+  'radio_buttons',
+  'static_select',
+  'external_select',
+  'users_select',
+  'conversations_select',
+  'channels_select',
+  'timepicker',
+  'workflow_button',
+];
+const ACTIONS = INTERACTIVE_ELEMENTS.filter(
+  (t) => !['plain_text_input', 'email_text_input', 'url_text_input', 'number_input', 'rich_text_input', 'file_input'].includes(t),
+);
 const INPUT = INTERACTIVE_ELEMENTS.filter((t) => !['button', 'overflow', 'workflow_button'].includes(t));
 const CONTEXT = ['image', 'plain_text', 'mrkdwn'];
 
@@ -33,7 +52,7 @@ function validateBlock(out: BlockError[], block: Obj, p: string): void {
         if (!Array.isArray(block.fields)) out.push({ message: 'must provide an array', pointer: `${p}/fields` });
         else {
           maxItems(out, block.fields, LIMITS.sectionFields, `${p}/fields`);
-          block.fields.forEach((f, i) => textObject(out, f, `${p}/fields/${i}`, { max: LIMITS.sectionFieldText }));
+          for (const [i, f] of block.fields.entries()) textObject(out, f, `${p}/fields/${i}`, { max: LIMITS.sectionFieldText });
         }
       }
       if (block.accessory !== undefined) validateElement(out, block.accessory, `${p}/accessory`, ACCESSORY);
@@ -45,14 +64,14 @@ function validateBlock(out: BlockError[], block: Obj, p: string): void {
       if (!Array.isArray(block.elements)) return void out.push({ message: 'must provide an array', pointer: `${p}/elements` });
       minItems(out, block.elements, 1, `${p}/elements`);
       maxItems(out, block.elements, LIMITS.actionsElements, `${p}/elements`);
-      block.elements.forEach((el, i) => validateElement(out, el, `${p}/elements/${i}`, ACTIONS));
+      for (const [i, el] of block.elements.entries()) validateElement(out, el, `${p}/elements/${i}`, ACTIONS);
       uniqueActionIds(out, block.elements, `${p}/elements`);
       break;
     case 'context':
       if (!Array.isArray(block.elements)) return void out.push({ message: 'must provide an array', pointer: `${p}/elements` });
       minItems(out, block.elements, 1, `${p}/elements`);
       maxItems(out, block.elements, LIMITS.contextElements, `${p}/elements`);
-      block.elements.forEach((el, i) => validateElement(out, el, `${p}/elements/${i}`, CONTEXT));
+      for (const [i, el] of block.elements.entries()) validateElement(out, el, `${p}/elements/${i}`, CONTEXT);
       break;
     case 'input':
       textObject(out, block.label, `${p}/label`, { max: LIMITS.label, plainOnly: true });
@@ -84,11 +103,15 @@ export function validateBlocks(blocks: unknown, surface: Surface, base: string):
   const max = surface === 'message' ? LIMITS.blocksPerMessage : LIMITS.blocksPerView;
   maxItems(out, blocks, max, base);
   const blockIds = new Set<string>();
-  blocks.forEach((block, i) => {
+  for (const [i, block] of blocks.entries()) {
     const p = `${base}/${i}`;
-    if (!isObj(block)) return void out.push({ message: 'must provide an object', pointer: p });
+    if (!isObj(block)) {
+      out.push({ message: 'must provide an object', pointer: p });
+      continue;
+    }
     if (typeof block.type !== 'string' || !BLOCK_TYPES.includes(block.type)) {
-      return void out.push({ message: `unsupported type: ${String(block.type)}`, pointer: `${p}/type` });
+      out.push({ message: `unsupported type: ${String(block.type)}`, pointer: `${p}/type` });
+      continue;
     }
     if (block.block_id !== undefined) {
       if (typeof block.block_id !== 'string') out.push({ message: 'must be a string', pointer: `${p}/block_id` });
@@ -99,6 +122,6 @@ export function validateBlocks(blocks: unknown, surface: Surface, base: string):
       }
     }
     validateBlock(out, block, p);
-  });
+  }
   return out;
 }

@@ -87,7 +87,7 @@ export function applySubmissionAck(store: FakeStore, user: string, answer: AppAn
 export function applyCommandAck(store: FakeStore, user: SlackUser, channel: FakeChannel, answer: AppAnswer): void {
   if (!answer.acked || answer.text.trim() === '') return;
   const body: Obj = answer.json && typeof answer.json === 'object' ? (answer.json as Obj) : { text: answer.text };
-  let content;
+  let content: ReturnType<typeof parseContent>;
   try {
     content = parseContent(body, { requireSomething: true });
   } catch {
@@ -96,8 +96,26 @@ export function applyCommandAck(store: FakeStore, user: SlackUser, channel: Fake
   const ts = store.newTs();
   if (body.response_type === 'in_channel') {
     const { bot, team } = store.state;
-    store.addMessage({ type: 'message', ts, channel: channel.id, user: bot.userId, bot_id: bot.botId, app_id: bot.appId, team: team.id, text: content.text ?? '', ...(content.blocks ? { blocks: content.blocks } : {}), via: 'command_ack' });
+    store.addMessage({
+      type: 'message',
+      ts,
+      channel: channel.id,
+      user: bot.userId,
+      bot_id: bot.botId,
+      app_id: bot.appId,
+      team: team.id,
+      text: content.text ?? '',
+      ...(content.blocks ? { blocks: content.blocks } : {}),
+      via: 'command_ack',
+    });
   } else {
-    store.addEphemeral({ ts, channel: channel.id, user: user.id, text: content.text ?? '', ...(content.blocks ? { blocks: content.blocks } : {}), via: 'command_ack' });
+    store.addEphemeral({
+      ts,
+      channel: channel.id,
+      user: user.id,
+      text: content.text ?? '',
+      ...(content.blocks ? { blocks: content.blocks } : {}),
+      via: 'command_ack',
+    });
   }
 }

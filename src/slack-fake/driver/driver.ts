@@ -38,8 +38,15 @@ export class SlackDriver {
 
   constructor(options: SlackDriverOptions) {
     this.fake = options.fake;
-    if (options.teamId && options.teamId !== options.fake.teamId) throw new Error(`Slack driver: team ${options.teamId} is not the fake's team ${options.fake.teamId}`);
-    this.options = { eventsUrl: options.eventsUrl, signingSecret: options.signingSecret, ackTimeoutMs: options.ackTimeoutMs ?? 3000, waitTimeoutMs: options.waitTimeoutMs ?? 2000, now: options.now ?? Date.now };
+    if (options.teamId && options.teamId !== options.fake.teamId)
+      throw new Error(`Slack driver: team ${options.teamId} is not the fake's team ${options.fake.teamId}`);
+    this.options = {
+      eventsUrl: options.eventsUrl,
+      signingSecret: options.signingSecret,
+      ackTimeoutMs: options.ackTimeoutMs ?? 3000,
+      waitTimeoutMs: options.waitTimeoutMs ?? 2000,
+      now: options.now ?? Date.now,
+    };
     const store = this.fake.store;
     this.resolver = { userId: (ref) => store.requireUser(ref).id, channelId: (ref) => store.requireChannel(ref).id };
   }
@@ -53,7 +60,10 @@ export class SlackDriver {
   }
 
   /** A signed POST of a raw body (tests of the app's signature checks can pass their own signature/timestamp). */
-  async rawRequest(rawBody: string, options: { contentType?: typeof FORM | typeof JSON_TYPE; signature?: string; timestampSec?: number; headers?: Record<string, string> } = {}): Promise<AppAnswer> {
+  async rawRequest(
+    rawBody: string,
+    options: { contentType?: typeof FORM | typeof JSON_TYPE; signature?: string; timestampSec?: number; headers?: Record<string, string> } = {},
+  ): Promise<AppAnswer> {
     return sendSigned({
       eventsUrl: this.options.eventsUrl,
       signingSecret: this.options.signingSecret,
@@ -66,7 +76,14 @@ export class SlackDriver {
     });
   }
 
-  private async send(kind: DriverRequestKind, name: string, user: string, contentType: typeof FORM | typeof JSON_TYPE, rawBody: string, headers?: Record<string, string>): Promise<AppAnswer> {
+  private async send(
+    kind: DriverRequestKind,
+    name: string,
+    user: string,
+    contentType: typeof FORM | typeof JSON_TYPE,
+    rawBody: string,
+    headers?: Record<string, string>,
+  ): Promise<AppAnswer> {
     const answer = await this.rawRequest(rawBody, { contentType, ...(headers ? { headers } : {}) });
     recordAnswer(this.fake.store, kind, name, user, answer);
     return answer;
@@ -84,7 +101,11 @@ export class SlackDriver {
   async slash(userRef: string, line: string, options: { channel?: string; dm?: boolean } = {}): Promise<DriverResult> {
     const user = this.user(userRef);
     const store = this.fake.store;
-    const channel = options.dm ? store.imWith(user.id) : options.channel ? store.requireChannel(options.channel) : (store.channel('general') ?? store.state.channels[0]);
+    const channel = options.dm
+      ? store.imWith(user.id)
+      : options.channel
+        ? store.requireChannel(options.channel)
+        : (store.channel('general') ?? store.state.channels[0]);
     if (!channel) throw new Error('Slack driver: the workspace has no channel');
     const match = /^(\/\S+)\s*([\s\S]*)$/.exec(line.trim());
     if (!match?.[1]) throw new Error(`Slack driver: "${line}" is not a slash command`);
@@ -150,7 +171,8 @@ export class SlackDriver {
     const ids = { kind: 'ids' as const, blockId, actionId };
     const found = locate(this.fake, user, where, ids);
     if (!found) throw notFound(this.fake, user, where, ids);
-    if (found.element.type !== 'external_select' && found.element.type !== 'multi_external_select') throw new Error(`Slack driver: ${blockId}/${actionId} is a ${String(found.element.type)}, not an external select`);
+    if (found.element.type !== 'external_select' && found.element.type !== 'multi_external_select')
+      throw new Error(`Slack driver: ${blockId}/${actionId} is a ${String(found.element.type)}, not an external select`);
     return this.suggest(user, found, query);
   }
 
@@ -221,7 +243,10 @@ export class SlackDriver {
     let answer = await this.send('event_callback', String(event.type), user, JSON_TYPE, body);
     for (let retry = 1; !answer.acked && retry <= (options.retries ?? 0); retry++) {
       const reason = answer.failure === 'timeout' ? 'http_timeout' : answer.failure === 'http_error' ? 'http_error' : 'connection_failed';
-      answer = await this.send('event_callback', String(event.type), user, JSON_TYPE, body, { 'x-slack-retry-num': String(retry), 'x-slack-retry-reason': reason });
+      answer = await this.send('event_callback', String(event.type), user, JSON_TYPE, body, {
+        'x-slack-retry-num': String(retry),
+        'x-slack-retry-reason': reason,
+      });
     }
     return answer;
   }
@@ -231,7 +256,8 @@ export class SlackDriver {
     const user = this.user(userRef);
     const store = this.fake.store;
     const channel = store.requireChannel(channelRef);
-    if (options.threadTs && !store.findMessage(channel.id, options.threadTs)) throw new Error(`Slack driver: no message ${options.threadTs} in ${channelRef} to reply to`);
+    if (options.threadTs && !store.findMessage(channel.id, options.threadTs))
+      throw new Error(`Slack driver: no message ${options.threadTs} in ${channelRef} to reply to`);
     const message: FakeMessage = {
       type: 'message',
       ts: store.newTs(),
@@ -254,7 +280,12 @@ export class SlackDriver {
     const stored = store.findMessage(channel.id, message.ts);
     if (!stored) throw new Error(`Slack driver: no message ${message.ts} in ${message.channel}`);
     const triggerId = this.fake.issueTrigger(user.id);
-    const responseUrl = this.fake.issueResponseUrl({ kind: 'shortcut', channel: channel.id, user: user.id, ...(stored.thread_ts ? { threadTs: stored.thread_ts } : {}) });
+    const responseUrl = this.fake.issueResponseUrl({
+      kind: 'shortcut',
+      channel: channel.id,
+      user: user.id,
+      ...(stored.thread_ts ? { threadTs: stored.thread_ts } : {}),
+    });
     const payload = P.messageActionPayload(store, user, callbackId, channel, stored, triggerId, responseUrl);
     return { ...(await this.sendPayload('message_action', callbackId, user.id, payload)), triggerId, responseUrl };
   }

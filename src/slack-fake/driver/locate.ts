@@ -43,7 +43,14 @@ function messageCandidates(fake: SlackFake, user: SlackUser, channel: FakeChanne
         kind: 'message' as const,
         channel,
         message,
-        responseUrl: fake.issueResponseUrl({ kind: 'message', channel: channel.id, user: user.id, messageTs: message.ts, ephemeral: false, ...(message.thread_ts ? { threadTs: message.thread_ts } : {}) }),
+        responseUrl: fake.issueResponseUrl({
+          kind: 'message',
+          channel: channel.id,
+          user: user.id,
+          messageTs: message.ts,
+          ephemeral: false,
+          ...(message.thread_ts ? { threadTs: message.thread_ts } : {}),
+        }),
       }),
     }));
 }
@@ -119,9 +126,12 @@ export function notFound(fake: SlackFake, user: SlackUser, where: Where, query: 
     seen = [];
   }
   const what =
-    query.kind === 'button' ? `button "${query.text}"`
-    : query.kind === 'input' ? `input "${query.label}"`
-    : query.kind === 'ids' ? `element ${query.blockId}/${query.actionId}`
-    : `control "${query.name}"`;
+    query.kind === 'button'
+      ? `button "${query.text}"`
+      : query.kind === 'input'
+        ? `input "${query.label}"`
+        : query.kind === 'ids'
+          ? `element ${query.blockId}/${query.actionId}`
+          : `control "${query.name}"`;
   return new Error(`Slack driver: no ${what} in ${describe(where)} for ${user.name} (seen: ${seen.join(', ') || 'nothing'})`);
 }

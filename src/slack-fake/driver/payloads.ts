@@ -41,7 +41,15 @@ export function viewPayload(view: SlackView, values: StateValues): Obj {
 }
 
 /** Slash command form fields, like Slack posts them. */
-export function slashFields(store: FakeStore, user: SlackUser, channel: FakeChannel, command: string, text: string, responseUrl: string, triggerId: string): Record<string, string> {
+export function slashFields(
+  store: FakeStore,
+  user: SlackUser,
+  channel: FakeChannel,
+  command: string,
+  text: string,
+  responseUrl: string,
+  triggerId: string,
+): Record<string, string> {
   return {
     token: VERIFICATION_TOKEN,
     team_id: store.state.team.id,
@@ -94,7 +102,12 @@ export function blockActionsPayload(store: FakeStore, user: SlackUser, surface: 
 export function actionEntry(store: FakeStore, block: Obj, element: Obj, chosen?: StateValue): Obj {
   const base: Obj = { action_id: element.action_id, block_id: block.block_id, type: element.type, action_ts: actionTs(store) };
   if (element.type === 'button') {
-    return { ...base, text: element.text, ...(element.value !== undefined ? { value: element.value } : {}), ...(element.style ? { style: element.style } : {}) };
+    return {
+      ...base,
+      text: element.text,
+      ...(element.value !== undefined ? { value: element.value } : {}),
+      ...(element.style ? { style: element.style } : {}),
+    };
   }
   return { ...base, ...(chosen ?? {}), type: element.type, ...(element.placeholder ? { placeholder: element.placeholder } : {}) };
 }
@@ -116,7 +129,15 @@ export function shortcutPayload(store: FakeStore, user: SlackUser, callbackId: s
   return { type: 'shortcut', ...common(store, user), callback_id: callbackId, trigger_id: triggerId, action_ts: actionTs(store) };
 }
 
-export function messageActionPayload(store: FakeStore, user: SlackUser, callbackId: string, channel: FakeChannel, message: FakeMessage, triggerId: string, responseUrl: string): Obj {
+export function messageActionPayload(
+  store: FakeStore,
+  user: SlackUser,
+  callbackId: string,
+  channel: FakeChannel,
+  message: FakeMessage,
+  triggerId: string,
+  responseUrl: string,
+): Obj {
   return {
     type: 'message_action',
     ...common(store, user),

@@ -111,7 +111,7 @@ export function parseCommand(input: string): Command {
 }
 
 function truncateToken(t: string): string {
-  return t.length > 30 ? t.slice(0, 30) + '…' : t;
+  return t.length > 30 ? `${t.slice(0, 30)}…` : t;
 }
 
 function parseDue(args: string[]): Command {
@@ -165,7 +165,10 @@ function parseDigest(args: string[]): Command {
     else if (lower === '--show-tasks') showTasks = true;
     else if (lower === '--quiet') quietWhenEmpty = true;
     else if (lower === 'location') {
-      const name = opts.slice(i + 1).filter((w) => !w.startsWith('--')).join(' ');
+      const name = opts
+        .slice(i + 1)
+        .filter((w) => !w.startsWith('--'))
+        .join(' ');
       if (!name) return error('Name the location: `/care digest here location <name>`');
       filter = { type: 'location', name };
       showTasks = showTasks || opts.slice(i + 1).some((w) => w.toLowerCase() === '--show-tasks');

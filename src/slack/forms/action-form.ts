@@ -75,9 +75,10 @@ export function parseActionForm(raw: unknown, timezone: string, mode: 'create' |
 
   const reminders: ReminderValue[] = [];
   for (const i of [0, 1] as const) {
-    const ids = i === 0
-      ? { method: F.reminder0Method, offset: F.reminder0Offset, minutes: F.reminder0Minutes, time: F.reminder0Time }
-      : { method: F.reminder1Method, offset: F.reminder1Offset, minutes: F.reminder1Minutes, time: F.reminder1Time };
+    const ids =
+      i === 0
+        ? { method: F.reminder0Method, offset: F.reminder0Offset, minutes: F.reminder0Minutes, time: F.reminder0Time }
+        : { method: F.reminder1Method, offset: F.reminder1Offset, minutes: F.reminder1Minutes, time: F.reminder1Time };
     const method = get(values, ids.method)?.selected_option?.value;
     const offset = get(values, ids.offset)?.selected_option?.value ?? 'none';
     const minutes = Number(get(values, ids.minutes)?.selected_option?.value);

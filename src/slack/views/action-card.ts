@@ -42,7 +42,7 @@ export function cardButtons(a: ActionView): Block {
 export function actionCard(a: ActionView, ctx: RenderContext): Block[] {
   const task = ctx.showTask ? (a.task ? userText(a.task, 2800) : '_(no task text)_') : '_Task text hidden in this channel_';
   const state = a.completed ? `Completed ${slackDate(a.completed, ctx.timezone)}` : 'Open';
-  const blocks: Block[] = [section(`${markers(a, ctx.now) ? markers(a, ctx.now) + '\n' : ''}${task}`, { block_id: `task_${a.id}` })];
+  const blocks: Block[] = [section(`${markers(a, ctx.now) ? `${markers(a, ctx.now)}\n` : ''}${task}`, { block_id: `task_${a.id}` })];
   blocks.push({
     type: 'section',
     block_id: `facts_${a.id}`,
@@ -62,4 +62,3 @@ export function actionFallback(a: ActionView, ctx: RenderContext): string {
   const task = ctx.showTask && a.task ? `: ${userText(a.task, 200)}` : '';
   return `Action ${actionLabel(a)}${task}`;
 }
-

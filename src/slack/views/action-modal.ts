@@ -55,9 +55,10 @@ function input(blockId: string, label: string, element: types.InputBlockElement,
 }
 
 function reminderBlocks(i: 0 | 1, r: ReminderForm | undefined): types.KnownBlock[] {
-  const ids = i === 0
-    ? { method: F.reminder0Method, offset: F.reminder0Offset, minutes: F.reminder0Minutes, time: F.reminder0Time }
-    : { method: F.reminder1Method, offset: F.reminder1Offset, minutes: F.reminder1Minutes, time: F.reminder1Time };
+  const ids =
+    i === 0
+      ? { method: F.reminder0Method, offset: F.reminder0Offset, minutes: F.reminder0Minutes, time: F.reminder0Time }
+      : { method: F.reminder1Method, offset: F.reminder1Offset, minutes: F.reminder1Minutes, time: F.reminder1Time };
   const methodOptions = REMINDER_METHODS.map(([v, t]) => opt(t, v));
   const offsetOptions = [opt('At the due time', 'none'), opt('Minutes before', 'delta'), opt('At a time of day', 'time')];
   const minuteOptions = REMINDER_MINUTES.map((m) => opt(`${m} minutes before`, String(m)));
@@ -65,9 +66,24 @@ function reminderBlocks(i: 0 | 1, r: ReminderForm | undefined): types.KnownBlock
   const initialOffset = offsetOptions.find((o) => o.value === (r?.offset ?? 'none'));
   const initialMinutes = minuteOptions.find((o) => o.value === String(r?.minutes));
   return [
-    input(ids.method, `Reminder ${i + 1}: how`, { type: 'static_select', action_id: V, options: methodOptions, ...(initialMethod ? { initial_option: initialMethod } : {}) }, true),
-    input(ids.offset, `Reminder ${i + 1}: when`, { type: 'radio_buttons', action_id: V, options: offsetOptions, ...(initialOffset ? { initial_option: initialOffset } : {}) }, true),
-    input(ids.minutes, `Reminder ${i + 1}: minutes before`, { type: 'static_select', action_id: V, options: minuteOptions, ...(initialMinutes ? { initial_option: initialMinutes } : {}) }, true),
+    input(
+      ids.method,
+      `Reminder ${i + 1}: how`,
+      { type: 'static_select', action_id: V, options: methodOptions, ...(initialMethod ? { initial_option: initialMethod } : {}) },
+      true,
+    ),
+    input(
+      ids.offset,
+      `Reminder ${i + 1}: when`,
+      { type: 'radio_buttons', action_id: V, options: offsetOptions, ...(initialOffset ? { initial_option: initialOffset } : {}) },
+      true,
+    ),
+    input(
+      ids.minutes,
+      `Reminder ${i + 1}: minutes before`,
+      { type: 'static_select', action_id: V, options: minuteOptions, ...(initialMinutes ? { initial_option: initialMinutes } : {}) },
+      true,
+    ),
     input(ids.time, `Reminder ${i + 1}: time of day`, { type: 'timepicker', action_id: V, ...(r?.time ? { initial_time: r.time } : {}) }, true),
   ];
 }
@@ -78,11 +94,34 @@ export function actionModal(meta: ActionModalMeta, initial: ActionFormInitial = 
   const initialPin = pinOptions.find((o) => o.value === (initial.pin ?? 'none'));
   const urgentOption = opt('Urgent (shows at the top of dashboards)', 'urgent');
   const blocks: types.KnownBlock[] = [
-    input(F.task, 'Task', { type: 'plain_text_input', action_id: V, multiline: true, max_length: 3000, ...(initial.task ? { initial_value: plain(initial.task, 3000) } : {}) }),
+    input(F.task, 'Task', {
+      type: 'plain_text_input',
+      action_id: V,
+      multiline: true,
+      max_length: 3000,
+      ...(initial.task ? { initial_value: plain(initial.task, 3000) } : {}),
+    }),
     input(F.dueDate, 'Due date', { type: 'datepicker', action_id: V, ...(initial.dueDate ? { initial_date: initial.dueDate } : {}) }),
-    input(F.dueTime, 'Due time', { type: 'timepicker', action_id: V, ...(initial.dueTime ? { initial_time: initial.dueTime } : {}) }, false, `In your Slack time zone (${meta.tz}).`),
-    input(F.assignee, 'Assignee', { type: 'users_select', action_id: V, ...(initial.assigneeSlackUserId ? { initial_user: initial.assigneeSlackUserId } : {}) }, true, 'Only people who have linked their care account can be chosen.'),
-    input(F.urgent, 'Urgency', { type: 'checkboxes', action_id: V, options: [urgentOption], ...(initial.urgent ? { initial_options: [urgentOption] } : {}) }, true),
+    input(
+      F.dueTime,
+      'Due time',
+      { type: 'timepicker', action_id: V, ...(initial.dueTime ? { initial_time: initial.dueTime } : {}) },
+      false,
+      `In your Slack time zone (${meta.tz}).`,
+    ),
+    input(
+      F.assignee,
+      'Assignee',
+      { type: 'users_select', action_id: V, ...(initial.assigneeSlackUserId ? { initial_user: initial.assigneeSlackUserId } : {}) },
+      true,
+      'Only people who have linked their care account can be chosen.',
+    ),
+    input(
+      F.urgent,
+      'Urgency',
+      { type: 'checkboxes', action_id: V, options: [urgentOption], ...(initial.urgent ? { initial_options: [urgentOption] } : {}) },
+      true,
+    ),
     input(F.pin, 'Pin to calendar', { type: 'radio_buttons', action_id: V, options: pinOptions, ...(initialPin ? { initial_option: initialPin } : {}) }, true),
     input(
       F.notify,
@@ -102,8 +141,23 @@ export function actionModal(meta: ActionModalMeta, initial: ActionFormInitial = 
   ];
   if (meta.mode === 'create') {
     blocks.push(
-      input(F.subjectType, 'Relates to', { type: 'radio_buttons', action_id: V, options: [opt('Nothing in particular', 'none'), opt('A care enquiry', 'care_enquiry'), opt('A service user', 'service_user')] }, true),
-      input(F.subject, 'Care enquiry or service user Id', { type: 'plain_text_input', action_id: V, max_length: 24 }, true, '24 letters and digits, from the care system.'),
+      input(
+        F.subjectType,
+        'Relates to',
+        {
+          type: 'radio_buttons',
+          action_id: V,
+          options: [opt('Nothing in particular', 'none'), opt('A care enquiry', 'care_enquiry'), opt('A service user', 'service_user')],
+        },
+        true,
+      ),
+      input(
+        F.subject,
+        'Care enquiry or service user Id',
+        { type: 'plain_text_input', action_id: V, max_length: 24 },
+        true,
+        '24 letters and digits, from the care system.',
+      ),
     );
   }
   return {

@@ -27,7 +27,10 @@ function counts(c: DigestContent): string {
 /** A digest as one message, or a summary plus the full list in thread replies (never over Block Kit limits). */
 export function renderDigest(c: DigestContent, ctx: RenderContext, options: { postWhenEmpty: boolean }): RenderedDigest | null {
   const total = c.groups.reduce((n, g) => n + g.actions.length, 0);
-  const head: Block[] = [header(`Care actions · ${c.title}`), context(`${counts(c)}${c.filterText ? ` · ${c.filterText}` : ''}${ctx.showTask ? '' : ' · task text hidden in this channel'}`)];
+  const head: Block[] = [
+    header(`Care actions · ${c.title}`),
+    context(`${counts(c)}${c.filterText ? ` · ${c.filterText}` : ''}${ctx.showTask ? '' : ' · task text hidden in this channel'}`),
+  ];
   const text = `Care actions for ${c.title}: ${c.overdue} overdue, ${c.today} due today, ${c.urgent} urgent`;
   if (total === 0) {
     if (!options.postWhenEmpty) return null;

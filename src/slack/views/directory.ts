@@ -25,7 +25,13 @@ export function locationsBlocks(items: LocationView[], words: string): Block[] {
   if (!items.length) return [section(words ? `No locations match “${userText(words, 100)}”.` : 'No locations found.')];
   const blocks: Block[] = items.slice(0, MAX).map((l) =>
     section(
-      [`*${userText(l.name ?? 'Unnamed', 200)}*${l.ref ? ` (${userText(l.ref, 50)})` : ''}`, [l.town, l.phone].filter(Boolean).map((v) => userText(v!, 100)).join(' · ')]
+      [
+        `*${userText(l.name ?? 'Unnamed', 200)}*${l.ref ? ` (${userText(l.ref, 50)})` : ''}`,
+        [l.town, l.phone]
+          .filter(Boolean)
+          .map((v) => userText(v!, 100))
+          .join(' · '),
+      ]
         .filter(Boolean)
         .join('\n'),
     ),
@@ -37,10 +43,13 @@ export function locationsBlocks(items: LocationView[], words: string): Block[] {
 export function literatureBlocks(items: LiteratureView[], words: string): Block[] {
   if (!items.length) return [section(words ? `No literature matches “${userText(words, 100)}”.` : 'No literature found.')];
   const blocks: Block[] = items.slice(0, MAX).map((item) =>
-    section(`*${userText(item.name ?? 'Untitled', 200)}*${item.ref ? ` (${userText(item.ref, 50)})` : ''}\n${item.locationName ? userText(item.locationName, 100) : 'All locations'}`, {
-      block_id: `lit_${item.id}`,
-      accessory: button('Share in channel', ActionIds.shareLiterature, item.id),
-    }),
+    section(
+      `*${userText(item.name ?? 'Untitled', 200)}*${item.ref ? ` (${userText(item.ref, 50)})` : ''}\n${item.locationName ? userText(item.locationName, 100) : 'All locations'}`,
+      {
+        block_id: `lit_${item.id}`,
+        accessory: button('Share in channel', ActionIds.shareLiterature, item.id),
+      },
+    ),
   );
   if (items.length > MAX) blocks.push(context(`Showing ${MAX} of ${items.length}; add words to narrow it down.`));
   return blocks;

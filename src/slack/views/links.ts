@@ -31,6 +31,9 @@ export function linkRequestBlocks(requestId: string, requester: string, candidat
     section(
       `<@${requester}> asks to link their Slack account to the care system.${candidate ? ` Suggested care user: *${userText(candidate.name ?? candidate.id, 100)}* (\`${candidate.id}\`).` : ' Approve asks you for their care user Id.'}`,
     ),
-    actions(`linkreq_${requestId}`, [button('Approve', ActionIds.approveLink, requestId, 'primary'), button('Reject', ActionIds.rejectLink, requestId, 'danger')]),
+    actions(`linkreq_${requestId}`, [
+      button('Approve', ActionIds.approveLink, requestId, 'primary'),
+      button('Reject', ActionIds.rejectLink, requestId, 'danger'),
+    ]),
   ];
 }

@@ -9,7 +9,9 @@ export function completionNotice(a: ActionView, ctx: RenderContext, groups: stri
   const when = a.completed ? slackDate(a.completed, ctx.timezone) : 'just now';
   const task = ctx.showTask && a.task ? `\n>${userText(a.task, 1500).replace(/\n/g, '\n>')}` : '';
   const text = `Action ${actionLabel(a)} was completed`;
-  const groupText = groups.length ? `You are told because of the notification group${groups.length > 1 ? 's' : ''} ${groups.map((g) => `*${userText(g, 80)}*`).join(', ')}.` : '';
+  const groupText = groups.length
+    ? `You are told because of the notification group${groups.length > 1 ? 's' : ''} ${groups.map((g) => `*${userText(g, 80)}*`).join(', ')}.`
+    : '';
   return {
     text,
     blocks: [
@@ -27,7 +29,9 @@ export function urgentAlert(a: ActionView, ctx: RenderContext): { text: string; 
   return {
     text,
     blocks: [
-      section(`:rotating_light: *${text}* · due ${a.due ? slackDate(a.due, ctx.timezone) : 'not set'} · ${assigneeText(a)}${task}`, { block_id: `task_${a.id}` }),
+      section(`:rotating_light: *${text}* · due ${a.due ? slackDate(a.due, ctx.timezone) : 'not set'} · ${assigneeText(a)}${task}`, {
+        block_id: `task_${a.id}`,
+      }),
       cardButtons(a),
     ],
   };

@@ -29,7 +29,11 @@ export function patchActionBlocks(blocks: types.AnyBlock[], action: ActionView, 
   const lineBlock = blocks[line] as types.SectionBlock;
   const mode = hasButtonsBlock ? 'full' : lineBlock.accessory ? 'complete' : 'none';
   const suffix = idOf(lineBlock).slice(`line_${id}~`.length);
-  const rendered = renderActionGroups([{ label: '', actions: [action] }], ctx, { maxBlocks: 10, buttons: mode, ...(suffix ? { blockIdSuffix: suffix } : {}) }).blocks.slice(1) as Block[];
+  const rendered = renderActionGroups([{ label: '', actions: [action] }], ctx, {
+    maxBlocks: 10,
+    buttons: mode,
+    ...(suffix ? { blockIdSuffix: suffix } : {}),
+  }).blocks.slice(1) as Block[];
   // Completed actions in 'complete' mode lose their button: keep the line only.
   return [...blocks.slice(0, line), ...rendered.filter((b) => b.type !== 'context'), ...blocks.slice(line + (hasButtonsBlock ? 2 : 1))];
 }

@@ -11,7 +11,12 @@ export function messageModal(title: string, message: string): types.ModalView {
 }
 
 /** Asks an approving admin which care user to link the requester to. */
-export function approveLinkModal(callbackId: string, meta: { requestId: string; channel?: string; ts?: string }, requester: string, suggested?: string): types.ModalView {
+export function approveLinkModal(
+  callbackId: string,
+  meta: { requestId: string; channel?: string; ts?: string },
+  requester: string,
+  suggested?: string,
+): types.ModalView {
   return {
     type: 'modal',
     callback_id: callbackId,

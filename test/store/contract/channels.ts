@@ -33,7 +33,11 @@ export function channelsContract(h: Harness): void {
       const { store } = await h.fresh();
       await store.upsertSubscription(digest({ filters: {}, postWhenEmpty: false, urgentAlerts: false, channelPrivate: false, showTaskText: true }));
       expect(await store.getSubscription('T1', 'C1')).toMatchObject({
-        filters: {}, postWhenEmpty: false, urgentAlerts: false, channelPrivate: false, showTaskText: true,
+        filters: {},
+        postWhenEmpty: false,
+        urgentAlerts: false,
+        channelPrivate: false,
+        showTaskText: true,
       });
     });
 
@@ -72,7 +76,7 @@ export function channelsContract(h: Harness): void {
   });
 
   describe('notification-group routes', () => {
-    it('routes groups to channels and finds the routes for an action\'s groups', async () => {
+    it("routes groups to channels and finds the routes for an action's groups", async () => {
       const { store, clock } = await h.fresh();
       const route = await store.upsertRoute({ teamId: 'T1', groupId: 'g1', groupName: 'Night staff', channelId: 'C1', setUpBy: 'UA' });
       expect(route).toEqual({ teamId: 'T1', groupId: 'g1', groupName: 'Night staff', channelId: 'C1', setUpBy: 'UA', setUpAt: clock() });

@@ -60,7 +60,12 @@ export function identityContract(h: Harness): void {
       const approved = await store.decideLinkRequest(request.id, 'approved', 'UADMIN');
       expect(approved).toMatchObject({ ok: true, request: { state: 'approved', decidedBy: 'UADMIN', decidedAt: clock() } });
       expect(await store.getLinkBySlackUser('T1', 'U1')).toEqual({
-        teamId: 'T1', slackUserId: 'U1', careUserId: 'care-9', method: 'request', linkedBy: 'UADMIN', linkedAt: clock(),
+        teamId: 'T1',
+        slackUserId: 'U1',
+        careUserId: 'care-9',
+        method: 'request',
+        linkedBy: 'UADMIN',
+        linkedAt: clock(),
       });
       const late = await store.decideLinkRequest(request.id, 'rejected', 'UOTHER');
       expect(late).toMatchObject({ ok: false, reason: 'already-decided', request: { state: 'approved', decidedBy: 'UADMIN' } });

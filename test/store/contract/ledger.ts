@@ -55,7 +55,8 @@ export function ledgerContract(h: Harness): void {
       expect(retry).toMatchObject({ outcome: 'failed-retry', delivery: { state: 'pending', attempts: 2, claimedBy: 'b' } });
       expect(await store.markFailed(retry.delivery.id, 'channel_not_found', { retryable: false })).toBe(true);
       expect(await store.claimDelivery(key(), { holder: 'c', staleAfterMs: STALE })).toMatchObject({
-        outcome: 'failed', delivery: { lastError: 'channel_not_found', retryable: false },
+        outcome: 'failed',
+        delivery: { lastError: 'channel_not_found', retryable: false },
       });
     });
 
@@ -114,9 +115,7 @@ export function ledgerContract(h: Harness): void {
     it('many claims of the same deliveries at once: each is claimed exactly once', async () => {
       const { store } = await h.fresh();
       const keys = Array.from({ length: 50 }, (_, i) => key({ actionId: `act-${i}` }));
-      const outcomes = await Promise.all(
-        [...keys, ...keys, ...keys].map((k, i) => store.claimDelivery(k, { holder: `h${i % 3}`, staleAfterMs: STALE })),
-      );
+      const outcomes = await Promise.all([...keys, ...keys, ...keys].map((k, i) => store.claimDelivery(k, { holder: `h${i % 3}`, staleAfterMs: STALE })));
       expect(outcomes.filter((o) => o.outcome === 'claimed')).toHaveLength(50);
       expect(outcomes.filter((o) => o.outcome === 'busy')).toHaveLength(100);
     });

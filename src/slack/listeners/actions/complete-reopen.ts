@@ -57,9 +57,18 @@ export function registerCompleteReopen(app: App, deps: SlackDeps): void {
         const id = action.value ?? '';
         const result = kind === 'complete' ? await deps.actions.complete(actor, id) : await deps.actions.reopen(actor, id);
         const [view] = await deps.actions.views([result.action], actor.teamId);
-        const note = result.changed ? undefined : kind === 'complete' ? 'That action was already complete; the card now shows its current state.' : 'That action was already open; the card now shows its current state.';
+        const note = result.changed
+          ? undefined
+          : kind === 'complete'
+            ? 'That action was already complete; the card now shows its current state.'
+            : 'That action was already open; the card now shows its current state.';
         await showWhereClicked(deps, body, respond, view!, note);
-        if (result.changed) await refreshHomes(deps, actor.teamId, [actor.userId, view!.assignee?.slackUserId].filter((u) => u !== actor.userId || body.container?.type !== 'view'));
+        if (result.changed)
+          await refreshHomes(
+            deps,
+            actor.teamId,
+            [actor.userId, view!.assignee?.slackUserId].filter((u) => u !== actor.userId || body.container?.type !== 'view'),
+          );
       } catch (err) {
         deps.logger.warn(`${kind} button failed`, { error: err });
         await tellClicker(deps, body, respond, describeError(err));
@@ -70,7 +79,12 @@ export function registerCompleteReopen(app: App, deps: SlackDeps): void {
 
 /** An error for the person who clicked, wherever they clicked. */
 export async function tellClicker(deps: SlackDeps, body: Body, respond: Responder, message: string): Promise<void> {
-  if (body.container?.type === 'view' || !(await safeRespond(respond, { response_type: 'ephemeral', replace_original: false, text: `:warning: ${message}` }, deps.logger))) {
-    await deps.slack.chat.postMessage({ channel: body.user.id, text: `:warning: ${message}` }).catch((err) => deps.logger.warn('could not report an error', { error: err }));
+  if (
+    body.container?.type === 'view' ||
+    !(await safeRespond(respond, { response_type: 'ephemeral', replace_original: false, text: `:warning: ${message}` }, deps.logger))
+  ) {
+    await deps.slack.chat
+      .postMessage({ channel: body.user.id, text: `:warning: ${message}` })
+      .catch((err) => deps.logger.warn('could not report an error', { error: err }));
   }
 }

@@ -23,7 +23,10 @@ export function registerEditAndNew(app: App, deps: SlackDeps): void {
     try {
       const opened = await deps.slack.views.open({ trigger_id: body.trigger_id, view: loadingModal('Edit care action') });
       viewId = opened.view?.id;
-      const [tz, action_] = await Promise.all([deps.profiles.get(body.user.id).then((p) => p.tz), deps.actions.resolve({ type: 'id', id: action.value ?? '' })]);
+      const [tz, action_] = await Promise.all([
+        deps.profiles.get(body.user.id).then((p) => p.tz),
+        deps.actions.resolve({ type: 'id', id: action.value ?? '' }),
+      ]);
       const due = parseApiDateTime(action_.due);
       const local = due ? localParts(due, tz) : null;
       const assignee = action_.assigned_to ? await deps.identity.slackUserFor(actor.teamId, action_.assigned_to) : null;

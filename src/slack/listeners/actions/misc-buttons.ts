@@ -30,7 +30,10 @@ export function registerMiscButtons(app: App, deps: SlackDeps): void {
       await safeRespond(respond, { response_type: 'ephemeral', replace_original: false, text: 'Shared in the channel.' }, deps.logger);
     } catch (err) {
       const code = (err as { data?: { error?: string } }).data?.error;
-      const message = code === 'not_in_channel' || code === 'channel_not_found' ? 'I am not in this channel: invite me with `/invite @Care Actions`, then try again.' : describeError(err);
+      const message =
+        code === 'not_in_channel' || code === 'channel_not_found'
+          ? 'I am not in this channel: invite me with `/invite @Care Actions`, then try again.'
+          : describeError(err);
       await tellClicker(deps, body, respond, message);
     }
   });
@@ -40,7 +43,11 @@ export function registerMiscButtons(app: App, deps: SlackDeps): void {
     const actor = { teamId: body.team?.id ?? '', userId: body.user.id };
     try {
       const removed = await deps.identity.unlink(actor, action.value ?? '');
-      await safeRespond(respond, { response_type: 'ephemeral', replace_original: false, text: removed ? `<@${action.value}> is unlinked.` : 'That link was already gone.' }, deps.logger);
+      await safeRespond(
+        respond,
+        { response_type: 'ephemeral', replace_original: false, text: removed ? `<@${action.value}> is unlinked.` : 'That link was already gone.' },
+        deps.logger,
+      );
       if (removed) await publishHome(deps, actor.teamId, action.value ?? '');
     } catch (err) {
       await tellClicker(deps, body, respond, describeError(err));
@@ -58,8 +65,15 @@ export function registerMiscButtons(app: App, deps: SlackDeps): void {
         await tellClicker(deps, body, respond, `That request was already ${request.state}${request.decidedBy ? ` by <@${request.decidedBy}>` : ''}.`);
         return;
       }
-      const meta = { requestId: String(request.id), ...(body.channel?.id ? { channel: body.channel.id } : {}), ...(body.message?.ts ? { ts: body.message.ts } : {}) };
-      await deps.slack.views.open({ trigger_id: body.trigger_id, view: approveLinkModal(CallbackIds.approveLinkModal, meta, request.slackUserId, request.careUserId ?? undefined) });
+      const meta = {
+        requestId: String(request.id),
+        ...(body.channel?.id ? { channel: body.channel.id } : {}),
+        ...(body.message?.ts ? { ts: body.message.ts } : {}),
+      };
+      await deps.slack.views.open({
+        trigger_id: body.trigger_id,
+        view: approveLinkModal(CallbackIds.approveLinkModal, meta, request.slackUserId, request.careUserId ?? undefined),
+      });
     } catch (err) {
       await tellClicker(deps, body, respond, describeError(err));
     }
@@ -71,9 +85,17 @@ export function registerMiscButtons(app: App, deps: SlackDeps): void {
     try {
       const request = await deps.identity.decideRequest(actor, Number(action.value), 'rejected');
       if (body.channel?.id && body.message?.ts) {
-        await deps.slack.chat.update({ channel: body.channel.id, ts: body.message.ts, text: `Link request from <@${request.slackUserId}> rejected by <@${actor.userId}>.`, blocks: [] });
+        await deps.slack.chat.update({
+          channel: body.channel.id,
+          ts: body.message.ts,
+          text: `Link request from <@${request.slackUserId}> rejected by <@${actor.userId}>.`,
+          blocks: [],
+        });
       }
-      await deps.slack.chat.postMessage({ channel: request.slackUserId, text: 'An admin did not approve your request to link your care account. Ask them if you think this is wrong.' });
+      await deps.slack.chat.postMessage({
+        channel: request.slackUserId,
+        text: 'An admin did not approve your request to link your care account. Ask them if you think this is wrong.',
+      });
     } catch (err) {
       await tellClicker(deps, body, respond, describeError(err));
     }

@@ -78,7 +78,15 @@ export async function handleAccountCommand(cmd: Command, ctx: CommandContext, de
       }));
       const pending = await deps.store.listLinkRequests({ state: 'pending', teamId: ctx.teamId });
       const blocks = linksBlocks(rows);
-      if (pending.length) blocks.push(section(`${pending.length} link request(s) waiting: ${pending.slice(0, 10).map((p) => `<@${p.slackUserId}>`).join(', ')}`));
+      if (pending.length)
+        blocks.push(
+          section(
+            `${pending.length} link request(s) waiting: ${pending
+              .slice(0, 10)
+              .map((p) => `<@${p.slackUserId}>`)
+              .join(', ')}`,
+          ),
+        );
       await ctx.reply({ text: 'Linked accounts', blocks });
       return true;
     }

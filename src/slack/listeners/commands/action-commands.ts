@@ -51,8 +51,12 @@ export async function handleActionCommand(cmd: Command, ctx: CommandContext, dep
       const [view] = await deps.actions.views([result.action], ctx.teamId);
       const tz = (await deps.profiles.get(ctx.userId)).tz;
       const note = result.changed
-        ? cmd.kind === 'done' ? ':white_check_mark: Completed.' : ':arrows_counterclockwise: Reopened.'
-        : cmd.kind === 'done' ? 'It was already complete.' : 'It was already open.';
+        ? cmd.kind === 'done'
+          ? ':white_check_mark: Completed.'
+          : ':arrows_counterclockwise: Reopened.'
+        : cmd.kind === 'done'
+          ? 'It was already complete.'
+          : 'It was already open.';
       await ctx.reply({ text: note, blocks: [section(note), ...actionCard(view!, { now: deps.now(), timezone: tz, showTask: true })] });
       if (result.changed) await refreshHomes(deps, ctx.teamId, [ctx.userId, view!.assignee?.slackUserId]);
       return true;

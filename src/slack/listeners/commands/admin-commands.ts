@@ -6,7 +6,15 @@ import type { AdminCommandHandler, SlackDeps } from '../../deps.js';
 import { userText } from '../../text.js';
 
 const describeFilters = (f: DigestFilters) =>
-  f.urgentOnly ? 'urgent only (and live urgent alerts)' : f.mineOnly ? 'actions of the person who set it up' : f.slackUserIds?.length ? `actions of ${f.slackUserIds.map((u) => `<@${u}>`).join(' ')}` : f.locationName ? `location ${userText(String(f.locationName), 80)}` : 'all actions';
+  f.urgentOnly
+    ? 'urgent only (and live urgent alerts)'
+    : f.mineOnly
+      ? 'actions of the person who set it up'
+      : f.slackUserIds?.length
+        ? `actions of ${f.slackUserIds.map((u) => `<@${u}>`).join(' ')}`
+        : f.locationName
+          ? `location ${userText(String(f.locationName), 80)}`
+          : 'all actions';
 
 /** `/care digest …` and `/care route …`: admin configuration of what goes to which channel. */
 export function createAdminCommands(deps: SlackDeps, digests: Digests): AdminCommandHandler {
@@ -56,7 +64,11 @@ export function createAdminCommands(deps: SlackDeps, digests: Digests): AdminCom
         const unlinked = [];
         for (const u of filters.slackUserIds ?? []) if (!(await deps.identity.getLink({ teamId: ctx.teamId, userId: u }))) unlinked.push(`<@${u}>`);
         const next = nextOccurrence({ time: sub.time, days: sub.days, timezone: sub.timeZone }, deps.now());
-        const privacy = info.isPrivate ? 'Task text is shown (private channel).' : sub.showTaskText ? 'Task text is shown here, as you chose with --show-tasks.' : 'Task text is hidden here (public channel); numbers, due times and assignees only.';
+        const privacy = info.isPrivate
+          ? 'Task text is shown (private channel).'
+          : sub.showTaskText
+            ? 'Task text is shown here, as you chose with --show-tasks.'
+            : 'Task text is hidden here (public channel); numbers, due times and assignees only.';
         await ctx.reply({
           text: `Digest set for this channel: ${sub.time} ${sub.days} (${sub.timeZone}), ${describeFilters(filters)}. Next: ${slackDate(next.at, sub.timeZone)}. ${privacy}${unlinked.length ? ` Not linked yet, so not covered: ${unlinked.join(' ')}.` : ''}`,
         });
@@ -72,7 +84,12 @@ export function createAdminCommands(deps: SlackDeps, digests: Digests): AdminCom
         const subs = await deps.store.listSubscriptions(ctx.teamId);
         await ctx.reply({
           text: subs.length
-            ? subs.map((s) => `<#${s.channelId}>: ${s.time} ${s.days} (${s.timeZone}), ${describeFilters(s.filters)}${s.showTaskText ? ', task text shown' : ''}, set by <@${s.setUpBy}>`).join('\n')
+            ? subs
+                .map(
+                  (s) =>
+                    `<#${s.channelId}>: ${s.time} ${s.days} (${s.timeZone}), ${describeFilters(s.filters)}${s.showTaskText ? ', task text shown' : ''}, set by <@${s.setUpBy}>`,
+                )
+                .join('\n')
             : 'No channel has a digest yet. `/care digest here` sets one up.',
         });
         return true;
@@ -85,7 +102,13 @@ export function createAdminCommands(deps: SlackDeps, digests: Digests): AdminCom
         }
         const report = await digests.postNow(sub, deps.now());
         const posted = (report.results.sent ?? 0) > 0;
-        await ctx.reply({ text: posted ? 'Digest posted.' : report.results['empty-skipped'] ? 'Nothing is due, and this digest stays quiet when empty.' : 'The digest could not be posted; it is logged for your admin.' });
+        await ctx.reply({
+          text: posted
+            ? 'Digest posted.'
+            : report.results['empty-skipped']
+              ? 'Nothing is due, and this digest stays quiet when empty.'
+              : 'The digest could not be posted; it is logged for your admin.',
+        });
         return true;
       }
       case 'route': {
@@ -113,7 +136,11 @@ export function createAdminCommands(deps: SlackDeps, digests: Digests): AdminCom
       }
       case 'routes': {
         const routes = await deps.store.listRoutes(ctx.teamId);
-        await ctx.reply({ text: routes.length ? routes.map((r) => `*${userText(r.groupName, 80)}* → <#${r.channelId}> (set by <@${r.setUpBy}>)`).join('\n') : 'No notification group is routed to a channel yet.' });
+        await ctx.reply({
+          text: routes.length
+            ? routes.map((r) => `*${userText(r.groupName, 80)}* → <#${r.channelId}> (set by <@${r.setUpBy}>)`).join('\n')
+            : 'No notification group is routed to a channel yet.',
+        });
         return true;
       }
       default:
@@ -121,4 +148,3 @@ export function createAdminCommands(deps: SlackDeps, digests: Digests): AdminCom
     }
   };
 }
-

@@ -14,12 +14,21 @@ import { messageModal } from '../../views/simple-modals.js';
 
 const MetaSchema = z.object({
   mode: z.enum(['create', 'edit']),
-  actionId: z.string().regex(/^[0-9a-f]{24}$/).optional(),
+  actionId: z
+    .string()
+    .regex(/^[0-9a-f]{24}$/)
+    .optional(),
   tz: z.string().refine(isValidTimeZone),
   channelId: z.string().optional(),
   threadTs: z.string().optional(),
   origin: z
-    .object({ channel: z.string(), ts: z.string().optional(), threadTs: z.string().optional(), responseUrl: z.string().url().optional(), blockId: z.string().optional() })
+    .object({
+      channel: z.string(),
+      ts: z.string().optional(),
+      threadTs: z.string().optional(),
+      responseUrl: z.string().url().optional(),
+      blockId: z.string().optional(),
+    })
     .optional(),
 });
 type Meta = z.infer<typeof MetaSchema>;
@@ -53,7 +62,12 @@ async function confirm(deps: SlackDeps, actor: { teamId: string; userId: string 
     const showTask = await deps.channels.showTasksIn(actor.teamId, channel);
     const ctx = { now: deps.now(), timezone: tz, showTask };
     try {
-      await deps.slack.chat.postMessage({ channel, thread_ts: meta.threadTs, text: `${verb} by <@${actor.userId}>: ${actionFallback(view!, ctx)}`, blocks: [section(`:white_check_mark: ${verb} by <@${actor.userId}>`), ...actionCard(view!, ctx)] });
+      await deps.slack.chat.postMessage({
+        channel,
+        thread_ts: meta.threadTs,
+        text: `${verb} by <@${actor.userId}>: ${actionFallback(view!, ctx)}`,
+        blocks: [section(`:white_check_mark: ${verb} by <@${actor.userId}>`), ...actionCard(view!, ctx)],
+      });
       return;
     } catch (err) {
       deps.logger.warn('could not confirm in the thread; sending a DM instead', { error: err });
@@ -75,7 +89,8 @@ async function confirm(deps: SlackDeps, actor: { teamId: string; userId: string 
 function resultView(outcome: Outcome, mode: 'create' | 'edit'): types.ModalView {
   const title = mode === 'create' ? 'New care action' : 'Edit care action';
   if (outcome.ok) return messageModal(title, ':white_check_mark: Saved.');
-  if ('errors' in outcome) return messageModal(title, `:warning: The care system did not accept it: ${Object.values(outcome.errors).join(' ')} Please try again.`);
+  if ('errors' in outcome)
+    return messageModal(title, `:warning: The care system did not accept it: ${Object.values(outcome.errors).join(' ')} Please try again.`);
   return messageModal(title, `:warning: ${outcome.message}`);
 }
 
@@ -104,11 +119,16 @@ export function registerActionModal(app: App, deps: SlackDeps): void {
       if (!first.ok) return void (await ack({ response_action: 'update', view: resultView(first, meta.mode) }));
       await ack();
     } else {
-      await ack({ response_action: 'update', view: messageModal(meta.mode === 'create' ? 'New care action' : 'Edit care action', ':hourglass_flowing_sand: Saving…') });
+      await ack({
+        response_action: 'update',
+        view: messageModal(meta.mode === 'create' ? 'New care action' : 'Edit care action', ':hourglass_flowing_sand: Saving…'),
+      });
     }
     const outcome = first === 'late' ? await saving : first;
     if (first === 'late') {
-      await deps.slack.views.update({ view_id: view.id, view: resultView(outcome, meta.mode) }).catch((err) => deps.logger.warn('could not update the modal', { error: err }));
+      await deps.slack.views
+        .update({ view_id: view.id, view: resultView(outcome, meta.mode) })
+        .catch((err) => deps.logger.warn('could not update the modal', { error: err }));
     }
     if (!outcome.ok) return;
     try {

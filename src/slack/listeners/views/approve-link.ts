@@ -23,7 +23,10 @@ export function registerApproveLinkModal(app: App, deps: SlackDeps): void {
           .update({ channel: meta.channel, ts: meta.ts, text: `Link request from <@${request.slackUserId}> approved by <@${admin.userId}>.`, blocks: [] })
           .catch((err) => deps.logger.warn('could not update the request message', { error: err }));
       }
-      await deps.slack.chat.postMessage({ channel: request.slackUserId, text: ':link: An admin linked your Slack account to the care system. Type `/care mine` to see your actions.' });
+      await deps.slack.chat.postMessage({
+        channel: request.slackUserId,
+        text: ':link: An admin linked your Slack account to the care system. Type `/care mine` to see your actions.',
+      });
       await publishHome(deps, admin.teamId, request.slackUserId);
     } catch (err) {
       const message = err instanceof UserFacingError ? err.message : describeError(err);
