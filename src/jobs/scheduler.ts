@@ -68,16 +68,25 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     const abort = new AbortController();
     const onStop = () => abort.abort();
     stopping.signal.addEventListener('abort', onStop);
+    // Renewed at a third of the lease. A renewal that fails (the database is away) is logged; once a
+    // whole lease has passed since the last confirmed renewal, another instance may hold the job: stop.
+    let confirmedAt = Date.now();
+    const lost = (why: string) => {
+      if (abort.signal.aborted) return;
+      logger.warn(`${why}; stopping the run`, { job: job.name });
+      abort.abort();
+    };
     const renew = setInterval(
       () => {
         store.renewLease(job.name, holder, leaseMs).then(
           (ok) => {
-            if (!ok) {
-              logger.warn('lost a job lease; stopping the run', { job: job.name });
-              abort.abort();
-            }
+            if (ok) confirmedAt = Date.now();
+            else lost('lost a job lease');
           },
-          () => undefined,
+          (err) => {
+            logger.warn('could not renew a job lease', { job: job.name, error: err });
+            if (Date.now() - confirmedAt >= leaseMs) lost('the job lease may have run out');
+          },
         );
       },
       Math.max(1000, leaseMs / 3),

@@ -141,6 +141,23 @@ describe('scheduler with a real SQLite store', () => {
     expect(await store.getLease('job')).toBeNull();
   });
 
+  it('logs a lease renewal that fails and stops the run once the lease may have run out', async () => {
+    const g = gatedJob();
+    const store = await instanceStore();
+    const logger = memoryLogger('debug');
+    const a = createScheduler({ store, holder: 'instance-a', jobs: [g.job], logger, leaseMs: 3_000 }); // renewed every second
+    schedulers.push(a);
+    const run = a.runOnce('job');
+    await g.started();
+    await store.close(); // the database goes away under the running job: renewals fail
+    const deadline = Date.now() + 10_000;
+    while (g.state.aborted === 0 && Date.now() < deadline) await tick(100);
+    expect(g.state.aborted).toBe(1);
+    expect(await run).toMatchObject({ ran: true });
+    expect(logger.lines.some((l) => l.includes('could not renew a job lease'))).toBe(true);
+    expect(logger.lines.some((l) => l.includes('stopping the run'))).toBe(true);
+  });
+
   it('keeps its lease while a long run renews it, and aborts a run whose lease was taken', async () => {
     const g = gatedJob();
     const a = scheduler(await instanceStore(), 'instance-a', [g.job], 3_000); // renewed every second
