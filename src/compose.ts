@@ -1,22 +1,25 @@
-import { WebClient } from '@slack/web-api';
-import { createCareClient, type CareClient } from './care/index.js';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { WebClient } from '@slack/web-api';
+import { type CareClient, createCareClient } from './care/index.js';
+import { createJobs, type Scheduler } from './jobs/index.js';
 import type { Logger } from './logging/logger.js';
 import { createActionsService } from './services/actions.js';
 import { createChannelPolicy } from './services/channel-policy.js';
-import { createDirectoryService } from './services/directory.js';
-import { createIdentityService } from './services/identity.js';
-import { createSlackProfiles } from './services/slack-profiles.js';
-import { createSlackApp, type SlackApp } from './slack/app.js';
-import { boltLogger } from './slack/bolt-logger.js';
-import { createJobs, type Scheduler } from './jobs/index.js';
-import { createCompletionNotices, type CompletionNotices } from './services/completion-notices.js';
+import { createChannelSetup } from './services/channel-setup.js';
+import { type CompletionNotices, createCompletionNotices } from './services/completion-notices.js';
 import { createDeliverer } from './services/delivery.js';
 import { createDigests, type Digests } from './services/digests.js';
+import { createDirectoryService } from './services/directory.js';
+import { createIdentityService } from './services/identity.js';
+import type { MessageRenderers } from './services/renderers.js';
+import { createSlackProfiles } from './services/slack-profiles.js';
 import { createUrgentAlerts } from './services/urgent-alerts.js';
-import { createAdminCommands } from './slack/listeners/commands/admin-commands.js';
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
+import { createSlackApp, type SlackApp } from './slack/app.js';
 import type { SlackDeps } from './slack/deps.js';
+import { renderDigest } from './slack/views/digest.js';
+import { completionNotice, urgentAlert } from './slack/views/notices.js';
+import { createSlackWebClient } from './slack/web-clients.js';
 import { openStore, type Store } from './store/index.js';
 
 export interface AppSettings {
@@ -51,56 +54,21 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
   const now = settings.now ?? (() => new Date());
   const store = await openStore({ databaseUrl: settings.store.databaseUrl, dataDir: settings.store.dataDir, logger, clock: () => now().getTime() });
   const care = createCareClient({ ...settings.care, logger: logger.child({ component: 'care-api' }) });
-  // The WebClients log through our logger (JSON, levelled), not to the console; never their debug
-  // lines, which hold whole request bodies (message text, email addresses).
-  const webApiLogger = { ...boltLogger(logger.child({ component: 'slack-web-api' })), debug: () => undefined };
-  const slack = new WebClient(settings.slack.botToken, {
-    ...(settings.slack.apiUrl ? { slackApiUrl: settings.slack.apiUrl } : {}),
-    logger: webApiLogger,
-    retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 2000 },
-    timeout: 10_000,
-    rejectRateLimitedCalls: false,
-  });
+  const token = settings.slack.botToken;
+  const apiUrl = settings.slack.apiUrl;
+  const slack = createSlackWebClient(token, 'interactive', { apiUrl, logger });
+  // Scheduled work posts through its own client: bounded retries (honouring Retry-After) and a timeout.
+  const jobSlack = createSlackWebClient(token, 'jobs', { apiUrl, logger });
+  const staleAfterMs = settings.jobs?.staleAfterMs ?? 2 * 60_000;
+  // The deliverer's posts: no retries of the client's own; a timeout well inside a claim's staleness.
+  const poster = createSlackWebClient(token, 'poster', { apiUrl, logger, posterTimeoutMs: Math.min(10_000, Math.max(1_000, staleAfterMs / 4)) });
+  const holder = settings.jobs?.instanceId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+
   const profiles = createSlackProfiles({ slack, defaultTz: settings.timezone });
   const identity = createIdentityService({ store, care, profiles, adminSlackUserIds: settings.adminSlackUserIds, logger });
   const directory = createDirectoryService({ care });
   const channels = createChannelPolicy({ slack, store });
-  const actions = createActionsService({ care, store, identity, logger });
-  const deps: SlackDeps = {
-    actions,
-    identity,
-    directory,
-    profiles,
-    channels,
-    store,
-    slack,
-    logger,
-    now,
-    timezone: settings.timezone,
-    adminCommands: [],
-    homeQueues: new Map(),
-  };
-
-  // Scheduled work posts through its own WebClient: bounded retries (honouring Retry-After) and a timeout.
-  const jobSlack = new WebClient(settings.slack.botToken, {
-    ...(settings.slack.apiUrl ? { slackApiUrl: settings.slack.apiUrl } : {}),
-    logger: webApiLogger,
-    retryConfig: { retries: 5, factor: 2, minTimeout: 500, maxTimeout: 5000 },
-    timeout: 10_000,
-    rejectRateLimitedCalls: false,
-  });
-  const holder = settings.jobs?.instanceId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
-  const staleAfterMs = settings.jobs?.staleAfterMs ?? 2 * 60_000;
-  // Deliveries post through a client that never retries by itself: the deliverer retries within its
-  // claim's time (honouring Retry-After) and checks the channel's history after an unclear failure,
-  // so a slow retry can never overlap another instance taking the claim over.
-  const poster = new WebClient(settings.slack.botToken, {
-    ...(settings.slack.apiUrl ? { slackApiUrl: settings.slack.apiUrl } : {}),
-    logger: webApiLogger,
-    retryConfig: { retries: 0 },
-    rejectRateLimitedCalls: true,
-    timeout: Math.min(10_000, Math.max(1_000, staleAfterMs / 4)),
-  });
+  const render: MessageRenderers = { completionNotice, urgentAlert, digest: renderDigest };
   const deliverer = createDeliverer({ store, slack: jobSlack, poster, holder, logger: logger.child({ component: 'delivery' }), staleAfterMs });
   let teamId: Promise<string> | undefined;
   const team = () =>
@@ -119,20 +87,49 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     profiles,
     channels,
     deliverer,
+    render,
     teamId: team,
     timezone: settings.timezone,
     logger,
     now,
     staleAfterMs,
   });
-  const urgent = createUrgentAlerts({ store, care, identity, channels, deliverer, now, staleAfterMs, logger: logger.child({ component: 'urgent-alerts' }) });
-  const digests = createDigests({ care, store, identity, channels, deliverer, logger });
-  // The fast path: a completion made through Slack is announced at once, through the same ledger.
-  // Not awaited, so the person's click is answered first; the ledger and the poller make it exactly once.
-  actions.onCompleted(async (action) => {
-    void notices.deliver(action).catch((err) => logger.warn('completion notice will be retried by the poller', { actionId: action._id, error: err }));
+  const urgent = createUrgentAlerts({
+    store,
+    care,
+    identity,
+    channels,
+    deliverer,
+    render,
+    now,
+    staleAfterMs,
+    logger: logger.child({ component: 'urgent-alerts' }),
   });
-  deps.adminCommands!.push(createAdminCommands(deps, digests));
+  const digests = createDigests({ care, store, identity, channels, deliverer, render, logger });
+  const actions = createActionsService({
+    care,
+    store,
+    identity,
+    logger,
+    // The fast path: a completion made through Slack is announced at once, through the same ledger.
+    // Not awaited, so the person's click is answered first; the ledger and the poller make it exactly once.
+    announceCompletion: (action) =>
+      void notices.deliver(action).catch((err) => logger.warn('completion notice will be retried by the poller', { actionId: action._id, error: err })),
+  });
+  const channelSetup = createChannelSetup({ store, identity, channels, directory, digests, timezone: settings.timezone, now });
+  const deps: SlackDeps = {
+    actions,
+    identity,
+    directory,
+    profiles,
+    channels,
+    channelSetup,
+    slack,
+    logger,
+    now,
+    timezone: settings.timezone,
+    homeQueues: new Map(),
+  };
   const jobs = createJobs({
     care,
     store,

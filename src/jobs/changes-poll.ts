@@ -1,5 +1,5 @@
 import type { CareClient } from '../care/index.js';
-import { ACTION_ATTRIBUTES } from '../services/action-views.js';
+import { ACTION_ATTRIBUTES } from '../services/action-model.js';
 import type { CompletionNotices } from '../services/completion-notices.js';
 import type { UrgentAlerts } from '../services/urgent-alerts.js';
 import type { Store } from '../store/index.js';
@@ -33,7 +33,6 @@ export function changesPollJob(deps: {
   store: Store;
   notices: CompletionNotices;
   urgent: UrgentAlerts;
-  retryUnfinished: () => Promise<void>;
   now: () => Date;
   schedule: string;
   overlapMs: number;
@@ -92,7 +91,7 @@ export function changesPollJob(deps: {
         if (signal.aborted) return report;
       }
       if (newest > start || !stored) await deps.store.setCursor(CHANGES_CURSOR, new Date(Math.max(newest, cursor)).toISOString());
-      await deps.retryUnfinished();
+      await deps.notices.retryUnfinished();
       await deps.urgent.retryUnfinished(subscriptions);
       return report;
     },

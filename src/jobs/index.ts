@@ -38,7 +38,6 @@ export function createJobs(o: JobsOptions): Scheduler {
         store: o.store,
         notices: o.notices,
         urgent: o.urgent,
-        retryUnfinished: async () => void (await o.notices.retryUnfinished()),
         now: o.now,
         schedule: everySeconds(o.pollSeconds),
         overlapMs: o.overlapMs ?? 5 * 60_000,

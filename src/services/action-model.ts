@@ -1,7 +1,9 @@
-import type { Action } from '../care/index.js';
-import type { ActionView } from '../slack/views/model.js';
-import { parseApiDateTime } from '../time/slack-date.js';
-import type { IdentityService } from './identity.js';
+/**
+ * The domain model of an action as the app shows and changes it, below Slack:
+ * view models, references, the form's value, and the due-time grouping used by
+ * lists, the Home tab and digests. Pure: no I/O, no imports of other services.
+ */
+import { dueWindow, inWindow } from '../time/due-windows.js';
 
 /**
  * The attributes the app reads of an action anywhere (views, notices, alerts,
@@ -20,33 +22,87 @@ export const ACTION_ATTRIBUTES = [
   'location',
 ] as const;
 
-/** Care actions -> view models, with assignees resolved to Slack mentions (linked) or names. */
-export async function toActionViews(actions: Action[], teamId: string, identity: IdentityService): Promise<ActionView[]> {
-  const assignees = [...new Set(actions.map((a) => a.assigned_to).filter((v): v is string => Boolean(v)))];
-  const slackIds = new Map<string, string | null>();
-  await Promise.all(assignees.map(async (id) => slackIds.set(id, await identity.slackUserFor(teamId, id))));
-  const unlinked = assignees.filter((id) => !slackIds.get(id));
-  const names = unlinked.length ? await identity.careUserNames(unlinked) : new Map<string, string>();
-  return actions.map((a) => {
-    const assignee = a.assigned_to
-      ? slackIds.get(a.assigned_to)
-        ? { slackUserId: slackIds.get(a.assigned_to)! }
-        : { ...(names.get(a.assigned_to) ? { name: names.get(a.assigned_to)! } : {}) }
-      : null;
-    return {
-      id: a._id,
-      actionNo: a.action_no ?? null,
-      task: a.task ?? null,
-      due: parseApiDateTime(a.due),
-      urgent: Boolean(a.urgent),
-      completed: parseApiDateTime(a.completed),
-      assignee,
-    };
-  });
+/** What the views need to know about an action, already resolved for display. */
+export interface ActionView {
+  id: string;
+  actionNo: string | null;
+  task: string | null;
+  due: Date | null;
+  urgent: boolean;
+  completed: Date | null;
+  /** Slack user to mention when the assignee is linked; otherwise a name if known. */
+  assignee: { slackUserId?: string; name?: string } | null;
 }
+
+/** A labelled run of actions in a list ("Overdue", "Due today", …). */
+export interface ActionGroup {
+  label: string;
+  actions: ActionView[];
+}
+
+/** How a person names one action: its care Id or its action number. */
+export type ActionRef = { type: 'id'; id: string } | { type: 'no'; no: string };
+
+export interface ReminderValue {
+  method: string;
+  offset_type: 'none' | 'delta' | 'time';
+  offset_delta?: number;
+  offset_time_str?: string;
+}
+
+/** A validated create/edit form, in care terms (the assignee still as a Slack user). */
+export interface ActionFormValue {
+  task: string;
+  due: Date;
+  assigneeSlackUserId: string | null;
+  urgent: boolean;
+  pin: 'location' | 'user' | null;
+  notify: string[];
+  reminders: ReminderValue[];
+  subject: { type: 'care_enquiry' | 'service_user'; id: string } | null;
+}
+
+/** The form fields a refusal can belong to (the Slack form maps them onto its inputs). */
+export type ActionField = 'task' | 'due' | 'assignee' | 'urgent' | 'pin' | 'notify' | 'subject';
+
+/** How to show actions where a message goes: when "now" is, the reader's zone, and whether task text may appear. */
+export interface RenderContext {
+  now: Date;
+  /** Zone for fallback text of date tokens. */
+  timezone: string;
+  /** Whether task text may be shown where this is posted. */
+  showTask: boolean;
+}
+
+export const isOverdue = (a: ActionView, now: Date) => !a.completed && a.due !== null && a.due.getTime() < now.getTime();
 
 /** Urgent first, then by due time (no due time last). */
 export function byUrgencyThenDue(a: ActionView, b: ActionView): number {
   if (a.urgent !== b.urgent) return a.urgent ? -1 : 1;
   return (a.due?.getTime() ?? Infinity) - (b.due?.getTime() ?? Infinity);
+}
+
+/** Open actions by when they are due, in one time zone. Each action is in at most one bucket. */
+export interface DueBuckets {
+  /** Due before now. */
+  overdue: ActionView[];
+  /** Due later today (local day). */
+  today: ActionView[];
+  /** Due after today, within the next 7 local days. */
+  nextWeek: ActionView[];
+}
+
+/** Sort (urgent first, then due) and split into overdue / today / next 7 days; the rest is left out. */
+export function bucketByDue(views: ActionView[], now: Date, tz: string): DueBuckets {
+  const overdue = dueWindow('overdue', now, tz);
+  const today = dueWindow('today', now, tz);
+  const week = dueWindow('week', now, tz);
+  const buckets: DueBuckets = { overdue: [], today: [], nextWeek: [] };
+  for (const v of [...views].sort(byUrgencyThenDue)) {
+    if (!v.due) continue;
+    if (inWindow(v.due, overdue)) buckets.overdue.push(v);
+    else if (inWindow(v.due, today)) buckets.today.push(v);
+    else if (inWindow(v.due, week)) buckets.nextWeek.push(v);
+  }
+  return buckets;
 }

@@ -1,38 +1,42 @@
 import { NotFoundError, type Action, type ActionInput, type CareClient, type ReminderInput } from '../care/index.js';
 import type { Logger } from '../logging/logger.js';
-import type { ActionFormValue } from '../slack/forms/action-form.js';
 import type { Store } from '../store/index.js';
-import type { ActionGroup } from '../slack/views/action-list.js';
-import type { ActionView } from '../slack/views/model.js';
 import { apiDateRange, dueWindow, inWindow, type DueWindowName } from '../time/due-windows.js';
 import { parseApiDateTime } from '../time/slack-date.js';
-import type { ActionRef } from '../slack/commands/parse.js';
-import { byUrgencyThenDue, toActionViews, ACTION_ATTRIBUTES } from './action-views.js';
+import { ACTION_ATTRIBUTES, bucketByDue, byUrgencyThenDue, type ActionFormValue, type ActionRef, type ActionView, type DueBuckets } from './action-model.js';
+import { toActionViews } from './action-views.js';
 import { UserFacingError } from './errors.js';
 import type { Actor, IdentityService } from './identity.js';
-
-/** Called after every completion made through Slack (the fast path of completion notices). */
-export type CompletionListener = (action: Action) => Promise<void>;
 
 export interface ActionsService {
   /** By Id: the whole action. By number: the action with ACTION_ATTRIBUTES only (enough for cards). */
   resolve(ref: ActionRef): Promise<Action>;
   views(actions: Action[], teamId: string): Promise<ActionView[]>;
-  mine(actor: Actor, careUserId: string, now: Date, tz: string): Promise<ActionGroup[]>;
+  /** The person's open actions: overdue, due today, due in the next 7 days. */
+  mine(actor: Actor, careUserId: string, now: Date, tz: string): Promise<DueBuckets>;
   due(actor: Actor, careUserId: string, window: DueWindowName, now: Date, tz: string): Promise<ActionView[]>;
   find(actor: Actor, words: string): Promise<ActionView[]>;
   create(actor: Actor, form: ActionFormValue): Promise<Action>;
   update(actor: Actor, id: string, form: ActionFormValue): Promise<Action>;
   complete(actor: Actor, id: string): Promise<{ action: Action; changed: boolean }>;
   reopen(actor: Actor, id: string): Promise<{ action: Action; changed: boolean }>;
-  onCompleted(listener: CompletionListener): void;
 }
 
 const MAX_LISTED = 500;
 
-export function createActionsService(deps: { care: CareClient; store: Store; identity: IdentityService; logger: Logger }): ActionsService {
+export function createActionsService(deps: {
+  care: CareClient;
+  store: Store;
+  identity: IdentityService;
+  logger: Logger;
+  /**
+   * Called (not awaited) after each completion made through Slack: the fast
+   * path of completion notices. It must not throw; what it cannot deliver the
+   * changes poll delivers later through the same ledger.
+   */
+  announceCompletion: (action: Action) => void;
+}): ActionsService {
   const { care, store, identity, logger } = deps;
-  const completionListeners: CompletionListener[] = [];
 
   async function audit(actor: Actor, verb: string, actionId: string, details: Record<string, unknown> = {}) {
     await store.appendAudit({ teamId: actor.teamId, userId: actor.userId, verb, actionId, details });
@@ -41,7 +45,7 @@ export function createActionsService(deps: { care: CareClient; store: Store; ide
   async function careUserFor(slackUserId: string | null, teamId: string): Promise<string | null> {
     if (!slackUserId) return null;
     const link = await identity.getLink({ teamId, userId: slackUserId });
-    if (!link) throw new UserFacingError(`<@${slackUserId}> has not linked a care account, so actions cannot be assigned to them yet.`, 'not-linked');
+    if (!link) throw new UserFacingError('That person has not linked a care account yet, so they cannot be assigned.', 'not-linked', 'assignee');
     return link.careUserId;
   }
 
@@ -95,18 +99,7 @@ export function createActionsService(deps: { care: CareClient; store: Store; ide
         per_page: 100,
         limit: MAX_LISTED,
       });
-      const views = (await service.views(items, actor.teamId)).sort(byUrgencyThenDue);
-      const overdue = dueWindow('overdue', now, tz);
-      const today = dueWindow('today', now, tz);
-      const isOverdue = (v: ActionView) => v.due !== null && inWindow(v.due, overdue);
-      return [
-        { label: ':warning: Overdue', actions: views.filter(isOverdue) },
-        { label: ':calendar: Due today', actions: views.filter((v) => !isOverdue(v) && v.due && inWindow(v.due, today)) },
-        {
-          label: ':spiral_calendar_pad: Next 7 days',
-          actions: views.filter((v) => v.due && !inWindow(v.due, today) && !isOverdue(v) && inWindow(v.due, week)),
-        },
-      ];
+      return bucketByDue(await service.views(items, actor.teamId), now, tz);
     },
 
     async due(actor, careUserId, windowName, now, tz) {
@@ -162,9 +155,7 @@ export function createActionsService(deps: { care: CareClient; store: Store; ide
       if (current.completed) return { action: current, changed: false };
       const done = (await care.actions.complete(id)) ?? (await care.actions.retrieve(id));
       await audit(actor, 'action.complete', id, { completed: done.completed });
-      for (const listener of completionListeners) {
-        await listener(done).catch((err) => logger.error('completion notice failed; the poller will retry it', { actionId: id, error: err }));
-      }
+      deps.announceCompletion(done);
       return { action: done, changed: true };
     },
 
@@ -175,10 +166,6 @@ export function createActionsService(deps: { care: CareClient; store: Store; ide
       const open = (await care.actions.reopen(id)) ?? (await care.actions.retrieve(id));
       await audit(actor, 'action.reopen', id, {});
       return { action: open, changed: true };
-    },
-
-    onCompleted(listener) {
-      completionListeners.push(listener);
     },
   };
   return service;

@@ -2,11 +2,12 @@ import type { WebClient } from '@slack/web-api';
 import type { Action, CareClient, NotificationGroup } from '../care/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { Delivery, Store } from '../store/index.js';
-import { completionNotice } from '../slack/views/notices.js';
-import { ACTION_ATTRIBUTES, toActionViews } from './action-views.js';
+import { ACTION_ATTRIBUTES } from './action-model.js';
+import { toActionViews } from './action-views.js';
 import type { ChannelPolicy } from './channel-policy.js';
 import { describeSlackError, isPermanentSlackError, unfinishedDeliveries, type Deliverer, type DeliveryResult } from './delivery.js';
 import type { IdentityService } from './identity.js';
+import type { MessageRenderers } from './renderers.js';
 import type { SlackProfiles } from './slack-profiles.js';
 
 export interface NoticeReport {
@@ -31,6 +32,7 @@ export function createCompletionNotices(deps: {
   profiles: SlackProfiles;
   channels: ChannelPolicy;
   deliverer: Deliverer;
+  render: Pick<MessageRenderers, 'completionNotice'>;
   teamId: () => Promise<string>;
   timezone: string;
   logger: Logger;
@@ -138,7 +140,7 @@ export function createCompletionNotices(deps: {
           report.recipients++;
           const key = { kind: 'completion', actionId: action._id, occurrence, recipient: `user:${teamId}/${slackUserId}` };
           const tz = (await deps.profiles.get(slackUserId).catch(() => null))?.tz ?? deps.timezone;
-          const notice = completionNotice(view!, { now: deps.now(), timezone: tz, showTask: true }, [...groupNames]);
+          const notice = deps.render.completionNotice(view!, { now: deps.now(), timezone: tz, showTask: true }, [...groupNames]);
           // The DM is opened inside the claim: a failure to open it is in the ledger and retried like a failed post.
           count(await deps.deliverer.deliver(key, () => dmChannel(slackUserId), notice));
         }),
@@ -148,7 +150,7 @@ export function createCompletionNotices(deps: {
         report.recipients++;
         const key = { kind: 'completion', actionId: action._id, occurrence, recipient: `channel:${route.teamId}/${route.channelId}` };
         const showTask = await deps.channels.showTasksIn(route.teamId, route.channelId);
-        const notice = completionNotice(view!, { now: deps.now(), timezone: deps.timezone, showTask }, [route.groupName]);
+        const notice = deps.render.completionNotice(view!, { now: deps.now(), timezone: deps.timezone, showTask }, [route.groupName]);
         count(await deps.deliverer.deliver(key, route.channelId, notice));
       }
       if (lookupFailures.length) {

@@ -1,6 +1,6 @@
 import { ErrorCode, type WebClient } from '@slack/web-api';
 import type { Logger } from '../logging/logger.js';
-import type { Block } from '../slack/views/blocks.js';
+import type { types } from '@slack/bolt';
 import { DEFAULT_MAX_ATTEMPTS, type ClaimOutcome, type Delivery, type DeliveryKey, type Store } from '../store/index.js';
 
 export const DELIVERY_EVENT_TYPE = 'care_delivery';
@@ -13,7 +13,7 @@ export interface DeliveryMetadata {
 /** What a delivery posts (the deliverer adds the channel and the metadata). */
 export interface OutgoingMessage {
   text: string;
-  blocks?: Block[];
+  blocks?: types.KnownBlock[];
   thread_ts?: string;
   unfurl_links?: boolean;
 }

@@ -1,13 +1,14 @@
 import type { Action, CareClient } from '../care/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { Store, Subscription } from '../store/index.js';
-import { renderDigest } from '../slack/views/digest.js';
-import { apiDateRange, dueWindow, inWindow } from '../time/due-windows.js';
+import { apiDateRange, dueWindow } from '../time/due-windows.js';
 import { dueOccurrence } from '../time/schedule.js';
-import { ACTION_ATTRIBUTES, byUrgencyThenDue, toActionViews } from './action-views.js';
+import { ACTION_ATTRIBUTES, bucketByDue } from './action-model.js';
+import { toActionViews } from './action-views.js';
 import type { ChannelPolicy } from './channel-policy.js';
 import type { Deliverer, DeliveryResult } from './delivery.js';
 import type { IdentityService } from './identity.js';
+import type { MessageRenderers } from './renderers.js';
 
 interface DigestQuery {
   key: string;
@@ -39,6 +40,7 @@ export function createDigests(deps: {
   identity: IdentityService;
   channels: ChannelPolicy;
   deliverer: Deliverer;
+  render: Pick<MessageRenderers, 'digest'>;
   logger: Logger;
 }): Digests {
   const { store, logger } = deps;
@@ -63,7 +65,7 @@ export function createDigests(deps: {
     return { key: JSON.stringify([assignedTo, urgentOnly, endDate]), assignedTo, urgentOnly, endDate };
   }
 
-  async function fetch(q: DigestQuery): Promise<Action[]> {
+  async function readQuery(q: DigestQuery): Promise<Action[]> {
     if (q.assignedTo && q.assignedTo.length === 0) return [];
     return deps.care.actions.collect({
       filters: { completed: 'no', end_date: q.endDate, ...(q.assignedTo ? { assigned_to: q.assignedTo } : {}), ...(q.urgentOnly ? { urgent: 'yes' } : {}) },
@@ -76,14 +78,9 @@ export function createDigests(deps: {
 
   async function post(sub: Subscription, actions: Action[], now: Date, occurrence: string, report: DigestRunReport): Promise<void> {
     const tz = sub.timeZone;
-    const overdueW = dueWindow('overdue', now, tz);
-    const todayW = dueWindow('today', now, tz);
-    const weekW = dueWindow('week', now, tz);
     const mine = sub.filters.locationId ? actions.filter((a) => a.location === sub.filters.locationId) : actions;
-    const views = (await toActionViews(mine, sub.teamId, deps.identity)).sort(byUrgencyThenDue);
-    const overdue = views.filter((v) => v.due && inWindow(v.due, overdueW));
-    const today = views.filter((v) => v.due && !inWindow(v.due, overdueW) && inWindow(v.due, todayW));
-    const urgentLater = views.filter((v) => v.urgent && v.due && !inWindow(v.due, overdueW) && !inWindow(v.due, todayW) && inWindow(v.due, weekW));
+    const { overdue, today, nextWeek } = bucketByDue(await toActionViews(mine, sub.teamId, deps.identity), now, tz);
+    const urgentLater = nextWeek.filter((v) => v.urgent);
     const showTask = await deps.channels.showTasksIn(sub.teamId, sub.channelId);
     const filterText = [
       sub.filters.urgentOnly ? 'urgent only' : '',
@@ -93,13 +90,13 @@ export function createDigests(deps: {
     ]
       .filter(Boolean)
       .join(' ');
-    const rendered = renderDigest(
+    const rendered = deps.render.digest(
       {
         title: dateTitle(now, tz),
         filterText,
         overdue: overdue.length,
         today: today.length,
-        urgent: views.filter((v) => v.urgent && (overdue.includes(v) || today.includes(v) || urgentLater.includes(v))).length,
+        urgent: [...overdue, ...today, ...urgentLater].filter((v) => v.urgent).length,
         groups: [
           { label: ':warning: Overdue', actions: overdue },
           { label: ':calendar: Due today', actions: today },
@@ -149,7 +146,7 @@ export function createDigests(deps: {
     const reads: Promise<Action[]>[] = [];
     let previous: Promise<unknown> = Promise.resolve();
     for (const { q } of entries) {
-      const read = previous.then(() => fetch(q));
+      const read = previous.then(() => readQuery(q));
       reads.push(read);
       previous = read.catch(() => undefined);
     }
@@ -173,6 +170,17 @@ export function createDigests(deps: {
     return report;
   }
 
+  /** A summary went out but a crash may have cut its thread short: the run finishes the thread. */
+  async function threadPending(sub: Subscription, date: string): Promise<boolean> {
+    const expected = Number((await store.getCursor(partsCursor(sub, date))) ?? 0);
+    if (!expected) return false;
+    const parts = await store.listDeliveries({ kind: 'digest-part', recipient: `channel:${sub.teamId}/${sub.channelId}`, limit: 500, order: 'desc' });
+    const mine = parts.filter((p) => p.occurrence.startsWith(`${date}#`));
+    const sent = mine.filter((p) => p.state === 'sent').length;
+    const givenUp = mine.filter((p) => p.state === 'failed' && !p.retryable).length;
+    return sent + givenUp < expected;
+  }
+
   return {
     async runDue(now) {
       const due: { sub: Subscription; occurrence: string }[] = [];
@@ -192,15 +200,4 @@ export function createDigests(deps: {
       return run([{ sub, occurrence: `now:${now.toISOString()}` }], now);
     },
   };
-
-  /** A summary went out but a crash may have cut its thread short: the run finishes the thread. */
-  async function threadPending(sub: Subscription, date: string): Promise<boolean> {
-    const expected = Number((await store.getCursor(partsCursor(sub, date))) ?? 0);
-    if (!expected) return false;
-    const parts = await store.listDeliveries({ kind: 'digest-part', recipient: `channel:${sub.teamId}/${sub.channelId}`, limit: 500, order: 'desc' });
-    const mine = parts.filter((p) => p.occurrence.startsWith(`${date}#`));
-    const sent = mine.filter((p) => p.state === 'sent').length;
-    const givenUp = mine.filter((p) => p.state === 'failed' && !p.retryable).length;
-    return sent + givenUp < expected;
-  }
 }

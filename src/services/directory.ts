@@ -1,5 +1,21 @@
 import type { CareClient } from '../care/index.js';
-import type { LiteratureView, LocationView } from '../slack/views/directory.js';
+
+export interface LocationView {
+  id: string;
+  name: string | null;
+  ref?: string | null;
+  phone?: string | null;
+  town?: string | null;
+  suspended?: boolean;
+}
+
+export interface LiteratureView {
+  id: string;
+  name: string | null;
+  ref?: string | null;
+  file?: string | null;
+  locationName?: string | null;
+}
 
 export interface DirectoryService {
   locations(words: string): Promise<LocationView[]>;

@@ -11,13 +11,19 @@ import {
   TimeoutError,
   UnauthorizedError,
 } from '../care/index.js';
+import type { ActionField } from './action-model.js';
 
-/** An error whose message is already a sentence for the person in Slack. */
+/**
+ * An error whose message is already a sentence for the person in Slack.
+ * `field` names the form field it belongs to, when it is about one (a form
+ * shows it beside that field instead of as a message).
+ */
 export class UserFacingError extends Error {
   override name = 'UserFacingError';
   constructor(
     message: string,
     readonly code: 'not-linked' | 'not-found' | 'forbidden' | 'invalid' | 'busy' | 'not-admin' | 'other' = 'other',
+    readonly field?: ActionField,
   ) {
     super(message);
   }

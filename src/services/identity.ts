@@ -29,6 +29,24 @@ export interface IdentityService {
   careUserName(careUserId: string): Promise<string | undefined>;
   careUserNames(careUserIds: string[]): Promise<Map<string, string>>;
   adminIds(): string[];
+  /** Admins only: every link of the workspace with care user names, and the requests waiting. */
+  listLinks(admin: Actor): Promise<{ links: LinkRow[]; pending: LinkRequest[] }>;
+  /**
+   * A request of this workspace still waiting for a decision, or a sentence
+   * saying why not. Reads the store only (fit for before a views.open); who may
+   * decide is checked by decideRequest.
+   */
+  pendingRequest(teamId: string, requestId: number): Promise<LinkRequest>;
+}
+
+/** A link as admins see it. */
+export interface LinkRow {
+  slackUserId: string;
+  careUserId: string;
+  careUserName?: string;
+  method: string;
+  createdBy: string | null;
+  createdAt: number;
 }
 
 const fullName = (u: Pick<CareUser, 'first_name' | 'last_name' | 'email'>) => [u.first_name, u.last_name].filter(Boolean).join(' ') || u.email || 'care user';
@@ -130,8 +148,8 @@ export function createIdentityService(deps: {
 
     async decideRequest(admin, requestId, decision, careUserId) {
       await service.requireAdmin(admin);
-      const request = await store.getLinkRequest(requestId);
-      if (!request) throw new UserFacingError('That link request no longer exists.', 'not-found');
+      const request = Number.isSafeInteger(requestId) ? await store.getLinkRequest(requestId) : null;
+      if (!request || request.teamId !== admin.teamId) throw new UserFacingError('That link request no longer exists.', 'not-found');
       const chosen = careUserId ?? request.careUserId ?? undefined;
       if (decision === 'approved' && !chosen) throw new UserFacingError('Give the care user Id to link them to.', 'invalid');
       const result = await store.decideLinkRequest(requestId, decision, admin.userId, chosen ? { careUserId: chosen } : {});
@@ -146,7 +164,8 @@ export function createIdentityService(deps: {
 
     async slackUserFor(teamId, careUserId) {
       const links = await store.getLinksByCareUser(careUserId);
-      return links.find((l) => l.teamId === teamId)?.slackUserId ?? links[0]?.slackUserId ?? null;
+      // Only a person of this workspace: a care user linked elsewhere is not someone to mention here.
+      return links.find((l) => l.teamId === teamId)?.slackUserId ?? null;
     },
 
     async careUserName(careUserId) {
@@ -175,6 +194,33 @@ export function createIdentityService(deps: {
     },
 
     adminIds: () => [...deps.adminSlackUserIds],
+
+    async listLinks(admin) {
+      await service.requireAdmin(admin);
+      const [links, pending] = await Promise.all([store.listLinks(admin.teamId), store.listLinkRequests({ state: 'pending', teamId: admin.teamId })]);
+      const names = await service.careUserNames(links.map((l) => l.careUserId));
+      const rows = links.map((l) => {
+        const careUserName = names.get(l.careUserId);
+        return {
+          slackUserId: l.slackUserId,
+          careUserId: l.careUserId,
+          ...(careUserName ? { careUserName } : {}),
+          method: l.method,
+          createdBy: l.linkedBy,
+          createdAt: l.linkedAt,
+        };
+      });
+      return { links: rows, pending };
+    },
+
+    async pendingRequest(teamId, requestId) {
+      const request = Number.isSafeInteger(requestId) ? await store.getLinkRequest(requestId) : null;
+      if (!request || request.teamId !== teamId) throw new UserFacingError('That link request no longer exists.', 'not-found');
+      if (request.state !== 'pending') {
+        throw new UserFacingError(`That request was already ${request.state}${request.decidedBy ? ` by <@${request.decidedBy}>` : ''}.`, 'invalid');
+      }
+      return request;
+    },
   };
   return service;
 }

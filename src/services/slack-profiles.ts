@@ -11,6 +11,8 @@ export interface SlackProfile {
 
 export interface SlackProfiles {
   get(userId: string): Promise<SlackProfile>;
+  /** The person's IANA time zone; the app's zone when Slack cannot say. Never throws. */
+  tz(userId: string): Promise<string>;
   lookupByEmail(email: string): Promise<string | null>;
   forget(userId: string): void;
 }
@@ -35,7 +37,7 @@ export function createSlackProfiles(deps: { slack: WebClient; defaultTz: string;
     };
   };
 
-  return {
+  const profiles: SlackProfiles = {
     get(userId) {
       const hit = cache.get(userId);
       if (hit && now() - hit.at < ttl) return hit.profile;
@@ -43,6 +45,12 @@ export function createSlackProfiles(deps: { slack: WebClient; defaultTz: string;
       cache.set(userId, { at: now(), profile });
       profile.catch(() => cache.delete(userId));
       return profile;
+    },
+    tz(userId) {
+      return profiles.get(userId).then(
+        (p) => p.tz,
+        () => deps.defaultTz,
+      );
     },
     lookupByEmail(email) {
       const key = email.toLowerCase();
@@ -63,4 +71,5 @@ export function createSlackProfiles(deps: { slack: WebClient; defaultTz: string;
       cache.delete(userId);
     },
   };
+  return profiles;
 }

@@ -1,12 +1,12 @@
 import type { Action, CareClient } from '../care/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { Store, Subscription } from '../store/index.js';
-import type { ActionView } from '../slack/views/model.js';
-import { urgentAlert } from '../slack/views/notices.js';
-import { ACTION_ATTRIBUTES, toActionViews } from './action-views.js';
+import { ACTION_ATTRIBUTES, type ActionView } from './action-model.js';
+import { toActionViews } from './action-views.js';
 import type { ChannelPolicy } from './channel-policy.js';
 import { unfinishedDeliveries, type Deliverer, type DeliveryResult } from './delivery.js';
 import type { IdentityService } from './identity.js';
+import type { MessageRenderers } from './renderers.js';
 
 export interface UrgentAlerts {
   /**
@@ -30,6 +30,7 @@ export function createUrgentAlerts(deps: {
   identity: IdentityService;
   channels: ChannelPolicy;
   deliverer: Deliverer;
+  render: Pick<MessageRenderers, 'urgentAlert'>;
   now: () => Date;
   staleAfterMs: number;
   logger: Logger;
@@ -70,7 +71,7 @@ export function createUrgentAlerts(deps: {
         const view = views.get(sub.teamId) ?? (await toActionViews([action], sub.teamId, deps.identity))[0]!;
         views.set(sub.teamId, view);
         const showTask = await deps.channels.showTasksIn(sub.teamId, sub.channelId);
-        const alert = urgentAlert(view, { now: deps.now(), timezone: sub.timeZone, showTask });
+        const alert = deps.render.urgentAlert(view, { now: deps.now(), timezone: sub.timeZone, showTask });
         results.push(
           await deps.deliverer.deliver(
             { kind: 'urgent', actionId: action._id, occurrence: episode, recipient: `channel:${sub.teamId}/${sub.channelId}` },

@@ -1,16 +1,21 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { App } from '@slack/bolt';
 import { boltLogger } from './bolt-logger.js';
+import { slackClientOptions } from './web-clients.js';
 import type { SlackDeps } from './deps.js';
 import { registerCompleteReopen } from './listeners/actions/complete-reopen.js';
-import { registerEditAndNew } from './listeners/actions/edit-new.js';
-import { registerMiscButtons } from './listeners/actions/misc-buttons.js';
-import { registerCareCommand } from './listeners/commands/care.js';
-import { registerAppHome } from './listeners/events/app-home.js';
+import { registerEditButton } from './listeners/actions/edit-action.js';
+import { registerHomePageButtons } from './listeners/actions/home-pages.js';
+import { registerLinkRequestButtons } from './listeners/actions/link-requests.js';
+import { registerNewActionButton } from './listeners/actions/new-action.js';
+import { registerShareLiterature } from './listeners/actions/share-literature.js';
+import { registerUnlinkButton } from './listeners/actions/unlink.js';
+import { registerCareCommand } from './listeners/commands/index.js';
+import { registerAppHomeOpened } from './listeners/events/app-home-opened.js';
 import { registerNotifyGroupOptions } from './listeners/options/notify-groups.js';
 import { registerCreateFromMessage } from './listeners/shortcuts/create-from-message.js';
-import { registerActionModal } from './listeners/views/action-modal.js';
-import { registerApproveLinkModal } from './listeners/views/approve-link.js';
+import { registerActionFormSubmit } from './listeners/views/action-form-submit.js';
+import { registerApproveLinkModal } from './listeners/views/approve-link-submit.js';
 
 export interface SlackAppOptions {
   botToken: string;
@@ -44,23 +49,23 @@ export function createSlackApp(options: SlackAppOptions, deps: SlackDeps): Slack
     signingSecret: options.signingSecret,
     ...(socketMode ? { socketMode: true, appToken: options.appToken } : {}),
     logger: boltLogger(deps.logger),
-    clientOptions: {
-      ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
-      retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 2000 },
-      timeout: 10_000,
-    },
+    clientOptions: slackClientOptions('interactive', { apiUrl: options.slackApiUrl }),
     customRoutes: [{ path: '/healthz', method: ['GET'], handler: (_req: IncomingMessage, res: ServerResponse) => void healthRoute(options.health, res) }],
   });
 
   registerCareCommand(app, deps);
   registerCompleteReopen(app, deps);
-  registerEditAndNew(app, deps);
-  registerMiscButtons(app, deps);
-  registerActionModal(app, deps);
+  registerEditButton(app, deps);
+  registerNewActionButton(app, deps);
+  registerHomePageButtons(app, deps);
+  registerShareLiterature(app, deps);
+  registerUnlinkButton(app, deps);
+  registerLinkRequestButtons(app, deps);
+  registerActionFormSubmit(app, deps);
   registerApproveLinkModal(app, deps);
   registerNotifyGroupOptions(app, deps);
   registerCreateFromMessage(app, deps);
-  registerAppHome(app, deps);
+  registerAppHomeOpened(app, deps);
 
   // Anything a listener did not handle: log without payloads; the person already got an ack.
   app.error(async (error) => {

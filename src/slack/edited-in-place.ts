@@ -1,8 +1,9 @@
 import type { types } from '@slack/bolt';
 import type { SlackDeps } from './deps.js';
-import { listSourceOfBlockId, renderCommandList } from './lists.js';
+import { listSourceOfBlockId } from './ids.js';
+import { renderCommandList } from './lists.js';
 import { actionCard } from './views/action-card.js';
-import type { ActionView } from './views/model.js';
+import type { ActionView } from '../services/action-model.js';
 import { patchActionBlocks } from './views/patch.js';
 
 /** Where an Edit button was clicked: a channel message (by ts) or an ephemeral answer (by response_url). */

@@ -1,6 +1,7 @@
 import type { HomeQueue, SlackDeps } from './deps.js';
 import { describeError } from '../services/errors.js';
-import { HOME_PAGE_SIZE, homeView } from './views/home.js';
+import { myGroups } from './views/action-list.js';
+import { HOME_PAGE_SIZE, homeView } from './views/home-view.js';
 
 /**
  * Renders of one person's Home tab can overlap (link then unlink, two quick
@@ -20,14 +21,14 @@ export async function publishHome(deps: SlackDeps, teamId: string, userId: strin
   const generation = ++queue.generation;
   try {
     const link = await deps.identity.getLink({ teamId, userId });
-    const tz = (await deps.profiles.get(userId).catch(() => null))?.tz ?? deps.timezone;
+    const tz = await deps.profiles.tz(userId);
     const ctx = { now: deps.now(), timezone: tz, showTask: true };
     let view: ReturnType<typeof homeView>;
     if (!link) view = homeView({ linked: false, groups: [], limit }, ctx);
     else {
       const careUserName = await deps.identity.careUserName(link.careUserId);
       try {
-        const groups = await deps.actions.mine({ teamId, userId }, link.careUserId, ctx.now, tz);
+        const groups = myGroups(await deps.actions.mine({ teamId, userId }, link.careUserId, ctx.now, tz));
         view = homeView({ linked: true, ...(careUserName ? { careUserName } : {}), groups, limit, offset }, ctx);
       } catch (err) {
         view = homeView({ linked: true, groups: [], limit, error: describeError(err) }, ctx);

@@ -1,4 +1,11 @@
-/** Every action_id, callback_id and block_id the app uses, in one place. */
+/**
+ * Every action_id, callback_id and block_id the app uses, and the grammar of
+ * the ids that carry data (which action a block shows, where a list came
+ * from), with the helpers that write and read them. Nothing else builds or
+ * parses an id.
+ */
+import type { DueWindowName } from '../time/due-windows.js';
+
 export const ActionIds = {
   complete: 'care_complete',
   reopen: 'care_reopen',
@@ -18,7 +25,7 @@ export const CallbackIds = {
   approveLinkModal: 'care_link_approve_modal',
 } as const;
 
-/** Input blocks of the action modal: block_id = the field, action_id = 'value'. */
+/** Input blocks of the forms: block_id = the field, action_id = FIELD_ACTION_ID. */
 export const FieldIds = {
   task: 'task',
   dueDate: 'due_date',
@@ -27,17 +34,84 @@ export const FieldIds = {
   urgent: 'urgent',
   pin: 'pin_to_calendar',
   notify: 'notify_on_complete',
-  reminder0Method: 'reminder_0_method',
-  reminder0Offset: 'reminder_0_offset',
-  reminder0Minutes: 'reminder_0_minutes',
-  reminder0Time: 'reminder_0_time',
-  reminder1Method: 'reminder_1_method',
-  reminder1Offset: 'reminder_1_offset',
-  reminder1Minutes: 'reminder_1_minutes',
-  reminder1Time: 'reminder_1_time',
   subjectType: 'subject_type',
   linkCareUserId: 'link_care_user_id',
   subject: 'subject',
 } as const;
 
 export const FIELD_ACTION_ID = 'value';
+
+/** The four inputs of reminder `i` (0 or 1). */
+export function reminderFieldIds(i: 0 | 1) {
+  return { method: `reminder_${i}_method`, offset: `reminder_${i}_offset`, minutes: `reminder_${i}_minutes`, time: `reminder_${i}_time` } as const;
+}
+
+/** A care record's Id: 24 hex digits (lower case). */
+export const CARE_ID = /^[0-9a-f]{24}$/;
+export const isCareId = (s: string): boolean => CARE_ID.test(s);
+
+// ---- where a list answer came from (carried in its block ids) ----
+
+/** Where a list answer came from: enough to render it again after a click on it. */
+export type ListSource = { kind: 'mine' } | { kind: 'due'; window: DueWindowName; slackUserId: string } | { kind: 'find'; words: string };
+
+const MAX_SOURCE = 200;
+const SOURCE_SEP = '~';
+
+/** The source as a block_id suffix, or undefined when it would not fit (very long search words). */
+export function encodeListSource(s: ListSource): string | undefined {
+  const raw = s.kind === 'mine' ? 'mine' : s.kind === 'due' ? `due:${s.window}:${s.slackUserId}` : `find:${s.words}`;
+  return raw.length <= MAX_SOURCE ? raw : undefined;
+}
+
+function decodeListSource(raw: string): ListSource | null {
+  if (raw === 'mine') return { kind: 'mine' };
+  const due = /^due:(today|tomorrow|week|overdue):([UW][A-Z0-9]+)$/.exec(raw);
+  if (due) return { kind: 'due', window: due[1] as DueWindowName, slackUserId: due[2]! };
+  if (raw.startsWith('find:') && raw.length > 'find:'.length) return { kind: 'find', words: raw.slice('find:'.length) };
+  return null;
+}
+
+// ---- blocks that show one action ----
+
+/**
+ * The parts of an action's blocks: `task_<id>` (a card's or notice's text),
+ * `facts_<id>` (a card's fields), `card_<id>` (its buttons) and `line_<id>` (a
+ * list line). Lines and buttons of a list answer also carry `~<source>`.
+ */
+export type ActionBlockPart = 'task' | 'facts' | 'card' | 'line';
+
+export function actionBlockId(part: ActionBlockPart, actionId: string, source?: string): string {
+  const base = `${part}_${actionId}`;
+  return source ? `${base}${SOURCE_SEP}${source}`.slice(0, 255) : base;
+}
+
+/** Whether a block_id is this part of this action's blocks (with or without a source). */
+export function isActionBlock(blockId: string | undefined, part: ActionBlockPart, actionId: string): boolean {
+  const base = `${part}_${actionId}`;
+  return blockId === base || Boolean(blockId?.startsWith(`${base}${SOURCE_SEP}`));
+}
+
+/** The raw source suffix of a block_id (to render a re-drawn line with the same one), if any. */
+export function sourceSuffixOf(blockId: string | undefined): string | undefined {
+  const at = blockId?.indexOf(SOURCE_SEP) ?? -1;
+  return blockId && at >= 0 ? blockId.slice(at + 1) : undefined;
+}
+
+/** The list source a list block's id carries, if any. */
+export function listSourceOfBlockId(blockId: string | undefined): ListSource | null {
+  const raw = sourceSuffixOf(blockId);
+  return raw ? decodeListSource(raw) : null;
+}
+
+// ---- other blocks ----
+
+export const BlockIds = {
+  linkRequest: (requestId: string) => `linkreq_${requestId}`,
+  link: (slackUserId: string) => `link_${slackUserId}`,
+  literature: (itemId: string) => `lit_${itemId}`,
+  helpActions: 'help_actions',
+  homeTop: 'home_top',
+  homeMore: 'home_more',
+  homeFirst: 'home_first',
+} as const;

@@ -1,34 +1,12 @@
-import type { Actor } from '../services/identity.js';
+import type { ActionGroup, ActionView } from '../services/action-model.js';
 import { UserFacingError } from '../services/errors.js';
-import type { DueWindowName } from '../time/due-windows.js';
+import type { Actor } from '../services/identity.js';
 import type { SlackDeps } from './deps.js';
-import { renderActionGroups, type ActionGroup } from './views/action-list.js';
+import { encodeListSource, type ListSource } from './ids.js';
+import { myGroups, renderActionGroups } from './views/action-list.js';
 import { section, type Block } from './views/blocks.js';
-import type { ActionView } from './views/model.js';
-
-/** Where a list answer came from: enough to render it again after a click on it. */
-export type ListSource = { kind: 'mine' } | { kind: 'due'; window: DueWindowName; slackUserId: string } | { kind: 'find'; words: string };
 
 const WINDOW_TITLES = { today: 'Due today', tomorrow: 'Due tomorrow', week: 'Due in the next 7 days', overdue: 'Overdue' } as const;
-const MAX_SOURCE = 200;
-
-/** The source as a block_id suffix, or undefined when it would not fit (very long search words). */
-export function encodeListSource(s: ListSource): string | undefined {
-  const raw = s.kind === 'mine' ? 'mine' : s.kind === 'due' ? `due:${s.window}:${s.slackUserId}` : `find:${s.words}`;
-  return raw.length <= MAX_SOURCE ? raw : undefined;
-}
-
-/** The source carried by a list block's id (`line_<id>~<source>` / `card_<id>~<source>`), if any. */
-export function listSourceOfBlockId(blockId: string | undefined): ListSource | null {
-  const at = blockId?.indexOf('~') ?? -1;
-  if (!blockId || at < 0) return null;
-  const raw = blockId.slice(at + 1);
-  if (raw === 'mine') return { kind: 'mine' };
-  const due = /^due:(today|tomorrow|week|overdue):([UW][A-Z0-9]+)$/.exec(raw);
-  if (due) return { kind: 'due', window: due[1] as DueWindowName, slackUserId: due[2]! };
-  if (raw.startsWith('find:') && raw.length > 'find:'.length) return { kind: 'find', words: raw.slice('find:'.length) };
-  return null;
-}
 
 /**
  * The answer to `/care mine`, `/care due …` or `/care find …` for `actor`, in
@@ -58,7 +36,7 @@ export async function renderCommandList(
 
   if (source.kind === 'mine') {
     const link = await deps.identity.requireLink(actor);
-    const groups = await deps.actions.mine(actor, link.careUserId, now, tz);
+    const groups = myGroups(await deps.actions.mine(actor, link.careUserId, now, tz));
     const list = renderActionGroups(withChanged(groups), render, opts(49, 'full', ':tada: Nothing open for you in the next 7 days.'));
     return { text: 'Your open actions', blocks: [section('*Your open actions*'), ...list.blocks] };
   }

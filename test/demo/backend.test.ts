@@ -63,7 +63,8 @@ describe('the demo backend (playground acts over the Slack fake, the real app an
 
   it('creates an action through the modal and completes it with a click named by block_id/action_id; the group is told', async () => {
     expect((await demo.backend.sendSlashCommand(SOPHIE, CARE_TEAM, '/care new Check the hoist in room 4')).ok).toBe(true);
-    const modal = await until((s) => s.modals[SOPHIE]?.at(-1));
+    // The form replaces a "Loading…" view once the app knows Sophie's time zone.
+    const modal = await until((s) => (s.modals[SOPHIE]?.at(-1)?.callback_id === 'care_action_modal' ? s.modals[SOPHIE]?.at(-1) : undefined));
     expect(modal.title?.text).toBe('New care action');
     const options = await demo.backend.suggestOptions(SOPHIE, { blockId: 'notify_on_complete', actionId: 'value', value: 'willow', viewId: modal.id });
     const willow = options.find((o) => o.text.text === 'Willow Bank seniors');

@@ -292,7 +292,9 @@ describe('fuzzing the command parser and the modal with hostile input', () => {
 
   it('answers every hostile modal submission with a valid ack: inline errors on real fields, an update, or a save', async () => {
     await h.driver.slash('sophie', '/care new', { channel: '#care-team' });
-    const open = await h.fake.waitFor(() => h.fake.openModal('sophie'), { timeoutMs: 10_000 });
+    const open = await h.fake.waitFor(() => (h.fake.openModal('sophie')?.view.callback_id === 'care_action_modal' ? h.fake.openModal('sophie') : undefined), {
+      timeoutMs: 10_000,
+    });
     const inputIds = new Set(open.view.blocks.filter((b) => b.type === 'input').map((b) => String(b.block_id)));
     const el = (v: Record<string, unknown>) => ({ value: v });
     const text = () => pick([...HOSTILE, '', ' ', 'Real task']);

@@ -13,7 +13,9 @@ describe('the action modal through Slack', () => {
   let h: Harness;
   let priyaCareId: string;
 
-  const openModal = async (user: string) => h.fake.waitFor(() => h.fake.openModal(user), { timeoutMs: 10_000 });
+  // The form replaces a "Loading…" view once the app knows the person's time zone.
+  const openModal = async (user: string) =>
+    h.fake.waitFor(() => (h.fake.openModal(user)?.view.callback_id === 'care_action_modal' ? h.fake.openModal(user) : undefined), { timeoutMs: 10_000 });
   const latestCreated = async (slackUserId: string) => {
     const entry = (await h.app.store.listAudit({ limit: 200 })).find((e) => e.verb === 'action.create' && e.userId === slackUserId);
     if (!entry?.actionId) throw new Error(`no action created by ${slackUserId}`);
@@ -303,7 +305,7 @@ describe('the action modal through Slack', () => {
     // Every care API answer now takes longer than a trigger_id lives (3 s): asking before views.open would lose the modal.
     await h.control('faults', { latencyMs: 3200 });
     await h.driver.clickButton('oliver', { ephemeral: true, channel: '#care-team', text: 'Edit' });
-    const loading = await openModal('oliver');
+    const loading = await h.fake.waitFor(() => h.fake.openModal('oliver'), { timeoutMs: 10_000 });
     expect(h.fake.visibleText(loading.view)).toContain('Loading');
     const filled = await h.fake.waitFor(() => (h.fake.openModal('oliver')?.view.callback_id === 'care_action_modal' ? h.fake.openModal('oliver') : undefined), {
       timeoutMs: 15_000,
@@ -361,7 +363,9 @@ describe('the "Create care action" message shortcut', () => {
   it('prefills the task from the message and confirms in its thread (task shown in a private channel)', async () => {
     const msg = h.driver.postAsUser('amelia', '#care-leads', 'Mrs Jones’s hearing aid needs new batteries <!channel>');
     await h.driver.messageShortcut('priya', 'care_create_from_message', { channel: '#care-leads', ts: msg.ts });
-    const modal = await h.fake.waitFor(() => h.fake.openModal('priya'), { timeoutMs: 10_000 });
+    const modal = await h.fake.waitFor(() => (h.fake.openModal('priya')?.view.callback_id === 'care_action_modal' ? h.fake.openModal('priya') : undefined), {
+      timeoutMs: 10_000,
+    });
     const task = modal.view.blocks.find((b) => b.block_id === 'task') as { element: { initial_value?: string } };
     expect(task.element.initial_value).toBe('Mrs Jones’s hearing aid needs new batteries <!channel>');
     expect((await h.driver.modal('priya').fill('Due time', '16:00').submit()).outcome).toBe('closed');

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { argErrorsToFields, parseActionForm } from '../../src/slack/forms/action-form.js';
 import { renderActionGroups } from '../../src/slack/views/action-list.js';
 import { actionCard } from '../../src/slack/views/action-card.js';
-import { actionModal } from '../../src/slack/views/action-modal.js';
-import { homeView } from '../../src/slack/views/home.js';
-import type { ActionView } from '../../src/slack/views/model.js';
+import { actionModal } from '../../src/slack/views/action-form-modal.js';
+import { homeView } from '../../src/slack/views/home-view.js';
+import type { ActionView } from '../../src/services/action-model.js';
 
 const now = new Date('2026-11-21T10:00:00Z');
 const ctx = { now, timezone: 'Europe/London', showTask: true };

@@ -3,6 +3,7 @@ import type { DriverRequestKind, FakeMessage, SlackUser, StateValue } from '../t
 import { applyCommandAck } from './apply-ack.js';
 import { locate, notFound, type ElementQuery, type Found, type Where } from './locate.js';
 import { ModalHandle } from './modal-handle.js';
+import type { DriverResult, ModalDriver } from './modal-driver.js';
 import * as P from './payloads.js';
 import { FORM, JSON_TYPE, recordAnswer, sendSigned, type AppAnswer } from './send.js';
 import { optionsOf, personStateValue, type PersonInput, type Resolver } from './state-values.js';
@@ -23,15 +24,12 @@ export interface SlackDriverOptions {
 }
 
 /** The app's answer plus what the interaction carried. */
-export interface DriverResult extends AppAnswer {
-  triggerId?: string;
-  responseUrl?: string;
-}
+export type { DriverResult } from './modal-driver.js';
 
 type Obj = Record<string, unknown>;
 
 /** Acts like people in Slack: signed requests to the app, as Slack would send them. */
-export class SlackDriver {
+export class SlackDriver implements ModalDriver {
   readonly fake: SlackFake;
   readonly resolver: Resolver;
   private readonly options: Required<Omit<SlackDriverOptions, 'teamId' | 'fake'>>;

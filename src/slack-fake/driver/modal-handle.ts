@@ -3,7 +3,7 @@ import type { OpenModal } from '../readers.js';
 import type { SlackUser, StateValues, ViewRecord } from '../types.js';
 import { closeModals, modalStack } from '../view-ops.js';
 import { applySubmissionAck, type SubmitOutcome } from './apply-ack.js';
-import type { DriverResult, SlackDriver } from './driver.js';
+import type { DriverResult, ModalDriver } from './modal-driver.js';
 import * as P from './payloads.js';
 import type { AppAnswer } from './send.js';
 import { isEmptyValue, submittedValues, type PersonInput } from './state-values.js';
@@ -30,7 +30,7 @@ export class ModalHandle {
   private queue: Array<() => Promise<void>> = [];
 
   constructor(
-    private readonly driver: SlackDriver,
+    private readonly driver: ModalDriver,
     private readonly user: SlackUser,
   ) {}
 
@@ -98,7 +98,18 @@ export class ModalHandle {
   }
 
   private async fillNow(label: string, value: PersonInput): Promise<void> {
-    const record = await this.top();
+    // A person waits for the form to appear (a "Loading…" view is replaced by it) before typing.
+    const store = this.driver.fake.store;
+    const shown = await this.driver.fake
+      .waitFor(
+        () => {
+          const top = modalStack(store, this.user.id).at(-1);
+          return top && findInput(top.view.blocks, label) ? top : undefined;
+        },
+        { timeoutMs: this.driver.waitTimeoutMs },
+      )
+      .catch(() => undefined);
+    const record = shown ?? (await this.top());
     const located = findInput(record.view.blocks, label);
     if (!located) {
       const labels = record.view.blocks.filter((b) => b.type === 'input').map((b) => (b.label as { text?: string } | undefined)?.text);

@@ -1,13 +1,7 @@
+import type { ActionRef } from '../../services/action-model.js';
+import type { DigestScope } from '../../services/channel-setup.js';
 import type { DueWindowName } from '../../time/due-windows.js';
-
-export type ActionRef = { type: 'id'; id: string } | { type: 'no'; no: string };
-
-export type DigestFilter =
-  | { type: 'all' }
-  | { type: 'mine-only' }
-  | { type: 'urgent-only' }
-  | { type: 'users'; slackUserIds: string[] }
-  | { type: 'location'; name: string };
+import { isCareId } from '../ids.js';
 
 export type Command =
   | { kind: 'help' }
@@ -20,7 +14,7 @@ export type Command =
   | { kind: 'link'; target?: { slackUserId: string; careUserId: string }; requestedCareUserId?: string }
   | { kind: 'unlink'; slackUserId?: string }
   | { kind: 'whoami' | 'links' }
-  | { kind: 'digest-here'; time: string; days: 'weekdays' | 'daily'; filter: DigestFilter; showTasks: boolean; quietWhenEmpty: boolean }
+  | { kind: 'digest-here'; time: string; days: 'weekdays' | 'daily'; filter: DigestScope; showTasks: boolean; quietWhenEmpty: boolean }
   | { kind: 'digest-off' | 'digest-list' | 'digest-now' }
   | { kind: 'route'; groupName: string; channelId: string }
   | { kind: 'route-off'; groupName: string; channelId?: string }
@@ -39,7 +33,6 @@ export const USAGE = {
   route: '/care route <notification group name> #channel  ·  /care route off <group name> [#channel]  ·  /care routes',
 } as const;
 
-const ID = /^[0-9a-f]{24}$/;
 const ACTION_NO = /^#?([A-Za-z0-9][A-Za-z0-9-]{0,23})$/;
 // Slack escapes mentions in command text: <@U123|name>, <#C123|name>.
 const USER_MENTION = /^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$/;
@@ -51,7 +44,7 @@ const error = (message: string): Command => ({ kind: 'error', message });
 export function parseActionRef(raw: string | undefined): ActionRef | null {
   if (!raw) return null;
   const s = raw.trim();
-  if (ID.test(s.toLowerCase())) return { type: 'id', id: s.toLowerCase() };
+  if (isCareId(s.toLowerCase())) return { type: 'id', id: s.toLowerCase() };
   const m = ACTION_NO.exec(s);
   return m ? { type: 'no', no: m[1]! } : null;
 }
@@ -129,10 +122,10 @@ function parseDue(args: string[]): Command {
 
 function parseLink(args: string[]): Command {
   if (args.length === 0) return { kind: 'link' };
-  if (args.length === 1 && ID.test(args[0]!.toLowerCase())) return { kind: 'link', requestedCareUserId: args[0]!.toLowerCase() };
+  if (args.length === 1 && isCareId(args[0]!.toLowerCase())) return { kind: 'link', requestedCareUserId: args[0]!.toLowerCase() };
   const slackUserId = userMention(args[0]);
   const careUserId = args[1]?.toLowerCase();
-  if (args.length === 2 && slackUserId && careUserId && ID.test(careUserId)) return { kind: 'link', target: { slackUserId, careUserId } };
+  if (args.length === 2 && slackUserId && careUserId && isCareId(careUserId)) return { kind: 'link', target: { slackUserId, careUserId } };
   return error(`\`${USAGE.link}\` (a care user Id is 24 letters and digits)`);
 }
 
@@ -152,7 +145,7 @@ function parseDigest(args: string[]): Command {
   }
   let time = '08:00';
   let days: 'weekdays' | 'daily' = 'weekdays';
-  let filter: DigestFilter = { type: 'all' };
+  let filter: DigestScope = { type: 'all' };
   let showTasks = false;
   let quietWhenEmpty = false;
   const users: string[] = [];

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { isHhMm, isIsoDate, zonedToUtc } from '../../time/zones.js';
-import { FIELD_ACTION_ID, FieldIds as F } from '../ids.js';
+import type { ActionField, ActionFormValue, ReminderValue } from '../../services/action-model.js';
+import { FIELD_ACTION_ID, FieldIds as F, isCareId, reminderFieldIds } from '../ids.js';
 import { clean } from '../text.js';
-import { REMINDER_MINUTES, REMINDER_METHODS } from '../views/action-modal.js';
+import { REMINDER_MINUTES, REMINDER_METHODS } from '../views/action-form-modal.js';
 
 /** Slack's view.state.values: block_id -> action_id -> element state. */
 export type ViewStateValues = Record<string, Record<string, ViewElementState>>;
@@ -16,28 +17,9 @@ export interface ViewElementState {
   selected_options?: { value: string }[];
 }
 
-export interface ReminderValue {
-  method: string;
-  offset_type: 'none' | 'delta' | 'time';
-  offset_delta?: number;
-  offset_time_str?: string;
-}
-
-export interface ActionFormValue {
-  task: string;
-  due: Date;
-  assigneeSlackUserId: string | null;
-  urgent: boolean;
-  pin: 'location' | 'user' | null;
-  notify: string[];
-  reminders: ReminderValue[];
-  subject: { type: 'care_enquiry' | 'service_user'; id: string } | null;
-}
-
 export type FormResult = { ok: true; value: ActionFormValue } | { ok: false; errors: Record<string, string> };
 
 const get = (values: ViewStateValues, block: string): ViewElementState | undefined => values[block]?.[FIELD_ACTION_ID];
-const ID = /^[0-9a-f]{24}$/;
 const METHODS = new Set<string>(REMINDER_METHODS.map(([v]) => v));
 
 // Shape check first: whatever arrives (a hostile client, a Slack change), only strings get through.
@@ -71,14 +53,11 @@ export function parseActionForm(raw: unknown, timezone: string, mode: 'create' |
   const urgent = (get(values, F.urgent)?.selected_options ?? []).some((o) => o.value === 'urgent');
   const pinValue = get(values, F.pin)?.selected_option?.value ?? 'none';
   const pin = pinValue === 'location' || pinValue === 'user' ? pinValue : null;
-  const notify = (get(values, F.notify)?.selected_options ?? []).map((o) => o.value).filter((v) => ID.test(v));
+  const notify = (get(values, F.notify)?.selected_options ?? []).map((o) => o.value).filter(isCareId);
 
   const reminders: ReminderValue[] = [];
   for (const i of [0, 1] as const) {
-    const ids =
-      i === 0
-        ? { method: F.reminder0Method, offset: F.reminder0Offset, minutes: F.reminder0Minutes, time: F.reminder0Time }
-        : { method: F.reminder1Method, offset: F.reminder1Offset, minutes: F.reminder1Minutes, time: F.reminder1Time };
+    const ids = reminderFieldIds(i);
     const method = get(values, ids.method)?.selected_option?.value;
     const offset = get(values, ids.offset)?.selected_option?.value ?? 'none';
     const minutes = Number(get(values, ids.minutes)?.selected_option?.value);
@@ -101,7 +80,7 @@ export function parseActionForm(raw: unknown, timezone: string, mode: 'create' |
   if (mode === 'create') {
     const type = get(values, F.subjectType)?.selected_option?.value ?? 'none';
     const id = (get(values, F.subject)?.value ?? '').trim().toLowerCase();
-    if (id && !ID.test(id)) errors[F.subject] = 'An Id is 24 letters (a–f) and digits.';
+    if (id && !isCareId(id)) errors[F.subject] = 'An Id is 24 letters (a–f) and digits.';
     else if (id && type !== 'care_enquiry' && type !== 'service_user') errors[F.subjectType] = 'Say whether the Id is a care enquiry or a service user.';
     else if (!id && (type === 'care_enquiry' || type === 'service_user')) errors[F.subject] = 'Give the Id, or choose "Nothing in particular".';
     else if (id) subject = { type: type as 'care_enquiry' | 'service_user', id };
@@ -123,14 +102,24 @@ export function argErrorsToFields(argErrors: Record<string, string[]>): Record<s
     care_enquiry: F.subject,
     service_user: F.subject,
   };
+  const reminderPart = { method: 'method', offset_type: 'offset', offset_delta: 'minutes', offset_time_str: 'time' } as const;
   const out: Record<string, string> = {};
   for (const [param, messages] of Object.entries(argErrors)) {
     const m = /^reminders_([01])-(method|offset_type|offset_delta|offset_time_str)$/.exec(param);
-    const block = m
-      ? `reminder_${m[1]}_${{ method: 'method', offset_type: 'offset', offset_delta: 'minutes', offset_time_str: 'time' }[m[2] as 'method']}`
-      : (map[param] ?? F.task);
+    const block = m ? reminderFieldIds(Number(m[1]) as 0 | 1)[reminderPart[m[2] as keyof typeof reminderPart]] : (map[param] ?? F.task);
     const text = messages.join(' ').slice(0, 150) || 'The care system did not accept this.';
     out[block] = out[block] ? `${out[block]} ${text}`.slice(0, 150) : text;
   }
   return out;
 }
+
+/** The input block that shows a refusal about one of the form's fields. */
+export const FIELD_BLOCKS: Record<ActionField, string> = {
+  task: F.task,
+  due: F.dueDate,
+  assignee: F.assignee,
+  urgent: F.urgent,
+  pin: F.pin,
+  notify: F.notify,
+  subject: F.subject,
+};

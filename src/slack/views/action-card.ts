@@ -1,8 +1,8 @@
 import { slackDate } from '../../time/slack-date.js';
-import { ActionIds } from '../ids.js';
+import { ActionIds, actionBlockId } from '../ids.js';
 import { userText } from '../text.js';
 import { actions, button, section, type Block } from './blocks.js';
-import { isOverdue, type ActionView, type RenderContext } from './model.js';
+import { isOverdue, type ActionView, type RenderContext } from '../../services/action-model.js';
 
 export function actionLabel(a: ActionView): string {
   return a.actionNo ? `#${userText(a.actionNo, 30)}` : `Id ${a.id}`;
@@ -35,17 +35,17 @@ export function cardButtons(a: ActionView): Block {
     ? [button('Reopen', ActionIds.reopen, a.id)]
     : [button('Complete', ActionIds.complete, a.id, 'primary'), button('Edit', ActionIds.edit, a.id)];
   if (a.completed) elements.push(button('Edit', ActionIds.edit, a.id));
-  return actions(`card_${a.id}`, elements);
+  return actions(actionBlockId('card', a.id), elements);
 }
 
 /** The full action card: task, due, markers, assignee, number, state, buttons. */
 export function actionCard(a: ActionView, ctx: RenderContext): Block[] {
   const task = ctx.showTask ? (a.task ? userText(a.task, 2800) : '_(no task text)_') : '_Task text hidden in this channel_';
   const state = a.completed ? `Completed ${slackDate(a.completed, ctx.timezone)}` : 'Open';
-  const blocks: Block[] = [section(`${markers(a, ctx.now) ? `${markers(a, ctx.now)}\n` : ''}${task}`, { block_id: `task_${a.id}` })];
+  const blocks: Block[] = [section(`${markers(a, ctx.now) ? `${markers(a, ctx.now)}\n` : ''}${task}`, { block_id: actionBlockId('task', a.id) })];
   blocks.push({
     type: 'section',
-    block_id: `facts_${a.id}`,
+    block_id: actionBlockId('facts', a.id),
     fields: [
       { type: 'mrkdwn', text: `*Action*\n${actionLabel(a)}` },
       { type: 'mrkdwn', text: `*Due*\n${a.due ? slackDate(a.due, ctx.timezone) : 'not set'}` },

@@ -1,5 +1,5 @@
 import type { types } from '@slack/bolt';
-import { CallbackIds, FIELD_ACTION_ID as V, FieldIds as F } from '../ids.js';
+import { CallbackIds, FIELD_ACTION_ID as V, FieldIds as F, reminderFieldIds } from '../ids.js';
 import { plain } from '../text.js';
 import { context, plainText } from './blocks.js';
 
@@ -55,10 +55,7 @@ function input(blockId: string, label: string, element: types.InputBlockElement,
 }
 
 function reminderBlocks(i: 0 | 1, r: ReminderForm | undefined): types.KnownBlock[] {
-  const ids =
-    i === 0
-      ? { method: F.reminder0Method, offset: F.reminder0Offset, minutes: F.reminder0Minutes, time: F.reminder0Time }
-      : { method: F.reminder1Method, offset: F.reminder1Offset, minutes: F.reminder1Minutes, time: F.reminder1Time };
+  const ids = reminderFieldIds(i);
   const methodOptions = REMINDER_METHODS.map(([v, t]) => opt(t, v));
   const offsetOptions = [opt('At the due time', 'none'), opt('Minutes before', 'delta'), opt('At a time of day', 'time')];
   const minuteOptions = REMINDER_MINUTES.map((m) => opt(`${m} minutes before`, String(m)));

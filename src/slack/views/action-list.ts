@@ -1,12 +1,7 @@
-import { ActionIds } from '../ids.js';
+import type { ActionGroup, ActionView, DueBuckets, RenderContext } from '../../services/action-model.js';
+import { ActionIds, actionBlockId } from '../ids.js';
 import { actionLine, cardButtons } from './action-card.js';
 import { button, context, section, type Block } from './blocks.js';
-import type { ActionView, RenderContext } from './model.js';
-
-export interface ActionGroup {
-  label: string;
-  actions: ActionView[];
-}
 
 export interface ListOptions {
   /** The most blocks this list may use (Slack: 50 per message, 100 per Home tab). */
@@ -30,12 +25,12 @@ export interface RenderedList {
 
 function actionBlocks(a: ActionView, ctx: RenderContext, buttons: ListOptions['buttons'], suffix?: string): Block[] {
   const line = actionLine(a, ctx);
-  const id = (base: string) => (suffix ? `${base}~${suffix}`.slice(0, 255) : base);
-  if (buttons === 'full') return [section(line, { block_id: id(`line_${a.id}`) }), { ...cardButtons(a), block_id: id(`card_${a.id}`) }];
+  if (buttons === 'full')
+    return [section(line, { block_id: actionBlockId('line', a.id, suffix) }), { ...cardButtons(a), block_id: actionBlockId('card', a.id, suffix) }];
   if (buttons === 'complete' && !a.completed) {
-    return [section(line, { block_id: id(`line_${a.id}`), accessory: button('Complete', ActionIds.complete, a.id, 'primary') })];
+    return [section(line, { block_id: actionBlockId('line', a.id, suffix), accessory: button('Complete', ActionIds.complete, a.id, 'primary') })];
   }
-  return [section(line, { block_id: id(`line_${a.id}`) })];
+  return [section(line, { block_id: actionBlockId('line', a.id, suffix) })];
 }
 
 /** Groups of actions as blocks, cut to a block budget with a count of what did not fit. */
@@ -64,4 +59,13 @@ export function renderActionGroups(groups: ActionGroup[], ctx: RenderContext, op
   if (shown === 0 && hidden === 0) blocks.push(section(opts.emptyText ?? 'Nothing to show.'));
   if (hidden > 0) blocks.push(context(`…and ${hidden} more not shown here.`));
   return { blocks, shown, hidden };
+}
+
+/** A person's own actions as the labelled groups of `/care mine` and the Home tab. */
+export function myGroups(b: DueBuckets): ActionGroup[] {
+  return [
+    { label: ':warning: Overdue', actions: b.overdue },
+    { label: ':calendar: Due today', actions: b.today },
+    { label: ':spiral_calendar_pad: Next 7 days', actions: b.nextWeek },
+  ];
 }

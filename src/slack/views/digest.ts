@@ -1,22 +1,7 @@
-import { renderActionGroups, type ActionGroup } from './action-list.js';
+import type { ActionGroup, RenderContext } from '../../services/action-model.js';
+import type { DigestContent, RenderedDigest } from '../../services/renderers.js';
+import { renderActionGroups } from './action-list.js';
 import { context, header, section, type Block } from './blocks.js';
-import type { RenderContext } from './model.js';
-
-export interface DigestContent {
-  title: string; // e.g. "Monday 23 November"
-  filterText: string; // e.g. "urgent only", "for @Sophie", "" for all
-  overdue: number;
-  today: number;
-  urgent: number;
-  groups: ActionGroup[];
-}
-
-export interface RenderedDigest {
-  /** The channel message. */
-  main: { text: string; blocks: Block[] };
-  /** Thread replies with the full list when it does not fit one message. */
-  thread: { text: string; blocks: Block[] }[];
-}
 
 const MESSAGE_BLOCKS = 50;
 

@@ -1,23 +1,7 @@
-import { ActionIds } from '../ids.js';
+import type { LiteratureView, LocationView } from '../../services/directory.js';
+import { ActionIds, BlockIds } from '../ids.js';
 import { userText } from '../text.js';
 import { button, context, section, type Block } from './blocks.js';
-
-export interface LocationView {
-  id: string;
-  name: string | null;
-  ref?: string | null;
-  phone?: string | null;
-  town?: string | null;
-  suspended?: boolean;
-}
-
-export interface LiteratureView {
-  id: string;
-  name: string | null;
-  ref?: string | null;
-  file?: string | null;
-  locationName?: string | null;
-}
 
 const MAX = 20;
 
@@ -46,7 +30,7 @@ export function literatureBlocks(items: LiteratureView[], words: string): Block[
     section(
       `*${userText(item.name ?? 'Untitled', 200)}*${item.ref ? ` (${userText(item.ref, 50)})` : ''}\n${item.locationName ? userText(item.locationName, 100) : 'All locations'}`,
       {
-        block_id: `lit_${item.id}`,
+        block_id: BlockIds.literature(item.id),
         accessory: button('Share in channel', ActionIds.shareLiterature, item.id),
       },
     ),

@@ -1,4 +1,4 @@
-import { ActionIds } from '../ids.js';
+import { ActionIds, BlockIds } from '../ids.js';
 import { userText } from '../text.js';
 import { actions, button, context, section, type Block } from './blocks.js';
 
@@ -41,7 +41,7 @@ export function helpBlocks(state: HelpState): Block[] {
       ),
     );
   }
-  blocks.push(actions('help_actions', [button('New action', ActionIds.newAction, 'new', 'primary')]));
+  blocks.push(actions(BlockIds.helpActions, [button('New action', ActionIds.newAction, 'new', 'primary')]));
   blocks.push(context('Task text is only shown in private places and in channels an admin opted in.'));
   return blocks;
 }

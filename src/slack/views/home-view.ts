@@ -1,8 +1,8 @@
-import { ActionIds } from '../ids.js';
+import { ActionIds, BlockIds } from '../ids.js';
 import { userText } from '../text.js';
-import { renderActionGroups, type ActionGroup } from './action-list.js';
+import type { ActionGroup, RenderContext } from '../../services/action-model.js';
+import { renderActionGroups } from './action-list.js';
 import { actions, button, context, divider, header, section, type Block } from './blocks.js';
-import type { RenderContext } from './model.js';
 
 export interface HomeState {
   linked: boolean;
@@ -26,7 +26,7 @@ export function homeView(state: HomeState, ctx: RenderContext): { type: 'home'; 
   }
   blocks.push(
     context(`:link: Linked${state.careUserName ? ` as *${userText(state.careUserName, 100)}*` : ''}`),
-    actions('home_top', [button('New action', ActionIds.newAction, 'new', 'primary')]),
+    actions(BlockIds.homeTop, [button('New action', ActionIds.newAction, 'new', 'primary')]),
     divider(),
   );
   if (state.error) {
@@ -48,7 +48,7 @@ export function homeView(state: HomeState, ctx: RenderContext): { type: 'home'; 
   blocks.push(...list.blocks.filter((b) => !(b.type === 'context')));
   // Pages, not a growing list: a growing list stops at the 100-block limit and "Show more" would then show nothing new.
   const after = Math.max(0, total - offset - list.shown);
-  if (after > 0) blocks.push(actions('home_more', [button(`Show more (${after} more)`, ActionIds.homeMore, String(offset + list.shown))]));
-  if (offset > 0) blocks.push(actions('home_first', [button('Back to the top', ActionIds.homeMore, '0')]));
+  if (after > 0) blocks.push(actions(BlockIds.homeMore, [button(`Show more (${after} more)`, ActionIds.homeMore, String(offset + list.shown))]));
+  if (offset > 0) blocks.push(actions(BlockIds.homeFirst, [button('Back to the top', ActionIds.homeMore, '0')]));
   return { type: 'home', blocks: blocks.slice(0, 100) };
 }

@@ -1,15 +1,7 @@
-import { ActionIds } from '../ids.js';
+import type { LinkRow } from '../../services/identity.js';
+import { ActionIds, BlockIds } from '../ids.js';
 import { userText } from '../text.js';
 import { actions, button, context, section, type Block } from './blocks.js';
-
-export interface LinkRow {
-  slackUserId: string;
-  careUserId: string;
-  careUserName?: string;
-  method: string;
-  createdBy: string | null;
-  createdAt: number;
-}
 
 export function linksBlocks(rows: LinkRow[]): Block[] {
   if (!rows.length) return [section('No Slack accounts are linked yet.')];
@@ -18,7 +10,7 @@ export function linksBlocks(rows: LinkRow[]): Block[] {
     blocks.push(
       section(
         `<@${r.slackUserId}> → ${r.careUserName ? `*${userText(r.careUserName, 100)}* ` : ''}\`${r.careUserId}\` · ${r.method}${r.createdBy ? ` by <@${r.createdBy}>` : ''}`,
-        { block_id: `link_${r.slackUserId}`, accessory: button('Unlink', ActionIds.unlink, r.slackUserId, 'danger') },
+        { block_id: BlockIds.link(r.slackUserId), accessory: button('Unlink', ActionIds.unlink, r.slackUserId, 'danger') },
       ),
     );
   }
@@ -31,7 +23,7 @@ export function linkRequestBlocks(requestId: string, requester: string, candidat
     section(
       `<@${requester}> asks to link their Slack account to the care system.${candidate ? ` Suggested care user: *${userText(candidate.name ?? candidate.id, 100)}* (\`${candidate.id}\`).` : ' Approve asks you for their care user Id.'}`,
     ),
-    actions(`linkreq_${requestId}`, [
+    actions(BlockIds.linkRequest(requestId), [
       button('Approve', ActionIds.approveLink, requestId, 'primary'),
       button('Reject', ActionIds.rejectLink, requestId, 'danger'),
     ]),

@@ -1,8 +1,9 @@
 import { slackDate } from '../../time/slack-date.js';
+import { actionBlockId } from '../ids.js';
 import { userText } from '../text.js';
 import { actionLabel, assigneeText, cardButtons } from './action-card.js';
 import { context, section, type Block } from './blocks.js';
-import type { ActionView, RenderContext } from './model.js';
+import type { ActionView, RenderContext } from '../../services/action-model.js';
 
 /** A completion notice for a notification group member (DM) or a routed channel. */
 export function completionNotice(a: ActionView, ctx: RenderContext, groups: string[]): { text: string; blocks: Block[] } {
@@ -15,7 +16,7 @@ export function completionNotice(a: ActionView, ctx: RenderContext, groups: stri
   return {
     text,
     blocks: [
-      section(`:white_check_mark: *${text}* ${when} · assigned to ${assigneeText(a)}${task}`, { block_id: `task_${a.id}` }),
+      section(`:white_check_mark: *${text}* ${when} · assigned to ${assigneeText(a)}${task}`, { block_id: actionBlockId('task', a.id) }),
       cardButtons(a),
       ...(groupText ? [context(groupText)] : []),
     ],
@@ -30,7 +31,7 @@ export function urgentAlert(a: ActionView, ctx: RenderContext): { text: string; 
     text,
     blocks: [
       section(`:rotating_light: *${text}* · due ${a.due ? slackDate(a.due, ctx.timezone) : 'not set'} · ${assigneeText(a)}${task}`, {
-        block_id: `task_${a.id}`,
+        block_id: actionBlockId('task', a.id),
       }),
       cardButtons(a),
     ],

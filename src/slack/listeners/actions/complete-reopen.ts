@@ -1,29 +1,27 @@
-import type { App, BlockAction, ButtonAction, types } from '@slack/bolt';
-import { describeError } from '../../../services/errors.js';
+import type { App, types } from '@slack/bolt';
 import type { SlackDeps } from '../../deps.js';
-import { publishHome, refreshHomes } from '../../home.js';
-import { ActionIds } from '../../ids.js';
-import { listSourceOfBlockId, renderCommandList, type ListSource } from '../../lists.js';
+import { publishHome, refreshHomes } from '../../home-publisher.js';
+import { ActionIds, listSourceOfBlockId, type ListSource } from '../../ids.js';
+import { renderCommandList } from '../../lists.js';
 import { safeRespond, type Responder } from '../../respond.js';
 import { actionCard } from '../../views/action-card.js';
-import type { ActionView } from '../../views/model.js';
+import type { ActionView } from '../../../services/action-model.js';
 import { patchActionBlocks } from '../../views/patch.js';
+import { type ButtonBody, buttonListener } from '../error-policy.js';
 
-type Body = BlockAction<ButtonAction>;
-
-function listSourceOf(body: Body): ListSource | null {
+function listSourceOf(body: ButtonBody): ListSource | null {
   return listSourceOfBlockId(body.actions?.[0]?.block_id);
 }
 
 /** Put the new state where the person clicked: the Home tab, the message, or their ephemeral answer. */
-export async function showWhereClicked(deps: SlackDeps, body: Body, respond: Responder, view: ActionView, note?: string): Promise<void> {
+export async function showWhereClicked(deps: SlackDeps, body: ButtonBody, respond: Responder, view: ActionView, note?: string): Promise<void> {
   const teamId = body.team?.id ?? '';
   if (body.container?.type === 'view') {
     await publishHome(deps, teamId, body.user.id);
     return;
   }
   const channelId = body.channel?.id ?? body.container?.channel_id;
-  const tz = (await deps.profiles.get(body.user.id).catch(() => null))?.tz ?? deps.timezone;
+  const tz = await deps.profiles.tz(body.user.id);
   const ephemeral = Boolean(body.container?.is_ephemeral);
   const showTask = ephemeral || !channelId ? true : await deps.channels.showTasksIn(teamId, channelId);
   const ctx = { now: deps.now(), timezone: tz, showTask };
@@ -50,10 +48,10 @@ export async function showWhereClicked(deps: SlackDeps, body: Body, respond: Res
 /** Complete and Reopen buttons, on any message, ephemeral answer or the Home tab. */
 export function registerCompleteReopen(app: App, deps: SlackDeps): void {
   for (const kind of ['complete', 'reopen'] as const) {
-    app.action<Body>(ActionIds[kind], async ({ ack, body, action, respond }) => {
-      await ack();
-      const actor = { teamId: body.team?.id ?? '', userId: body.user.id };
-      try {
+    app.action(
+      ActionIds[kind],
+      buttonListener(deps, kind, async ({ body, action, respond }) => {
+        const actor = { teamId: body.team?.id ?? '', userId: body.user.id };
         const id = action.value ?? '';
         const result = kind === 'complete' ? await deps.actions.complete(actor, id) : await deps.actions.reopen(actor, id);
         const [view] = await deps.actions.views([result.action], actor.teamId);
@@ -63,28 +61,14 @@ export function registerCompleteReopen(app: App, deps: SlackDeps): void {
             ? 'That action was already complete; the card now shows its current state.'
             : 'That action was already open; the card now shows its current state.';
         await showWhereClicked(deps, body, respond, view!, note);
-        if (result.changed)
+        if (result.changed) {
           await refreshHomes(
             deps,
             actor.teamId,
             [actor.userId, view!.assignee?.slackUserId].filter((u) => u !== actor.userId || body.container?.type !== 'view'),
           );
-      } catch (err) {
-        deps.logger.warn(`${kind} button failed`, { error: err });
-        await tellClicker(deps, body, respond, describeError(err));
-      }
-    });
-  }
-}
-
-/** An error for the person who clicked, wherever they clicked. */
-export async function tellClicker(deps: SlackDeps, body: Body, respond: Responder, message: string): Promise<void> {
-  if (
-    body.container?.type === 'view' ||
-    !(await safeRespond(respond, { response_type: 'ephemeral', replace_original: false, text: `:warning: ${message}` }, deps.logger))
-  ) {
-    await deps.slack.chat
-      .postMessage({ channel: body.user.id, text: `:warning: ${message}` })
-      .catch((err) => deps.logger.warn('could not report an error', { error: err }));
+        }
+      }),
+    );
   }
 }

@@ -1,9 +1,9 @@
 import type { App, MessageShortcut } from '@slack/bolt';
-import { localParts } from '../../../time/zones.js';
+import { describeError } from '../../../services/errors.js';
 import type { SlackDeps } from '../../deps.js';
 import { CallbackIds } from '../../ids.js';
-import { plain } from '../../text.js';
-import { actionModal } from '../../views/action-modal.js';
+import { openCreateForm } from '../../open-action-form.js';
+import { tellByDm } from '../error-policy.js';
 
 /** Message shortcut "Create care action": task prefilled from the message, confirmed in its thread. */
 export function registerCreateFromMessage(app: App, deps: SlackDeps): void {
@@ -12,23 +12,18 @@ export function registerCreateFromMessage(app: App, deps: SlackDeps): void {
     const actor = { teamId: shortcut.team?.id ?? '', userId: shortcut.user.id };
     try {
       if (!(await deps.identity.getLink(actor))) {
-        await deps.slack.chat.postMessage({
-          channel: actor.userId,
-          text: 'To create care actions from messages, link your care account first: type `/care link`.',
-        });
+        await tellByDm(deps, actor.userId, 'To create care actions from messages, link your care account first: type `/care link`.');
         return;
       }
-      const tz = (await deps.profiles.get(actor.userId)).tz;
-      const threadTs = shortcut.message.thread_ts ?? shortcut.message.ts;
-      await deps.slack.views.open({
-        trigger_id: shortcut.trigger_id,
-        view: actionModal(
-          { mode: 'create', tz, channelId: shortcut.channel.id, threadTs },
-          { task: plain(shortcut.message.text ?? '', 3000), dueDate: localParts(deps.now(), tz).date },
-        ),
+      await openCreateForm(deps, shortcut.trigger_id, actor.userId, {
+        channelId: shortcut.channel.id,
+        threadTs: shortcut.message.thread_ts ?? shortcut.message.ts,
+        task: shortcut.message.text ?? '',
       });
     } catch (err) {
+      // A shortcut has no response_url: the person hears why in a DM instead of nothing happening.
       deps.logger.warn('message shortcut failed', { error: err });
+      await tellByDm(deps, actor.userId, `I could not open the form: ${describeError(err)}`);
     }
   });
 }

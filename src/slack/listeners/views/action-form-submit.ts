@@ -4,20 +4,18 @@ import { InvalidRequestError, type Action } from '../../../care/index.js';
 import { describeError, UserFacingError } from '../../../services/errors.js';
 import { isValidTimeZone } from '../../../time/zones.js';
 import type { SlackDeps } from '../../deps.js';
-import { argErrorsToFields, parseActionForm, type ActionFormValue } from '../../forms/action-form.js';
+import type { ActionFormValue } from '../../../services/action-model.js';
+import { argErrorsToFields, FIELD_BLOCKS, parseActionForm } from '../../forms/action-form.js';
 import { showEditedInPlace } from '../../edited-in-place.js';
-import { refreshHomes } from '../../home.js';
-import { CallbackIds, FieldIds } from '../../ids.js';
+import { refreshHomes } from '../../home-publisher.js';
+import { CARE_ID, CallbackIds } from '../../ids.js';
 import { actionCard, actionFallback } from '../../views/action-card.js';
 import { section } from '../../views/blocks.js';
 import { messageModal } from '../../views/simple-modals.js';
 
 const MetaSchema = z.object({
   mode: z.enum(['create', 'edit']),
-  actionId: z
-    .string()
-    .regex(/^[0-9a-f]{24}$/)
-    .optional(),
+  actionId: z.string().regex(CARE_ID).optional(),
   tz: z.string().refine(isValidTimeZone),
   channelId: z.string().optional(),
   threadTs: z.string().optional(),
@@ -44,9 +42,7 @@ async function save(deps: SlackDeps, actor: { teamId: string; userId: string }, 
     return { ok: true, action };
   } catch (err) {
     if (err instanceof InvalidRequestError && Object.keys(err.argErrors).length) return { ok: false, errors: argErrorsToFields(err.argErrors) };
-    if (err instanceof UserFacingError && err.code === 'not-linked' && form.assigneeSlackUserId && err.message.includes(form.assigneeSlackUserId)) {
-      return { ok: false, errors: { [FieldIds.assignee]: 'That person has not linked a care account yet, so they cannot be assigned.' } };
-    }
+    if (err instanceof UserFacingError && err.field) return { ok: false, errors: { [FIELD_BLOCKS[err.field]]: err.message.slice(0, 150) } };
     deps.logger.warn('saving an action failed', { mode: meta.mode, error: err });
     return { ok: false, message: describeError(err) };
   }
@@ -94,7 +90,7 @@ function resultView(outcome: Outcome, mode: 'create' | 'edit'): types.ModalView 
   return messageModal(title, `:warning: ${outcome.message}`);
 }
 
-export function registerActionModal(app: App, deps: SlackDeps): void {
+export function registerActionFormSubmit(app: App, deps: SlackDeps): void {
   app.view(CallbackIds.actionModal, async ({ ack, body, view }) => {
     const actor = { teamId: body.team?.id ?? view.team_id, userId: body.user.id };
     let meta: Meta;

@@ -1,14 +1,14 @@
 import type { App } from '@slack/bolt';
-import { describeError, UserFacingError } from '../../../services/errors.js';
+import { describeError } from '../../../services/errors.js';
 import type { SlackDeps } from '../../deps.js';
-import { publishHome } from '../../home.js';
-import { CallbackIds, FIELD_ACTION_ID, FieldIds } from '../../ids.js';
+import { publishHome } from '../../home-publisher.js';
+import { CallbackIds, FIELD_ACTION_ID, FieldIds, isCareId } from '../../ids.js';
 
 /** The admin's "Approve link" modal: link the requester to the care user Id given. */
 export function registerApproveLinkModal(app: App, deps: SlackDeps): void {
   app.view(CallbackIds.approveLinkModal, async ({ ack, body, view }) => {
     const careUserId = (view.state.values[FieldIds.linkCareUserId]?.[FIELD_ACTION_ID]?.value ?? '').trim().toLowerCase();
-    if (!/^[0-9a-f]{24}$/.test(careUserId)) {
+    if (!isCareId(careUserId)) {
       await ack({ response_action: 'errors', errors: { [FieldIds.linkCareUserId]: 'A care user Id is 24 letters (a–f) and digits.' } });
       return;
     }
@@ -29,8 +29,7 @@ export function registerApproveLinkModal(app: App, deps: SlackDeps): void {
       });
       await publishHome(deps, admin.teamId, request.slackUserId);
     } catch (err) {
-      const message = err instanceof UserFacingError ? err.message : describeError(err);
-      await ack({ response_action: 'errors', errors: { [FieldIds.linkCareUserId]: message.slice(0, 150) } });
+      await ack({ response_action: 'errors', errors: { [FieldIds.linkCareUserId]: describeError(err).slice(0, 150) } });
     }
   });
 }

@@ -1,0 +1,153 @@
+import type { DigestFilters, GroupRoute, Store, Subscription } from '../store/index.js';
+import { nextOccurrence } from '../time/schedule.js';
+import type { ChannelPolicy } from './channel-policy.js';
+import type { Digests } from './digests.js';
+import type { DirectoryService } from './directory.js';
+import type { Actor, IdentityService } from './identity.js';
+
+/** Who a channel's digest covers, as an admin asked for it (a location still by name). */
+export type DigestScope =
+  | { type: 'all' }
+  | { type: 'mine-only' }
+  | { type: 'urgent-only' }
+  | { type: 'users'; slackUserIds: string[] }
+  | { type: 'location'; name: string };
+
+export interface DigestRequest {
+  channelId: string;
+  time: string;
+  days: 'weekdays' | 'daily';
+  scope: DigestScope;
+  showTasks: boolean;
+  quietWhenEmpty: boolean;
+}
+
+export type DigestSetResult =
+  /** The app is not in the channel, so it could never post there. */
+  | { kind: 'not-member' }
+  | { kind: 'no-such-location'; name: string }
+  | { kind: 'set'; subscription: Subscription; isPrivate: boolean; next: Date; unlinkedSlackUserIds: string[] };
+
+export type RouteSetResult = { kind: 'not-member' } | { kind: 'no-such-group' } | { kind: 'set'; route: GroupRoute };
+
+export type DigestNowResult = 'posted' | 'empty' | 'failed' | 'no-digest';
+
+/**
+ * What admins set up per channel: daily digests (and urgent alerts) and the
+ * routes of notification groups to channels. Admins only; every change is in
+ * the audit log.
+ */
+export interface ChannelSetup {
+  setDigest(admin: Actor, request: DigestRequest): Promise<DigestSetResult>;
+  removeDigest(admin: Actor, channelId: string): Promise<boolean>;
+  listDigests(admin: Actor): Promise<Subscription[]>;
+  postDigestNow(admin: Actor, channelId: string): Promise<DigestNowResult>;
+  setRoute(admin: Actor, groupName: string, channelId: string): Promise<RouteSetResult>;
+  removeRoute(admin: Actor, groupName: string): Promise<boolean>;
+  listRoutes(admin: Actor): Promise<GroupRoute[]>;
+}
+
+export function createChannelSetup(deps: {
+  store: Store;
+  identity: IdentityService;
+  channels: ChannelPolicy;
+  directory: DirectoryService;
+  digests: Digests;
+  /** The zone digests are set up in (APP_TIMEZONE). */
+  timezone: string;
+  now: () => Date;
+}): ChannelSetup {
+  const { store, identity } = deps;
+  const audit = (admin: Actor, verb: string, details: Record<string, unknown>) =>
+    store.appendAudit({ teamId: admin.teamId, userId: admin.userId, verb, details });
+  const isMember = async (channelId: string) => (await deps.channels.info(channelId).catch(() => null))?.isMember === true;
+
+  return {
+    async setDigest(admin, req) {
+      await identity.requireAdmin(admin);
+      const info = await deps.channels.info(req.channelId).catch(() => null);
+      // A digest the app cannot post would be lost every morning: say so now.
+      if (!info?.isMember) return { kind: 'not-member' };
+      const filters: DigestFilters = {};
+      const scope = req.scope;
+      if (scope.type === 'mine-only') filters.mineOnly = true;
+      if (scope.type === 'urgent-only') filters.urgentOnly = true;
+      if (scope.type === 'users') filters.slackUserIds = scope.slackUserIds;
+      if (scope.type === 'location') {
+        const matches = await deps.directory.locations(scope.name);
+        const found = matches.find((l) => (l.name ?? '').toLowerCase() === scope.name.toLowerCase()) ?? matches[0];
+        if (!found) return { kind: 'no-such-location', name: scope.name };
+        filters.locationId = found.id;
+        filters.locationName = found.name ?? scope.name;
+      }
+      const subscription = await store.upsertSubscription({
+        teamId: admin.teamId,
+        channelId: req.channelId,
+        time: req.time,
+        days: req.days,
+        timeZone: deps.timezone,
+        filters,
+        showTaskText: req.showTasks,
+        postWhenEmpty: !req.quietWhenEmpty,
+        urgentAlerts: scope.type === 'urgent-only',
+        channelPrivate: info.isPrivate,
+        setUpBy: admin.userId,
+      });
+      await audit(admin, 'subscription.set', {
+        channelId: req.channelId,
+        time: subscription.time,
+        days: subscription.days,
+        filters,
+        showTaskText: subscription.showTaskText,
+      });
+      const unlinkedSlackUserIds: string[] = [];
+      for (const u of filters.slackUserIds ?? []) if (!(await identity.getLink({ teamId: admin.teamId, userId: u }))) unlinkedSlackUserIds.push(u);
+      const next = nextOccurrence({ time: subscription.time, days: subscription.days, timezone: subscription.timeZone }, deps.now()).at;
+      return { kind: 'set', subscription, isPrivate: info.isPrivate, next, unlinkedSlackUserIds };
+    },
+
+    async removeDigest(admin, channelId) {
+      await identity.requireAdmin(admin);
+      const removed = await store.deleteSubscription(admin.teamId, channelId);
+      if (removed) await audit(admin, 'subscription.remove', { channelId });
+      return removed;
+    },
+
+    async listDigests(admin) {
+      await identity.requireAdmin(admin);
+      return store.listSubscriptions(admin.teamId);
+    },
+
+    async postDigestNow(admin, channelId) {
+      await identity.requireAdmin(admin);
+      const sub = await store.getSubscription(admin.teamId, channelId);
+      if (!sub) return 'no-digest';
+      const report = await deps.digests.postNow(sub, deps.now());
+      if ((report.results.sent ?? 0) > 0) return 'posted';
+      return report.results['empty-skipped'] ? 'empty' : 'failed';
+    },
+
+    async setRoute(admin, groupName, channelId) {
+      await identity.requireAdmin(admin);
+      if (!(await isMember(channelId))) return { kind: 'not-member' };
+      const group = await deps.directory.groupByName(groupName);
+      if (!group) return { kind: 'no-such-group' };
+      const route = await store.upsertRoute({ teamId: admin.teamId, groupId: group.id, groupName: group.name, channelId, setUpBy: admin.userId });
+      await audit(admin, 'route.set', { groupId: group.id, channelId });
+      return { kind: 'set', route };
+    },
+
+    async removeRoute(admin, groupName) {
+      await identity.requireAdmin(admin);
+      const group = await deps.directory.groupByName(groupName);
+      const removed = group ? await store.deleteRoute(admin.teamId, group.id) : false;
+      if (removed && group) await audit(admin, 'route.remove', { groupId: group.id });
+      return removed;
+    },
+
+    async listRoutes(admin) {
+      await identity.requireAdmin(admin);
+      return store.listRoutes(admin.teamId);
+    },
+  };
+}

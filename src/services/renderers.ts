@@ -1,0 +1,31 @@
+import type { ActionGroup, ActionView, RenderContext } from './action-model.js';
+import type { OutgoingMessage } from './delivery.js';
+
+/** What a digest shows, before it is rendered. */
+export interface DigestContent {
+  title: string; // e.g. "Monday 23 November"
+  filterText: string; // e.g. "urgent only", "for @Sophie", "" for all
+  overdue: number;
+  today: number;
+  urgent: number;
+  groups: ActionGroup[];
+}
+
+export interface RenderedDigest {
+  /** The channel message. */
+  main: OutgoingMessage;
+  /** Thread replies with the full list when it does not fit one message. */
+  thread: OutgoingMessage[];
+}
+
+/**
+ * The messages that services post on their own (notices, alerts, digests).
+ * The services decide what to say and where; the Slack layer renders it. They
+ * are passed in (see compose.ts), so nothing under services imports Slack views.
+ */
+export interface MessageRenderers {
+  completionNotice(a: ActionView, ctx: RenderContext, groups: string[]): OutgoingMessage;
+  urgentAlert(a: ActionView, ctx: RenderContext): OutgoingMessage;
+  /** Null when there is nothing to post (empty, and the channel asked for quiet). */
+  digest(c: DigestContent, ctx: RenderContext, options: { postWhenEmpty: boolean }): RenderedDigest | null;
+}

@@ -1,0 +1,72 @@
+import type { App } from '@slack/bolt';
+import type { Action } from '../../../care/index.js';
+import { describeError } from '../../../services/errors.js';
+import { parseApiDateTime } from '../../../time/slack-date.js';
+import { localParts } from '../../../time/zones.js';
+import type { SlackDeps } from '../../deps.js';
+import { ActionIds } from '../../ids.js';
+import { type ActionFormInitial, type ActionModalMeta, actionModal, type ReminderForm } from '../../views/action-form-modal.js';
+import { loadingModal, messageModal } from '../../views/simple-modals.js';
+import { type ButtonBody, buttonListener, tellClicker } from '../error-policy.js';
+
+const TITLE = 'Edit care action';
+
+/** The form's starting values from the action as the care system has it, in the editor's zone. */
+async function initialValues(deps: SlackDeps, teamId: string, action: Action, tz: string): Promise<ActionFormInitial> {
+  const due = parseApiDateTime(action.due);
+  const local = due ? localParts(due, tz) : null;
+  const assignee = action.assigned_to ? await deps.identity.slackUserFor(teamId, action.assigned_to) : null;
+  const groupNames = await deps.directory.groupNames(action.notify_on_complete ?? []);
+  return {
+    task: action.task ?? '',
+    ...(local ? { dueDate: local.date, dueTime: local.time } : {}),
+    ...(assignee ? { assigneeSlackUserId: assignee } : {}),
+    urgent: Boolean(action.urgent),
+    pin: action.pin_to_calendar === 'location' || action.pin_to_calendar === 'user' ? action.pin_to_calendar : null,
+    notify: (action.notify_on_complete ?? []).map((id) => ({ id, name: groupNames.get(id) ?? id })),
+    reminders: (action.reminders ?? []).map(
+      (r): ReminderForm => ({
+        ...(r.method ? { method: r.method } : {}),
+        offset: r.offset_type === 'delta' || r.offset_type === 'time' ? r.offset_type : 'none',
+        ...(r.offset_delta ? { minutes: r.offset_delta } : {}),
+        ...(r.offset_time_str ? { time: r.offset_time_str } : {}),
+      }),
+    ),
+  };
+}
+
+/** Where Edit was clicked, so the saved state replaces that card in place. */
+function originOf(body: ButtonBody, blockId: string): ActionModalMeta['origin'] {
+  const channelId = body.channel?.id ?? body.container?.channel_id;
+  if (body.container?.type !== 'message' || !channelId) return undefined;
+  return body.container.is_ephemeral
+    ? { channel: channelId, responseUrl: body.response_url, blockId }
+    : { channel: channelId, ts: body.message?.ts ?? body.container.message_ts, threadTs: body.message?.thread_ts ?? body.container.thread_ts };
+}
+
+/** Edit: open a "Loading…" modal at once (the trigger lives 3 s), then fill it from the API. */
+export function registerEditButton(app: App, deps: SlackDeps): void {
+  app.action(
+    ActionIds.edit,
+    buttonListener(deps, 'edit', async ({ body, action, respond }) => {
+      const actor = { teamId: body.team?.id ?? '', userId: body.user.id };
+      if (!(await deps.identity.getLink(actor))) {
+        await tellClicker(deps, body, respond, 'Only people with a linked care account can edit actions. Type `/care link`.');
+        return;
+      }
+      const opened = await deps.slack.views.open({ trigger_id: body.trigger_id, view: loadingModal(TITLE) });
+      const viewId = opened.view?.id;
+      if (!viewId) return;
+      try {
+        const [tz, current] = await Promise.all([deps.profiles.tz(body.user.id), deps.actions.resolve({ type: 'id', id: action.value ?? '' })]);
+        const channelId = body.channel?.id ?? body.container?.channel_id;
+        const origin = originOf(body, action.block_id);
+        const meta: ActionModalMeta = { mode: 'edit', actionId: current._id, tz, ...(channelId ? { channelId } : {}), ...(origin ? { origin } : {}) };
+        await deps.slack.views.update({ view_id: viewId, view: actionModal(meta, await initialValues(deps, actor.teamId, current, tz)) });
+      } catch (err) {
+        deps.logger.warn('could not open the edit form', { error: err });
+        await deps.slack.views.update({ view_id: viewId, view: messageModal(TITLE, describeError(err)) }).catch(() => undefined);
+      }
+    }),
+  );
+}

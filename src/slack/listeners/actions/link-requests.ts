@@ -1,0 +1,46 @@
+import type { App } from '@slack/bolt';
+import type { SlackDeps } from '../../deps.js';
+import { ActionIds, CallbackIds } from '../../ids.js';
+import { approveLinkModal } from '../../views/simple-modals.js';
+import { buttonListener } from '../error-policy.js';
+
+/** Approve / Reject on a link request in an admin's DM. */
+export function registerLinkRequestButtons(app: App, deps: SlackDeps): void {
+  app.action(
+    ActionIds.approveLink,
+    buttonListener(deps, 'approve link', async ({ body, action }) => {
+      // Only the store is read before views.open (the trigger lives 3 s); that the clicker is an
+      // admin is checked when the form is submitted (decideRequest), before anything changes.
+      const request = await deps.identity.pendingRequest(body.team?.id ?? '', Number(action.value));
+      const meta = {
+        requestId: String(request.id),
+        ...(body.channel?.id ? { channel: body.channel.id } : {}),
+        ...(body.message?.ts ? { ts: body.message.ts } : {}),
+      };
+      await deps.slack.views.open({
+        trigger_id: body.trigger_id,
+        view: approveLinkModal(CallbackIds.approveLinkModal, meta, request.slackUserId, request.careUserId ?? undefined),
+      });
+    }),
+  );
+
+  app.action(
+    ActionIds.rejectLink,
+    buttonListener(deps, 'reject link', async ({ body, action }) => {
+      const admin = { teamId: body.team?.id ?? '', userId: body.user.id };
+      const request = await deps.identity.decideRequest(admin, Number(action.value), 'rejected');
+      if (body.channel?.id && body.message?.ts) {
+        await deps.slack.chat.update({
+          channel: body.channel.id,
+          ts: body.message.ts,
+          text: `Link request from <@${request.slackUserId}> rejected by <@${admin.userId}>.`,
+          blocks: [],
+        });
+      }
+      await deps.slack.chat.postMessage({
+        channel: request.slackUserId,
+        text: 'An admin did not approve your request to link your care account. Ask them if you think this is wrong.',
+      });
+    }),
+  );
+}

@@ -1,0 +1,24 @@
+import type { App } from '@slack/bolt';
+import type { SlackDeps } from '../../deps.js';
+import { publishHome } from '../../home-publisher.js';
+import { ActionIds } from '../../ids.js';
+import { safeRespond } from '../../respond.js';
+import { buttonListener } from '../error-policy.js';
+
+/** "Unlink" beside a row of `/care links` (admins). */
+export function registerUnlinkButton(app: App, deps: SlackDeps): void {
+  app.action(
+    ActionIds.unlink,
+    buttonListener(deps, 'unlink', async ({ body, action, respond }) => {
+      const actor = { teamId: body.team?.id ?? '', userId: body.user.id };
+      const target = action.value ?? '';
+      const removed = await deps.identity.unlink(actor, target);
+      await safeRespond(
+        respond,
+        { response_type: 'ephemeral', replace_original: false, text: removed ? `<@${target}> is unlinked.` : 'That link was already gone.' },
+        deps.logger,
+      );
+      if (removed) await publishHome(deps, actor.teamId, target);
+    }),
+  );
+}

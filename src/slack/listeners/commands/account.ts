@@ -1,0 +1,98 @@
+import type { CommandContext, SlackDeps } from '../../deps.js';
+import { publishHome } from '../../home-publisher.js';
+import { userText } from '../../text.js';
+import { section } from '../../views/blocks.js';
+import { helpBlocks } from '../../views/help.js';
+import { linkRequestBlocks, linksBlocks } from '../../views/links.js';
+import type { CommandHandler } from './handler.js';
+
+const actorOf = (ctx: CommandContext) => ({ teamId: ctx.teamId, userId: ctx.userId });
+
+const WHY_REQUESTED = {
+  'no-users-permission': 'I cannot look people up in the care system',
+  'no-email-match': 'no care user has your Slack email address',
+  'no-email': 'your Slack profile has no email I can read',
+} as const;
+
+/** `/care`, `/care help` */
+export const help: CommandHandler<'help'> = async (_cmd, ctx, deps) => {
+  const [link, isAdmin] = await Promise.all([deps.identity.getLink(actorOf(ctx)), deps.identity.isAdmin(actorOf(ctx))]);
+  const careUserName = link ? await deps.identity.careUserName(link.careUserId) : undefined;
+  await ctx.reply({ text: 'What /care can do', blocks: helpBlocks({ linked: Boolean(link), ...(careUserName ? { careUserName } : {}), isAdmin }) });
+};
+
+/** `/care whoami` */
+export const whoami: CommandHandler<'whoami'> = async (_cmd, ctx, deps) => {
+  const link = await deps.identity.getLink(actorOf(ctx));
+  if (!link) {
+    await ctx.reply({ text: 'Your Slack account is not linked to the care system. Type `/care link`.' });
+    return;
+  }
+  const name = await deps.identity.careUserName(link.careUserId);
+  const how = link.method === 'email' ? 'email match' : link.method === 'admin' ? `<@${link.linkedBy}>` : `request approved by <@${link.linkedBy}>`;
+  await ctx.reply({ text: `You are linked to ${name ? `*${userText(name, 100)}* ` : ''}(care user \`${link.careUserId}\`), by ${how}.` });
+};
+
+/** `/care link [care user Id]` (yourself) and, for admins, `/care link @person <care user Id>`. */
+export const link: CommandHandler<'link'> = async (cmd, ctx, deps) => {
+  const actor = actorOf(ctx);
+  if (cmd.target) {
+    const made = await deps.identity.adminLink(actor, cmd.target.slackUserId, cmd.target.careUserId);
+    await ctx.reply({ text: `Linked <@${made.slackUserId}> to care user \`${made.careUserId}\`.` });
+    await publishHome(deps, ctx.teamId, made.slackUserId);
+    return;
+  }
+  const result = await deps.identity.linkSelf(actor, cmd.requestedCareUserId);
+  if (result.kind === 'already') {
+    await ctx.reply({ text: 'Your account is already linked. `/care whoami` shows to whom; `/care unlink` undoes it.' });
+  } else if (result.kind === 'linked') {
+    await ctx.reply({ text: `:link: Linked: your Slack email matches *${userText(result.careUserName, 100)}* in the care system.` });
+    await publishHome(deps, ctx.teamId, ctx.userId);
+  } else {
+    const why = WHY_REQUESTED[result.reason];
+    if (result.created) await notifyAdmins(deps, String(result.request.id), ctx.userId, result.request.careUserId);
+    await ctx.reply({
+      text: `${why.charAt(0).toUpperCase()}${why.slice(1)}, so I have asked an admin to link you${result.created ? '' : ' (your request is still waiting)'}. You will get a message when it is done.`,
+    });
+  }
+};
+
+/** `/care unlink` (yourself) or, for admins, `/care unlink @person`. */
+export const unlink: CommandHandler<'unlink'> = async (cmd, ctx, deps) => {
+  const target = cmd.slackUserId ?? ctx.userId;
+  const removed = await deps.identity.unlink(actorOf(ctx), target);
+  await ctx.reply({ text: removed ? (target === ctx.userId ? 'Your account is unlinked.' : `<@${target}> is unlinked.`) : 'There was no link to remove.' });
+  if (removed) await publishHome(deps, ctx.teamId, target);
+};
+
+/** `/care links` (admins): every link with Unlink buttons, and the requests waiting. */
+export const links: CommandHandler<'links'> = async (_cmd, ctx, deps) => {
+  const { links: rows, pending } = await deps.identity.listLinks(actorOf(ctx));
+  const blocks = linksBlocks(rows);
+  if (pending.length) {
+    blocks.push(
+      section(
+        `${pending.length} link request(s) waiting: ${pending
+          .slice(0, 10)
+          .map((p) => `<@${p.slackUserId}>`)
+          .join(', ')}`,
+      ),
+    );
+  }
+  await ctx.reply({ text: 'Linked accounts', blocks });
+};
+
+/** Tell each admin in a DM, with Approve / Reject buttons. */
+async function notifyAdmins(deps: SlackDeps, requestId: string, requester: string, careUserId: string | null): Promise<void> {
+  for (const adminId of deps.identity.adminIds()) {
+    try {
+      await deps.slack.chat.postMessage({
+        channel: adminId,
+        text: `<@${requester}> asks to link their Slack account to the care system.`,
+        blocks: linkRequestBlocks(requestId, requester, careUserId ? { id: careUserId } : undefined),
+      });
+    } catch (err) {
+      deps.logger.warn('could not tell an admin about a link request', { requestId, error: err });
+    }
+  }
+}

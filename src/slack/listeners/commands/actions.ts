@@ -1,0 +1,71 @@
+import type { ActionView } from '../../../services/action-model.js';
+import type { CommandContext, SlackDeps } from '../../deps.js';
+import { refreshHomes } from '../../home-publisher.js';
+import { renderCommandList } from '../../lists.js';
+import { openCreateForm } from '../../open-action-form.js';
+import { actionCard } from '../../views/action-card.js';
+import { section } from '../../views/blocks.js';
+import { notLinkedBlocks } from '../../views/help.js';
+import type { CommandHandler } from './handler.js';
+
+const actorOf = (ctx: CommandContext) => ({ teamId: ctx.teamId, userId: ctx.userId });
+
+async function replyWithCard(ctx: CommandContext, deps: SlackDeps, view: ActionView, note?: string): Promise<void> {
+  const tz = await deps.profiles.tz(ctx.userId);
+  const card = actionCard(view, { now: deps.now(), timezone: tz, showTask: true });
+  await ctx.reply(note ? { text: note, blocks: [section(note), ...card] } : { text: `Action ${view.actionNo ?? view.id}`, blocks: card });
+}
+
+/** `/care new [task]`: the create form (linked people only). */
+export const newAction: CommandHandler<'new'> = async (cmd, ctx, deps) => {
+  if (!(await deps.identity.getLink(actorOf(ctx)))) {
+    await ctx.reply({ text: 'Link your care account first: /care link', blocks: notLinkedBlocks() });
+    return;
+  }
+  await openCreateForm(deps, ctx.triggerId, ctx.userId, { channelId: ctx.channelId, task: cmd.task });
+};
+
+/** `/care mine` */
+export const mine: CommandHandler<'mine'> = async (_cmd, ctx, deps) => {
+  await ctx.reply(await renderCommandList(deps, actorOf(ctx), { kind: 'mine' }, await deps.profiles.tz(ctx.userId)));
+};
+
+/** `/care due [window] [@person]` */
+export const due: CommandHandler<'due'> = async (cmd, ctx, deps) => {
+  await deps.identity.requireLink(actorOf(ctx));
+  const source = { kind: 'due' as const, window: cmd.window, slackUserId: cmd.slackUserId ?? ctx.userId };
+  await ctx.reply(await renderCommandList(deps, actorOf(ctx), source, await deps.profiles.tz(ctx.userId)));
+};
+
+/** `/care find <words>` */
+export const find: CommandHandler<'find'> = async (cmd, ctx, deps) => {
+  await deps.identity.requireLink(actorOf(ctx));
+  await ctx.reply(await renderCommandList(deps, actorOf(ctx), { kind: 'find', words: cmd.words }, await deps.profiles.tz(ctx.userId)));
+};
+
+/** `/care show <no or Id>`: reading care data needs a care account too (a workspace may hold people who have none). */
+export const show: CommandHandler<'show'> = async (cmd, ctx, deps) => {
+  await deps.identity.requireLink(actorOf(ctx));
+  const action = await deps.actions.resolve(cmd.ref);
+  const [view] = await deps.actions.views([action], ctx.teamId);
+  await replyWithCard(ctx, deps, view!);
+};
+
+/** `/care done <no or Id>` and `/care reopen <no or Id>` */
+export const doneOrReopen: CommandHandler<'done' | 'reopen'> = async (cmd, ctx, deps) => {
+  const actor = actorOf(ctx);
+  await deps.identity.requireLink(actor);
+  const action = await deps.actions.resolve(cmd.ref);
+  const done = cmd.kind === 'done';
+  const result = done ? await deps.actions.complete(actor, action._id) : await deps.actions.reopen(actor, action._id);
+  const [view] = await deps.actions.views([result.action], ctx.teamId);
+  const note = result.changed
+    ? done
+      ? ':white_check_mark: Completed.'
+      : ':arrows_counterclockwise: Reopened.'
+    : done
+      ? 'It was already complete.'
+      : 'It was already open.';
+  await replyWithCard(ctx, deps, view!, note);
+  if (result.changed) await refreshHomes(deps, ctx.teamId, [ctx.userId, view!.assignee?.slackUserId]);
+};

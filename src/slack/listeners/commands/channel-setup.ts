@@ -1,0 +1,109 @@
+import type { DigestFilters } from '../../../store/index.js';
+import { slackDate } from '../../../time/slack-date.js';
+import type { CommandContext } from '../../deps.js';
+import { userText } from '../../text.js';
+import type { CommandHandler } from './handler.js';
+
+const adminOf = (ctx: CommandContext) => ({ teamId: ctx.teamId, userId: ctx.userId });
+
+const describeFilters = (f: DigestFilters) =>
+  f.urgentOnly
+    ? 'urgent only (and live urgent alerts)'
+    : f.mineOnly
+      ? 'actions of the person who set it up'
+      : f.slackUserIds?.length
+        ? `actions of ${f.slackUserIds.map((u) => `<@${u}>`).join(' ')}`
+        : f.locationName
+          ? `location ${userText(String(f.locationName), 80)}`
+          : 'all actions';
+
+/** `/care digest here [HH:MM] [weekdays|daily] [filter] [--show-tasks] [--quiet]` */
+export const digestHere: CommandHandler<'digest-here'> = async (cmd, ctx, deps) => {
+  const result = await deps.channelSetup.setDigest(adminOf(ctx), {
+    channelId: ctx.channelId,
+    time: cmd.time,
+    days: cmd.days,
+    scope: cmd.filter,
+    showTasks: cmd.showTasks,
+    quietWhenEmpty: cmd.quietWhenEmpty,
+  });
+  if (result.kind === 'not-member') {
+    await ctx.reply({ text: 'I am not in this channel, so I could not post its digest. Invite me first (`/invite @Care Actions`), then try again.' });
+    return;
+  }
+  if (result.kind === 'no-such-location') {
+    await ctx.reply({ text: `No location is called “${userText(result.name, 80)}”. \`/care locations\` lists them.` });
+    return;
+  }
+  const sub = result.subscription;
+  const privacy = result.isPrivate
+    ? 'Task text is shown (private channel).'
+    : sub.showTaskText
+      ? 'Task text is shown here, as you chose with --show-tasks.'
+      : 'Task text is hidden here (public channel); numbers, due times and assignees only.';
+  const unlinked = result.unlinkedSlackUserIds.length ? ` Not linked yet, so not covered: ${result.unlinkedSlackUserIds.map((u) => `<@${u}>`).join(' ')}.` : '';
+  await ctx.reply({
+    text: `Digest set for this channel: ${sub.time} ${sub.days} (${sub.timeZone}), ${describeFilters(sub.filters)}. Next: ${slackDate(result.next, sub.timeZone)}. ${privacy}${unlinked}`,
+  });
+};
+
+/** `/care digest off` */
+export const digestOff: CommandHandler<'digest-off'> = async (_cmd, ctx, deps) => {
+  const removed = await deps.channelSetup.removeDigest(adminOf(ctx), ctx.channelId);
+  await ctx.reply({ text: removed ? 'This channel will get no more digests.' : 'This channel had no digest.' });
+};
+
+/** `/care digest list` */
+export const digestList: CommandHandler<'digest-list'> = async (_cmd, ctx, deps) => {
+  const subs = await deps.channelSetup.listDigests(adminOf(ctx));
+  await ctx.reply({
+    text: subs.length
+      ? subs
+          .map(
+            (s) =>
+              `<#${s.channelId}>: ${s.time} ${s.days} (${s.timeZone}), ${describeFilters(s.filters)}${s.showTaskText ? ', task text shown' : ''}, set by <@${s.setUpBy}>`,
+          )
+          .join('\n')
+      : 'No channel has a digest yet. `/care digest here` sets one up.',
+  });
+};
+
+const DIGEST_NOW_ANSWERS = {
+  posted: 'Digest posted.',
+  empty: 'Nothing is due, and this digest stays quiet when empty.',
+  failed: 'The digest could not be posted; it is logged for your admin.',
+  'no-digest': 'This channel has no digest. Set one up with `/care digest here`.',
+} as const;
+
+/** `/care digest now` */
+export const digestNow: CommandHandler<'digest-now'> = async (_cmd, ctx, deps) => {
+  await ctx.reply({ text: DIGEST_NOW_ANSWERS[await deps.channelSetup.postDigestNow(adminOf(ctx), ctx.channelId)] });
+};
+
+/** `/care route <group> #channel` */
+export const route: CommandHandler<'route'> = async (cmd, ctx, deps) => {
+  const result = await deps.channelSetup.setRoute(adminOf(ctx), cmd.groupName, cmd.channelId);
+  const text =
+    result.kind === 'not-member'
+      ? `I am not in <#${cmd.channelId}>, so I could not post there. Invite me to it first, then try again.`
+      : result.kind === 'no-such-group'
+        ? `No notification group is called “${userText(cmd.groupName, 80)}”.`
+        : `Completions notified to *${userText(result.route.groupName, 80)}* will also be posted in <#${cmd.channelId}>.`;
+  await ctx.reply({ text });
+};
+
+/** `/care route off <group>` */
+export const routeOff: CommandHandler<'route-off'> = async (cmd, ctx, deps) => {
+  const removed = await deps.channelSetup.removeRoute(adminOf(ctx), cmd.groupName);
+  await ctx.reply({ text: removed ? 'Route removed.' : 'There was no such route.' });
+};
+
+/** `/care routes` */
+export const routes: CommandHandler<'routes'> = async (_cmd, ctx, deps) => {
+  const all = await deps.channelSetup.listRoutes(adminOf(ctx));
+  await ctx.reply({
+    text: all.length
+      ? all.map((r) => `*${userText(r.groupName, 80)}* → <#${r.channelId}> (set by <@${r.setUpBy}>)`).join('\n')
+      : 'No notification group is routed to a channel yet.',
+  });
+};

@@ -1,0 +1,77 @@
+import type { App } from '@slack/bolt';
+import { describeError } from '../../../services/errors.js';
+import { type Command, parseCommand } from '../../commands/parse.js';
+import type { CommandContext, SlackDeps } from '../../deps.js';
+import { safeRespond } from '../../respond.js';
+import { escapeMrkdwn } from '../../text.js';
+import { errorBlocks } from '../../views/help.js';
+import { help, link, links, unlink, whoami } from './account.js';
+import { doneOrReopen, due, find, mine, newAction, show } from './actions.js';
+import { digestHere, digestList, digestNow, digestOff, route, routeOff, routes } from './channel-setup.js';
+import { literature, locations } from './directory.js';
+import type { CommandHandler, CommandKind } from './handler.js';
+
+/**
+ * Every `/care` command kind and its handler. Exhaustive: a kind added to the
+ * parser that nobody handles does not compile.
+ */
+const HANDLERS: { [K in CommandKind]: CommandHandler<K> } = {
+  help,
+  whoami,
+  link,
+  unlink,
+  links,
+  new: newAction,
+  mine,
+  due,
+  find,
+  show,
+  done: doneOrReopen,
+  reopen: doneOrReopen,
+  locations,
+  literature,
+  'digest-here': digestHere,
+  'digest-off': digestOff,
+  'digest-list': digestList,
+  'digest-now': digestNow,
+  route,
+  'route-off': routeOff,
+  routes,
+};
+
+function handle(cmd: Command & { kind: CommandKind }, ctx: CommandContext, deps: SlackDeps): Promise<void> {
+  // The table's type pairs each kind with its handler; TypeScript cannot follow that through a lookup.
+  const handler = HANDLERS[cmd.kind] as CommandHandler<CommandKind>;
+  return handler(cmd as never, ctx, deps);
+}
+
+/** `/care …`: ack at once, parse, dispatch by kind; any error becomes a sentence for the person. */
+export function registerCareCommand(app: App, deps: SlackDeps): void {
+  app.command('/care', async ({ command, ack, respond }) => {
+    await ack();
+    const ctx: CommandContext = {
+      teamId: command.team_id,
+      userId: command.user_id,
+      channelId: command.channel_id,
+      triggerId: command.trigger_id,
+      reply: async (m) => {
+        await safeRespond(respond, { response_type: 'ephemeral', ...m }, deps.logger);
+      },
+    };
+    const cmd = parseCommand(command.text ?? '');
+    deps.logger.info('slash command', { sub: cmd.kind, user: command.user_id });
+    try {
+      if (cmd.kind === 'error') {
+        // Usage forms (`<words>`) and echoed words are text, not Slack markup.
+        const message = escapeMrkdwn(cmd.message);
+        await ctx.reply({ text: message, blocks: errorBlocks(message) });
+        return;
+      }
+      await handle(cmd, ctx, deps);
+    } catch (err) {
+      const message = describeError(err);
+      deps.logger.warn('slash command failed', { sub: cmd.kind, error: err });
+      await ctx.reply({ text: message, blocks: errorBlocks(message) });
+    }
+  });
+}

@@ -1,0 +1,77 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The house rules of the source tree, checked on the real files: the domain
+ * stays below Slack, and no module imports itself through others.
+ */
+const SRC = resolve(__dirname, '../src');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return sourceFiles(path);
+    return /\.ts$/.test(e.name) && !e.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+/** Relative imports and re-exports of a file (type-only ones too: a circle of types is still a circle), as files. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specs = [...text.matchAll(/^(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/gms)].map((m) => m[1]!);
+  return specs.map((s) => resolve(dirname(file), s.replace(/\.js$/, '.ts')));
+}
+
+const files = sourceFiles(SRC);
+const graph = new Map(files.map((f) => [f, importsOf(f).filter((t) => files.includes(t))]));
+const name = (f: string) => relative(SRC, f);
+
+describe('the source tree', () => {
+  it('reads every module (the check sees the whole tree)', () => {
+    expect(files.length).toBeGreaterThan(100);
+    expect([...graph.values()].flat().length).toBeGreaterThan(300);
+  });
+
+  it('keeps services below Slack: nothing under src/services imports src/slack', () => {
+    const upward = files
+      .filter((f) => name(f).startsWith('services/'))
+      .flatMap((f) =>
+        graph
+          .get(f)!
+          .filter((t) => name(t).startsWith('slack/'))
+          .map((t) => `${name(f)} -> ${name(t)}`),
+      );
+    expect(upward).toEqual([]);
+  });
+
+  it('keeps the care client and the store free of the app', () => {
+    const outward = files
+      .filter((f) => /^(care|store)\//.test(name(f)))
+      .flatMap((f) =>
+        graph
+          .get(f)!
+          .filter((t) => !name(t).startsWith(name(f).split('/')[0]!) && !name(t).startsWith('logging/'))
+          .map((t) => `${name(f)} -> ${name(t)}`),
+      );
+    expect(outward).toEqual([]);
+  });
+
+  it('has no import circle anywhere', () => {
+    const circles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const stack: string[] = [];
+    const visit = (f: string) => {
+      state.set(f, 'open');
+      stack.push(f);
+      for (const t of graph.get(f) ?? []) {
+        if (state.get(t) === 'open') circles.push([...stack.slice(stack.indexOf(t)), t].map(name).join(' -> '));
+        else if (!state.has(t)) visit(t);
+      }
+      stack.pop();
+      state.set(f, 'done');
+    };
+    for (const f of files) if (!state.has(f)) visit(f);
+    expect(circles).toEqual([]);
+  });
+});
