@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { App } from '@slack/bolt';
 import { boltLogger } from './bolt-logger.js';
 import type { SlackDeps } from './deps.js';
+import { createHttpReceiver } from './http-receiver.js';
 import { registerCompleteReopen } from './listeners/actions/complete-reopen.js';
 import { registerEditAndNew } from './listeners/actions/edit-new.js';
 import { registerMiscButtons } from './listeners/actions/misc-buttons.js';
@@ -11,6 +12,7 @@ import { registerNotifyGroupOptions } from './listeners/options/notify-groups.js
 import { registerCreateFromMessage } from './listeners/shortcuts/create-from-message.js';
 import { registerActionModal } from './listeners/views/action-modal.js';
 import { registerApproveLinkModal } from './listeners/views/approve-link.js';
+import type { ReplayGuard } from './replay-guard.js';
 
 export interface SlackAppOptions {
   botToken: string;
@@ -21,6 +23,8 @@ export interface SlackAppOptions {
   slackApiUrl?: string | undefined;
   /** Answers GET /healthz: 200 when every check passes, 503 otherwise. */
   health?: () => Promise<Record<string, { ok: boolean; detail?: string }>>;
+  /** HTTP only: refuses a replayed signed request and a timestamp more than 5 minutes ahead (see replay-guard.ts). */
+  replayGuard?: ReplayGuard | undefined;
 }
 
 export interface SlackApp {
@@ -39,17 +43,28 @@ async function healthRoute(check: SlackAppOptions['health'], res: ServerResponse
 /** The Bolt app with every listener registered; thin listeners over the services in deps. */
 export function createSlackApp(options: SlackAppOptions, deps: SlackDeps): SlackApp {
   const socketMode = Boolean(options.appToken);
+  const logger = boltLogger(deps.logger);
+  const customRoutes = [{ path: '/healthz', method: ['GET'], handler: (_req: IncomingMessage, res: ServerResponse) => void healthRoute(options.health, res) }];
   const app = new App({
     token: options.botToken,
-    signingSecret: options.signingSecret,
-    ...(socketMode ? { socketMode: true, appToken: options.appToken } : {}),
-    logger: boltLogger(deps.logger),
+    // Socket Mode requests are not signed: the replay guard is for HTTP only.
+    ...(socketMode
+      ? { socketMode: true, appToken: options.appToken, signingSecret: options.signingSecret, customRoutes }
+      : {
+          receiver: createHttpReceiver({
+            signingSecret: options.signingSecret,
+            customRoutes,
+            boltLogger: logger,
+            replayGuard: options.replayGuard,
+            logger: deps.logger,
+          }),
+        }),
+    logger,
     clientOptions: {
       ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
       retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 2000 },
       timeout: 10_000,
     },
-    customRoutes: [{ path: '/healthz', method: ['GET'], handler: (_req: IncomingMessage, res: ServerResponse) => void healthRoute(options.health, res) }],
   });
 
   registerCareCommand(app, deps);
