@@ -37,6 +37,8 @@ export interface RawCallOptions {
   signature?: string;
   /** Send this raw body instead of the encoded params (non-GET). */
   rawBody?: string;
+  /** Send to this path (e.g. percent-encoded) while signing `path` as given. */
+  sendPath?: string;
 }
 
 /** [key, value] pairs: undefined/null dropped, lists expanded, everything a string. */
@@ -113,7 +115,7 @@ export async function rawCall(
   headers = Object.fromEntries(Object.entries(headers).filter(([k]) => !omit.has(k.toLowerCase())));
   Object.assign(headers, options.headers);
 
-  const cleanPath = path.replace(/^\/+/, '');
+  const cleanPath = (options.sendPath ?? path).replace(/^\/+/, '');
   let url = `${baseUrl.replace(/\/+$/, '')}/${cleanPath}`;
   let body: string | undefined;
   if (upper === 'GET') {
