@@ -146,7 +146,7 @@ export function rawClient(baseUrl: string, creds: RawCredentials) {
 export async function controlCall(controlsUrl: string, method: string, path: string, body?: unknown): Promise<RawResponse> {
   const res = await request(`${controlsUrl}/${path.replace(/^\/+/, '')}`, {
     method: method.toUpperCase() as 'GET',
-    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    headers: body === undefined && method.toUpperCase() === 'GET' ? {} : { 'Content-Type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.body.text();
