@@ -39,7 +39,7 @@ describe('replayed Slack requests', () => {
     if (!found) throw new Error(`no ${kind} request was sent`);
     return found;
   };
-  const actionsCalled = async (task: string) => (await h.app.care.actions.collect({ filters: { q: task }, attributes: ['_id', 'task'], limit: 100 })).length;
+  const actionsNamed = async (task: string) => (await h.app.care.actions.collect({ filters: { q: task }, attributes: ['_id', 'task'], limit: 100 })).length;
 
   beforeAll(async () => {
     h = await startHarness({ sandbox: { seed: 'empty' } });
@@ -62,13 +62,13 @@ describe('replayed Slack requests', () => {
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
     const submitted = await driver.modal('sophie').fill('Due date', tomorrow).fill('Due time', '15:00').submit();
     expect(submitted.outcome).toBe('closed');
-    await h.fake.waitFor(async () => ((await actionsCalled('Order more gloves')) === 1 ? true : undefined), { timeoutMs: 10_000 });
+    await h.fake.waitFor(async () => ((await actionsNamed('Order more gloves')) === 1 ? true : undefined), { timeoutMs: 10_000 });
 
     const again = await tap.resend(lastTapped('view_submission'));
     expect(again.status).toBe(401);
     const elsewhere = await tap.resend(lastTapped('view_submission'), { to: secondUrl });
     expect(elsewhere.status).toBe(401);
-    expect(await actionsCalled('Order more gloves')).toBe(1);
+    expect(await actionsNamed('Order more gloves')).toBe(1);
   });
 
   it('a /care command sent twice is answered once, on any instance', async () => {
