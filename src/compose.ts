@@ -17,6 +17,7 @@ import { createSlackProfiles } from './services/slack-profiles.js';
 import { createUrgentAlerts } from './services/urgent-alerts.js';
 import { createSlackApp, type SlackApp } from './slack/app.js';
 import type { SlackDeps } from './slack/deps.js';
+import { createReplayGuard } from './slack/replay-guard.js';
 import { renderDigest } from './slack/views/digest.js';
 import { completionNotice, urgentAlert } from './slack/views/notices.js';
 import { createSlackWebClient } from './slack/web-clients.js';
@@ -172,6 +173,9 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
       appToken: settings.slack.appToken,
       slackApiUrl: settings.slack.apiUrl,
       health,
+      // Remembered in the store, so a replay is refused whichever instance it reaches. The guard keeps
+      // the wall clock (Slack signs with it), not the app's clock, which tests and the demo move.
+      replayGuard: createReplayGuard({ store }),
     },
     deps,
   );

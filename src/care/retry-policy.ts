@@ -9,6 +9,8 @@
  * - 502/503/504, timeouts and network errors: only idempotent requests
  *   (GET, and the PATCHes: complete, reopen and update, which set state to
  *   given values), exponential back-off with jitter.
+ * - 500: reads (GET) only, like 502/503/504; a write that failed inside the
+ *   server may have been half done, so it is not sent again.
  * - A create (PUT) is not idempotent: retried only on a 429 or when the
  *   connection was never made (the request provably never reached the server).
  * - Never more than `maxRetries` retries.
@@ -40,6 +42,8 @@ export interface RetryInput {
   outcome: AttemptOutcome;
   /** Whether sending the request twice is harmless. */
   idempotent: boolean;
+  /** A read (GET): it changes nothing, so even a 500 is worth another try. */
+  read?: boolean | undefined;
   /** 1 for the first retry, 2 for the second, ... */
   retryNumber: number;
   maxRetries: number;
@@ -122,5 +126,6 @@ function decideOnStatus(status: number, resetAt: number | undefined, input: Retr
       ? { retry: true, delayMs: backoff(), reason: `status ${status}` }
       : { retry: false, reason: `status ${status} on a non-idempotent request` };
   }
+  if (status === 500 && input.read === true) return { retry: true, delayMs: backoff(), reason: 'status 500 on a read' };
   return { retry: false, reason: `status ${status} is final` };
 }

@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { foreignRequest, mediaType } from '../local-http/local-only.js';
 import type { Logger } from '../logging/logger.js';
 import { PlaygroundInputError, type PlaygroundBackend } from './backend.js';
 import { isRoute, parseRequest } from './api-routes.js';
@@ -52,12 +53,12 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
   const maxBody = options.maxBodyBytes ?? 1024 * 1024;
   const feed = createChangeFeed({ debounceMs: options.debounceMs ?? 50 });
   const unsubscribe = backend.subscribe(() => feed.notify());
-  const allowedHosts = new Set(['127.0.0.1', 'localhost', '[::1]', host.includes(':') ? `[${host}]` : host]);
+  const local = { host, port: () => (server.address() as AddressInfo | null)?.port };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://playground.invalid');
-    const hostName = (req.headers.host ?? '').replace(/:\d+$/, '');
-    if (!allowedHosts.has(hostName)) throw new HttpError(403, 'This page only answers on its loopback address.');
+    const foreign = foreignRequest(req, local);
+    if (foreign) throw new HttpError(403, foreign);
     const pathname = url.pathname;
     if (pathname.startsWith('/api/')) return handleApi(req, res, pathname.slice('/api/'.length));
     if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(405, `${req.method} is not allowed here.`);
@@ -73,7 +74,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     if (req.method === 'GET' && route === 'simulate/actions') return sendJson(res, 200, { actions: await backend.simulate.listSimulatableActions() });
     if (!isRoute(route)) throw new HttpError(404, `No API endpoint /api/${route}.`);
     if (req.method !== 'POST') throw new HttpError(405, `Use POST for /api/${route}.`);
-    if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) throw new HttpError(415, 'Send the request body as application/json.');
+    if (mediaType(req) !== 'application/json') throw new HttpError(415, 'Send the request body as application/json.');
     const body = await readJson(req, maxBody);
     const parsed = parseRequest(route, body);
     if (!parsed.ok) throw new HttpError(400, parsed.error);

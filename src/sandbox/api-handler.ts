@@ -40,14 +40,25 @@ function rejectUnsupportedBody(req: IncomingMessage, body: string): void {
   }
 }
 
+/** The path as the vendor's clients sign it: percent-decoded; undefined when it does not decode. */
+function decodedPath(rawPath: string): string | undefined {
+  try {
+    return decodeURIComponent(rawPath);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * The /v1 pipeline: faults -> route (404/405) -> body -> authenticate (401)
+ * The /v1 pipeline: faults -> route (404/405) -> body -> authenticate (401;
+ * over the percent-decoded path, as the vendor's clients sign it)
  * -> rate limit (429) -> permission (403) -> handler (200/400/404).
  * Every response carries the three rate-limit headers.
  */
-export async function handleApi(req: IncomingMessage, res: ServerResponse, deps: ApiDeps, path: string, query: string): Promise<void> {
+export async function handleApi(req: IncomingMessage, res: ServerResponse, deps: ApiDeps, rawPath: string, query: string): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
-  const match = matchRoute(path);
+  const path = decodedPath(rawPath);
+  const match = path === undefined ? undefined : matchRoute(path);
   const template = match?.route.template ?? UNKNOWN_ROUTE;
   let status = 500;
   let rate = deps.limiter.peek(keyHeader(req, deps.keys));
@@ -65,7 +76,7 @@ export async function handleApi(req: IncomingMessage, res: ServerResponse, deps:
     }
     if (fault.kind === 'error') throw new ApiError(fault.status, 'Simulated service error (sandbox fault injection).');
 
-    if (!match || (!deps.usersEndpoint && match.route.resource === 'users')) throw new ApiError(404, `No such endpoint: ${path}`);
+    if (!match || path === undefined || (!deps.usersEndpoint && match.route.resource === 'users')) throw new ApiError(404, `No such endpoint: ${rawPath}`);
     const operation = match.route.methods[method];
     const allowed = Object.keys(match.route.methods).join(', ');
     if (!operation) throw new ApiError(405, `Method ${method} is not allowed on ${match.route.template}; allowed: ${allowed}.`, undefined, { Allow: allowed });

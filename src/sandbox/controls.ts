@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { ApiError } from './errors.js';
+import { foreignRequest, type LocalAddress, mediaType } from '../local-http/local-only.js';
 import type { Faults } from './faults.js';
 import { readBody, sendJson } from './http-util.js';
 import { PERMISSIONS, type KeyRegistry, type Permissions } from './keys.js';
@@ -21,6 +22,8 @@ export interface ControlsDeps {
   keys: KeyRegistry;
   /** Replace all data with fresh seed data anchored at the virtual now. */
   reseed(seed: SeedKind | undefined, seedValue: number | undefined): void;
+  /** Where the sandbox listens: the controls answer programs on this machine only. */
+  local: LocalAddress;
 }
 
 const seedSchema = z.union([z.literal('demo'), z.literal('empty'), z.number().int().min(0)]);
@@ -62,6 +65,8 @@ async function jsonBody(req: IncomingMessage): Promise<unknown> {
 /**
  * `/_sandbox/...`: unauthenticated JSON test controls (reset, virtual clock,
  * faults, stats, keys) and the care system's own web app (action edits).
+ * Programs on this machine only: a foreign Host or Origin is a 403, and a
+ * change not sent as application/json (a web page's simple request) a 415.
  */
 export async function handleControls(req: IncomingMessage, res: ServerResponse, deps: ControlsDeps, path: string): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
@@ -72,6 +77,9 @@ export async function handleControls(req: IncomingMessage, res: ServerResponse, 
   const route = `${method} /${parts.map((p, i) => (i === 1 && parts[0] === 'actions' ? ':id' : p)).join('/')}`;
   const { store, cache } = deps;
   try {
+    const foreign = foreignRequest(req, deps.local);
+    if (foreign) throw new ApiError(403, foreign);
+    if (method !== 'GET' && method !== 'HEAD' && mediaType(req) !== 'application/json') throw new ApiError(415, 'Send control requests as application/json.');
     let body: string;
     switch (route) {
       case 'POST /reset': {

@@ -78,7 +78,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   };
   const server = createSandboxServer({
     api,
-    controls: options.controls ? { store, cache, faults, stats, keys, reseed: (k, v) => reseed(k, v) } : undefined,
+    controls: options.controls
+      ? { store, cache, faults, stats, keys, reseed: (k, v) => reseed(k, v), local: { host, port: () => (server.address() as AddressInfo | null)?.port } }
+      : undefined,
     logger,
   });
 

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { foreignRequest, mediaType } from '../local-http/local-only.js';
 import { ApiError } from './api/api-error.js';
 import type { Args } from './api/args.js';
 import type { ApiContext } from './api/context.js';
@@ -20,12 +21,17 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** Form (`a=1&blocks=[...]`) or JSON body, plus query parameters, as one argument object. */
+/**
+ * Form (`a=1&blocks=[...]`) or JSON body, plus query parameters, as one
+ * argument object. Like Slack for apps made since 2021, a token in the query
+ * string is ignored (a link or an image must not act as the bot); a body in any
+ * other format (text/plain: a web page's simple request) is refused with 415.
+ */
 function parseArgs(req: IncomingMessage, raw: string, query: URLSearchParams): { args: Args; json: boolean } {
-  const args: Args = Object.fromEntries(query.entries());
-  const type = (req.headers['content-type'] ?? '').toLowerCase();
+  const args: Args = Object.fromEntries([...query.entries()].filter(([key]) => key !== 'token'));
+  const type = mediaType(req);
   if (raw.length === 0) return { args, json: false };
-  if (type.startsWith('application/json')) {
+  if (type === 'application/json') {
     let parsed: unknown;
     try {
       parsed = JSON.parse(raw);
@@ -36,6 +42,7 @@ function parseArgs(req: IncomingMessage, raw: string, query: URLSearchParams): {
     return { args: { ...args, ...(parsed as Args) }, json: true };
   }
   if (type.startsWith('multipart/')) throw new ApiError('invalid_form_data');
+  if (type !== 'application/x-www-form-urlencoded') throw new ApiError('unsupported_content_type', {}, 415);
   for (const [k, v] of new URLSearchParams(raw)) args[k] = v;
   return { args, json: false };
 }
@@ -56,11 +63,17 @@ export interface FakeServerHandle {
   close(): Promise<void>;
 }
 
-/** Serves `/api/<method>`, `/response/<id>` and `/_fake/state` on 127.0.0.1. */
+/**
+ * Serves `/api/<method>`, `/response/<id>` and `/_fake/state` on 127.0.0.1, to
+ * programs on this machine only (a foreign Host or Origin is a 403).
+ */
 export async function startFakeServer(ctx: ApiContext, expectedToken: string, port: number): Promise<FakeServerHandle> {
+  const local = { host: '127.0.0.1', port: () => (server.address() as AddressInfo | null)?.port };
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     try {
+      const foreign = foreignRequest(req, local);
+      if (foreign) throw new ApiError('foreign_request', { detail: foreign }, 403);
       if (url.pathname.startsWith('/api/')) {
         const { args, json } = parseArgs(req, await readBody(req), url.searchParams);
         const auth = req.headers.authorization;

@@ -3,6 +3,7 @@ import { App } from '@slack/bolt';
 import { boltLogger } from './bolt-logger.js';
 import { slackClientOptions } from './web-clients.js';
 import type { SlackDeps } from './deps.js';
+import { createHttpReceiver } from './http-receiver.js';
 import { registerCompleteReopen } from './listeners/actions/complete-reopen.js';
 import { registerEditButton } from './listeners/actions/edit-action.js';
 import { registerHomePageButtons } from './listeners/actions/home-pages.js';
@@ -16,6 +17,7 @@ import { registerNotifyGroupOptions } from './listeners/options/notify-groups.js
 import { registerCreateFromMessage } from './listeners/shortcuts/create-from-message.js';
 import { registerActionFormSubmit } from './listeners/views/action-form-submit.js';
 import { registerApproveLinkModal } from './listeners/views/approve-link-submit.js';
+import type { ReplayGuard } from './replay-guard.js';
 
 export interface SlackAppOptions {
   botToken: string;
@@ -26,6 +28,8 @@ export interface SlackAppOptions {
   slackApiUrl?: string | undefined;
   /** Answers GET /healthz: 200 when every check passes, 503 otherwise. */
   health?: () => Promise<Record<string, { ok: boolean; detail?: string }>>;
+  /** HTTP only: refuses a replayed signed request and a timestamp more than 5 minutes ahead (see replay-guard.ts). */
+  replayGuard?: ReplayGuard | undefined;
 }
 
 export interface SlackApp {
@@ -44,13 +48,24 @@ async function healthRoute(check: SlackAppOptions['health'], res: ServerResponse
 /** The Bolt app with every listener registered; thin listeners over the services in deps. */
 export function createSlackApp(options: SlackAppOptions, deps: SlackDeps): SlackApp {
   const socketMode = Boolean(options.appToken);
+  const logger = boltLogger(deps.logger);
+  const customRoutes = [{ path: '/healthz', method: ['GET'], handler: (_req: IncomingMessage, res: ServerResponse) => void healthRoute(options.health, res) }];
   const app = new App({
     token: options.botToken,
-    signingSecret: options.signingSecret,
-    ...(socketMode ? { socketMode: true, appToken: options.appToken } : {}),
-    logger: boltLogger(deps.logger),
+    // Socket Mode requests are not signed: the replay guard is for HTTP only.
+    ...(socketMode
+      ? { socketMode: true, appToken: options.appToken, signingSecret: options.signingSecret, customRoutes }
+      : {
+          receiver: createHttpReceiver({
+            signingSecret: options.signingSecret,
+            customRoutes,
+            boltLogger: logger,
+            replayGuard: options.replayGuard,
+            logger: deps.logger,
+          }),
+        }),
+    logger,
     clientOptions: slackClientOptions('interactive', { apiUrl: options.slackApiUrl }),
-    customRoutes: [{ path: '/healthz', method: ['GET'], handler: (_req: IncomingMessage, res: ServerResponse) => void healthRoute(options.health, res) }],
   });
 
   registerCareCommand(app, deps);

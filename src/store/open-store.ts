@@ -18,6 +18,7 @@ import type { MigrateResult } from './migrator.js';
 import { migrate } from './migrator.js';
 import { openPgDb } from './pg-db.js';
 import * as routes from './routes.js';
+import * as seenRequests from './seen-requests.js';
 import { openSqliteDb } from './sqlite-db.js';
 import type { Store } from './store.js';
 import * as subscriptions from './subscriptions.js';
@@ -131,6 +132,9 @@ function createStore(ctx: Ctx, migration: MigrateResult): OpenedStore {
     renewLease: (name, holder, ttlMs) => leases.renewLease(ctx, name, holder, ttlMs),
     releaseLease: (name, holder) => leases.releaseLease(ctx, name, holder),
     getLease: (name) => leases.getLease(ctx, name),
+
+    markRequestSeen: (key, at) => seenRequests.markRequestSeen(ctx, key, at),
+    pruneSeenRequests: (now) => seenRequests.pruneSeenRequests(ctx, now),
 
     appendAudit: (input) => audit.appendAudit(ctx, input),
     listAudit: (query) => audit.listAudit(ctx, query),

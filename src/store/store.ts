@@ -70,6 +70,12 @@ export interface Store {
   releaseLease(name: string, holder: string): Promise<boolean>;
   getLease(name: string): Promise<Lease | null>;
 
+  // signed requests already seen (replay memory); times from the caller's clock
+  /** True the first time `key` is seen (or after its row expired at `now`); false while it is remembered. */
+  markRequestSeen(key: string, at: { now: number; expiresAt: number }): Promise<boolean>;
+  /** Forget keys expired at `now`; resolves to how many. */
+  pruneSeenRequests(now: number): Promise<number>;
+
   // audit
   appendAudit(input: AuditInput): Promise<AuditEntry>;
   listAudit(query?: AuditQuery): Promise<AuditEntry[]>;

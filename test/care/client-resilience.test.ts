@@ -87,6 +87,20 @@ describe('retrying failures', () => {
     expect(server.requests.every((r) => r.signatureOk)).toBe(true);
   });
 
+  it('retries a GET after a 500 (a read changes nothing), but not a create or a complete', async () => {
+    const { server, client, id } = await setup();
+    server.fail({ status: 500 });
+    await expect(client.actions.list()).resolves.toMatchObject({ page: 1 });
+    server.fail({ status: 500 });
+    await expect(client.actions.retrieve(id)).resolves.toMatchObject({ _id: id });
+    expect(server.requests.map((r) => r.status)).toEqual([500, 200, 500, 200]);
+    server.fail({ status: 500 });
+    await expect(client.actions.create({ due, task: 'x' })).rejects.toBeInstanceOf(ServerError);
+    server.fail({ status: 500 });
+    await expect(client.actions.complete(id)).rejects.toBeInstanceOf(ServerError);
+    expect(server.requests.map((r) => r.status)).toEqual([500, 200, 500, 200, 500, 500]);
+  });
+
   it('does not retry a create after a 503: the action may exist', async () => {
     const { server, client } = await setup();
     server.fail({ status: 503 });

@@ -29,6 +29,12 @@ describe('retry policy', () => {
     expect(shouldRetry(input(status(500))).retry).toBe(false);
   });
 
+  it('retries a 500 for reads (GET) only: not for an idempotent PATCH, nor a create', () => {
+    expect(shouldRetry(input(status(500), { read: true }))).toMatchObject({ retry: true, reason: 'status 500 on a read' });
+    expect(shouldRetry(input(status(500), { read: false })).retry).toBe(false);
+    expect(shouldRetry(input(status(500), { read: false, idempotent: false })).retry).toBe(false);
+  });
+
   it('waits for the reset time on a 429, for creates too', () => {
     const decision = shouldRetry(input(status(429, NOW + 1_250), { idempotent: false }));
     expect(decision).toMatchObject({ retry: true });

@@ -37,6 +37,8 @@ export interface RawCallOptions {
   signature?: string;
   /** Send this raw body instead of the encoded params (non-GET). */
   rawBody?: string;
+  /** Send to this path (e.g. percent-encoded) while signing `path` as given. */
+  sendPath?: string;
 }
 
 /** [key, value] pairs: undefined/null dropped, lists expanded, everything a string. */
@@ -113,7 +115,7 @@ export async function rawCall(
   headers = Object.fromEntries(Object.entries(headers).filter(([k]) => !omit.has(k.toLowerCase())));
   Object.assign(headers, options.headers);
 
-  const cleanPath = path.replace(/^\/+/, '');
+  const cleanPath = (options.sendPath ?? path).replace(/^\/+/, '');
   let url = `${baseUrl.replace(/\/+$/, '')}/${cleanPath}`;
   let body: string | undefined;
   if (upper === 'GET') {
@@ -144,7 +146,7 @@ export function rawClient(baseUrl: string, creds: RawCredentials) {
 export async function controlCall(controlsUrl: string, method: string, path: string, body?: unknown): Promise<RawResponse> {
   const res = await request(`${controlsUrl}/${path.replace(/^\/+/, '')}`, {
     method: method.toUpperCase() as 'GET',
-    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    headers: body === undefined && method.toUpperCase() === 'GET' ? {} : { 'Content-Type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.body.text();

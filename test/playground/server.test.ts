@@ -308,4 +308,14 @@ describe('playground server: static files', () => {
     });
     expect(status).toBe(403);
   });
+
+  it('refuses an act sent by a page of another site (Origin)', async () => {
+    const { url } = await start();
+    const res = await fetch(new URL('api/open-home', url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'http://evil.example' },
+      body: JSON.stringify({ userId: 'U0ALICE' }),
+    });
+    expect(res.status).toBe(403);
+  });
 });

@@ -195,6 +195,16 @@ describe('routing errors', () => {
     expect((await h.api('GET', 'locations/000000000000000000000000')).json.hint).toMatch(/location/);
   });
 
+  it("checks the signature over the decoded path, as the vendor's clients sign it: an id needing percent-encoding is a 404", async () => {
+    const get = await h.api('GET', 'actions/not an id', {}, { sendPath: 'actions/not%20an%20id' });
+    expect([get.status, get.json.hint]).toEqual([404, 'No action with Id not an id.']);
+    const patch = await h.api('PATCH', 'actions/not an id/complete', {}, { sendPath: 'actions/not%20an%20id/complete' });
+    expect(patch.status).toBe(404);
+    const signedEncoded = await h.api('GET', 'actions/not%20an%20id');
+    expect(signedEncoded.status).toBe(401);
+    expect((await h.api('GET', 'actions/%E0%A4%A')).status).toBe(404);
+  });
+
   it('answers 405 with Allow to a known path with a wrong method', async () => {
     const post = await h.api('POST', 'actions', { task: 'x' });
     expect(post.status).toBe(405);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { rawHttp } from '../helpers/raw-http.js';
 import { controlCall, rawCall } from '../helpers/raw-signer.js';
 import { listAll, useSandbox } from './support.js';
 
@@ -172,5 +173,42 @@ describe('reset', () => {
     expect((await h.control('POST', 'reset', {})).json.counts.actions).toBe(0);
     expect((await h.control('POST', 'reset', { seed: 'demo' })).json.counts.actions).toBe(300);
     expect((await h.control('POST', 'reset', { seed: 'lots' })).status).toBe(400);
+  });
+});
+
+describe('only programs on this machine may use the controls (a web page in the browser may not)', () => {
+  const keyWorks = async (apiKey: string) =>
+    (await rawCall(h.sandbox.url, { ...h.sandbox.credentials, apiKey, apiSecret: `${apiKey}-secret` }, 'GET', 'locations')).status === 200;
+  const addKey = (apiKey: string, headers: Record<string, string>) =>
+    rawHttp(`${h.sandbox.controlsUrl}/keys`, { method: 'POST', headers, body: JSON.stringify({ apiKey, apiSecret: `${apiKey}-secret` }) });
+
+  it('refuses a foreign Host (DNS rebinding) with 403, for reads too, and adds no key', async () => {
+    const port = new URL(h.sandbox.controlsUrl).port;
+    const added = await addKey('rebound', { host: `evil.example:${port}`, 'content-type': 'application/json' });
+    expect(added.status).toBe(403);
+    expect(JSON.parse(added.text).hint).toMatch(/loopback/);
+    expect((await rawHttp(`${h.sandbox.controlsUrl}/stats`, { headers: { host: `evil.example:${port}` } })).status).toBe(403);
+    expect(await keyWorks('rebound')).toBe(false);
+  });
+
+  it('refuses a text/plain body or none (a cross-site form or no-cors fetch) with 415 and changes nothing', async () => {
+    const plain = await addKey('from-a-page', { 'content-type': 'text/plain;charset=UTF-8' });
+    expect(plain.status).toBe(415);
+    expect(await keyWorks('from-a-page')).toBe(false);
+    const before = (await h.control('GET', 'stats')).json.total;
+    await h.api('GET', 'locations');
+    expect((await rawHttp(`${h.sandbox.controlsUrl}/stats/reset`, { method: 'POST' })).status).toBe(415);
+    expect((await h.control('GET', 'stats')).json.total).toBe(before + 1);
+  });
+
+  it('refuses a request sent by a page of another site (Origin) with 403', async () => {
+    const fromPage = await addKey('cross-site', { 'content-type': 'application/json', origin: 'http://evil.example' });
+    expect(fromPage.status).toBe(403);
+    expect(await keyWorks('cross-site')).toBe(false);
+  });
+
+  it('still takes JSON from programs on this machine', async () => {
+    expect((await addKey('local-tool', { 'content-type': 'application/json' })).status).toBe(200);
+    expect(await keyWorks('local-tool')).toBe(true);
   });
 });

@@ -1,7 +1,8 @@
 /** Every migration, in order. Append new ones at the end; never edit or remove one. */
 import { migration001 } from './001-initial.js';
+import { migration002 } from './002-seen-requests.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [migration001];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002];

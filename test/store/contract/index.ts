@@ -4,10 +4,12 @@ import { channelsContract } from './channels.js';
 import { identityContract } from './identity.js';
 import { jobsContract } from './jobs.js';
 import { ledgerContract } from './ledger.js';
+import { seenRequestsContract } from './seen-requests.js';
 
 export function storeContract(h: Harness): void {
   identityContract(h);
   channelsContract(h);
   ledgerContract(h);
   jobsContract(h);
+  seenRequestsContract(h);
 }

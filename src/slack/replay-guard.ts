@@ -1,0 +1,74 @@
+/**
+ * Refuses a signed Slack request seen before (a replay) and one whose
+ * timestamp is too far ahead. Bolt already refuses stale timestamps and bad
+ * signatures; this decides, for a request whose signature verified, whether
+ * it may run. What was seen is remembered in the store, so every instance on
+ * one database refuses the replay; rows expire with the signature window.
+ *
+ * Slack's own retries of an Events API delivery (X-Slack-Retry-Num 1-3) are
+ * remembered under their own key, so they reach Bolt as before even if Slack
+ * signed them with the same timestamp. Slack retries nothing else, so on a
+ * command or an interaction the header changes nothing.
+ */
+import { createHash } from 'node:crypto';
+import type { Store } from '../store/index.js';
+
+/** Slack's signature window: Bolt refuses older timestamps; we refuse newer ones. */
+export const SIGNATURE_WINDOW_MS = 5 * 60_000;
+/** Extra time a seen request is remembered, for clocks of instances that differ a little. */
+const CLOCK_MARGIN_MS = 60_000;
+const PRUNE_EVERY_MS = 60_000;
+const MAX_SLACK_RETRIES = 3;
+
+export interface ReplayGuardDeps {
+  store: Pick<Store, 'markRequestSeen' | 'pruneSeenRequests'>;
+  /** The clock signatures are judged by (Bolt's: the wall clock). Default Date.now. */
+  now?: () => number;
+}
+
+/** What the guard needs of a request whose signature verified. */
+export interface SignedRequest {
+  /** X-Slack-Signature (hashed before it is stored; never logged). */
+  signature: string;
+  /** X-Slack-Request-Timestamp, Unix seconds. */
+  timestampSec: number;
+  /** X-Slack-Retry-Num, when present. */
+  retryNum?: number | undefined;
+  /** True for an Events API delivery (a JSON body), the only kind Slack retries. */
+  eventsApi: boolean;
+}
+
+export type ReplayVerdict = { ok: true } | { ok: false; reason: 'future-timestamp' | 'replayed' };
+
+export interface ReplayGuard {
+  /** The clock the guard judges by (the receiver verifies signatures with it too). */
+  readonly now: () => number;
+  /** Decide, and remember the request when it may run. Rejects when the store fails. */
+  admit(request: SignedRequest): Promise<ReplayVerdict>;
+}
+
+function requestKey(request: SignedRequest): string {
+  const hash = createHash('sha256').update(request.signature).digest('hex');
+  const retry = request.retryNum;
+  const slackRetry = request.eventsApi && retry !== undefined && Number.isInteger(retry) && retry >= 1 && retry <= MAX_SLACK_RETRIES;
+  return slackRetry ? `${hash}:retry-${retry}` : hash;
+}
+
+export function createReplayGuard(deps: ReplayGuardDeps): ReplayGuard {
+  const now = deps.now ?? Date.now;
+  let lastPrunedAt = Number.NEGATIVE_INFINITY;
+  return {
+    now,
+    async admit(request) {
+      const at = now();
+      const signedAt = request.timestampSec * 1000;
+      if (signedAt > at + SIGNATURE_WINDOW_MS) return { ok: false, reason: 'future-timestamp' };
+      if (at - lastPrunedAt >= PRUNE_EVERY_MS) {
+        lastPrunedAt = at;
+        await deps.store.pruneSeenRequests(at);
+      }
+      const first = await deps.store.markRequestSeen(requestKey(request), { now: at, expiresAt: signedAt + SIGNATURE_WINDOW_MS + CLOCK_MARGIN_MS });
+      return first ? { ok: true } : { ok: false, reason: 'replayed' };
+    },
+  };
+}
