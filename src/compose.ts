@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { WebClient } from '@slack/web-api';
 import { type CareClient, createCareClient } from './care/index.js';
+import { createHealth } from './health.js';
 import { createJobs, type Scheduler } from './jobs/index.js';
 import type { Logger } from './logging/logger.js';
 import { createActionsService } from './services/actions.js';
@@ -145,27 +146,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     ...(settings.jobs?.leaseMs ? { leaseMs: settings.jobs.leaseMs } : {}),
   });
 
-  // Health answers within ~2 s whatever happens (probes time out; the client's retries would not).
-  const within = <T>(p: Promise<T>, fallback: T) => Promise.race([p, new Promise<T>((r) => setTimeout(() => r(fallback), 2000).unref())]);
-  const health = async () => {
-    const [db, api] = await Promise.all([
-      within(
-        store.ping().then(
-          () => ({ ok: true }),
-          () => ({ ok: false, detail: 'the database does not answer' }),
-        ),
-        { ok: false, detail: 'the database did not answer within 2 s' },
-      ),
-      within(
-        care.actions.list({ per_page: 1 }).then(
-          () => ({ ok: true }),
-          (err: Error) => ({ ok: false, detail: err.name }),
-        ),
-        { ok: false, detail: 'the care API did not answer within 2 s' },
-      ),
-    ]);
-    return { store: db, careApi: api };
-  };
+  const health = createHealth({ store, care });
   const slackApp = createSlackApp(
     {
       botToken: settings.slack.botToken,

@@ -84,12 +84,16 @@ export function createTransport(options: TransportOptions): Transport {
         result.outcome.kind === 'timeout'
           ? new TimeoutError({ ...base, timeoutMs: options.timeoutMs, cause: result.error })
           : new NetworkError({ ...base, code: 'code' in result.outcome ? result.outcome.code : undefined, cause: result.error });
+      stats.outcome(clock.now(), { ok: false, error: error.name });
       return { done: false, error, outcome: result.outcome };
     }
     const rate = parseRateLimitHeaders(result.headers);
     limiter.observe(rate, permit, result.status !== 429);
     logger.debug('care request', { ...base, status: result.status, ms: clock.now() - started, remaining: rate.remaining });
     if (result.status === 429) stats.count('rateLimited');
+    // 5xx and refused credentials are trouble with the API or our key; other answers show it working.
+    const trouble = result.status >= 500 || result.status === 401;
+    stats.outcome(clock.now(), trouble ? { ok: false, error: `HTTP ${result.status}` } : { ok: true });
     if (result.status < 200 || result.status >= 300) {
       const error = errorFromResponse({ ...base, status: result.status, body: result.body, resetAt: rate.resetAt });
       return { done: false, error, outcome: { kind: 'status', status: result.status, resetAt: rate.resetAt } };

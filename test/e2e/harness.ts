@@ -17,6 +17,8 @@ export interface Harness {
   now(): Date;
   /** Move both the sandbox's and the app's clocks to this instant. */
   setTime(at: Date | string): Promise<void>;
+  /** An address on the app's HTTP server (e.g. /healthz). */
+  appUrl(path: string): string;
   /** The sandbox's test controls (JSON over HTTP). */
   control(path: string, body?: unknown, method?: string): Promise<any>;
   close(): Promise<void>;
@@ -74,6 +76,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     app,
     logs: logger.lines,
     now,
+    appUrl: (path) => `http://127.0.0.1:${port}${path}`,
     async setTime(at) {
       const target = new Date(at);
       const res = await fetch(`${sandbox.controlsUrl}/clock`, {
