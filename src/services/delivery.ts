@@ -1,7 +1,7 @@
 import { ErrorCode, type WebClient } from '@slack/web-api';
 import type { Logger } from '../logging/logger.js';
 import type { Block } from '../slack/views/blocks.js';
-import { DEFAULT_MAX_ATTEMPTS, type ClaimOutcome, type Delivery, type DeliveryKey, type Store } from '../store/index.js';
+import type { ClaimOutcome, Delivery, DeliveryKey, Store } from '../store/index.js';
 
 export const DELIVERY_EVENT_TYPE = 'care_delivery';
 
@@ -68,13 +68,19 @@ export function describeSlackError(err: unknown): string {
 /**
  * Deliveries of one kind worth another try: failed for a passing reason, or
  * left pending by a run that died (its claim is stale), within their attempts.
+ * The store chooses them (and gives up, with a reason, on those out of attempts),
+ * judging staleness by its own clock: `now` is not used.
  */
-export async function unfinishedDeliveries(store: Store, kind: string, options: { now: number; staleAfterMs: number; limit?: number }): Promise<Delivery[]> {
-  const limit = options.limit ?? 200;
-  const failed = await store.listDeliveries({ kind, state: 'failed', order: 'desc', limit });
-  const pending = await store.listDeliveries({ kind, state: 'pending', limit });
-  const cutoff = options.now - options.staleAfterMs;
-  return [...failed.filter((d) => d.retryable), ...pending.filter((d) => (d.claimedAt ?? 0) <= cutoff)].filter((d) => d.attempts < DEFAULT_MAX_ATTEMPTS);
+export async function unfinishedDeliveries(
+  store: Store,
+  kind: string,
+  options: { now?: number; staleAfterMs: number; limit?: number; maxAttempts?: number },
+): Promise<Delivery[]> {
+  return store.unfinishedDeliveries(kind, {
+    staleAfterMs: options.staleAfterMs,
+    limit: options.limit ?? 200,
+    ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
+  });
 }
 
 /** A failure after which the message may nevertheless have been posted (timeout, network, 5xx). */

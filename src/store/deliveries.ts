@@ -4,36 +4,15 @@
  * change is one conditional statement (compare-and-set on state + attempts),
  * so concurrent instances never both win.
  */
-import type { Ctx, Param, Row } from './db.js';
-import { bool, num, numOrNull, str, strOrNull } from './db.js';
-import type { ClaimOptions, ClaimOutcome, Delivery, DeliveryFilter, DeliveryKey, DeliveryState } from './types.js';
+import type { Ctx, Param } from './db.js';
+import { num } from './db.js';
+import { COLUMNS, DEFAULT_MAX_ATTEMPTS, GAVE_UP_REASON, toDelivery } from './delivery-rows.js';
+import type { ClaimOptions, ClaimOutcome, Delivery, DeliveryFilter, DeliveryKey } from './types.js';
 
-const COLUMNS =
-  'id, kind, action_id, occurrence, recipient, state, attempts, claimed_by, claimed_at, last_error, retryable, slack_channel, slack_ts, created_at, updated_at, sent_at';
+export { DEFAULT_MAX_ATTEMPTS } from './delivery-rows.js';
+
 const KEY_WHERE = 'kind = ? AND action_id = ? AND occurrence = ? AND recipient = ?';
 const MAX_ERROR_CHARS = 2000;
-export const DEFAULT_MAX_ATTEMPTS = 5;
-
-function toDelivery(row: Row): Delivery {
-  return {
-    id: num(row.id),
-    kind: str(row.kind),
-    actionId: str(row.action_id),
-    occurrence: str(row.occurrence),
-    recipient: str(row.recipient),
-    state: str(row.state) as DeliveryState,
-    attempts: num(row.attempts),
-    claimedBy: strOrNull(row.claimed_by),
-    claimedAt: numOrNull(row.claimed_at),
-    lastError: strOrNull(row.last_error),
-    retryable: bool(row.retryable),
-    slackChannel: strOrNull(row.slack_channel),
-    slackTs: strOrNull(row.slack_ts),
-    createdAt: num(row.created_at),
-    updatedAt: num(row.updated_at),
-    sentAt: numOrNull(row.sent_at),
-  };
-}
 
 const keyParams = (key: DeliveryKey): Param[] => [key.kind, key.actionId, key.occurrence, key.recipient];
 
@@ -67,12 +46,8 @@ export async function claimDelivery(ctx: Ctx, key: DeliveryKey, options: ClaimOp
       const stale = (seen.claimedAt ?? 0) <= now - options.staleAfterMs;
       if (!stale) return { outcome: 'busy', delivery: seen };
       if (seen.attempts >= maxAttempts) {
-        const gaveUp = await ctx.db.get(
-          `UPDATE deliveries SET state = 'failed', retryable = ?, last_error = ?, updated_at = ?
-           WHERE id = ? AND state = 'pending' AND attempts = ? RETURNING ${COLUMNS}`,
-          [false, `gave up: claim went stale after ${seen.attempts} attempts (last holder ${seen.claimedBy ?? 'unknown'})`, now, seen.id, seen.attempts],
-        );
-        if (gaveUp) return { outcome: 'failed', delivery: toDelivery(gaveUp) };
+        const gaveUp = await giveUp(ctx, seen, now);
+        if (gaveUp) return { outcome: 'failed', delivery: gaveUp };
         continue;
       }
       const reclaimed = await ctx.db.get(
@@ -85,7 +60,12 @@ export async function claimDelivery(ctx: Ctx, key: DeliveryKey, options: ClaimOp
     }
 
     // failed
-    if (!seen.retryable || seen.attempts >= maxAttempts) return { outcome: 'failed', delivery: seen };
+    if (!seen.retryable) return { outcome: 'failed', delivery: seen };
+    if (seen.attempts >= maxAttempts) {
+      const gaveUp = await giveUp(ctx, seen, now);
+      if (gaveUp) return { outcome: 'failed', delivery: gaveUp };
+      continue;
+    }
     const retry = await ctx.db.get(
       `UPDATE deliveries SET state = 'pending', claimed_by = ?, claimed_at = ?, attempts = attempts + 1, updated_at = ?
        WHERE id = ? AND state = 'failed' AND attempts = ? RETURNING ${COLUMNS}`,
@@ -96,6 +76,16 @@ export async function claimDelivery(ctx: Ctx, key: DeliveryKey, options: ClaimOp
   // Others kept changing the row under us: report it as someone else's.
   const latest = await getDelivery(ctx, key);
   return { outcome: 'busy', delivery: latest! };
+}
+
+/** Out of attempts: failed for good, with the reason kept. Null if the row changed meanwhile. */
+async function giveUp(ctx: Ctx, seen: Delivery, now: number): Promise<Delivery | null> {
+  const row = await ctx.db.get(
+    `UPDATE deliveries SET state = 'failed', retryable = ?, last_error = ${GAVE_UP_REASON}, updated_at = ?
+     WHERE id = ? AND state = ? AND attempts = ? RETURNING ${COLUMNS}`,
+    [false, now, seen.id, seen.state, seen.attempts],
+  );
+  return row ? toDelivery(row) : null;
 }
 
 /**

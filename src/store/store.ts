@@ -23,6 +23,7 @@ import type {
   LinkRequestState,
   Subscription,
   SubscriptionInput,
+  UnfinishedQuery,
 } from './types.js';
 
 export interface Store {
@@ -61,6 +62,12 @@ export interface Store {
   getDeliveryById(id: number): Promise<Delivery | null>;
   listDeliveries(filter?: DeliveryFilter): Promise<Delivery[]>;
   countDeliveries(filter?: Omit<DeliveryFilter, 'order' | 'limit'>): Promise<number>;
+  /**
+   * Deliveries of one kind worth another try (retryable failures, stale pending claims, within their
+   * attempts), least recently tried first. Gives up on those out of attempts first: they end failed,
+   * with the reason in lastError.
+   */
+  unfinishedDeliveries(kind: string, query: UnfinishedQuery): Promise<Delivery[]>;
 
   // job cursors and leases
   getCursor(name: string): Promise<string | null>;

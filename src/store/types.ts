@@ -177,6 +177,16 @@ export type ClaimOutcome =
   /** Failed for good (not retryable, or out of attempts): do not send. */
   | { outcome: 'failed'; delivery: Delivery };
 
+/** What the retry sweep asks for: deliveries of one kind worth another try. */
+export interface UnfinishedQuery {
+  /** A pending claim at least this old is presumed dead. */
+  staleAfterMs: number;
+  /** Claims allowed in total; rows that used them all are given up on. Default 5. */
+  maxAttempts?: number;
+  /** Least recently tried first; default 200. */
+  limit?: number;
+}
+
 export interface DeliveryFilter {
   kind?: string;
   actionId?: string;
