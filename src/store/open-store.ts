@@ -30,8 +30,17 @@ export interface StoreConfig {
   dataDir?: string;
   /** PostgreSQL only: keep the tables in this schema (created if missing). For test isolation. */
   schema?: string;
-  /** Epoch milliseconds. Default Date.now. */
+  /**
+   * The app's clock (epoch ms), for the times that record when something was done: links, link
+   * requests, subscriptions, routes, audit, migrations. Default Date.now. Claims and leases never read it.
+   */
   clock?: () => number;
+  /**
+   * Tests only: claims and leases (the delivery ledger and job leases) read this clock instead of
+   * the database's, so a test can move time. Production leaves it unset: every instance then
+   * shares the database's clock (see shared-clock.ts).
+   */
+  sharedClock?: () => number;
   logger?: Logger;
   /** PostgreSQL pool size. Default 10. */
   poolSize?: number;
@@ -88,7 +97,7 @@ export async function openStore(config: StoreConfig = {}): Promise<OpenedStore> 
     await db.close().catch(() => undefined);
     throw error;
   }
-  return createStore({ db, now }, migration);
+  return createStore({ db, now, sharedClock: config.sharedClock }, migration);
 }
 
 function createStore(ctx: Ctx, migration: MigrateResult): OpenedStore {

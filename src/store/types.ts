@@ -1,5 +1,6 @@
 /**
- * What the store keeps, as callers see it. Times are epoch milliseconds.
+ * What the store keeps, as callers see it. Times are epoch milliseconds: the
+ * ledger's and the leases' by the shared (database) clock, the others by the app's.
  * Slack ids are (teamId, userId/channelId) pairs; care ids are strings.
  */
 
@@ -151,8 +152,6 @@ export interface Delivery extends DeliveryKey {
 export interface ClaimOptions {
   /** Who is claiming (instance id); stored as claimed_by. */
   holder: string;
-  /** Defaults to the store's clock. */
-  now?: number;
   /** A pending claim older than this is presumed dead and may be reclaimed. */
   staleAfterMs: number;
   /** Claims allowed in total (first + reclaims + retries) before giving up. Default 5. */
