@@ -124,6 +124,25 @@ export async function markFailed(ctx: Ctx, id: number, error: string, options: {
   return (await ctx.db.run(sql, params)) > 0;
 }
 
+/**
+ * A post whose outcome is unknown (Slack did not answer in time and may still
+ * post it): the claim stays pending and the holder's, so nobody posts again
+ * before it goes stale, and the next claimer is told to check Slack first
+ * ('reclaimed'). Notes the error. False if the holder no longer has the claim.
+ */
+export async function markInDoubt(ctx: Ctx, id: number, error: string, options: { holder: string }): Promise<boolean> {
+  const now = sharedNow(ctx);
+  return (
+    (await ctx.db.run(`UPDATE deliveries SET last_error = ?, retryable = ?, updated_at = ${now.sql} WHERE id = ? AND state = 'pending' AND claimed_by = ?`, [
+      error.slice(0, MAX_ERROR_CHARS),
+      true,
+      now.value,
+      id,
+      options.holder,
+    ])) > 0
+  );
+}
+
 export async function getDelivery(ctx: Ctx, key: DeliveryKey): Promise<Delivery | null> {
   const row = await ctx.db.get(`SELECT ${COLUMNS} FROM deliveries WHERE ${KEY_WHERE}`, keyParams(key));
   return row ? toDelivery(row) : null;

@@ -130,6 +130,7 @@ function createStore(ctx: Ctx, migration: MigrateResult): OpenedStore {
     claimDelivery: (key, options) => deliveries.claimDelivery(ctx, key, options),
     markSent: (id, sent) => deliveries.markSent(ctx, id, sent),
     markFailed: (id, error, options) => deliveries.markFailed(ctx, id, error, options),
+    markInDoubt: (id, error, options) => deliveries.markInDoubt(ctx, id, error, options),
     getDelivery: (key) => deliveries.getDelivery(ctx, key),
     getDeliveryById: (id) => deliveries.getDeliveryById(ctx, id),
     listDeliveries: (filter) => deliveries.listDeliveries(ctx, filter),

@@ -58,6 +58,8 @@ export interface Store {
   claimDelivery(key: DeliveryKey, options: ClaimOptions): Promise<ClaimOutcome>;
   markSent(id: number, sent: { channel: string; ts: string }): Promise<boolean>;
   markFailed(id: number, error: string, options: { retryable: boolean; holder?: string }): Promise<boolean>;
+  /** A post Slack may still be processing: keep the claim (pending) until it goes stale; note the error. */
+  markInDoubt(id: number, error: string, options: { holder: string }): Promise<boolean>;
   getDelivery(key: DeliveryKey): Promise<Delivery | null>;
   getDeliveryById(id: number): Promise<Delivery | null>;
   listDeliveries(filter?: DeliveryFilter): Promise<Delivery[]>;

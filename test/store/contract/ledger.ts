@@ -84,6 +84,21 @@ export function ledgerContract(h: Harness): void {
       expect(await store.countDeliveries({ state: 'failed' })).toBe(2);
     });
 
+    it('a post in doubt keeps its claim until it goes stale; then the next holder is told to check Slack first', async () => {
+      const { store, clock } = await h.fresh();
+      const a = await store.claimDelivery(key(), { holder: 'a', staleAfterMs: STALE });
+      expect(await store.markInDoubt(a.delivery.id, 'no answer from Slack (timeout)', { holder: 'a' })).toBe(true);
+      expect(await store.claimDelivery(key(), { holder: 'b', staleAfterMs: STALE })).toMatchObject({
+        outcome: 'busy',
+        delivery: { state: 'pending', claimedBy: 'a', lastError: 'no answer from Slack (timeout)' },
+      });
+      expect(await store.unfinishedDeliveries('completion', { staleAfterMs: STALE })).toEqual([]);
+      clock.advance(STALE);
+      expect((await store.unfinishedDeliveries('completion', { staleAfterMs: STALE })).map((d) => d.id)).toEqual([a.delivery.id]);
+      expect(await store.claimDelivery(key(), { holder: 'b', staleAfterMs: STALE })).toMatchObject({ outcome: 'reclaimed', previousHolder: 'a' });
+      expect(await store.markInDoubt(a.delivery.id, 'late', { holder: 'a' })).toBe(false);
+    });
+
     it('a holder who lost its claim cannot mark the delivery failed; a second markSent keeps the first record', async () => {
       const { store, clock } = await h.fresh();
       const a = await store.claimDelivery(key(), { holder: 'a', staleAfterMs: STALE });
