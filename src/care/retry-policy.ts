@@ -9,6 +9,7 @@
  * - 502/503/504, timeouts and network errors: only idempotent requests
  *   (GET, and the PATCHes: complete, reopen and update, which set state to
  *   given values), exponential back-off with jitter.
+ * - 500: reads (GET) only, like a 502; a write that failed with a 500 is not repeated.
  * - A create (PUT) is not idempotent: retried only on a 429 or when the
  *   connection was never made (the request provably never reached the server).
  * - Never more than `maxRetries` retries.
@@ -40,6 +41,8 @@ export interface RetryInput {
   outcome: AttemptOutcome;
   /** Whether sending the request twice is harmless. */
   idempotent: boolean;
+  /** A read (GET): a 500 is retried too. */
+  read?: boolean | undefined;
   /** 1 for the first retry, 2 for the second, ... */
   retryNumber: number;
   maxRetries: number;
@@ -54,6 +57,8 @@ export interface RetryInput {
 export type RetryDecision = { retry: true; delayMs: number; reason: string } | { retry: false; reason: string };
 
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
+/** Retried on reads only. */
+export const RETRYABLE_READ_STATUSES: ReadonlySet<number> = new Set([500]);
 
 /** Socket error codes that mean the connection was never established (nothing was sent). */
 export const CONNECT_ERROR_CODES: ReadonlySet<string> = new Set([
@@ -121,6 +126,9 @@ function decideOnStatus(status: number, resetAt: number | undefined, input: Retr
     return input.idempotent
       ? { retry: true, delayMs: backoff(), reason: `status ${status}` }
       : { retry: false, reason: `status ${status} on a non-idempotent request` };
+  }
+  if (RETRYABLE_READ_STATUSES.has(status) && input.read && input.idempotent) {
+    return { retry: true, delayMs: backoff(), reason: `status ${status}` };
   }
   return { retry: false, reason: `status ${status} is final` };
 }

@@ -108,6 +108,7 @@ export function createTransport(options: TransportOptions): Transport {
         const decision = shouldRetry({
           outcome: result.outcome,
           idempotent,
+          read: req.method === 'GET',
           retryNumber,
           maxRetries: options.maxRetries,
           nowMs: clock.now(),

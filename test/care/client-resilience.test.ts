@@ -87,6 +87,18 @@ describe('retrying failures', () => {
     expect(server.requests.every((r) => r.signatureOk)).toBe(true);
   });
 
+  it('retries a GET after a 500, but not a complete or a create', async () => {
+    const { server, client, id } = await setup();
+    server.fail({ status: 500, body: 'boom', contentType: 'text/plain' });
+    await expect(client.actions.list()).resolves.toMatchObject({ page: 1 });
+    expect(server.requests.map((r) => r.status)).toEqual([500, 200]);
+    server.fail({ status: 500 });
+    await expect(client.actions.complete(id)).rejects.toBeInstanceOf(ServerError);
+    server.fail({ status: 500 });
+    await expect(client.actions.create({ due, task: 'x' })).rejects.toBeInstanceOf(ServerError);
+    expect(server.requests.map((r) => `${r.method} ${r.status}`)).toEqual(['GET 500', 'GET 200', 'PATCH 500', 'PUT 500']);
+  });
+
   it('does not retry a create after a 503: the action may exist', async () => {
     const { server, client } = await setup();
     server.fail({ status: 503 });

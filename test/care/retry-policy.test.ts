@@ -26,7 +26,13 @@ describe('retry policy', () => {
       expect(shouldRetry(input(status(s))).retry).toBe(true);
       expect(shouldRetry(input(status(s), { idempotent: false })).retry).toBe(false);
     }
-    expect(shouldRetry(input(status(500))).retry).toBe(false);
+  });
+
+  it('retries a 500 on a read (GET) like a 502, but never on a write', () => {
+    expect(shouldRetry(input(status(500), { read: true }))).toMatchObject({ retry: true, reason: 'status 500' });
+    expect(shouldRetry(input(status(500), { read: true, retryNumber: 4 }))).toMatchObject({ retry: false, reason: 'retries exhausted' });
+    expect(shouldRetry(input(status(500), { read: false })).retry).toBe(false); // complete, reopen, update
+    expect(shouldRetry(input(status(500), { read: false, idempotent: false })).retry).toBe(false); // create
   });
 
   it('waits for the reset time on a 429, for creates too', () => {
