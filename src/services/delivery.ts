@@ -1,7 +1,7 @@
 import { ErrorCode, type WebClient } from '@slack/web-api';
 import type { Logger } from '../logging/logger.js';
 import type { types } from '@slack/bolt';
-import { DEFAULT_MAX_ATTEMPTS, type ClaimOutcome, type Delivery, type DeliveryKey, type Store } from '../store/index.js';
+import type { ClaimOutcome, Delivery, DeliveryKey, Store } from '../store/index.js';
 
 export const DELIVERY_EVENT_TYPE = 'care_delivery';
 
@@ -59,28 +59,53 @@ export function isPermanentSlackError(err: unknown): boolean {
   return typeof code === 'string' && PERMANENT.has(code);
 }
 
-/** Slack's error code (or the client's), never a message body: safe to log and to store. */
+/** Slack's error code (or what the client saw), never a message body: safe to log and to store. */
 export function describeSlackError(err: unknown): string {
-  const e = err as { data?: { error?: string }; code?: string; message?: string };
-  return e?.data?.error ?? e?.code ?? e?.message ?? 'unknown error';
+  const e = err as {
+    data?: { error?: string };
+    code?: string;
+    statusCode?: number;
+    original?: { name?: string; cause?: { code?: string } };
+    message?: string;
+  };
+  if (e?.data?.error) return e.data.error;
+  if (e?.code === ErrorCode.HTTPError) return `http_${e.statusCode}`;
+  if (e?.code === ErrorCode.RequestError) return e.original?.name === 'TimeoutError' ? 'timeout' : (e.original?.cause?.code ?? 'network_error');
+  return e?.code ?? e?.message ?? 'unknown error';
 }
 
 /**
  * Deliveries of one kind worth another try: failed for a passing reason, or
  * left pending by a run that died (its claim is stale), within their attempts.
+ * The store chooses them (and gives up, with a reason, on those out of attempts),
+ * judging staleness by its own clock: `now` is not used.
  */
-export async function unfinishedDeliveries(store: Store, kind: string, options: { now: number; staleAfterMs: number; limit?: number }): Promise<Delivery[]> {
-  const limit = options.limit ?? 200;
-  const failed = await store.listDeliveries({ kind, state: 'failed', order: 'desc', limit });
-  const pending = await store.listDeliveries({ kind, state: 'pending', limit });
-  const cutoff = options.now - options.staleAfterMs;
-  return [...failed.filter((d) => d.retryable), ...pending.filter((d) => (d.claimedAt ?? 0) <= cutoff)].filter((d) => d.attempts < DEFAULT_MAX_ATTEMPTS);
+export async function unfinishedDeliveries(
+  store: Store,
+  kind: string,
+  options: { now?: number; staleAfterMs: number; limit?: number; maxAttempts?: number },
+): Promise<Delivery[]> {
+  return store.unfinishedDeliveries(kind, {
+    staleAfterMs: options.staleAfterMs,
+    limit: options.limit ?? 200,
+    ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
+  });
 }
 
-/** A failure after which the message may nevertheless have been posted (timeout, network, 5xx). */
+/**
+ * No answer from Slack (our timeout, a dropped connection, a gateway timeout, anything
+ * unknown): the post may still be in Slack's hands, and its message may appear later.
+ */
+function mayStillLand(err: unknown): boolean {
+  const e = err as { code?: string; statusCode?: number };
+  if (e?.code === ErrorCode.PlatformError || e?.code === ErrorCode.RateLimitedError) return false;
+  if (e?.code === ErrorCode.HTTPError) return e.statusCode === 504;
+  return true;
+}
+
+/** Slack answered with a 5xx: it is done with the request, but may have posted before failing. */
 function mayHavePosted(err: unknown): boolean {
-  const code = (err as { code?: string })?.code;
-  return code !== ErrorCode.RateLimitedError && code !== ErrorCode.PlatformError;
+  return (err as { code?: string })?.code === ErrorCode.HTTPError;
 }
 
 function waitBeforeRetry(err: unknown, attempt: number): number {
@@ -144,7 +169,8 @@ export function createDeliverer(deps: DelivererOptions): Deliverer {
 
   return {
     async deliver(key, destination, message) {
-      const claimedAt = Date.now();
+      const started = performance.now();
+      const elapsed = () => performance.now() - started;
       const claim: ClaimOutcome = await deps.store.claimDelivery(key, {
         holder: deps.holder,
         staleAfterMs,
@@ -170,10 +196,24 @@ export function createDeliverer(deps: DelivererOptions): Deliverer {
         await deps.store.markFailed(delivery.id, describeSlackError(err), { retryable, holder: deps.holder }).catch(() => undefined);
         return 'failed';
       };
+      // Slack may still post what we sent: nobody may post again (nor look in the history) before
+      // this claim goes stale, at least half the staleness after our last post began; the next
+      // claimer looks in the history first.
+      const inDoubt = async (err: unknown): Promise<DeliveryResult> => {
+        deps.logger.warn('delivery in doubt: no answer from Slack; the claim is left to go stale', {
+          kind: key.kind,
+          deliveryId: delivery.id,
+          error: describeSlackError(err),
+        });
+        await deps.store.markInDoubt(delivery.id, `no answer from Slack (${describeSlackError(err)})`, { holder: deps.holder }).catch(() => undefined);
+        return 'failed';
+      };
 
       let channel: string;
+      let body: OutgoingMessage;
       try {
         channel = typeof destination === 'string' ? destination : await destination();
+        body = typeof message === 'function' ? message(channel) : message;
       } catch (err) {
         return fail(err, !isPermanentSlackError(err));
       }
@@ -190,17 +230,17 @@ export function createDeliverer(deps: DelivererOptions): Deliverer {
             }
           }
           // A post may only start while the claim is surely ours (it ends within the client's timeout).
-          if (Date.now() - claimedAt >= sendBudgetMs) return fail(new Error('out of time for this claim'), true);
-          const body = typeof message === 'function' ? message(channel) : message;
+          if (elapsed() >= sendBudgetMs) return fail(new Error('out of time for this claim'), true);
           const res = await deps.poster.chat.postMessage({ channel, ...body, metadata });
           ts = res.ts;
           if (!ts) throw new Error('chat.postMessage gave no ts');
         } catch (err) {
           if (isPermanentSlackError(err)) return fail(err, false);
+          if (mayStillLand(err)) return inDoubt(err);
           lookFirst = lookFirst || mayHavePosted(err);
           const wait = waitBeforeRetry(err, attempt);
           // Never still be trying when another instance may take the claim over.
-          if (attempt >= maxSendAttempts || Date.now() + wait - claimedAt >= sendBudgetMs) return fail(err, true);
+          if (attempt >= maxSendAttempts || elapsed() + wait >= sendBudgetMs) return fail(err, true);
           await sleep(wait);
           continue;
         }

@@ -29,15 +29,18 @@ export interface Db {
   close(): Promise<void>;
 }
 
-/** Everything an entity function needs: the db and the store's clock. */
+/** Everything an entity function needs: the db and the store's clocks. */
 export interface Ctx {
   readonly db: Db;
+  /** The app's clock: when something was done (links, requests, subscriptions, routes, audit). */
   readonly now: () => number;
+  /** Tests only: claims and leases read this instead of the database's clock (see shared-clock.ts). */
+  readonly sharedClock?: (() => number) | undefined;
 }
 
 /** Same context over another Db (a transaction). */
 export function withDb(ctx: Ctx, db: Db): Ctx {
-  return { db, now: ctx.now };
+  return { ...ctx, db };
 }
 
 // ---- row value helpers (SQLite and pg return different JS types) ----

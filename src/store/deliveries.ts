@@ -4,36 +4,16 @@
  * change is one conditional statement (compare-and-set on state + attempts),
  * so concurrent instances never both win.
  */
-import type { Ctx, Param, Row } from './db.js';
-import { bool, num, numOrNull, str, strOrNull } from './db.js';
-import type { ClaimOptions, ClaimOutcome, Delivery, DeliveryFilter, DeliveryKey, DeliveryState } from './types.js';
+import type { Ctx, Param } from './db.js';
+import { bool, num } from './db.js';
+import { COLUMNS, DEFAULT_MAX_ATTEMPTS, GAVE_UP_REASON, toDelivery } from './delivery-rows.js';
+import { sharedNow } from './shared-clock.js';
+import type { ClaimOptions, ClaimOutcome, Delivery, DeliveryFilter, DeliveryKey } from './types.js';
 
-const COLUMNS =
-  'id, kind, action_id, occurrence, recipient, state, attempts, claimed_by, claimed_at, last_error, retryable, slack_channel, slack_ts, created_at, updated_at, sent_at';
+export { DEFAULT_MAX_ATTEMPTS } from './delivery-rows.js';
+
 const KEY_WHERE = 'kind = ? AND action_id = ? AND occurrence = ? AND recipient = ?';
 const MAX_ERROR_CHARS = 2000;
-export const DEFAULT_MAX_ATTEMPTS = 5;
-
-function toDelivery(row: Row): Delivery {
-  return {
-    id: num(row.id),
-    kind: str(row.kind),
-    actionId: str(row.action_id),
-    occurrence: str(row.occurrence),
-    recipient: str(row.recipient),
-    state: str(row.state) as DeliveryState,
-    attempts: num(row.attempts),
-    claimedBy: strOrNull(row.claimed_by),
-    claimedAt: numOrNull(row.claimed_at),
-    lastError: strOrNull(row.last_error),
-    retryable: bool(row.retryable),
-    slackChannel: strOrNull(row.slack_channel),
-    slackTs: strOrNull(row.slack_ts),
-    createdAt: num(row.created_at),
-    updatedAt: num(row.updated_at),
-    sentAt: numOrNull(row.sent_at),
-  };
-}
 
 const keyParams = (key: DeliveryKey): Param[] => [key.kind, key.actionId, key.occurrence, key.recipient];
 
@@ -42,54 +22,59 @@ const keyParams = (key: DeliveryKey): Param[] => [key.kind, key.actionId, key.oc
  * each outcome asks of the caller.
  */
 export async function claimDelivery(ctx: Ctx, key: DeliveryKey, options: ClaimOptions): Promise<ClaimOutcome> {
-  const now = options.now ?? ctx.now();
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-  const { holder } = options;
+  const { holder, staleAfterMs } = options;
+  const now = sharedNow(ctx);
+  const NOW = now.sql;
 
   const inserted = await ctx.db.get(
     `INSERT INTO deliveries (kind, action_id, occurrence, recipient, state, attempts, claimed_by, claimed_at, retryable, created_at, updated_at)
-     VALUES (?, ?, ?, ?, 'pending', 1, ?, ?, ?, ?, ?)
+     VALUES (?, ?, ?, ?, 'pending', 1, ?, ${NOW}, ?, ${NOW}, ${NOW})
      ON CONFLICT (kind, action_id, occurrence, recipient) DO NOTHING
      RETURNING ${COLUMNS}`,
-    [...keyParams(key), holder, now, false, now, now],
+    [...keyParams(key), holder, now.value, false, now.value, now.value],
   );
   if (inserted) return { outcome: 'claimed', delivery: toDelivery(inserted) };
 
   // The row exists. Decide from what it holds; every change below only
   // applies if the row is still exactly as read (state and attempts), else re-read.
   for (let round = 0; round < 5; round++) {
-    const row = await ctx.db.get(`SELECT ${COLUMNS} FROM deliveries WHERE ${KEY_WHERE}`, keyParams(key));
+    const row = await ctx.db.get(`SELECT ${COLUMNS}, CASE WHEN claimed_at <= ${NOW} - ? THEN 1 ELSE 0 END AS stale FROM deliveries WHERE ${KEY_WHERE}`, [
+      now.value,
+      staleAfterMs,
+      ...keyParams(key),
+    ]);
     if (!row) throw new Error('claimDelivery: the delivery row vanished');
     const seen = toDelivery(row);
     if (seen.state === 'sent') return { outcome: 'sent', delivery: seen, channel: seen.slackChannel, ts: seen.slackTs };
 
     if (seen.state === 'pending') {
-      const stale = (seen.claimedAt ?? 0) <= now - options.staleAfterMs;
-      if (!stale) return { outcome: 'busy', delivery: seen };
+      if (!bool(row.stale)) return { outcome: 'busy', delivery: seen };
       if (seen.attempts >= maxAttempts) {
-        const gaveUp = await ctx.db.get(
-          `UPDATE deliveries SET state = 'failed', retryable = ?, last_error = ?, updated_at = ?
-           WHERE id = ? AND state = 'pending' AND attempts = ? RETURNING ${COLUMNS}`,
-          [false, `gave up: claim went stale after ${seen.attempts} attempts (last holder ${seen.claimedBy ?? 'unknown'})`, now, seen.id, seen.attempts],
-        );
-        if (gaveUp) return { outcome: 'failed', delivery: toDelivery(gaveUp) };
+        const gaveUp = await giveUp(ctx, seen);
+        if (gaveUp) return { outcome: 'failed', delivery: gaveUp };
         continue;
       }
       const reclaimed = await ctx.db.get(
-        `UPDATE deliveries SET claimed_by = ?, claimed_at = ?, attempts = attempts + 1, updated_at = ?
-         WHERE id = ? AND state = 'pending' AND attempts = ? RETURNING ${COLUMNS}`,
-        [holder, now, now, seen.id, seen.attempts],
+        `UPDATE deliveries SET claimed_by = ?, claimed_at = ${NOW}, attempts = attempts + 1, updated_at = ${NOW}
+         WHERE id = ? AND state = 'pending' AND attempts = ? AND claimed_at <= ${NOW} - ? RETURNING ${COLUMNS}`,
+        [holder, now.value, now.value, seen.id, seen.attempts, now.value, staleAfterMs],
       );
       if (reclaimed) return { outcome: 'reclaimed', delivery: toDelivery(reclaimed), previousHolder: seen.claimedBy };
       continue;
     }
 
     // failed
-    if (!seen.retryable || seen.attempts >= maxAttempts) return { outcome: 'failed', delivery: seen };
+    if (!seen.retryable) return { outcome: 'failed', delivery: seen };
+    if (seen.attempts >= maxAttempts) {
+      const gaveUp = await giveUp(ctx, seen);
+      if (gaveUp) return { outcome: 'failed', delivery: gaveUp };
+      continue;
+    }
     const retry = await ctx.db.get(
-      `UPDATE deliveries SET state = 'pending', claimed_by = ?, claimed_at = ?, attempts = attempts + 1, updated_at = ?
+      `UPDATE deliveries SET state = 'pending', claimed_by = ?, claimed_at = ${NOW}, attempts = attempts + 1, updated_at = ${NOW}
        WHERE id = ? AND state = 'failed' AND attempts = ? RETURNING ${COLUMNS}`,
-      [holder, now, now, seen.id, seen.attempts],
+      [holder, now.value, now.value, seen.id, seen.attempts],
     );
     if (retry) return { outcome: 'failed-retry', delivery: toDelivery(retry) };
   }
@@ -98,16 +83,27 @@ export async function claimDelivery(ctx: Ctx, key: DeliveryKey, options: ClaimOp
   return { outcome: 'busy', delivery: latest! };
 }
 
+/** Out of attempts: failed for good, with the reason kept. Null if the row changed meanwhile. */
+async function giveUp(ctx: Ctx, seen: Delivery): Promise<Delivery | null> {
+  const now = sharedNow(ctx);
+  const row = await ctx.db.get(
+    `UPDATE deliveries SET state = 'failed', retryable = ?, last_error = ${GAVE_UP_REASON}, updated_at = ${now.sql}
+     WHERE id = ? AND state = ? AND attempts = ? RETURNING ${COLUMNS}`,
+    [false, now.value, seen.id, seen.state, seen.attempts],
+  );
+  return row ? toDelivery(row) : null;
+}
+
 /**
  * Record that the message went out. Resolves to false only if the delivery was
  * already marked sent (the first record is kept) or does not exist.
  */
-export async function markSent(ctx: Ctx, id: number, sent: { channel: string; ts: string }, options: { now?: number } = {}): Promise<boolean> {
-  const now = options.now ?? ctx.now();
+export async function markSent(ctx: Ctx, id: number, sent: { channel: string; ts: string }): Promise<boolean> {
+  const now = sharedNow(ctx);
   const changed = await ctx.db.run(
-    `UPDATE deliveries SET state = 'sent', slack_channel = ?, slack_ts = ?, sent_at = ?, updated_at = ?, retryable = ?
+    `UPDATE deliveries SET state = 'sent', slack_channel = ?, slack_ts = ?, sent_at = ${now.sql}, updated_at = ${now.sql}, retryable = ?
      WHERE id = ? AND state <> 'sent'`,
-    [sent.channel, sent.ts, now, now, false, id],
+    [sent.channel, sent.ts, now.value, now.value, false, id],
   );
   return changed > 0;
 }
@@ -117,15 +113,34 @@ export async function markSent(ctx: Ctx, id: number, sent: { channel: string; ts
  * holder still has the claim. Keep secrets out of `error`. Resolves to false
  * when nothing changed (not pending, or claimed by someone else since).
  */
-export async function markFailed(ctx: Ctx, id: number, error: string, options: { retryable: boolean; holder?: string; now?: number }): Promise<boolean> {
-  const now = options.now ?? ctx.now();
-  const params: Param[] = [error.slice(0, MAX_ERROR_CHARS), options.retryable, now, id];
-  let sql = `UPDATE deliveries SET state = 'failed', last_error = ?, retryable = ?, updated_at = ? WHERE id = ? AND state = 'pending'`;
+export async function markFailed(ctx: Ctx, id: number, error: string, options: { retryable: boolean; holder?: string }): Promise<boolean> {
+  const now = sharedNow(ctx);
+  const params: Param[] = [error.slice(0, MAX_ERROR_CHARS), options.retryable, now.value, id];
+  let sql = `UPDATE deliveries SET state = 'failed', last_error = ?, retryable = ?, updated_at = ${now.sql} WHERE id = ? AND state = 'pending'`;
   if (options.holder !== undefined) {
     sql += ' AND claimed_by = ?';
     params.push(options.holder);
   }
   return (await ctx.db.run(sql, params)) > 0;
+}
+
+/**
+ * A post whose outcome is unknown (Slack did not answer in time and may still
+ * post it): the claim stays pending and the holder's, so nobody posts again
+ * before it goes stale, and the next claimer is told to check Slack first
+ * ('reclaimed'). Notes the error. False if the holder no longer has the claim.
+ */
+export async function markInDoubt(ctx: Ctx, id: number, error: string, options: { holder: string }): Promise<boolean> {
+  const now = sharedNow(ctx);
+  return (
+    (await ctx.db.run(`UPDATE deliveries SET last_error = ?, retryable = ?, updated_at = ${now.sql} WHERE id = ? AND state = 'pending' AND claimed_by = ?`, [
+      error.slice(0, MAX_ERROR_CHARS),
+      true,
+      now.value,
+      id,
+      options.holder,
+    ])) > 0
+  );
 }
 
 export async function getDelivery(ctx: Ctx, key: DeliveryKey): Promise<Delivery | null> {

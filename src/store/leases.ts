@@ -4,6 +4,7 @@
  */
 import type { Ctx, Row } from './db.js';
 import { num, str } from './db.js';
+import { sharedNow } from './shared-clock.js';
 import type { Lease } from './types.js';
 
 function toLease(row: Row): Lease {
@@ -12,27 +13,28 @@ function toLease(row: Row): Lease {
 
 /**
  * Take the lease if it is free, expired, or already ours (then it is extended
- * to now + ttlMs). Resolves to true when we hold it afterwards.
+ * to now + ttlMs). Resolves to true when we hold it afterwards. Times are the
+ * shared clock's (the database's), so instances whose clocks differ agree on expiry.
  */
 export async function acquireLease(ctx: Ctx, name: string, holder: string, ttlMs: number): Promise<boolean> {
-  const now = ctx.now();
+  const now = sharedNow(ctx);
   const row = await ctx.db.get(
-    `INSERT INTO job_leases (name, holder, acquired_at, expires_at) VALUES (?, ?, ?, ?)
+    `INSERT INTO job_leases (name, holder, acquired_at, expires_at) VALUES (?, ?, ${now.sql}, ${now.sql} + ?)
      ON CONFLICT (name) DO UPDATE SET
        holder = excluded.holder,
        expires_at = excluded.expires_at,
        acquired_at = CASE WHEN job_leases.holder = excluded.holder THEN job_leases.acquired_at ELSE excluded.acquired_at END
-     WHERE job_leases.holder = excluded.holder OR job_leases.expires_at <= ?
+     WHERE job_leases.holder = excluded.holder OR job_leases.expires_at <= ${now.sql}
      RETURNING holder`,
-    [name, holder, now, now + ttlMs, now],
+    [name, holder, now.value, now.value, ttlMs, now.value],
   );
   return row !== undefined && str(row.holder) === holder;
 }
 
 /** Extend our lease to now + ttlMs. False if someone else holds it (we lost it). */
 export async function renewLease(ctx: Ctx, name: string, holder: string, ttlMs: number): Promise<boolean> {
-  const now = ctx.now();
-  return (await ctx.db.run('UPDATE job_leases SET expires_at = ? WHERE name = ? AND holder = ?', [now + ttlMs, name, holder])) > 0;
+  const now = sharedNow(ctx);
+  return (await ctx.db.run(`UPDATE job_leases SET expires_at = ${now.sql} + ? WHERE name = ? AND holder = ?`, [now.value, ttlMs, name, holder])) > 0;
 }
 
 /** Give the lease up (only if ours). */

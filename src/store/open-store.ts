@@ -8,6 +8,7 @@ import * as audit from './audit.js';
 import * as cursors from './cursors.js';
 import type { Ctx, Db } from './db.js';
 import * as deliveries from './deliveries.js';
+import * as deliveryRetries from './delivery-retries.js';
 import { StoreError } from './errors.js';
 import * as leases from './leases.js';
 import * as linkRequests from './link-requests.js';
@@ -30,8 +31,17 @@ export interface StoreConfig {
   dataDir?: string;
   /** PostgreSQL only: keep the tables in this schema (created if missing). For test isolation. */
   schema?: string;
-  /** Epoch milliseconds. Default Date.now. */
+  /**
+   * The app's clock (epoch ms), for the times that record when something was done: links, link
+   * requests, subscriptions, routes, audit, migrations. Default Date.now. Claims and leases never read it.
+   */
   clock?: () => number;
+  /**
+   * Tests only: claims and leases (the delivery ledger and job leases) read this clock instead of
+   * the database's, so a test can move time. Production leaves it unset: every instance then
+   * shares the database's clock (see shared-clock.ts).
+   */
+  sharedClock?: () => number;
   logger?: Logger;
   /** PostgreSQL pool size. Default 10. */
   poolSize?: number;
@@ -88,7 +98,7 @@ export async function openStore(config: StoreConfig = {}): Promise<OpenedStore> 
     await db.close().catch(() => undefined);
     throw error;
   }
-  return createStore({ db, now }, migration);
+  return createStore({ db, now, sharedClock: config.sharedClock }, migration);
 }
 
 function createStore(ctx: Ctx, migration: MigrateResult): OpenedStore {
@@ -121,10 +131,12 @@ function createStore(ctx: Ctx, migration: MigrateResult): OpenedStore {
     claimDelivery: (key, options) => deliveries.claimDelivery(ctx, key, options),
     markSent: (id, sent) => deliveries.markSent(ctx, id, sent),
     markFailed: (id, error, options) => deliveries.markFailed(ctx, id, error, options),
+    markInDoubt: (id, error, options) => deliveries.markInDoubt(ctx, id, error, options),
     getDelivery: (key) => deliveries.getDelivery(ctx, key),
     getDeliveryById: (id) => deliveries.getDeliveryById(ctx, id),
     listDeliveries: (filter) => deliveries.listDeliveries(ctx, filter),
     countDeliveries: (filter) => deliveries.countDeliveries(ctx, filter),
+    unfinishedDeliveries: (kind, query) => deliveryRetries.unfinishedDeliveries(ctx, kind, query),
 
     getCursor: (name) => cursors.getCursor(ctx, name),
     setCursor: (name, value) => cursors.setCursor(ctx, name, value),

@@ -23,6 +23,7 @@ import type {
   LinkRequestState,
   Subscription,
   SubscriptionInput,
+  UnfinishedQuery,
 } from './types.js';
 
 export interface Store {
@@ -57,10 +58,18 @@ export interface Store {
   claimDelivery(key: DeliveryKey, options: ClaimOptions): Promise<ClaimOutcome>;
   markSent(id: number, sent: { channel: string; ts: string }): Promise<boolean>;
   markFailed(id: number, error: string, options: { retryable: boolean; holder?: string }): Promise<boolean>;
+  /** A post Slack may still be processing: keep the claim (pending) until it goes stale; note the error. */
+  markInDoubt(id: number, error: string, options: { holder: string }): Promise<boolean>;
   getDelivery(key: DeliveryKey): Promise<Delivery | null>;
   getDeliveryById(id: number): Promise<Delivery | null>;
   listDeliveries(filter?: DeliveryFilter): Promise<Delivery[]>;
   countDeliveries(filter?: Omit<DeliveryFilter, 'order' | 'limit'>): Promise<number>;
+  /**
+   * Deliveries of one kind worth another try (retryable failures, stale pending claims, within their
+   * attempts), least recently tried first. Gives up on those out of attempts first: they end failed,
+   * with the reason in lastError.
+   */
+  unfinishedDeliveries(kind: string, query: UnfinishedQuery): Promise<Delivery[]>;
 
   // job cursors and leases
   getCursor(name: string): Promise<string | null>;

@@ -1,5 +1,6 @@
 /**
- * What the store keeps, as callers see it. Times are epoch milliseconds.
+ * What the store keeps, as callers see it. Times are epoch milliseconds: the
+ * ledger's and the leases' by the shared (database) clock, the others by the app's.
  * Slack ids are (teamId, userId/channelId) pairs; care ids are strings.
  */
 
@@ -151,8 +152,6 @@ export interface Delivery extends DeliveryKey {
 export interface ClaimOptions {
   /** Who is claiming (instance id); stored as claimed_by. */
   holder: string;
-  /** Defaults to the store's clock. */
-  now?: number;
   /** A pending claim older than this is presumed dead and may be reclaimed. */
   staleAfterMs: number;
   /** Claims allowed in total (first + reclaims + retries) before giving up. Default 5. */
@@ -176,6 +175,16 @@ export type ClaimOutcome =
   | { outcome: 'sent'; delivery: Delivery; channel: string | null; ts: string | null }
   /** Failed for good (not retryable, or out of attempts): do not send. */
   | { outcome: 'failed'; delivery: Delivery };
+
+/** What the retry sweep asks for: deliveries of one kind worth another try. */
+export interface UnfinishedQuery {
+  /** A pending claim at least this old is presumed dead. */
+  staleAfterMs: number;
+  /** Claims allowed in total; rows that used them all are given up on. Default 5. */
+  maxAttempts?: number;
+  /** Least recently tried first; default 200. */
+  limit?: number;
+}
 
 export interface DeliveryFilter {
   kind?: string;

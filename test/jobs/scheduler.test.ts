@@ -69,7 +69,7 @@ describe('scheduler with a real SQLite store', () => {
   const schedulers: Scheduler[] = [];
   /** A store handle of its own, as a second app instance would have. */
   const instanceStore = async () => {
-    const s = await openStore({ dataDir: dir, clock });
+    const s = await openStore({ dataDir: dir, clock, sharedClock: clock });
     stores.push(s);
     return s;
   };

@@ -105,6 +105,22 @@ describe('injected faults', () => {
     expect(fake.faults.config.latencyMs).toBe(0);
   });
 
+  it('a slow post the caller gave up on still posts, once Slack gets to it and not before', async () => {
+    fake = await startSlackFake({ postRateLimit: false });
+    fake.faults.latency(1_000, { methods: ['chat.postMessage'] });
+    const gaveUp = await fetch(`${fake.apiUrl}chat.postMessage`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${fake.botToken}` },
+      body: new URLSearchParams({ channel: 'C0CARE', text: 'slow' }).toString(),
+      signal: AbortSignal.timeout(100),
+    }).catch((e: unknown) => (e as Error).name);
+    expect(gaveUp).toBe('TimeoutError');
+    const f = fake;
+    expect(f.messages('C0CARE').filter((m) => m.text === 'slow')).toHaveLength(0);
+    await f.waitFor(() => f.messages('C0CARE').some((m) => m.text === 'slow'), { timeoutMs: 5_000 });
+    expect(f.calls('chat.postMessage').map((c) => c.status)).toEqual([200]);
+  });
+
   it('can make a response_url fail', async () => {
     fake = await startSlackFake();
     const url = fake.issueResponseUrl({ kind: 'command', channel: 'C0CARE', user: 'U0BOB', command: '/care' });

@@ -1,7 +1,8 @@
 /**
  * How the contract suite gets a fresh store of each kind: SQLite in a temp
- * dir, PostgreSQL in a random schema; both with a clock the test moves, and
- * cleaned up when the test finishes.
+ * dir, PostgreSQL in a random schema; both with a clock the test moves (as the
+ * app's clock and as the shared clock of claims and leases), and cleaned up
+ * when the test finishes.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -42,7 +43,7 @@ export interface Harness {
 async function track(config: StoreConfig, clock: TestClock, extra: Partial<StoreConfig>): Promise<Fresh> {
   const opened: OpenedStore[] = [];
   const open = async (more: Partial<StoreConfig> = {}) => {
-    const store = await openStore({ ...config, clock, ...extra, ...more });
+    const store = await openStore({ ...config, clock, sharedClock: clock, ...extra, ...more });
     opened.push(store);
     return store;
   };

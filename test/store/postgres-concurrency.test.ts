@@ -24,8 +24,8 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL with two instances', () => {
   beforeAll(async () => {
     schema = await createTestSchema(url, 'race');
     [a, b] = await Promise.all([
-      openStore({ databaseUrl: url, schema: schema.name, clock, poolSize: 6 }),
-      openStore({ databaseUrl: url, schema: schema.name, clock, poolSize: 6 }),
+      openStore({ databaseUrl: url, schema: schema.name, clock, sharedClock: clock, poolSize: 6 }),
+      openStore({ databaseUrl: url, schema: schema.name, clock, sharedClock: clock, poolSize: 6 }),
     ]);
   });
   afterAll(async () => {
@@ -89,7 +89,7 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL with two instances', () => {
   });
 
   it('a burst of queries larger than the pool waits its turn instead of failing as unreachable', async () => {
-    const small = await openStore({ databaseUrl: url, schema: schema.name, clock, poolSize: 1, connectTimeoutMs: 50 });
+    const small = await openStore({ databaseUrl: url, schema: schema.name, clock, sharedClock: clock, poolSize: 1, connectTimeoutMs: 50 });
     try {
       const outcomes = await Promise.all(
         Array.from({ length: 400 }, (_, i) =>

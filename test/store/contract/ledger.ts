@@ -67,7 +67,11 @@ export function ledgerContract(h: Harness): void {
       await store.markFailed(a.delivery.id, 'timeout', { retryable: true });
       expect((await store.claimDelivery(key(), { holder: 'b', ...opts })).outcome).toBe('failed-retry');
       await store.markFailed(a.delivery.id, 'timeout again', { retryable: true });
-      expect((await store.claimDelivery(key(), { holder: 'c', ...opts })).outcome).toBe('failed');
+      const spent = await store.claimDelivery(key(), { holder: 'c', ...opts });
+      expect(spent).toMatchObject({
+        outcome: 'failed',
+        delivery: { state: 'failed', retryable: false, lastError: 'gave up after 2 attempts; last error: timeout again' },
+      });
 
       const k2 = key({ actionId: 'act-2' });
       await store.claimDelivery(k2, { holder: 'a', ...opts });
@@ -78,6 +82,21 @@ export function ledgerContract(h: Harness): void {
       expect(gaveUp).toMatchObject({ outcome: 'failed', delivery: { state: 'failed', retryable: false } });
       expect(gaveUp.delivery.lastError).toMatch(/stale/);
       expect(await store.countDeliveries({ state: 'failed' })).toBe(2);
+    });
+
+    it('a post in doubt keeps its claim until it goes stale; then the next holder is told to check Slack first', async () => {
+      const { store, clock } = await h.fresh();
+      const a = await store.claimDelivery(key(), { holder: 'a', staleAfterMs: STALE });
+      expect(await store.markInDoubt(a.delivery.id, 'no answer from Slack (timeout)', { holder: 'a' })).toBe(true);
+      expect(await store.claimDelivery(key(), { holder: 'b', staleAfterMs: STALE })).toMatchObject({
+        outcome: 'busy',
+        delivery: { state: 'pending', claimedBy: 'a', lastError: 'no answer from Slack (timeout)' },
+      });
+      expect(await store.unfinishedDeliveries('completion', { staleAfterMs: STALE })).toEqual([]);
+      clock.advance(STALE);
+      expect((await store.unfinishedDeliveries('completion', { staleAfterMs: STALE })).map((d) => d.id)).toEqual([a.delivery.id]);
+      expect(await store.claimDelivery(key(), { holder: 'b', staleAfterMs: STALE })).toMatchObject({ outcome: 'reclaimed', previousHolder: 'a' });
+      expect(await store.markInDoubt(a.delivery.id, 'late', { holder: 'a' })).toBe(false);
     });
 
     it('a holder who lost its claim cannot mark the delivery failed; a second markSent keeps the first record', async () => {
@@ -110,6 +129,51 @@ export function ledgerContract(h: Harness): void {
       expect(await store.listDeliveries({ limit: 2 })).toHaveLength(2);
       expect(await store.listDeliveries({ recipient: 'nobody' })).toEqual([]);
       expect(await store.getDelivery(key({ actionId: 'none' }))).toBeNull();
+    });
+
+    it('the retry sweep gets exactly what is worth another try, least recently tried first', async () => {
+      const { store, clock } = await h.fresh();
+      const claim = async (actionId: string, kind = 'completion') =>
+        (await store.claimDelivery(key({ actionId, kind }), { holder: 'a', staleAfterMs: STALE })).delivery.id;
+      await claim('stale-pending');
+      await store.markFailed(await claim('failed-passing'), 'ratelimited', { retryable: true });
+      await store.markFailed(await claim('failed-for-good'), 'account_inactive', { retryable: false });
+      await store.markSent(await claim('sent'), { channel: 'D1', ts: '1.1' });
+      await store.markFailed(await claim('other-kind', 'urgent'), 'ratelimited', { retryable: true });
+      clock.advance(STALE);
+      await claim('fresh-pending');
+      await store.markFailed(await claim('failed-later'), 'internal_error', { retryable: true });
+
+      const todo = await store.unfinishedDeliveries('completion', { staleAfterMs: STALE });
+      expect(todo.map((d) => d.actionId)).toEqual(['stale-pending', 'failed-passing', 'failed-later']);
+      expect((await store.unfinishedDeliveries('completion', { staleAfterMs: STALE, limit: 1 })).map((d) => d.actionId)).toEqual(['stale-pending']);
+      expect((await store.unfinishedDeliveries('urgent', { staleAfterMs: STALE })).map((d) => d.actionId)).toEqual(['other-kind']);
+    });
+
+    it('the retry sweep gives up, with a reason an admin can read, on deliveries out of attempts', async () => {
+      const { store, clock } = await h.fresh();
+      const opts = { staleAfterMs: STALE, maxAttempts: 2 };
+      const failing = await store.claimDelivery(key({ actionId: 'failing' }), { holder: 'a', ...opts });
+      await store.claimDelivery(key({ actionId: 'dying' }), { holder: 'a', ...opts });
+      await store.markFailed(failing.delivery.id, 'internal_error', { retryable: true });
+      clock.advance(STALE);
+      await store.claimDelivery(key({ actionId: 'failing' }), { holder: 'b', ...opts });
+      await store.claimDelivery(key({ actionId: 'dying' }), { holder: 'b', ...opts });
+      await store.markFailed(failing.delivery.id, 'internal_error', { retryable: true });
+      expect(await store.unfinishedDeliveries('completion', opts)).toEqual([]); // 'dying' is b's, and fresh
+      clock.advance(STALE);
+      expect(await store.unfinishedDeliveries('completion', opts)).toEqual([]);
+      expect(await store.getDelivery(key({ actionId: 'failing' }))).toMatchObject({
+        state: 'failed',
+        retryable: false,
+        lastError: 'gave up after 2 attempts; last error: internal_error',
+      });
+      expect(await store.getDelivery(key({ actionId: 'dying' }))).toMatchObject({
+        state: 'failed',
+        retryable: false,
+        lastError: 'gave up after 2 attempts; the claim of b went stale',
+      });
+      expect((await store.claimDelivery(key({ actionId: 'dying' }), { holder: 'c', ...opts })).outcome).toBe('failed');
     });
 
     it('many claims of the same deliveries at once: each is claimed exactly once', async () => {

@@ -1,0 +1,29 @@
+/**
+ * What the retry sweep works through, chosen in the query so nothing hides a
+ * delivery worth another try: failed for a passing reason, or left pending by a
+ * holder whose claim went stale, within their attempts. Those out of attempts
+ * are first given up on (failed, with the reason), so none stays unfinished forever.
+ */
+import type { Ctx } from './db.js';
+import { sharedNow } from './shared-clock.js';
+import { COLUMNS, DEFAULT_MAX_ATTEMPTS, GAVE_UP_REASON, toDelivery } from './delivery-rows.js';
+import type { Delivery, UnfinishedQuery } from './types.js';
+
+export async function unfinishedDeliveries(ctx: Ctx, kind: string, query: UnfinishedQuery): Promise<Delivery[]> {
+  const now = sharedNow(ctx);
+  const maxAttempts = query.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  const limit = Math.max(1, Math.min(query.limit ?? 200, 10_000));
+  const unfinished = `((state = 'failed' AND retryable = ?) OR (state = 'pending' AND claimed_at <= ${now.sql} - ?))`;
+  const unfinishedParams = [true, now.value, query.staleAfterMs];
+  await ctx.db.run(
+    `UPDATE deliveries SET state = 'failed', retryable = ?, last_error = ${GAVE_UP_REASON}, updated_at = ${now.sql}
+     WHERE kind = ? AND attempts >= ? AND ${unfinished}`,
+    [false, now.value, kind, maxAttempts, ...unfinishedParams],
+  );
+  const rows = await ctx.db.all(
+    `SELECT ${COLUMNS} FROM deliveries WHERE kind = ? AND attempts < ? AND ${unfinished}
+     ORDER BY updated_at, id LIMIT ?`,
+    [kind, maxAttempts, ...unfinishedParams, limit],
+  );
+  return rows.map(toDelivery);
+}
