@@ -116,7 +116,9 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     // The fast path: a completion made through Slack is announced at once, through the same ledger.
     // Not awaited, so the person's click is answered first; the ledger and the poller make it exactly once.
     announceCompletion: (action) =>
-      void notices.deliver(action).catch((err) => logger.warn('completion notice will be retried by the poller', { actionId: action._id, error: err })),
+      void notices
+        .deliver(action, { madeInSlack: true })
+        .catch((err) => logger.warn('completion notice will be retried by the poller', { actionId: action._id, error: err })),
   });
   const channelSetup = createChannelSetup({ store, identity, channels, directory, digests, timezone: settings.timezone, now });
   const deps: SlackDeps = {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
 import type { Action, CareClient, NotificationGroup } from '../care/index.js';
 import type { Logger } from '../logging/logger.js';
@@ -12,17 +13,37 @@ import type { SlackProfiles } from './slack-profiles.js';
 
 export interface NoticeReport {
   recipients: number;
+  /** The ledger recipients this completion was delivered (or recorded) for. */
+  keys: string[];
   results: Partial<Record<DeliveryResult, number>>;
   /** email_to addresses with no Slack user (counted, never logged at info level). */
   unmatchedEmails: number;
 }
 
+export interface DeliverOptions {
+  /** The completion's ledger occurrence, when it is known (a retry). Default: the action's `completed`. */
+  occurrence?: string;
+  /**
+   * A completion just made through Slack: told apart from an earlier one made
+   * through Slack in the same whole second (the care API's `completed` has no
+   * finer grain), so done → reopen → done is two notices.
+   */
+  madeInSlack?: boolean;
+}
+
 export interface CompletionNotices {
   /** Tell every member of the action's notification groups (and routed channels), once per completion. */
-  deliver(action: Action): Promise<NoticeReport>;
+  deliver(action: Action, options?: DeliverOptions): Promise<NoticeReport>;
   /** Try again what failed for a passing reason or was left pending by a crashed run. */
   retryUnfinished(): Promise<number>;
 }
+
+/** The ledger recipient of an email_to address: a short hash, so the ledger holds no address. */
+const addressRecipient = (teamId: string, email: string) =>
+  `email:${teamId}/${createHash('sha256').update(email.trim().toLowerCase()).digest('hex').slice(0, 16)}`;
+
+/** The completion time in a ledger occurrence (`<completed>` or `<completed>#<n>`). */
+const completionTimeOf = (occurrence: string) => occurrence.split('#')[0]!;
 
 export function createCompletionNotices(deps: {
   care: CareClient;
@@ -77,86 +98,115 @@ export function createCompletionNotices(deps: {
     return id;
   }
 
+  /** The ledger occurrence of a completion just made through Slack (see DeliverOptions.madeInSlack). */
+  async function slackOccurrence(actionId: string, completed: string): Promise<string> {
+    const key = `completion-seq:${actionId}`;
+    const [last, n] = (await deps.store.getCursor(key))?.split('#') ?? [];
+    const seq = last === completed ? Number(n ?? 1) + 1 : 1;
+    await deps.store.setCursor(key, `${completed}#${seq}`);
+    // The first keeps the plain completion time: the poller, which sees only that, finds it sent.
+    return seq === 1 ? completed : `${completed}#${seq}`;
+  }
+
   const service: CompletionNotices = {
     async retryUnfinished() {
-      const todo = await unfinishedDeliveries(deps.store, 'completion', { now: deps.now().getTime(), staleAfterMs: deps.staleAfterMs });
-      const byCompletion = new Map<string, Delivery>();
-      for (const d of todo) byCompletion.set(`${d.actionId} ${d.occurrence}`, d);
-      for (const d of byCompletion.values()) {
+      const todo = await unfinishedDeliveries(deps.store, 'completion', { staleAfterMs: deps.staleAfterMs });
+      const byCompletion = new Map<string, Delivery[]>();
+      for (const d of todo) byCompletion.set(`${d.actionId} ${d.occurrence}`, [...(byCompletion.get(`${d.actionId} ${d.occurrence}`) ?? []), d]);
+      for (const rows of byCompletion.values()) {
+        const { actionId, occurrence } = rows[0]!;
         try {
-          const action = await deps.care.actions.retrieve(d.actionId, { attributes: [...ACTION_ATTRIBUTES] });
+          const action = await deps.care.actions.retrieve(actionId, { attributes: [...ACTION_ATTRIBUTES] });
           // The notice is about that completion, even if the action was reopened since.
-          await service.deliver({ ...action, completed: d.occurrence });
+          const report = await service.deliver({ ...action, completed: completionTimeOf(occurrence) }, { occurrence });
+          // Someone no longer among the recipients (left the group, unlinked) is not told late; the row says why.
+          for (const d of rows.filter((row) => !report.keys.includes(row.recipient))) {
+            await deps.deliverer.record(d, { failed: 'no longer among the recipients', retryable: false });
+          }
         } catch (err) {
-          deps.logger.warn('retrying a completion notice failed; it stays in the ledger for the next run', { actionId: d.actionId, error: err });
+          deps.logger.warn('retrying a completion notice failed; it stays in the ledger for the next run', { actionId, error: err });
         }
       }
       return byCompletion.size;
     },
 
-    async deliver(action) {
-      const report: NoticeReport = { recipients: 0, results: {}, unmatchedEmails: 0 };
+    async deliver(action, options = {}) {
+      const report: NoticeReport = { recipients: 0, keys: [], results: {}, unmatchedEmails: 0 };
       const groupIds = action.notify_on_complete ?? [];
       if (!action.completed || groupIds.length === 0) return report;
       const teamId = await deps.teamId();
       const groups = await groupsFor([...new Set(groupIds)]);
+      const occurrence = options.occurrence ?? (options.madeInSlack ? await slackOccurrence(action._id, action.completed) : action.completed);
+      const keyFor = (recipient: string) => ({ kind: 'completion', actionId: action._id, occurrence, recipient });
+      const count = (recipient: string, r: DeliveryResult) => {
+        report.keys.push(recipient);
+        report.results[r] = (report.results[r] ?? 0) + 1;
+      };
 
       // Slack user -> the group names that make them a recipient (one DM per person per completion).
       const people = new Map<string, Set<string>>();
-      const lookupFailures: string[] = [];
       const add = (slackUserId: string, group: string) => people.set(slackUserId, (people.get(slackUserId) ?? new Set()).add(group));
+      /** email_to addresses by what their lookup gave: a Slack user, none, or a passing failure. */
+      const addresses = new Map<string, { slackUserId: string } | { none: true } | { failed: string }>();
       for (const g of groups) {
         const name = g.name ?? 'a notification group';
         for (const careUserId of g.users ?? []) {
           for (const link of await deps.store.getLinksByCareUser(careUserId)) if (link.teamId === teamId) add(link.slackUserId, name);
         }
         for (const email of g.email_to ?? []) {
-          let slackUserId: string | null;
           try {
-            slackUserId = await deps.profiles.lookupByEmail(email);
+            const slackUserId = await deps.profiles.lookupByEmail(email);
+            addresses.set(email, slackUserId ? { slackUserId } : { none: true });
+            if (slackUserId) add(slackUserId, name);
           } catch (err) {
-            if (!isPermanentSlackError(err)) {
-              lookupFailures.push(describeSlackError(err)); // a passing failure: try this completion again
-              continue;
-            }
-            slackUserId = null; // e.g. no users:read.email scope: as good as no match
-          }
-          if (slackUserId) add(slackUserId, name);
-          else {
-            report.unmatchedEmails++;
-            deps.logger.debug('notification address has no Slack user', { email });
+            // e.g. no users:read.email scope: as good as no match. A passing failure is this address's alone.
+            addresses.set(email, isPermanentSlackError(err) ? { none: true } : { failed: describeSlackError(err) });
           }
         }
       }
+      report.unmatchedEmails = [...addresses.values()].filter((a) => 'none' in a).length;
       if (report.unmatchedEmails) deps.logger.info('notification addresses without a Slack user', { actionId: action._id, count: report.unmatchedEmails });
 
       const [view] = await toActionViews([action], teamId, deps.identity);
-      const occurrence = action.completed;
-      const count = (r: DeliveryResult) => (report.results[r] = (report.results[r] ?? 0) + 1);
-
       // Each person's DM is its own delivery: they go out side by side (Slack limits posts per conversation).
       await Promise.all(
         [...people].map(async ([slackUserId, groupNames]) => {
           report.recipients++;
-          const key = { kind: 'completion', actionId: action._id, occurrence, recipient: `user:${teamId}/${slackUserId}` };
-          const tz = (await deps.profiles.get(slackUserId).catch(() => null))?.tz ?? deps.timezone;
+          const recipient = `user:${teamId}/${slackUserId}`;
+          const tz = await deps.profiles.tz(slackUserId);
           const notice = deps.render.completionNotice(view!, { now: deps.now(), timezone: tz, showTask: true }, [...groupNames]);
           // The DM is opened inside the claim: a failure to open it is in the ledger and retried like a failed post.
-          count(await deps.deliverer.deliver(key, () => dmChannel(slackUserId), notice));
+          count(recipient, await deps.deliverer.deliver(keyFor(recipient), () => dmChannel(slackUserId), notice));
         }),
       );
 
       for (const route of await deps.store.routesForGroups(groupIds)) {
         report.recipients++;
-        const key = { kind: 'completion', actionId: action._id, occurrence, recipient: `channel:${route.teamId}/${route.channelId}` };
+        const recipient = `channel:${route.teamId}/${route.channelId}`;
         const showTask = await deps.channels.showTasksIn(route.teamId, route.channelId);
         const notice = deps.render.completionNotice(view!, { now: deps.now(), timezone: deps.timezone, showTask }, [route.groupName]);
-        count(await deps.deliverer.deliver(key, route.channelId, notice));
+        count(recipient, await deps.deliverer.deliver(keyFor(recipient), route.channelId, notice));
       }
-      if (lookupFailures.length) {
-        // Someone may be missing: fail so the poller reads this completion again (its cursor stays put);
-        // everyone already told is in the ledger and is not told twice.
-        throw new Error(`${lookupFailures.length} notification address lookup(s) failed: ${lookupFailures.join(', ')}`);
+
+      // An address Slack could not look up now has a ledger row of its own (failed, retryable, never the
+      // address itself), so the retry sweep reads this completion again while everyone else is told now.
+      // Once looked up, the row is settled by the DM that told that person, or says there is no such person.
+      for (const [email, found] of addresses) {
+        const recipient = addressRecipient(teamId, email);
+        if ('failed' in found) {
+          count(recipient, await deps.deliverer.record(keyFor(recipient), { failed: `users.lookupByEmail: ${found.failed}`, retryable: true }));
+          continue;
+        }
+        const row = await deps.store.getDelivery(keyFor(recipient));
+        if (!row || row.state === 'sent') continue;
+        const dm = 'slackUserId' in found ? await deps.store.getDelivery(keyFor(`user:${teamId}/${found.slackUserId}`)) : null;
+        const outcome =
+          dm?.state === 'sent' && dm.slackChannel && dm.slackTs
+            ? { sent: { channel: dm.slackChannel, ts: dm.slackTs } }
+            : 'none' in found
+              ? { failed: 'no Slack user has this address', retryable: false }
+              : null; // that person's DM is itself still unfinished: this row follows it next time
+        count(recipient, outcome ? await deps.deliverer.record(keyFor(recipient), outcome) : 'busy');
       }
       return report;
     },

@@ -35,6 +35,12 @@ export interface Deliverer {
    * the channel's history.
    */
   deliver(key: DeliveryKey, destination: Destination, message: OutgoingMessage | ((channel: string) => OutgoingMessage)): Promise<DeliveryResult>;
+  /**
+   * Settle a ledger row that needs no post of its own: sent (by the message
+   * given, e.g. a DM that told the same person) or failed, with a reason an
+   * admin can read (retryable: the retry sweep reads it again).
+   */
+  record(key: DeliveryKey, outcome: { sent: { channel: string; ts: string } } | { failed: string; retryable: boolean }): Promise<DeliveryResult>;
 }
 
 /** Slack errors that will not go away by trying again. */
@@ -168,6 +174,19 @@ export function createDeliverer(deps: DelivererOptions): Deliverer {
   }
 
   return {
+    async record(key, outcome) {
+      const claim = await deps.store.claimDelivery(key, { holder: deps.holder, staleAfterMs, ...(deps.maxAttempts ? { maxAttempts: deps.maxAttempts } : {}) });
+      if (claim.outcome === 'sent') return 'already-sent';
+      if (claim.outcome === 'busy') return 'busy';
+      if (claim.outcome === 'failed') return 'gave-up';
+      if ('sent' in outcome) {
+        await deps.store.markSent(claim.delivery.id, outcome.sent);
+        return 'sent';
+      }
+      await deps.store.markFailed(claim.delivery.id, outcome.failed, { retryable: outcome.retryable, holder: deps.holder });
+      return 'failed';
+    },
+
     async deliver(key, destination, message) {
       const started = performance.now();
       const elapsed = () => performance.now() - started;

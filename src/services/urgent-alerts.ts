@@ -37,11 +37,12 @@ export function createUrgentAlerts(deps: {
 }): UrgentAlerts {
   const alerts: UrgentAlerts = {
     async retryUnfinished(subscriptions) {
-      const todo = await unfinishedDeliveries(deps.store, 'urgent', { now: deps.now().getTime(), staleAfterMs: deps.staleAfterMs, limit: 100 });
+      const todo = await unfinishedDeliveries(deps.store, 'urgent', { staleAfterMs: deps.staleAfterMs, limit: 100 });
       const actionIds = new Set<string>();
       for (const d of todo) {
-        // Only the episode still running: an alert of an episode that ended is not sent late.
+        // Only the episode still running: an alert of an episode that ended is not sent late (the row says so).
         if ((await deps.store.getCursor(episodeCursor(d.actionId))) === d.occurrence) actionIds.add(d.actionId);
+        else await deps.deliverer.record(d, { failed: 'no longer urgent', retryable: false });
       }
       for (const id of actionIds) {
         try {

@@ -49,4 +49,19 @@ describe('completion notices', () => {
     await h.app.jobs.runOnce('changes-poll');
     expect(mine()).toHaveLength(2);
   });
+
+  it('tells the group twice when an action is completed, reopened and completed again through Slack within one second', async () => {
+    const action = await webAppAction(h, { task: 'Empty the sharps bin', due: new Date(h.now().getTime() + 3600_000), notify_on_complete: [groupId] });
+    const mine = () => h.fake.dms('priya').filter((m) => m.text.includes(`#${action.action_no}`));
+    // The start of a second on the care system's clock: the three clicks land in that same second.
+    await h.setTime(new Date(Math.ceil(h.now().getTime() / 1000) * 1000));
+    expect((await command(h, 'sophie', `/care done ${action.action_no}`)).text).toContain('Completed');
+    expect((await command(h, 'sophie', `/care reopen ${action.action_no}`)).text).toContain('Reopened');
+    expect((await command(h, 'sophie', `/care done ${action.action_no}`)).text).toContain('Completed');
+    await h.fake.waitFor(() => mine().length >= 2 || undefined, { timeoutMs: 10_000, message: 'the second completion was not announced' });
+    // The poller sees one completion time: it adds nothing.
+    await h.app.jobs.runOnce('changes-poll');
+    await h.app.jobs.runOnce('changes-poll');
+    expect(mine()).toHaveLength(2);
+  });
 });

@@ -62,6 +62,43 @@ describe('delivery through passing Slack failures', () => {
     expect(h.logs.join('\n')).not.toContain('amelia.hughes@');
   });
 
+  it('an address whose lookup keeps failing holds back no one else: the rest are told in the same poll, it is retried and told once', async () => {
+    h = await startHarness({ sandbox: { seed: 'empty' } });
+    await linkDirectly(h, 'sophie');
+    await linkDirectly(h, 'priya');
+    const seniors = await groupId(h, 'Willow Bank seniors'); // Sophie (linked) and Amelia (email_to)
+    const nurses = await groupId(h, 'Heather Lodge nurses'); // Priya (linked)
+    await poll(h);
+    const due = new Date(h.now().getTime() + 3600_000);
+    const a = await webAppAction(h, { task: 'Fix the lift alarm', due, notify_on_complete: [seniors] });
+    await h.control(`actions/${a._id}/complete`, {});
+    await h.setTime(new Date(h.now().getTime() + 2_000));
+    const b = await webAppAction(h, { task: 'Restock the dressing trolley', due, notify_on_complete: [nurses] });
+    await h.control(`actions/${b._id}/complete`, {});
+    h.fake.faults.failNext('users.lookupByEmail', 1000, { status: 500 }); // Slack cannot look anyone up, all run long
+
+    const first = await poll(h); // does not fail
+    expect(first.completions).toBe(2);
+    expect(dms(h, 'sophie', a._id)).toHaveLength(1);
+    expect(dms(h, 'priya', b._id)).toHaveLength(1); // a later completion, to another group, is not held back
+    const pending = (await h.app.store.listDeliveries({ kind: 'completion', actionId: a._id })).filter((d) => d.recipient.startsWith('email:'));
+    expect(pending).toHaveLength(1);
+    expect(pending[0]).toMatchObject({ state: 'failed', retryable: true });
+    expect(pending[0]!.lastError).toContain('lookupByEmail');
+    expect(pending[0]!.recipient).not.toContain('amelia'); // the address itself is not stored
+
+    await poll(h); // still failing: retried, nobody told twice
+    expect(dms(h, 'sophie', a._id)).toHaveLength(1);
+    h.fake.faults.clear();
+    await poll(h);
+    await poll(h);
+    expect(dms(h, 'amelia', a._id)).toHaveLength(1);
+    expect(dms(h, 'sophie', a._id)).toHaveLength(1);
+    expect(dms(h, 'priya', b._id)).toHaveLength(1);
+    const settled = (await h.app.store.listDeliveries({ kind: 'completion', actionId: a._id })).filter((d) => d.recipient.startsWith('email:'));
+    expect(settled[0]).toMatchObject({ state: 'sent' });
+  });
+
   it('an urgent alert that failed is sent from the ledger, though the poller will not read the action again', async () => {
     // Claims go stale after 2 s here, so a post gets 1 s of attempts before it is recorded as failed.
     h = await startHarness({ sandbox: { seed: 'empty' }, jobs: { staleAfterMs: 2_000 } });
