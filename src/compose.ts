@@ -19,6 +19,7 @@ import { createUrgentAlerts } from './services/urgent-alerts.js';
 import { createSlackApp, type SlackApp } from './slack/app.js';
 import type { SlackDeps } from './slack/deps.js';
 import { createReplayGuard } from './slack/replay-guard.js';
+import { createSignedMetadata, metadataKey } from './slack/signed-metadata.js';
 import { renderDigest } from './slack/views/digest.js';
 import { completionNotice, urgentAlert } from './slack/views/notices.js';
 import { createSlackWebClient } from './slack/web-clients.js';
@@ -133,6 +134,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     now,
     timezone: settings.timezone,
     homeQueues: new Map(),
+    signedMetadata: createSignedMetadata({ key: metadataKey(settings.slack.signingSecret), now }),
   };
   const jobs = createJobs({
     care,

@@ -6,6 +6,7 @@ import type { ChannelSetup } from '../services/channel-setup.js';
 import type { DirectoryService } from '../services/directory.js';
 import type { IdentityService } from '../services/identity.js';
 import type { SlackProfiles } from '../services/slack-profiles.js';
+import type { SignedMetadata } from './signed-metadata.js';
 
 export interface CommandContext {
   teamId: string;
@@ -41,4 +42,6 @@ export interface SlackDeps {
   timezone: string;
   /** Per-person Home tab publish queues of this app instance (see home-publisher.ts). */
   homeQueues: Map<string, HomeQueue>;
+  /** Seals every modal's private_metadata to the person and form it was issued to (see signed-metadata.ts). */
+  signedMetadata: SignedMetadata;
 }

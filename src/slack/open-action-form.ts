@@ -1,6 +1,7 @@
 import { describeError } from '../services/errors.js';
 import { localParts } from '../time/zones.js';
 import type { SlackDeps } from './deps.js';
+import { CallbackIds } from './ids.js';
 import { plain } from './text.js';
 import { actionModal } from './views/action-form-modal.js';
 import { loadingModal, messageModal } from './views/simple-modals.js';
@@ -15,14 +16,14 @@ const TITLE = 'New care action';
 export async function openCreateForm(
   deps: SlackDeps,
   triggerId: string,
-  userId: string,
+  actor: { teamId: string; userId: string },
   where: { channelId?: string | undefined; threadTs?: string | undefined; task?: string | undefined },
 ): Promise<void> {
   const opened = await deps.slack.views.open({ trigger_id: triggerId, view: loadingModal(TITLE) });
   const viewId = opened.view?.id;
   if (!viewId) return;
   try {
-    const tz = await deps.profiles.tz(userId);
+    const tz = await deps.profiles.tz(actor.userId);
     const meta = {
       mode: 'create' as const,
       tz,
@@ -30,7 +31,8 @@ export async function openCreateForm(
       ...(where.threadTs ? { threadTs: where.threadTs } : {}),
     };
     const initial = { ...(where.task ? { task: plain(where.task, 3000) } : {}), dueDate: localParts(deps.now(), tz).date };
-    await deps.slack.views.update({ view_id: viewId, view: actionModal(meta, initial) });
+    const sealed = deps.signedMetadata.encode(meta, { ...actor, form: CallbackIds.actionModal });
+    await deps.slack.views.update({ view_id: viewId, view: actionModal(meta, sealed, initial) });
   } catch (err) {
     deps.logger.warn('could not fill the create form', { error: err });
     await deps.slack.views.update({ view_id: viewId, view: messageModal(TITLE, `:warning: ${describeError(err)}`) }).catch(() => undefined);

@@ -4,6 +4,7 @@ import { renderActionGroups } from '../../src/slack/views/action-list.js';
 import { actionCard } from '../../src/slack/views/action-card.js';
 import { actionModal } from '../../src/slack/views/action-form-modal.js';
 import { homeView } from '../../src/slack/views/home-view.js';
+import { createSignedMetadata, metadataKey } from '../../src/slack/signed-metadata.js';
 import type { ActionView } from '../../src/services/action-model.js';
 
 const now = new Date('2026-11-21T10:00:00Z');
@@ -65,7 +66,20 @@ describe('lists within Block Kit limits', () => {
 
 describe('the action modal and its form', () => {
   it('fits Slack modal limits', () => {
-    const view = actionModal({ mode: 'edit', actionId: 'a'.repeat(24), tz: 'Europe/London', channelId: 'C1', threadTs: '1.2' }, { task: 'x'.repeat(5000) });
+    const meta = {
+      mode: 'edit' as const,
+      actionId: 'a'.repeat(24),
+      tz: 'America/Argentina/ComodRivadavia',
+      channelId: 'C0123456789AB',
+      threadTs: '1773136800.123456',
+      origin: {
+        channel: 'C0123456789AB',
+        responseUrl: `https://hooks.slack.com/actions/T0123456789/${'9'.repeat(16)}/${'x'.repeat(24)}`,
+        blockId: `list~${'w'.repeat(200)}~card_${'a'.repeat(24)}`,
+      },
+    };
+    const sealed = createSignedMetadata({ key: metadataKey('secret'), now: () => now }).encode(meta, { teamId: 'T1', userId: 'U1', form: 'care_action_modal' });
+    const view = actionModal(meta, sealed, { task: 'x'.repeat(5000) });
     expect(view.title.text.length).toBeLessThanOrEqual(24);
     expect(view.private_metadata!.length).toBeLessThanOrEqual(3000);
     expect(view.blocks.length).toBeLessThanOrEqual(100);

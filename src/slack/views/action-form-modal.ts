@@ -85,8 +85,11 @@ function reminderBlocks(i: 0 | 1, r: ReminderForm | undefined): types.KnownBlock
   ];
 }
 
-/** The create/edit form. Pure: no API call is needed to open it. */
-export function actionModal(meta: ActionModalMeta, initial: ActionFormInitial = {}): types.ModalView {
+/**
+ * The create/edit form. Pure: no API call is needed to open it. `privateMetadata`
+ * is `meta` as the caller sealed it for the person (see signed-metadata.ts).
+ */
+export function actionModal(meta: ActionModalMeta, privateMetadata: string, initial: ActionFormInitial = {}): types.ModalView {
   const pinOptions = [opt('Not pinned', 'none'), opt("The location's calendar", 'location'), opt("The assignee's calendar", 'user')];
   const initialPin = pinOptions.find((o) => o.value === (initial.pin ?? 'none'));
   const urgentOption = opt('Urgent (shows at the top of dashboards)', 'urgent');
@@ -163,7 +166,7 @@ export function actionModal(meta: ActionModalMeta, initial: ActionFormInitial = 
     title: plainText(meta.mode === 'create' ? 'New care action' : 'Edit care action', 24),
     submit: plainText(meta.mode === 'create' ? 'Create' : 'Save', 24),
     close: plainText('Cancel', 24),
-    private_metadata: JSON.stringify(meta),
+    private_metadata: privateMetadata,
     blocks,
   };
 }

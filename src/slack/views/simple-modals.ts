@@ -10,20 +10,20 @@ export function messageModal(title: string, message: string): types.ModalView {
   return { type: 'modal', title: plainText(title, 24), close: plainText('Close', 24), blocks: [section(message)] };
 }
 
-/** Asks an approving admin which care user to link the requester to. */
-export function approveLinkModal(
-  callbackId: string,
-  meta: { requestId: string; channel?: string; ts?: string },
-  requester: string,
-  suggested?: string,
-): types.ModalView {
+/** What a form whose private_metadata does not verify (forged, another person's, expired) answers. */
+export function damagedFormModal(title: string): types.ModalView {
+  return messageModal(title, 'This form arrived damaged or expired. Please close it and start again.');
+}
+
+/** Asks an approving admin which care user to link the requester to; `privateMetadata` is sealed by the caller. */
+export function approveLinkModal(callbackId: string, privateMetadata: string, requester: string, suggested?: string): types.ModalView {
   return {
     type: 'modal',
     callback_id: callbackId,
     title: plainText('Approve link', 24),
     submit: plainText('Link', 24),
     close: plainText('Cancel', 24),
-    private_metadata: JSON.stringify(meta),
+    private_metadata: privateMetadata,
     blocks: [
       section(`Link <@${requester}> to which care user?`),
       {

@@ -4,7 +4,7 @@ import { describeError } from '../../../services/errors.js';
 import { parseApiDateTime } from '../../../time/slack-date.js';
 import { localParts } from '../../../time/zones.js';
 import type { SlackDeps } from '../../deps.js';
-import { ActionIds } from '../../ids.js';
+import { ActionIds, CallbackIds } from '../../ids.js';
 import { type ActionFormInitial, type ActionModalMeta, actionModal, type ReminderForm } from '../../views/action-form-modal.js';
 import { loadingModal, messageModal } from '../../views/simple-modals.js';
 import { type ButtonBody, buttonListener, tellClicker } from '../error-policy.js';
@@ -62,7 +62,8 @@ export function registerEditButton(app: App, deps: SlackDeps): void {
         const channelId = body.channel?.id ?? body.container?.channel_id;
         const origin = originOf(body, action.block_id);
         const meta: ActionModalMeta = { mode: 'edit', actionId: current._id, tz, ...(channelId ? { channelId } : {}), ...(origin ? { origin } : {}) };
-        await deps.slack.views.update({ view_id: viewId, view: actionModal(meta, await initialValues(deps, actor.teamId, current, tz)) });
+        const sealed = deps.signedMetadata.encode(meta, { ...actor, form: CallbackIds.actionModal });
+        await deps.slack.views.update({ view_id: viewId, view: actionModal(meta, sealed, await initialValues(deps, actor.teamId, current, tz)) });
       } catch (err) {
         deps.logger.warn('could not open the edit form', { error: err });
         await deps.slack.views.update({ view_id: viewId, view: messageModal(TITLE, describeError(err)) }).catch(() => undefined);

@@ -11,15 +11,17 @@ export function registerLinkRequestButtons(app: App, deps: SlackDeps): void {
     buttonListener(deps, 'approve link', async ({ body, action }) => {
       // Only the store is read before views.open (the trigger lives 3 s); that the clicker is an
       // admin is checked when the form is submitted (decideRequest), before anything changes.
-      const request = await deps.identity.pendingRequest(body.team?.id ?? '', Number(action.value));
+      const admin = { teamId: body.team?.id ?? '', userId: body.user.id };
+      const request = await deps.identity.pendingRequest(admin.teamId, Number(action.value));
       const meta = {
         requestId: String(request.id),
         ...(body.channel?.id ? { channel: body.channel.id } : {}),
         ...(body.message?.ts ? { ts: body.message.ts } : {}),
       };
+      const sealed = deps.signedMetadata.encode(meta, { ...admin, form: CallbackIds.approveLinkModal });
       await deps.slack.views.open({
         trigger_id: body.trigger_id,
-        view: approveLinkModal(CallbackIds.approveLinkModal, meta, request.slackUserId, request.careUserId ?? undefined),
+        view: approveLinkModal(CallbackIds.approveLinkModal, sealed, request.slackUserId, request.careUserId ?? undefined),
       });
     }),
   );

@@ -9,11 +9,12 @@ export function registerNewActionButton(app: App, deps: SlackDeps): void {
   app.action(
     ActionIds.newAction,
     buttonListener(deps, 'new action', async ({ body, respond }) => {
-      if (!(await deps.identity.getLink({ teamId: body.team?.id ?? '', userId: body.user.id }))) {
+      const actor = { teamId: body.team?.id ?? '', userId: body.user.id };
+      if (!(await deps.identity.getLink(actor))) {
         await tellClicker(deps, body, respond, 'Link your care account first: type `/care link`.');
         return;
       }
-      await openCreateForm(deps, body.trigger_id, body.user.id, { channelId: body.channel?.id });
+      await openCreateForm(deps, body.trigger_id, actor, { channelId: body.channel?.id });
     }),
   );
 }

@@ -22,7 +22,7 @@ export const newAction: CommandHandler<'new'> = async (cmd, ctx, deps) => {
     await ctx.reply({ text: 'Link your care account first: /care link', blocks: notLinkedBlocks() });
     return;
   }
-  await openCreateForm(deps, ctx.triggerId, ctx.userId, { channelId: ctx.channelId, task: cmd.task });
+  await openCreateForm(deps, ctx.triggerId, actorOf(ctx), { channelId: ctx.channelId, task: cmd.task });
 };
 
 /** `/care mine` */

@@ -15,7 +15,7 @@ export function registerCreateFromMessage(app: App, deps: SlackDeps): void {
         await tellByDm(deps, actor.userId, 'To create care actions from messages, link your care account first: type `/care link`.');
         return;
       }
-      await openCreateForm(deps, shortcut.trigger_id, actor.userId, {
+      await openCreateForm(deps, shortcut.trigger_id, actor, {
         channelId: shortcut.channel.id,
         threadTs: shortcut.message.thread_ts ?? shortcut.message.ts,
         task: shortcut.message.text ?? '',

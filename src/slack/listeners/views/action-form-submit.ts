@@ -11,7 +11,7 @@ import { refreshHomes } from '../../home-publisher.js';
 import { CARE_ID, CallbackIds } from '../../ids.js';
 import { actionCard, actionFallback } from '../../views/action-card.js';
 import { section } from '../../views/blocks.js';
-import { messageModal } from '../../views/simple-modals.js';
+import { damagedFormModal, messageModal } from '../../views/simple-modals.js';
 
 const MetaSchema = z.object({
   mode: z.enum(['create', 'edit']),
@@ -48,7 +48,16 @@ async function save(deps: SlackDeps, actor: { teamId: string; userId: string }, 
   }
 }
 
-/** Tell the person it is done: in the thread it came from, else where they typed, else in a DM. */
+/**
+ * Tell the person it is done: in the thread it came from, else where they typed, else in a DM.
+ *
+ * Why posting in `meta.channelId` is allowed: the channel and thread were recorded from the
+ * person's own interaction (the command they typed there, the message they ran the shortcut on,
+ * the card they clicked Edit on), which Slack only sends from a conversation the person is in,
+ * and the seal on the metadata proves the app recorded them for this person within the last
+ * day. Slack offers no cheap "is this user a member" call (conversations.members pages through
+ * the whole channel), so the seal is the check.
+ */
 async function confirm(deps: SlackDeps, actor: { teamId: string; userId: string }, meta: Meta, action: Action): Promise<void> {
   const [view] = await deps.actions.views([action], actor.teamId);
   const verb = meta.mode === 'create' ? 'Created' : 'Updated';
@@ -93,14 +102,18 @@ function resultView(outcome: Outcome, mode: 'create' | 'edit'): types.ModalView 
 export function registerActionFormSubmit(app: App, deps: SlackDeps): void {
   app.view(CallbackIds.actionModal, async ({ ack, body, view }) => {
     const actor = { teamId: body.team?.id ?? view.team_id, userId: body.user.id };
-    let meta: Meta;
-    try {
-      meta = MetaSchema.parse(JSON.parse(view.private_metadata || '{}'));
-      if (meta.mode === 'edit' && !meta.actionId) throw new Error('edit without an action');
-    } catch {
-      await ack({ response_action: 'update', view: messageModal('Care action', 'This form arrived damaged. Please close it and start again.') });
+    // Only metadata we sealed for this person and this form, not yet expired, is acted on: it names
+    // where the confirmation is posted, which action an edit changes and which card is updated.
+    const issued = MetaSchema.safeParse(deps.signedMetadata.decode(view.private_metadata, { ...actor, form: CallbackIds.actionModal }));
+    if (!issued.success || (issued.data.mode === 'edit' && !issued.data.actionId)) {
+      deps.logger.warn('refused a form whose private_metadata did not verify (forged, another person’s, or expired)', {
+        form: CallbackIds.actionModal,
+        userId: body.user.id,
+      });
+      await ack({ response_action: 'update', view: damagedFormModal('Care action') });
       return;
     }
+    const meta: Meta = issued.data;
     const parsed = parseActionForm(view.state.values, meta.tz, meta.mode);
     if (!parsed.ok) {
       await ack({ response_action: 'errors', errors: parsed.errors });
