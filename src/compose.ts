@@ -26,7 +26,14 @@ import { createSlackWebClient } from './slack/web-clients.js';
 import { openStore, type Store } from './store/index.js';
 
 export interface AppSettings {
-  slack: { botToken: string; signingSecret: string; appToken?: string | undefined; apiUrl?: string | undefined };
+  slack: {
+    botToken: string;
+    signingSecret: string;
+    appToken?: string | undefined;
+    apiUrl?: string | undefined;
+    /** How long a failed users.lookupByEmail is answered from memory (default 30 s). */
+    lookupFailureTtlMs?: number;
+  };
   care: { baseUrl: string; accountId: string; apiKey: string; apiSecret: string; rateLimitPerSecond?: number };
   store: { databaseUrl?: string | undefined; dataDir: string };
   timezone: string;
@@ -67,7 +74,11 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
   const poster = createSlackWebClient(token, 'poster', { apiUrl, logger, posterTimeoutMs: Math.min(10_000, Math.max(1_000, staleAfterMs / 4)) });
   const holder = settings.jobs?.instanceId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
 
-  const profiles = createSlackProfiles({ slack, defaultTz: settings.timezone });
+  const profiles = createSlackProfiles({
+    slack,
+    defaultTz: settings.timezone,
+    ...(settings.slack.lookupFailureTtlMs !== undefined ? { failureTtlMs: settings.slack.lookupFailureTtlMs } : {}),
+  });
   const identity = createIdentityService({ store, care, profiles, adminSlackUserIds: settings.adminSlackUserIds, logger });
   const directory = createDirectoryService({ care });
   const channels = createChannelPolicy({ slack, store });

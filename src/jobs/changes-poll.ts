@@ -33,11 +33,21 @@ export function changesPollJob(deps: {
   store: Store;
   notices: CompletionNotices;
   urgent: UrgentAlerts;
-  now: () => Date;
   schedule: string;
   overlapMs: number;
 }): Job {
   const PER_PAGE = 100;
+  /**
+   * The very first poll starts from the care system's own time, never the
+   * app's: the newest `modified` it holds (one request, once). A care clock
+   * behind the app's would otherwise hide every change until it caught up.
+   */
+  async function careSystemsLatest(report: ChangesPollReport): Promise<number> {
+    const res = await deps.care.actions.list({ attributes: ['_id', 'modified'], sort_by: ['-modified'], per_page: 1 });
+    report.requests++;
+    return parseApiDateTime(res.items[0]?.modified)?.getTime() ?? 0; // nothing yet: from the beginning
+  }
+
   const MAX_REQUESTS = 2_000; // a runaway guard, far above any real backlog
   return {
     name: 'changes-poll',
@@ -45,7 +55,7 @@ export function changesPollJob(deps: {
     async run({ signal }): Promise<ChangesPollReport> {
       const report: ChangesPollReport = { requests: 0, seen: 0, completions: 0 };
       const stored = await deps.store.getCursor(CHANGES_CURSOR);
-      const start = stored ? Date.parse(stored) : deps.now().getTime() - deps.overlapMs;
+      const start = stored ? Date.parse(stored) : await careSystemsLatest(report);
       let cursor = start;
       let newest = start;
       const subscriptions = (await deps.store.listSubscriptions()).filter((s) => s.urgentAlerts);

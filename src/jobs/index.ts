@@ -38,7 +38,7 @@ export function createJobs(o: JobsOptions): Scheduler {
         store: o.store,
         notices: o.notices,
         urgent: o.urgent,
-        now: o.now,
+
         schedule: everySeconds(o.pollSeconds),
         overlapMs: o.overlapMs ?? 5 * 60_000,
       }),

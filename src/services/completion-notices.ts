@@ -113,10 +113,31 @@ export function createCompletionNotices(deps: {
       const todo = await unfinishedDeliveries(deps.store, 'completion', { staleAfterMs: deps.staleAfterMs });
       const byCompletion = new Map<string, Delivery[]>();
       for (const d of todo) byCompletion.set(`${d.actionId} ${d.occurrence}`, [...(byCompletion.get(`${d.actionId} ${d.occurrence}`) ?? []), d]);
+      // The actions of every unfinished completion in one paged read, not one request each.
+      const ids = [...new Set(todo.map((d) => d.actionId))];
+      const actions = new Map<string, Action>();
+      try {
+        for (const a of await deps.care.actions.collect({
+          filters: { ids, completed: 'unset' },
+          attributes: [...ACTION_ATTRIBUTES],
+          per_page: 100,
+          limit: ids.length,
+        })) {
+          actions.set(a._id, a);
+        }
+      } catch (err) {
+        deps.logger.warn('could not read the actions of unfinished notices; they stay in the ledger for the next run', { count: ids.length, error: err });
+        return 0;
+      }
       for (const rows of byCompletion.values()) {
         const { actionId, occurrence } = rows[0]!;
+        const action = actions.get(actionId);
         try {
-          const action = await deps.care.actions.retrieve(actionId, { attributes: [...ACTION_ATTRIBUTES] });
+          if (!action) {
+            // Gone from the care system: nobody is told about it any more; the rows say why.
+            for (const d of rows) await deps.deliverer.record(d, { failed: 'the action no longer exists in the care system', retryable: false });
+            continue;
+          }
           // The notice is about that completion, even if the action was reopened since.
           const report = await service.deliver({ ...action, completed: completionTimeOf(occurrence) }, { occurrence });
           // Someone no longer among the recipients (left the group, unlinked) is not told late; the row says why.

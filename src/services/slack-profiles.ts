@@ -18,11 +18,19 @@ export interface SlackProfiles {
 }
 
 /** users.info with a short cache (time zones and admin flags change rarely). */
-export function createSlackProfiles(deps: { slack: WebClient; defaultTz: string; ttlMs?: number; now?: () => number }): SlackProfiles {
+export function createSlackProfiles(deps: {
+  slack: WebClient;
+  defaultTz: string;
+  ttlMs?: number;
+  /** How long a failed email lookup is answered from memory (default 30 s). */
+  failureTtlMs?: number;
+  now?: () => number;
+}): SlackProfiles {
   const ttl = deps.ttlMs ?? 10 * 60_000;
   const now = deps.now ?? Date.now;
   const cache = new Map<string, { at: number; profile: Promise<SlackProfile> }>();
-  const emails = new Map<string, { at: number; id: Promise<string | null> }>();
+  const emails = new Map<string, { at: number; id: Promise<string | null>; failed?: boolean }>();
+  const failureTtl = deps.failureTtlMs ?? 30_000;
 
   const fetchProfile = async (userId: string): Promise<SlackProfile> => {
     const res = await deps.slack.users.info({ user: userId });
@@ -55,17 +63,20 @@ export function createSlackProfiles(deps: { slack: WebClient; defaultTz: string;
     lookupByEmail(email) {
       const key = email.toLowerCase();
       const hit = emails.get(key);
-      if (hit && now() - hit.at < ttl) return hit.id;
-      const id = deps.slack.users
+      if (hit && now() - hit.at < (hit.failed ? failureTtl : ttl)) return hit.id;
+      const entry: { at: number; id: Promise<string | null>; failed?: boolean } = { at: now(), id: Promise.resolve(null) };
+      entry.id = deps.slack.users
         .lookupByEmail({ email })
         .then((r) => r.user?.id ?? null)
         .catch((err: { data?: { error?: string } }) => {
           if (err?.data?.error === 'users_not_found') return null;
-          emails.delete(key);
+          // A failing lookup is remembered briefly, so retries of many notices do not each ask Slack again.
+          entry.failed = true;
+          entry.at = now();
           throw err;
         });
-      emails.set(key, { at: now(), id });
-      return id;
+      emails.set(key, entry);
+      return entry.id;
     },
     forget(userId) {
       cache.delete(userId);

@@ -5,12 +5,19 @@ export interface FaultFailure {
   /** HTTP status; 429 adds Retry-After, 5xx answers without a Slack body. */
   status?: number;
   retryAfterSec?: number;
+  /** Answer this much later. With no error and no status: a slow answer that succeeds. */
+  delayMs?: number;
+  /** Only calls whose arguments have these values (e.g. one email address). */
+  args?: Record<string, string>;
 }
 
 interface NextFailure extends FaultFailure {
   method: string;
   remaining: number;
 }
+
+const matches = (n: NextFailure, method: string, args: Record<string, unknown>) =>
+  n.method === method && n.remaining > 0 && Object.entries(n.args ?? {}).every(([k, v]) => String(args[k] ?? '').toLowerCase() === v.toLowerCase());
 
 /** JSON view of the injected faults (for the playground). */
 export interface FaultConfig {
@@ -61,15 +68,16 @@ export class Faults {
   }
 
   /** What happens to this call (consumes a "next N" failure when one matches). */
-  decide(method: string): FaultDecision {
+  decide(method: string, args: Record<string, unknown> = {}): FaultDecision {
     const s = this.state;
     const delayMs = s.latencyMs > 0 && (!s.latencyMethods || s.latencyMethods.includes(method)) ? s.latencyMs : 0;
-    const next = s.next.find((n) => n.method === method && n.remaining > 0);
+    const next = s.next.find((n) => matches(n, method, args));
     if (next) {
       next.remaining -= 1;
       if (next.remaining === 0) s.next.splice(s.next.indexOf(next), 1);
-      const { method: _m, remaining: _r, ...failure } = next;
-      return { delayMs, failure };
+      const { method: _m, remaining: _r, delayMs: slow, args: _a, ...failure } = next;
+      const delay = Math.max(delayMs, slow ?? 0);
+      return failure.error === undefined && failure.status === undefined ? { delayMs: delay } : { delayMs: delay, failure };
     }
     const eligible = !s.serverErrorMethods || s.serverErrorMethods.includes(method);
     if (eligible && s.serverErrorShare > 0 && this.random() < s.serverErrorShare) {

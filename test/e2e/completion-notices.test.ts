@@ -65,3 +65,24 @@ describe('completion notices', () => {
     expect(mine()).toHaveLength(2);
   });
 });
+
+describe("completion notices when the care system's clock is behind the app's", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ sandbox: { seed: 'empty' }, appClockAheadMs: 30 * 60_000 });
+    await linkDirectly(h, 'priya');
+  });
+  afterAll(async () => h?.close());
+
+  it('loses no completion made in the web app after the first poll, though the care clock is 30 minutes behind', async () => {
+    const nurses = (await h.app.care.notificationGroups.collect({ attributes: ['_id', 'name'], limit: 100 })).find(
+      (g) => g.name === 'Heather Lodge nurses',
+    )!._id;
+    const action = await webAppAction(h, { task: 'Check the oxygen cylinders', due: new Date(h.now().getTime() + 3600_000), notify_on_complete: [nurses] });
+    await h.app.jobs.runOnce('changes-poll'); // the first poll ever: the cursor is set
+    await h.control(`actions/${action._id}/complete`, {});
+    await h.app.jobs.runOnce('changes-poll');
+    await h.app.jobs.runOnce('changes-poll');
+    expect(h.fake.dms('priya').filter((m) => m.text.includes(`#${action.action_no}`))).toHaveLength(1);
+  });
+});

@@ -44,6 +44,8 @@ export interface HarnessOptions {
   /** Reuse this data directory (SQLite) instead of a fresh one; it is then not deleted on close. */
   dataDir?: string;
   jobs?: { pollSeconds?: number; overlapMs?: number; staleAfterMs?: number; instanceId?: string };
+  /** The app's clock this far ahead of the care system's (default 0): a care system whose clock is behind. */
+  appClockAheadMs?: number;
 }
 
 const SIGNING_SECRET = 'e2e-signing-secret';
@@ -52,13 +54,15 @@ const SIGNING_SECRET = 'e2e-signing-secret';
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const startAt = options.startAt;
   let offsetMs = startAt ? startAt.getTime() - Date.now() : 0;
-  const now = () => new Date(Date.now() + offsetMs);
+  const ahead = options.appClockAheadMs ?? 0;
+  const now = () => new Date(Date.now() + offsetMs + ahead);
   const sandbox = await startSandbox({ port: 0, seed: 'demo', controls: true, rateLimit: 0, ...(startAt ? { startTime: startAt } : {}), ...options.sandbox });
   const fake = await startSlackFake({ workspace: options.workspace ?? careWorkspace(), postRateLimit: false });
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'care-e2e-')));
   const logger = memoryLogger(options.logLevel ?? 'debug');
   const app = await composeApp({
-    slack: { botToken: fake.botToken, signingSecret: SIGNING_SECRET, apiUrl: fake.apiUrl },
+    // A failed email lookup is not remembered here: tests clear a fault and poll again at once.
+    slack: { botToken: fake.botToken, signingSecret: SIGNING_SECRET, apiUrl: fake.apiUrl, lookupFailureTtlMs: 0 },
     care: { baseUrl: sandbox.url, ...sandbox.credentials, rateLimitPerSecond: options.careRateLimitPerSecond ?? 50 },
     store: { dataDir, databaseUrl: options.databaseUrl },
     timezone: 'Europe/London',

@@ -39,7 +39,7 @@ export async function handleApiCall(ctx: ApiContext, req: ApiRequest, expectedTo
   const at = store.clock.now();
   const started = performance.now();
   const { token: bodyToken, ...args } = req.args;
-  const decision = ctx.faults.decide(req.method);
+  const decision = ctx.faults.decide(req.method, req.args);
   if (decision.delayMs > 0) await sleep(decision.delayMs);
   let answer: ApiAnswer;
   try {
