@@ -2,10 +2,20 @@
  * `npm start`: read the configuration, build every dependency once, start the
  * Slack receiver and the scheduler; stop cleanly on SIGTERM/SIGINT.
  */
+import { readFileSync } from 'node:fs';
 import { composeApp } from './compose.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logging/logger.js';
 import { isStoreError } from './store/index.js';
+
+/** The package's version (package.json sits one folder up from both src/main.ts and dist/main.js). */
+function appVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -45,7 +55,13 @@ async function main(): Promise<void> {
     throw err;
   }
   const { port } = await app.start(config.PORT, '0.0.0.0', { withJobs: true });
-  logger.info('care-actions-slack is running', { mode: config.SLACK_APP_TOKEN ? 'socket' : 'http', port, store: app.store.kind });
+  logger.info('care-actions-slack is running', {
+    version: appVersion(),
+    mode: config.SLACK_APP_TOKEN ? 'socket' : 'http',
+    workspaces: 'single',
+    port,
+    store: app.store.kind,
+  });
 
   let stopping = false;
   const stop = async (signal: string) => {

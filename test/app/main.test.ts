@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,15 +9,15 @@ import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { startSlackFake, type SlackFake } from '../../src/slack-fake/index.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-const MAIN = join(ROOT, 'src', 'main.ts');
+/** What `npm start` runs: the built artefact, made by `npm run build` (this test builds it first). */
+const MAIN = join(ROOT, 'dist', 'main.js');
 
 function run(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
   let out = '';
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !/^(SLACK|CARE|DATABASE|DATA_DIR|APP_|ADMIN|PORT|LOG_LEVEL|COMPLETION|INSTANCE)/.test(k)),
   );
-  const child = spawn(process.execPath, [TSX, MAIN], { cwd: ROOT, env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   return { child, output: () => out, exited: new Promise((done) => child.on('exit', (code) => done(code))) };
@@ -37,6 +37,12 @@ describe('npm start', () => {
   let dataDir: string;
   const children: ChildProcess[] = [];
   beforeAll(async () => {
+    // npm run build, as a deployment would: the sources compiled to dist/ (plain node runs them, no tsx).
+    const build = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}${build.stderr}`);
     sandbox = await startSandbox({ port: 0, seed: 'empty' });
     fake = await startSlackFake({ workspace: careWorkspace() });
     dataDir = await mkdtemp(join(tmpdir(), 'care-main-'));
@@ -56,6 +62,25 @@ describe('npm start', () => {
       expect(r.output()).toMatch(new RegExp(`^\\s*- ${name} `, 'm'));
     }
     expect(r.output()).not.toContain('not-a-bot-token');
+  });
+
+  it('says the database cannot be reached and exits 3', async () => {
+    const deadPort = await freePort();
+    const r = run({
+      SLACK_BOT_TOKEN: fake.botToken,
+      SLACK_SIGNING_SECRET: 'main-test-secret',
+      SLACK_API_URL: fake.apiUrl,
+      CARE_API_BASE_URL: sandbox.url,
+      CARE_ACCOUNT_ID: sandbox.credentials.accountId,
+      CARE_API_KEY: sandbox.credentials.apiKey,
+      CARE_API_SECRET: sandbox.credentials.apiSecret,
+      DATABASE_URL: `postgres://nobody:secret-pw@127.0.0.1:${deadPort}/care`,
+      PORT: String(await freePort()),
+    });
+    children.push(r.child);
+    expect(await r.exited).toBe(3);
+    expect(r.output()).toContain('Cannot start:');
+    expect(r.output()).not.toContain('secret-pw');
   });
 
   it('serves /healthz with the store and the care API checked, and stops cleanly on SIGTERM', async () => {
@@ -78,6 +103,12 @@ describe('npm start', () => {
       if (Date.now() > deadline || r.child.exitCode !== null) throw new Error(`did not start:\n${r.output()}`);
       await new Promise((res) => setTimeout(res, 100));
     }
+    // One start line says what runs: version, HTTP or Socket Mode, single or multi-workspace, store kind.
+    const started = r
+      .output()
+      .split('\n')
+      .find((l) => l.includes('is running'))!;
+    expect(JSON.parse(started)).toMatchObject({ version: '0.1.0', mode: 'http', workspaces: 'single', store: 'sqlite' });
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ ok: true, checks: { store: { ok: true }, careApi: { ok: true } } });
