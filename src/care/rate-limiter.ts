@@ -1,7 +1,11 @@
 /**
  * Client-side pacing: a token bucket (rate per second, burst = capacity)
- * shared by every call of one client, that believes the server whenever the
- * server knows better (another program may be spending the same key):
+ * shared by every call of one client, and never more than `rate` requests in
+ * any one-second span (a bucket alone sends a full burst and then its refill
+ * inside the same second: twice its rate in the server's window, which is how
+ * a client set to its share of a key still pushed its neighbour into 429s).
+ * It believes the server whenever the server knows better (another program
+ * may be spending the same key):
  *
  * - fewer Remaining than our bucket holds: we take the server's number, and at
  *   zero we hold every request until Reset;
@@ -66,6 +70,9 @@ export interface RateLimiter {
   state(): RateLimiterState;
 }
 
+/** The span of the at-most-`rate` rule. */
+export const SPAN_MS = 1000;
+
 /** Others' estimated share (requests per window) above which we stop bursting. */
 export const SHARED_KEY_THRESHOLD = 0.3;
 
@@ -86,6 +93,9 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   /** Permits whose request has no response yet. */
   const inFlight = new Set<number>();
   const queue: Array<(permit: Permit) => void> = [];
+  /** When our last `perSecond` requests were sent: at most that many in any second. */
+  const perSecond = Math.max(1, Math.floor(ownRate));
+  const sentAt: number[] = [];
 
   const refill = (now: number): void => {
     if (now > updatedAt) {
@@ -98,6 +108,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const waitMs = (now: number): number => {
     refill(now);
     if (blockedUntil > now) return blockedUntil - now;
+    if (sentAt.length >= perSecond && sentAt[0]! + SPAN_MS > now) return sentAt[0]! + SPAN_MS - now;
     return tokens >= 1 ? 0 : Math.ceil(((1 - tokens) * 1000) / rate);
   };
 
@@ -106,6 +117,8 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   };
 
   const take = (): Permit => {
+    sentAt.push(clock.now());
+    if (sentAt.length > perSecond) sentAt.shift();
     tokens -= 1;
     issued += 1;
     inFlight.add(issued);

@@ -3,16 +3,31 @@ import { createRateLimiter, parseRateLimitHeaders } from '../../src/care/rate-li
 import { createVirtualClock } from './virtual-clock.js';
 
 describe('rate limiter', () => {
-  it('lets a burst of `rate` through at once, then paces the rest: 25 at 10/s take 1.5 s', async () => {
+  it('lets a burst of `rate` through at once, but never more than `rate` in any second: 25 at 10/s take 2 s', async () => {
     const clock = createVirtualClock();
     const limiter = createRateLimiter({ ratePerSecond: 10, clock });
     const start = clock.now();
     const grantedAt: number[] = [];
     await Promise.all(Array.from({ length: 25 }, () => limiter.acquire().then(() => grantedAt.push(clock.now() - start))));
     expect(grantedAt.slice(0, 10)).toEqual(Array(10).fill(0));
-    expect(grantedAt[10]).toBe(100);
-    expect(grantedAt.at(-1)).toBe(1_500);
+    // A token bucket alone would send the 11th at 100 ms: 11 in the server's one-second window.
+    expect(grantedAt[10]).toBe(1_000);
+    expect(grantedAt.at(-1)).toBe(2_000);
     expect(grantedAt).toEqual([...grantedAt].sort((a, b) => a - b));
+    for (const t of grantedAt) expect(grantedAt.filter((u) => u >= t && u < t + 1_000).length).toBeLessThanOrEqual(10);
+  });
+
+  it('a client set to its share of a shared key never sends more than that share in any second', async () => {
+    const clock = createVirtualClock();
+    const limiter = createRateLimiter({ ratePerSecond: 5, clock });
+    const start = clock.now();
+    const grantedAt: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      await limiter.acquire();
+      grantedAt.push(clock.now() - start);
+      await clock.sleep(37); // the work between requests
+    }
+    for (const t of grantedAt) expect(grantedAt.filter((u) => u >= t && u < t + 1_000).length).toBeLessThanOrEqual(5);
   });
 
   it('serves sequential callers at the rate once the burst is spent', async () => {
