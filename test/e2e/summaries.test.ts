@@ -2,7 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestSchema, PG_SKIPPED, TEST_DATABASE_URL, type TestSchema } from '../helpers/pg.js';
 import { deliveryKind, lineIds } from './fixtures/jobs-support.js';
+import { urlWithSchema } from './fixtures/spawn-instance.js';
 import { command, linkDirectly, startHarness, webAppAction, type Harness } from './harness.js';
 
 /**
@@ -294,6 +296,39 @@ describe('a summary missed while the app was down', () => {
       await summaryTickAt(h, '2027-06-16T06:30:00Z');
       expect(summariesOf(h, 'sophie').map((m) => m.text)).toEqual(['Nothing overdue or due today (Wednesday 16 June)']);
     });
+  });
+});
+
+if (!TEST_DATABASE_URL) it.skip(PG_SKIPPED, () => {});
+
+describe.skipIf(!TEST_DATABASE_URL)('two instances on one PostgreSQL', () => {
+  let schema: TestSchema;
+  let a: Harness;
+  let b: Harness;
+  beforeAll(async () => {
+    schema = await createTestSchema(TEST_DATABASE_URL!, 'summaries');
+    const databaseUrl = urlWithSchema(TEST_DATABASE_URL!, schema.name);
+    const startAt = new Date('2027-06-15T05:00:00Z');
+    a = await startHarness({ startAt, databaseUrl, sandbox: { seed: 'empty' }, jobs: { instanceId: 'instance-a' } });
+    b = await startHarness({ startAt, databaseUrl, sandbox: { seed: 'empty' }, jobs: { instanceId: 'instance-b' } });
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await schema?.drop();
+  });
+
+  it('send one summary between them, whichever ticks first and however often', async () => {
+    await linkDirectly(a, 'sophie');
+    await command(a, 'sophie', '/care summary 07:30');
+    const both = () => summariesOf(a, 'sophie').length + summariesOf(b, 'sophie').length;
+    for (const at of ['2027-06-15T06:30:00Z', '2027-06-15T06:31:00Z', '2027-06-15T09:00:00Z']) {
+      await Promise.all([a.setTime(at), b.setTime(at)]);
+      await Promise.all([a.app.jobs.runOnce('summaries'), b.app.jobs.runOnce('summaries')]);
+      await b.app.jobs.runOnce('summaries');
+      await a.app.jobs.runOnce('summaries');
+      expect(both(), `summaries sent by both instances after the ticks at ${at}`).toBe(1);
+    }
   });
 });
 
