@@ -13,14 +13,17 @@ import { createDeliverer } from './services/delivery.js';
 import { createDigests, type Digests } from './services/digests.js';
 import { createDirectoryService } from './services/directory.js';
 import { createIdentityService } from './services/identity.js';
+import { createMorningSummaries } from './services/morning-summaries.js';
 import type { MessageRenderers } from './services/renderers.js';
 import { createSlackProfiles } from './services/slack-profiles.js';
+import { createSummarySettings } from './services/summary-settings.js';
 import { createUrgentAlerts } from './services/urgent-alerts.js';
 import { createSlackApp, type SlackApp } from './slack/app.js';
 import type { SlackDeps } from './slack/deps.js';
 import { createReplayGuard } from './slack/replay-guard.js';
 import { createSignedMetadata, metadataKey } from './slack/signed-metadata.js';
 import { renderDigest } from './slack/views/digest.js';
+import { renderMorningSummary } from './slack/views/morning-summary.js';
 import { completionNotice, urgentAlert } from './slack/views/notices.js';
 import { createSlackWebClient } from './slack/web-clients.js';
 import { openStore, type Store } from './store/index.js';
@@ -82,7 +85,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
   const identity = createIdentityService({ store, care, profiles, adminSlackUserIds: settings.adminSlackUserIds, logger });
   const directory = createDirectoryService({ care });
   const channels = createChannelPolicy({ slack, store });
-  const render: MessageRenderers = { completionNotice, urgentAlert, digest: renderDigest };
+  const render: MessageRenderers = { completionNotice, urgentAlert, digest: renderDigest, morningSummary: renderMorningSummary };
   const deliverer = createDeliverer({ store, slack: jobSlack, poster, holder, logger: logger.child({ component: 'delivery' }), staleAfterMs });
   let teamId: Promise<string> | undefined;
   const team = () =>
@@ -120,6 +123,17 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     logger: logger.child({ component: 'urgent-alerts' }),
   });
   const digests = createDigests({ care, store, identity, channels, deliverer, render, logger });
+  const summaries = createMorningSummaries({
+    care,
+    store,
+    identity,
+    // Time zones read again every 10 minutes of the app's clock: someone who travels gets it at their new local time.
+    profiles: createSlackProfiles({ slack: jobSlack, defaultTz: settings.timezone, now: () => now().getTime() }),
+    slack: jobSlack,
+    deliverer,
+    render,
+    logger: logger.child({ component: 'summaries' }),
+  });
   const actions = createActionsService({
     care,
     store,
@@ -140,6 +154,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     profiles,
     channels,
     channelSetup,
+    summaries: createSummarySettings({ store, identity, profiles, now }),
     slack,
     logger,
     now,
@@ -153,6 +168,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     notices,
     urgent,
     digests,
+    summaries,
     holder,
     logger,
     now,

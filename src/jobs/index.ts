@@ -1,12 +1,14 @@
 import type { CareClient } from '../care/index.js';
 import type { CompletionNotices } from '../services/completion-notices.js';
 import type { Digests } from '../services/digests.js';
+import type { MorningSummaries } from '../services/morning-summaries.js';
 import type { UrgentAlerts } from '../services/urgent-alerts.js';
 import type { Logger } from '../logging/logger.js';
 import type { Store } from '../store/index.js';
 import { changesPollJob } from './changes-poll.js';
 import { digestTickJob } from './digest-tick.js';
 import { createScheduler, everySeconds, type Scheduler } from './scheduler.js';
+import { summaryTickJob } from './summary-tick.js';
 
 export interface JobsOptions {
   care: CareClient;
@@ -14,6 +16,8 @@ export interface JobsOptions {
   notices: CompletionNotices;
   urgent: UrgentAlerts;
   digests: Digests;
+  /** Each person's own morning summary DM. */
+  summaries: MorningSummaries;
   holder: string;
   logger: Logger;
   now: () => Date;
@@ -33,6 +37,7 @@ export function createJobs(o: JobsOptions): Scheduler {
     ...(o.leaseMs ? { leaseMs: o.leaseMs } : {}),
     jobs: [
       digestTickJob({ digests: o.digests, now: o.now }),
+      summaryTickJob({ summaries: o.summaries, now: o.now }),
       changesPollJob({
         care: o.care,
         store: o.store,

@@ -11,6 +11,17 @@ export interface DigestContent {
   groups: ActionGroup[];
 }
 
+/** What a person's own morning summary shows, before it is rendered. */
+export interface SummaryContent {
+  title: string; // e.g. "Tuesday 15 June"
+  overdue: number;
+  today: number;
+  urgent: number;
+  groups: ActionGroup[];
+  /** The setting it was sent by, to remind the person how to change it. */
+  schedule: { time: string; days: 'weekdays' | 'daily'; timezone: string };
+}
+
 export interface RenderedDigest {
   /** The channel message. */
   main: OutgoingMessage;
@@ -28,4 +39,6 @@ export interface MessageRenderers {
   urgentAlert(a: ActionView, ctx: RenderContext): OutgoingMessage;
   /** Null when there is nothing to post (empty, and the channel asked for quiet). */
   digest(c: DigestContent, ctx: RenderContext, options: { postWhenEmpty: boolean }): RenderedDigest | null;
+  /** A person's morning summary DM (a short "nothing due" when empty, so they know it runs). */
+  morningSummary(c: SummaryContent, ctx: RenderContext): OutgoingMessage;
 }

@@ -10,6 +10,7 @@ import { registerHomePageButtons } from './listeners/actions/home-pages.js';
 import { registerLinkRequestButtons } from './listeners/actions/link-requests.js';
 import { registerNewActionButton } from './listeners/actions/new-action.js';
 import { registerShareLiterature } from './listeners/actions/share-literature.js';
+import { registerSummaryButtons } from './listeners/actions/summary-buttons.js';
 import { registerUnlinkButton } from './listeners/actions/unlink.js';
 import { registerCareCommand } from './listeners/commands/index.js';
 import { registerAppHomeOpened } from './listeners/events/app-home-opened.js';
@@ -17,6 +18,7 @@ import { registerNotifyGroupOptions } from './listeners/options/notify-groups.js
 import { registerCreateFromMessage } from './listeners/shortcuts/create-from-message.js';
 import { registerActionFormSubmit } from './listeners/views/action-form-submit.js';
 import { registerApproveLinkModal } from './listeners/views/approve-link-submit.js';
+import { registerSummaryModal } from './listeners/views/summary-submit.js';
 import type { ReplayGuard } from './replay-guard.js';
 
 export interface SlackAppOptions {
@@ -78,6 +80,8 @@ export function createSlackApp(options: SlackAppOptions, deps: SlackDeps): Slack
   registerLinkRequestButtons(app, deps);
   registerActionFormSubmit(app, deps);
   registerApproveLinkModal(app, deps);
+  registerSummaryButtons(app, deps);
+  registerSummaryModal(app, deps);
   registerNotifyGroupOptions(app, deps);
   registerCreateFromMessage(app, deps);
   registerAppHomeOpened(app, deps);

@@ -6,6 +6,7 @@ import type { ChannelSetup } from '../services/channel-setup.js';
 import type { DirectoryService } from '../services/directory.js';
 import type { IdentityService } from '../services/identity.js';
 import type { SlackProfiles } from '../services/slack-profiles.js';
+import type { SummarySettings } from '../services/summary-settings.js';
 import type { SignedMetadata } from './signed-metadata.js';
 
 export interface CommandContext {
@@ -34,6 +35,8 @@ export interface SlackDeps {
   channels: ChannelPolicy;
   /** Admins' per-channel set-up: digests and group routes. */
   channelSetup: ChannelSetup;
+  /** Each person's own morning summary setting. */
+  summaries: SummarySettings;
   /** The WebClient listeners post with (same token and API URL as Bolt's). */
   slack: WebClient;
   logger: Logger;

@@ -27,11 +27,16 @@ export async function publishHome(deps: SlackDeps, teamId: string, userId: strin
     if (!link) view = homeView({ linked: false, groups: [], limit }, ctx);
     else {
       const careUserName = await deps.identity.careUserName(link.careUserId);
+      const summary = await deps.summaries.status({ teamId, userId }).catch((err) => {
+        deps.logger.warn('could not read the morning summary setting for the Home tab', { userId, error: err });
+        return undefined;
+      });
+      const extra = summary ? { summary } : {};
       try {
         const groups = myGroups(await deps.actions.mine({ teamId, userId }, link.careUserId, ctx.now, tz));
-        view = homeView({ linked: true, ...(careUserName ? { careUserName } : {}), groups, limit, offset }, ctx);
+        view = homeView({ linked: true, ...(careUserName ? { careUserName } : {}), groups, limit, offset, ...extra }, ctx);
       } catch (err) {
-        view = homeView({ linked: true, groups: [], limit, error: describeError(err) }, ctx);
+        view = homeView({ linked: true, groups: [], limit, error: describeError(err), ...extra }, ctx);
       }
     }
     const publish = queue.tail.then(async () => {

@@ -17,12 +17,15 @@ export const ActionIds = {
   approveLink: 'care_link_approve',
   rejectLink: 'care_link_reject',
   notifyGroups: 'care_notify_groups',
+  summaryChange: 'care_summary_change',
+  summaryOff: 'care_summary_off',
 } as const;
 
 export const CallbackIds = {
   actionModal: 'care_action_modal',
   createFromMessage: 'care_create_from_message',
   approveLinkModal: 'care_link_approve_modal',
+  summaryModal: 'care_summary_modal',
 } as const;
 
 /** Input blocks of the forms: block_id = the field, action_id = FIELD_ACTION_ID. */
@@ -37,6 +40,8 @@ export const FieldIds = {
   subjectType: 'subject_type',
   linkCareUserId: 'link_care_user_id',
   subject: 'subject',
+  summaryTime: 'summary_time',
+  summaryDays: 'summary_days',
 } as const;
 
 export const FIELD_ACTION_ID = 'value';
@@ -114,4 +119,5 @@ export const BlockIds = {
   homeTop: 'home_top',
   homeMore: 'home_more',
   homeFirst: 'home_first',
+  homeSummary: 'home_summary',
 } as const;

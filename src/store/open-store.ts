@@ -23,6 +23,7 @@ import * as seenRequests from './seen-requests.js';
 import { openSqliteDb } from './sqlite-db.js';
 import type { Store } from './store.js';
 import * as subscriptions from './subscriptions.js';
+import * as summarySettings from './summary-settings.js';
 
 export interface StoreConfig {
   /** DATABASE_URL: postgres://... or postgresql://... selects PostgreSQL; unset/empty selects SQLite. */
@@ -122,6 +123,10 @@ function createStore(ctx: Ctx, migration: MigrateResult): OpenedStore {
     getSubscription: (teamId, channelId) => subscriptions.getSubscription(ctx, teamId, channelId),
     listSubscriptions: (teamId) => subscriptions.listSubscriptions(ctx, teamId),
     deleteSubscription: (teamId, channelId) => subscriptions.deleteSubscription(ctx, teamId, channelId),
+
+    upsertSummarySetting: (input) => summarySettings.upsertSummarySetting(ctx, input),
+    getSummarySetting: (teamId, slackUserId) => summarySettings.getSummarySetting(ctx, teamId, slackUserId),
+    listEnabledSummarySettings: () => summarySettings.listEnabledSummarySettings(ctx),
 
     upsertRoute: (input) => routes.upsertRoute(ctx, input),
     listRoutes: (teamId) => routes.listRoutes(ctx, teamId),

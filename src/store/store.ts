@@ -23,6 +23,8 @@ import type {
   LinkRequestState,
   Subscription,
   SubscriptionInput,
+  SummarySetting,
+  SummarySettingInput,
   UnfinishedQuery,
 } from './types.js';
 
@@ -47,6 +49,12 @@ export interface Store {
   getSubscription(teamId: string, channelId: string): Promise<Subscription | null>;
   listSubscriptions(teamId?: string): Promise<Subscription[]>;
   deleteSubscription(teamId: string, channelId: string): Promise<boolean>;
+
+  // personal morning summaries
+  upsertSummarySetting(input: SummarySettingInput): Promise<SummarySetting>;
+  getSummarySetting(teamId: string, slackUserId: string): Promise<SummarySetting | null>;
+  /** The summaries that are on, in every workspace. */
+  listEnabledSummarySettings(): Promise<SummarySetting[]>;
 
   // notification-group routes
   upsertRoute(input: GroupRouteInput): Promise<GroupRoute>;

@@ -103,6 +103,23 @@ export type SubscriptionInput = Omit<Subscription, 'setUpAt' | 'filters'> & {
   setUpAt?: number;
 };
 
+// ---- personal morning summaries ----
+
+/** One person's own morning summary (a DM of their overdue, due-today and urgent actions). */
+export interface SummarySetting {
+  teamId: string;
+  slackUserId: string;
+  /** Local time of day in the person's own Slack time zone, "HH:MM" (24 h). */
+  time: string;
+  days: DigestDays;
+  /** Off keeps the time and days, so turning it back on remembers them. */
+  enabled: boolean;
+  /** When it was last changed (a time already past when set starts the next day). */
+  setAt: number;
+}
+
+export type SummarySettingInput = Omit<SummarySetting, 'setAt'> & { setAt?: number };
+
 // ---- notification-group routes ----
 
 export interface GroupRoute {

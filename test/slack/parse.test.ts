@@ -25,6 +25,24 @@ describe('/care command parsing', () => {
     expect(parseCommand('links')).toEqual({ kind: 'links' });
   });
 
+  it('reads a person’s morning summary setting, with the times people type', () => {
+    expect(parseCommand('summary')).toEqual({ kind: 'summary-show' });
+    expect(parseCommand('summary OFF')).toEqual({ kind: 'summary-off' });
+    expect(parseCommand('summary on')).toEqual({ kind: 'summary-set' });
+    expect(parseCommand('summary 07:30')).toEqual({ kind: 'summary-set', time: '07:30' });
+    expect(parseCommand('summary 7:30 daily')).toEqual({ kind: 'summary-set', time: '07:30', days: 'daily' });
+    expect(parseCommand('summary weekdays')).toEqual({ kind: 'summary-set', days: 'weekdays' });
+    expect(parseCommand('summary 7am')).toEqual({ kind: 'summary-set', time: '07:00' });
+    expect(parseCommand('summary 7 am weekdays')).toEqual({ kind: 'summary-set', time: '07:00', days: 'weekdays' });
+    expect(parseCommand('summary 6:45pm')).toEqual({ kind: 'summary-set', time: '18:45' });
+    expect(parseCommand('summary 12am')).toEqual({ kind: 'summary-set', time: '00:00' });
+    expect(parseCommand('summary 12pm')).toEqual({ kind: 'summary-set', time: '12:00' });
+    expect(parseCommand('summary 23:59')).toEqual({ kind: 'summary-set', time: '23:59' });
+    for (const bad of ['summary 7', 'summary 24:00', 'summary 13pm', 'summary 7:60', 'summary weekends', 'summary 07:30 08:00', 'summary off now']) {
+      expect(parseCommand(bad), bad).toMatchObject({ kind: 'error', message: expect.stringContaining('/care summary [HH:MM]') });
+    }
+  });
+
   it('reads digest and route configuration', () => {
     expect(parseCommand('digest here')).toMatchObject({ kind: 'digest-here', time: '08:00', days: 'weekdays', filter: { type: 'all' }, showTasks: false });
     expect(parseCommand('digest here 7:30 daily urgent-only --show-tasks')).toMatchObject({

@@ -4,6 +4,7 @@ import { renderActionGroups } from '../../src/slack/views/action-list.js';
 import { actionCard } from '../../src/slack/views/action-card.js';
 import { actionModal } from '../../src/slack/views/action-form-modal.js';
 import { homeView } from '../../src/slack/views/home-view.js';
+import { renderMorningSummary } from '../../src/slack/views/morning-summary.js';
 import { createSignedMetadata, metadataKey } from '../../src/slack/signed-metadata.js';
 import type { ActionView } from '../../src/services/action-model.js';
 
@@ -128,5 +129,32 @@ describe('the action modal and its form', () => {
       reminder_1_minutes: 'Not a valid choice.',
       task: 'x',
     });
+  });
+});
+
+describe('a morning summary DM', () => {
+  const content = (n: number) => ({
+    title: 'Saturday 21 November',
+    overdue: n,
+    today: 0,
+    urgent: 0,
+    groups: [{ label: ':warning: Overdue', actions: Array.from({ length: n }, (_, i) => action(i)) }],
+    schedule: { time: '07:30', days: 'weekdays' as const, timezone: 'Europe/London' },
+  });
+
+  it('a long list fits one message, says how many more, and points to /care mine', () => {
+    const dm = renderMorningSummary(content(120), ctx);
+    expect(dm.blocks!.length).toBeLessThanOrEqual(50);
+    const shown = text(dm.blocks);
+    expect(shown).toMatch(/and \d+ more not shown here/);
+    expect(shown).toContain('/care mine');
+    expect(dm.text).not.toContain('Task');
+  });
+
+  it('an empty day is one friendly line with how to change it', () => {
+    const dm = renderMorningSummary(content(0), ctx);
+    expect(text(dm.blocks)).toContain('Nothing overdue or due today');
+    expect(text(dm.blocks)).toContain('07:30 on weekdays (Europe/London)');
+    expect(text(dm.blocks)).toContain('/care summary off');
   });
 });

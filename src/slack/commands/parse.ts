@@ -1,5 +1,6 @@
 import type { ActionRef } from '../../services/action-model.js';
 import type { DigestScope } from '../../services/channel-setup.js';
+import { parseClockTime } from '../../time/clock-time.js';
 import type { DueWindowName } from '../../time/due-windows.js';
 import { isCareId } from '../ids.js';
 
@@ -19,6 +20,8 @@ export type Command =
   | { kind: 'route'; groupName: string; channelId: string }
   | { kind: 'route-off'; groupName: string; channelId?: string }
   | { kind: 'routes' }
+  | { kind: 'summary-show' | 'summary-off' }
+  | { kind: 'summary-set'; time?: string; days?: 'weekdays' | 'daily' }
   | { kind: 'error'; message: string };
 
 export const USAGE = {
@@ -31,6 +34,7 @@ export const USAGE = {
   unlink: '/care unlink  (or, admins: /care unlink @user)',
   digest: '/care digest here [HH:MM] [weekdays|daily] [mine-only|urgent-only|@user…|location <name>] [--show-tasks] [--quiet]  ·  /care digest off|list|now',
   route: '/care route <notification group name> #channel  ·  /care route off <group name> [#channel]  ·  /care routes',
+  summary: '/care summary [HH:MM] [weekdays|daily]  ·  /care summary off  ·  /care summary (your setting)',
 } as const;
 
 const ACTION_NO = /^#?([A-Za-z0-9][A-Za-z0-9-]{0,23})$/;
@@ -98,6 +102,8 @@ export function parseCommand(input: string): Command {
       return parseDigest(rest);
     case 'route':
       return parseRoute(rest);
+    case 'summary':
+      return parseSummary(tail);
     default:
       return error(`I don't know \`${truncateToken(head)}\`. Try \`/care help\`.`);
   }
@@ -188,4 +194,26 @@ function parseRoute(args: string[]): Command {
   const groupName = args.slice(0, -1).join(' ');
   if (!channel || !groupName) return error(`Name the group and pick the channel with #: \`${USAGE.route}\``);
   return { kind: 'route', groupName, channelId: channel };
+}
+
+/** `/care summary [time] [weekdays|daily]`, `/care summary on|off`; alone: show the setting. */
+function parseSummary(tail: string): Command {
+  // "7 am" is one time, not two words.
+  const args = tail
+    .replace(/(\d)\s+([ap]\.?m\.?)(?=\s|$)/gi, '$1$2')
+    .split(/\s+/)
+    .filter(Boolean);
+  if (args.length === 0) return { kind: 'summary-show' };
+  const first = args[0]!.toLowerCase();
+  if (args.length === 1 && first === 'off') return { kind: 'summary-off' };
+  const change: { time?: string; days?: 'weekdays' | 'daily' } = {};
+  for (const [i, arg] of args.entries()) {
+    const lower = arg.toLowerCase();
+    const time = parseClockTime(arg);
+    if (i === 0 && lower === 'on') continue;
+    if (time && !change.time) change.time = time;
+    else if ((lower === 'weekdays' || lower === 'daily') && !change.days) change.days = lower;
+    else return error(`I did not understand \`${truncateToken(arg)}\` (a time is 24-hour, like 07:30, or 7am): \`${USAGE.summary}\``);
+  }
+  return { kind: 'summary-set', ...change };
 }

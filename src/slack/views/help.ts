@@ -22,6 +22,7 @@ export function helpBlocks(state: HelpState): Block[] {
         '`/care new [task]` — create an action',
         '`/care show|done|reopen <action no>` — see, complete or reopen one',
         '`/care find <words>` — search actions',
+        '`/care summary [HH:MM] [weekdays|daily]` · `/care summary off` — a DM each morning with your overdue, due-today and urgent actions',
         '*Reference*',
         '`/care locations [words]` · `/care literature [words]`',
         '*Your account*',

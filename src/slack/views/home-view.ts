@@ -1,8 +1,10 @@
 import { ActionIds, BlockIds } from '../ids.js';
 import { userText } from '../text.js';
 import type { ActionGroup, RenderContext } from '../../services/action-model.js';
+import type { SummaryStatus } from '../../services/summary-settings.js';
 import { renderActionGroups } from './action-list.js';
 import { actions, button, context, divider, header, section, type Block } from './blocks.js';
+import { summaryHomeBlocks } from './summary-setting.js';
 
 export interface HomeState {
   linked: boolean;
@@ -13,6 +15,8 @@ export interface HomeState {
   /** How many actions (across groups, in order) come before this page; default 0. */
   offset?: number;
   error?: string;
+  /** The person's morning summary setting (shown with Change / Turn off), when it could be read. */
+  summary?: SummaryStatus;
 }
 
 export const HOME_PAGE_SIZE = 20;
@@ -27,6 +31,7 @@ export function homeView(state: HomeState, ctx: RenderContext): { type: 'home'; 
   blocks.push(
     context(`:link: Linked${state.careUserName ? ` as *${userText(state.careUserName, 100)}*` : ''}`),
     actions(BlockIds.homeTop, [button('New action', ActionIds.newAction, 'new', 'primary')]),
+    ...(state.summary ? summaryHomeBlocks(state.summary) : []),
     divider(),
   );
   if (state.error) {

@@ -1,8 +1,9 @@
 /** Every migration, in order. Append new ones at the end; never edit or remove one. */
 import { migration001 } from './001-initial.js';
 import { migration002 } from './002-seen-requests.js';
+import { migration003 } from './003-summary-settings.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003];

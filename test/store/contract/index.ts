@@ -5,6 +5,7 @@ import { identityContract } from './identity.js';
 import { jobsContract } from './jobs.js';
 import { ledgerContract } from './ledger.js';
 import { seenRequestsContract } from './seen-requests.js';
+import { summariesContract } from './summaries.js';
 
 export function storeContract(h: Harness): void {
   identityContract(h);
@@ -12,4 +13,5 @@ export function storeContract(h: Harness): void {
   ledgerContract(h);
   jobsContract(h);
   seenRequestsContract(h);
+  summariesContract(h);
 }

@@ -10,6 +10,7 @@ import { doneOrReopen, due, find, mine, newAction, show } from './actions.js';
 import { digestHere, digestList, digestNow, digestOff, route, routeOff, routes } from './channel-setup.js';
 import { literature, locations } from './directory.js';
 import type { CommandHandler, CommandKind } from './handler.js';
+import { summaryOff, summarySet, summaryShow } from './summary.js';
 
 /**
  * Every `/care` command kind and its handler. Exhaustive: a kind added to the
@@ -37,6 +38,9 @@ const HANDLERS: { [K in CommandKind]: CommandHandler<K> } = {
   route,
   'route-off': routeOff,
   routes,
+  'summary-show': summaryShow,
+  'summary-set': summarySet,
+  'summary-off': summaryOff,
 };
 
 function handle(cmd: Command & { kind: CommandKind }, ctx: CommandContext, deps: SlackDeps): Promise<void> {

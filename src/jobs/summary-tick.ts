@@ -1,0 +1,18 @@
+import type { MorningSummaries } from '../services/morning-summaries.js';
+import type { Job } from './scheduler.js';
+
+/**
+ * Every minute: send each person's morning summary whose local time (in their
+ * own Slack time zone) has come today and that has not gone out yet. Its
+ * identity is the person and their local date, so a clock change neither skips
+ * nor doubles one, and a summary missed while the app was down goes out on
+ * start if it is still the same day for that person.
+ */
+export function summaryTickJob(deps: { summaries: MorningSummaries; now: () => Date; schedule?: string }): Job {
+  return {
+    name: 'summaries',
+    schedule: deps.schedule ?? '0 * * * * *',
+    runOnStart: true,
+    run: () => deps.summaries.runDue(deps.now()),
+  };
+}

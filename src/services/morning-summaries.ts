@@ -1,0 +1,144 @@
+import type { WebClient } from '@slack/web-api';
+import type { CareClient } from '../care/index.js';
+import type { Logger } from '../logging/logger.js';
+import type { DeliveryKey, Store, SummarySetting } from '../store/index.js';
+import { apiDateRange, dueWindow } from '../time/due-windows.js';
+import { dueOccurrence } from '../time/schedule.js';
+import { ACTION_ATTRIBUTES, bucketByDue } from './action-model.js';
+import { toActionViews } from './action-views.js';
+import type { Deliverer, DeliveryResult } from './delivery.js';
+import type { IdentityService } from './identity.js';
+import type { MessageRenderers } from './renderers.js';
+import type { SlackProfiles } from './slack-profiles.js';
+
+/** The most actions one summary reads (the DM shows what fits and says how many more). */
+const MAX_READ = 500;
+
+/**
+ * A person's summary on one of their local dates, in the delivery ledger: the
+ * date is the identity, so it goes out once per local day whatever the clocks
+ * do, from whichever instance, across restarts.
+ */
+export function summaryKey(teamId: string, slackUserId: string, localDate: string): DeliveryKey {
+  return { kind: 'summary', actionId: '-', occurrence: localDate, recipient: `user:${teamId}/${slackUserId}` };
+}
+
+export type SummaryOutcome = DeliveryResult | 'not-linked' | 'no-time-zone' | 'read-failed';
+
+export interface SummaryRunReport {
+  /** Summaries whose time had come and that were not out yet. */
+  due: number;
+  results: Partial<Record<SummaryOutcome, number>>;
+}
+
+export interface MorningSummaries {
+  /** Send every summary whose local time has come today and that has not gone out yet (missed runs included). */
+  runDue(now: Date): Promise<SummaryRunReport>;
+}
+
+const dateTitle = (now: Date, tz: string) => new Intl.DateTimeFormat('en-GB', { timeZone: tz, weekday: 'long', day: 'numeric', month: 'long' }).format(now);
+
+export function createMorningSummaries(deps: {
+  care: CareClient;
+  store: Store;
+  identity: IdentityService;
+  /** Each person's time zone, read again at least every few minutes (someone who travels gets it at their new local time). */
+  profiles: SlackProfiles;
+  /** Opens the DM (conversations.open). */
+  slack: WebClient;
+  deliverer: Deliverer;
+  render: Pick<MessageRenderers, 'morningSummary'>;
+  logger: Logger;
+}): MorningSummaries {
+  const { store, logger } = deps;
+  const dmChannels = new Map<string, string>();
+
+  async function dmChannel(userId: string): Promise<string> {
+    const hit = dmChannels.get(userId);
+    if (hit) return hit;
+    const res = await deps.slack.conversations.open({ users: userId });
+    const id = res.channel?.id;
+    if (!id) throw new Error('conversations.open gave no channel');
+    dmChannels.set(userId, id);
+    return id;
+  }
+
+  /** Today's occurrence in the person's zone when it is due and not out yet; null otherwise. */
+  async function dueToday(s: SummarySetting, tz: string, now: Date): Promise<string | null> {
+    const occ = dueOccurrence({ time: s.time, days: s.days, timezone: tz }, now);
+    if (!occ) return null;
+    // Set (or changed) after today's time: the first summary is the next one, as the person was told.
+    if (occ.at.getTime() < s.setAt) return null;
+    const done = await store.getDelivery(summaryKey(s.teamId, s.slackUserId, occ.date));
+    if (done?.state === 'sent') return null;
+    if (done?.state === 'failed' && !done.retryable) return null;
+    return occ.date;
+  }
+
+  async function send(s: SummarySetting, tz: string, date: string, now: Date): Promise<SummaryOutcome> {
+    const link = await store.getLinkBySlackUser(s.teamId, s.slackUserId);
+    // Unlinked since: nothing of theirs to show; it resumes if they link again.
+    if (!link) return 'not-linked';
+    let views: Awaited<ReturnType<typeof toActionViews>>;
+    try {
+      const actions = await deps.care.actions.collect({
+        filters: { assigned_to: link.careUserId, completed: 'no', end_date: apiDateRange(dueWindow('week', now, tz)).end_date },
+        attributes: [...ACTION_ATTRIBUTES],
+        sort_by: ['due'],
+        per_page: 100,
+        limit: MAX_READ,
+      });
+      views = await toActionViews(actions, s.teamId, deps.identity);
+    } catch (err) {
+      logger.warn('a morning summary could not read its actions; it is tried again next minute', { userId: s.slackUserId, error: err });
+      return 'read-failed';
+    }
+    const { overdue, today, nextWeek } = bucketByDue(views, now, tz);
+    const urgentLater = nextWeek.filter((v) => v.urgent);
+    const message = deps.render.morningSummary(
+      {
+        title: dateTitle(now, tz),
+        overdue: overdue.length,
+        today: today.length,
+        urgent: [...overdue, ...today, ...urgentLater].filter((v) => v.urgent).length,
+        groups: [
+          { label: ':warning: Overdue', actions: overdue },
+          { label: ':calendar: Due today', actions: today },
+          { label: ':rotating_light: Urgent, due this week', actions: urgentLater },
+        ],
+        schedule: { time: s.time, days: s.days, timezone: tz },
+      },
+      // Their own DM: task text is shown.
+      { now, timezone: tz, showTask: true },
+    );
+    return deps.deliverer.deliver(summaryKey(s.teamId, s.slackUserId, date), () => dmChannel(s.slackUserId), message);
+  }
+
+  return {
+    async runDue(now) {
+      const report: SummaryRunReport = { due: 0, results: {} };
+      const count = (r: SummaryOutcome) => (report.results[r] = (report.results[r] ?? 0) + 1);
+      for (const s of await store.listEnabledSummarySettings()) {
+        try {
+          let tz: string;
+          try {
+            tz = (await deps.profiles.get(s.slackUserId)).tz;
+          } catch (err) {
+            // Never guess the zone (the summary would come at the wrong hour): try again next minute.
+            logger.warn('could not read a person’s time zone for their summary', { userId: s.slackUserId, error: err });
+            count('no-time-zone');
+            continue;
+          }
+          const date = await dueToday(s, tz, now);
+          if (!date) continue;
+          report.due++;
+          count(await send(s, tz, date, now));
+        } catch (err) {
+          logger.error('sending a morning summary failed', { userId: s.slackUserId, error: err });
+          count('failed');
+        }
+      }
+      return report;
+    },
+  };
+}

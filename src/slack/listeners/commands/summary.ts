@@ -1,0 +1,36 @@
+import type { CommandContext, SlackDeps } from '../../deps.js';
+import { publishHome } from '../../home-publisher.js';
+import { notLinkedBlocks } from '../../views/help.js';
+import { summaryStatusText } from '../../views/summary-setting.js';
+import type { CommandHandler } from './handler.js';
+
+const actorOf = (ctx: CommandContext) => ({ teamId: ctx.teamId, userId: ctx.userId });
+
+/** It shows a person's own actions: unlinked people are told how to link (true when they were). */
+async function toldToLink(ctx: CommandContext, deps: SlackDeps): Promise<boolean> {
+  if (await deps.identity.getLink(actorOf(ctx))) return false;
+  await ctx.reply({ text: 'Link your care account first: /care link', blocks: notLinkedBlocks() });
+  return true;
+}
+
+/** `/care summary`: your setting. */
+export const summaryShow: CommandHandler<'summary-show'> = async (_cmd, ctx, deps) => {
+  if (await toldToLink(ctx, deps)) return;
+  await ctx.reply({ text: summaryStatusText(await deps.summaries.status(actorOf(ctx))) });
+};
+
+/** `/care summary [HH:MM] [weekdays|daily]` (and `/care summary on`): turn it on or change it. */
+export const summarySet: CommandHandler<'summary-set'> = async (cmd, ctx, deps) => {
+  if (await toldToLink(ctx, deps)) return;
+  const status = await deps.summaries.set(actorOf(ctx), { time: cmd.time, days: cmd.days });
+  await ctx.reply({ text: summaryStatusText(status, true) });
+  await publishHome(deps, ctx.teamId, ctx.userId);
+};
+
+/** `/care summary off` */
+export const summaryOff: CommandHandler<'summary-off'> = async (_cmd, ctx, deps) => {
+  if (await toldToLink(ctx, deps)) return;
+  const wasOn = await deps.summaries.turnOff(actorOf(ctx));
+  await ctx.reply({ text: wasOn ? 'Your morning summary is off. `/care summary on` turns it back on at the same time.' : 'Your morning summary was not on.' });
+  if (wasOn) await publishHome(deps, ctx.teamId, ctx.userId);
+};

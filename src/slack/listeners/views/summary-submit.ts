@@ -1,0 +1,50 @@
+import type { App } from '@slack/bolt';
+import { z } from 'zod';
+import { describeError } from '../../../services/errors.js';
+import type { SlackDeps } from '../../deps.js';
+import { publishHome } from '../../home-publisher.js';
+import { CallbackIds, FIELD_ACTION_ID, FieldIds } from '../../ids.js';
+import { damagedFormModal } from '../../views/simple-modals.js';
+
+const MetaSchema = z.object({ from: z.literal('home') });
+const FormSchema = z.object({
+  time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/),
+  days: z.enum(['weekdays', 'daily']),
+});
+
+/** The morning summary form: save the time and days (turning it on), then refresh the Home tab. */
+export function registerSummaryModal(app: App, deps: SlackDeps): void {
+  app.view(CallbackIds.summaryModal, async ({ ack, body, view }) => {
+    const actor = { teamId: body.team?.id ?? view.team_id, userId: body.user.id };
+    const issued = MetaSchema.safeParse(deps.signedMetadata.decode(view.private_metadata, { ...actor, form: CallbackIds.summaryModal }));
+    if (!issued.success) {
+      deps.logger.warn('refused a form whose private_metadata did not verify (forged, another person’s, or expired)', {
+        form: CallbackIds.summaryModal,
+        userId: body.user.id,
+      });
+      await ack({ response_action: 'update', view: damagedFormModal('Morning summary') });
+      return;
+    }
+    const values = view.state.values;
+    const form = FormSchema.safeParse({
+      time: values[FieldIds.summaryTime]?.[FIELD_ACTION_ID]?.selected_time,
+      days: values[FieldIds.summaryDays]?.[FIELD_ACTION_ID]?.selected_option?.value,
+    });
+    if (!form.success) {
+      const bad = new Set(form.error.issues.map((i) => i.path[0]));
+      await ack({
+        response_action: 'errors',
+        errors: bad.has('time') ? { [FieldIds.summaryTime]: 'Pick a time.' } : { [FieldIds.summaryDays]: 'Pick weekdays or every day.' },
+      });
+      return;
+    }
+    try {
+      await deps.summaries.set(actor, form.data);
+      await ack();
+    } catch (err) {
+      await ack({ response_action: 'errors', errors: { [FieldIds.summaryTime]: describeError(err).slice(0, 150) } });
+      return;
+    }
+    await publishHome(deps, actor.teamId, actor.userId);
+  });
+}
