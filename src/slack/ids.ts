@@ -17,12 +17,15 @@ export const ActionIds = {
   approveLink: 'care_link_approve',
   rejectLink: 'care_link_reject',
   notifyGroups: 'care_notify_groups',
+  snooze: 'care_snooze',
+  openInCare: 'care_open_in_care',
 } as const;
 
 export const CallbackIds = {
   actionModal: 'care_action_modal',
   createFromMessage: 'care_create_from_message',
   approveLinkModal: 'care_link_approve_modal',
+  snoozeModal: 'care_snooze_modal',
 } as const;
 
 /** Input blocks of the forms: block_id = the field, action_id = FIELD_ACTION_ID. */
@@ -70,6 +73,18 @@ function decodeListSource(raw: string): ListSource | null {
   if (due) return { kind: 'due', window: due[1] as DueWindowName, slackUserId: due[2]! };
   if (raw.startsWith('find:') && raw.length > 'find:'.length) return { kind: 'find', words: raw.slice('find:'.length) };
   return null;
+}
+
+// ---- the Snooze menu's options: `<choice>:<action Id>` ----
+
+/** A Snooze option: a quick choice (see time/snooze.ts) or `pick` (the date and time form). */
+export function snoozeOptionValue(choice: string, actionId: string): string {
+  return `${choice}:${actionId}`;
+}
+
+export function parseSnoozeOption(value: string | undefined): { choice: string; actionId: string } | null {
+  const m = /^([a-z]+):([0-9a-f]{24})$/.exec(value ?? '');
+  return m ? { choice: m[1]!, actionId: m[2]! } : null;
 }
 
 // ---- blocks that show one action ----
