@@ -111,6 +111,55 @@ describe('Snooze and the care system link', () => {
     expect(await snoozes(a._id)).toHaveLength(1);
   });
 
+  it("the form's hidden data is sealed: another person's or a tampered copy is refused, and nothing changes", async () => {
+    const a = await fullAction('Renew the hoist service contract', '2026-03-12T10:00:00Z', priya);
+    await command(h, 'sophie', `/care show ${a.action_no}`);
+    await h.driver.selectOption('sophie', { ephemeral: true, channel: '#care-team', control: 'Snooze…', option: 'Pick a date and time…' });
+    const modal = await h.fake.waitFor(() => (h.fake.openModal('sophie')?.view.callback_id === 'care_snooze_modal' ? h.fake.openModal('sophie') : undefined), {
+      timeoutMs: 10_000,
+    });
+    const sealed = String(modal.view.private_metadata);
+    await h.driver.modal('sophie').close();
+    const forge = async (userId: string, metadata: string) => {
+      const answer = await h.driver.sendPayload('view_submission', 'care_snooze_modal', userId, {
+        type: 'view_submission',
+        user: { id: userId, name: userId.toLowerCase(), team_id: 'T0CARE' },
+        team: { id: 'T0CARE', domain: 'brightwater' },
+        api_app_id: 'A0CAREAPP',
+        trigger_id: h.fake.issueTrigger(userId),
+        view: {
+          id: modal.view.id,
+          team_id: 'T0CARE',
+          type: 'modal',
+          callback_id: 'care_snooze_modal',
+          private_metadata: metadata,
+          state: {
+            values: {
+              due_date: { value: { type: 'datepicker', selected_date: '2026-04-20' } },
+              due_time: { value: { type: 'timepicker', selected_time: '10:00' } },
+            },
+          },
+        },
+        response_urls: [],
+      });
+      return answer.json as { response_action?: string; view?: unknown } | undefined;
+    };
+    const [, body, tag] = sealed.split('.');
+    for (const [who, metadata] of [
+      ['U0PRIYA', sealed],
+      ['U0SOPHIE', `v1.${body}x.${tag}`],
+    ] as const) {
+      const answer = await forge(who, metadata);
+      expect(answer?.response_action).toBe('update');
+      expect(JSON.stringify(answer?.view)).toContain('This form arrived damaged or expired');
+    }
+    expect(await dueOf(a._id)).toBe('2026-03-12T10:00:00.000Z');
+    expect(await snoozes(a._id)).toEqual([]);
+    // The same submission with Sophie's own seal is taken (10:00 BST on 20 April).
+    expect((await forge('U0SOPHIE', sealed))?.response_action).toBeUndefined();
+    await h.fake.waitFor(async () => (await dueOf(a._id)) === '2026-04-20T09:00:00.000Z', { timeoutMs: 10_000 });
+  });
+
   it('"This evening" on the Home tab is 18:00 on the person\'s own clock (Oliver, New York)', async () => {
     const a = await fullAction('Call the Gloucester office about the rota', '2026-03-10T12:00:00Z', oliver);
     const before = await read(a._id);
