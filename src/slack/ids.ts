@@ -5,6 +5,7 @@
  * parses an id.
  */
 import type { DueWindowName } from '../time/due-windows.js';
+import type { SnoozeChoice } from '../time/snooze.js';
 
 export const ActionIds = {
   complete: 'care_complete',
@@ -78,7 +79,7 @@ function decodeListSource(raw: string): ListSource | null {
 // ---- the Snooze menu's options: `<choice>:<action Id>` ----
 
 /** A Snooze option: a quick choice (see time/snooze.ts) or `pick` (the date and time form). */
-export function snoozeOptionValue(choice: string, actionId: string): string {
+export function snoozeOptionValue(choice: SnoozeChoice | 'pick', actionId: string): string {
   return `${choice}:${actionId}`;
 }
 
