@@ -5,7 +5,9 @@ import { type CareClient, createCareClient } from './care/index.js';
 import { createHealth } from './health.js';
 import { createJobs, type Scheduler } from './jobs/index.js';
 import type { Logger } from './logging/logger.js';
+import type { ActionView } from './services/action-model.js';
 import { createActionsService } from './services/actions.js';
+import { withCareWebLink } from './services/care-web-link.js';
 import { createChannelPolicy } from './services/channel-policy.js';
 import { createChannelSetup } from './services/channel-setup.js';
 import { type CompletionNotices, createCompletionNotices } from './services/completion-notices.js';
@@ -38,6 +40,8 @@ export interface AppSettings {
     lookupFailureTtlMs?: number;
   };
   care: { baseUrl: string; accountId: string; apiKey: string; apiSecret: string; rateLimitPerSecond?: number };
+  /** CARE_WEB_URL: cards link to the action in the care system's web app ({id}, {no}); none when unset. */
+  careWebUrl?: string | undefined;
   store: { databaseUrl?: string | undefined; dataDir: string };
   timezone: string;
   adminSlackUserIds: string[];
@@ -85,7 +89,14 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
   const identity = createIdentityService({ store, care, profiles, adminSlackUserIds: settings.adminSlackUserIds, logger });
   const directory = createDirectoryService({ care });
   const channels = createChannelPolicy({ slack, store });
-  const render: MessageRenderers = { completionNotice, urgentAlert, digest: renderDigest, morningSummary: renderMorningSummary };
+  // The posts services make show the same "Open in care system" link as every other card.
+  const linked = (view: ActionView) => withCareWebLink(settings.careWebUrl, view);
+  const render: MessageRenderers = {
+    completionNotice: (a, ctx, groups) => completionNotice(linked(a), ctx, groups),
+    urgentAlert: (a, ctx) => urgentAlert(linked(a), ctx),
+    digest: renderDigest,
+    morningSummary: renderMorningSummary,
+  };
   const deliverer = createDeliverer({ store, slack: jobSlack, poster, holder, logger: logger.child({ component: 'delivery' }), staleAfterMs });
   let teamId: Promise<string> | undefined;
   const team = () =>
@@ -139,6 +150,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     store,
     identity,
     logger,
+    careWebUrl: settings.careWebUrl,
     // The fast path: a completion made through Slack is announced at once, through the same ledger.
     // Not awaited, so the person's click is answered first; the ledger and the poller make it exactly once.
     announceCompletion: (action) =>

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { careWebTemplateProblem } from './services/care-web-link.js';
 import { isValidTimeZone } from './time/zones.js';
 
 const optionalString = z
@@ -28,6 +29,10 @@ const EnvSchema = z.object({
   CARE_ACCOUNT_ID: required('the care account Id'),
   CARE_API_KEY: required('the care API key'),
   CARE_API_SECRET: required('the care API secret'),
+  CARE_WEB_URL: optionalString.superRefine((v, ctx) => {
+    const problem = v === undefined ? null : careWebTemplateProblem(v);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
   CARE_RATE_LIMIT: z.coerce.number().int('must be a whole number').positive('must be above 0').default(10),
   DATABASE_URL: optionalString.refine(
     (v) => v === undefined || /^(postgres|postgresql):\/\//.test(v),

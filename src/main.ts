@@ -41,6 +41,7 @@ async function main(): Promise<void> {
         apiSecret: config.CARE_API_SECRET,
         rateLimitPerSecond: config.CARE_RATE_LIMIT,
       },
+      careWebUrl: config.CARE_WEB_URL,
       store: { databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR },
       timezone: config.APP_TIMEZONE,
       adminSlackUserIds: config.ADMIN_SLACK_USER_IDS,

@@ -32,6 +32,8 @@ export interface ActionView {
   completed: Date | null;
   /** Slack user to mention when the assignee is linked; otherwise a name if known. */
   assignee: { slackUserId?: string; name?: string } | null;
+  /** The action in the care system's own web app, when CARE_WEB_URL is set (see care-web-link.ts). */
+  careUrl?: string;
 }
 
 /** A labelled run of actions in a list ("Overdue", "Due today", …). */

@@ -6,6 +6,8 @@ import { parseApiDateTime } from '../time/slack-date.js';
 import { ACTION_ATTRIBUTES, bucketByDue, byUrgencyThenDue, type ActionFormValue, type ActionRef, type ActionView, type DueBuckets } from './action-model.js';
 import { toActionViews } from './action-views.js';
 import { UserFacingError } from './errors.js';
+import { sameActionDueAt } from './keep-action.js';
+import { withCareWebLinks } from './care-web-link.js';
 import type { Actor, IdentityService } from './identity.js';
 
 export interface ActionsService {
@@ -20,6 +22,11 @@ export interface ActionsService {
   update(actor: Actor, id: string, form: ActionFormValue): Promise<Action>;
   complete(actor: Actor, id: string): Promise<{ action: Action; changed: boolean }>;
   reopen(actor: Actor, id: string): Promise<{ action: Action; changed: boolean }>;
+  /**
+   * A new due time and nothing else changed (see keep-action.ts); `due` may be
+   * worked out from the current one. A completed action is left as it is.
+   */
+  snooze(actor: Actor, id: string, due: Date | ((current: Date | null) => Date)): Promise<{ action: Action; changed: boolean }>;
 }
 
 const MAX_LISTED = 500;
@@ -35,6 +42,8 @@ export function createActionsService(deps: {
    * changes poll delivers later through the same ledger.
    */
   announceCompletion: (action: Action) => void;
+  /** CARE_WEB_URL: views carry a link to the action in the care system's web app. */
+  careWebUrl?: string | undefined;
 }): ActionsService {
   const { care, store, identity, logger } = deps;
 
@@ -88,7 +97,7 @@ export function createActionsService(deps: {
       throw new UserFacingError(`There is no action number ${ref.no}.`, 'not-found');
     },
 
-    views: (actions, teamId) => toActionViews(actions, teamId, identity),
+    views: async (actions, teamId) => withCareWebLinks(deps.careWebUrl, await toActionViews(actions, teamId, identity)),
 
     async mine(actor, careUserId, now, tz) {
       const week = dueWindow('week', now, tz);
@@ -166,6 +175,16 @@ export function createActionsService(deps: {
       const open = (await care.actions.reopen(id)) ?? (await care.actions.retrieve(id));
       await audit(actor, 'action.reopen', id, {});
       return { action: open, changed: true };
+    },
+
+    async snooze(actor, id, due) {
+      await identity.requireLink(actor);
+      const current = await care.actions.retrieve(id);
+      if (current.completed) return { action: current, changed: false };
+      const to = typeof due === 'function' ? due(parseApiDateTime(current.due)) : due;
+      const snoozed = (await care.actions.update(id, sameActionDueAt(current, to))) ?? (await care.actions.retrieve(id));
+      await audit(actor, 'action.snooze', id, { from: current.due ?? null, to: snoozed.due ?? null });
+      return { action: snoozed, changed: true };
     },
   };
   return service;

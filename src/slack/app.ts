@@ -9,8 +9,10 @@ import { registerEditButton } from './listeners/actions/edit-action.js';
 import { registerHomePageButtons } from './listeners/actions/home-pages.js';
 import { registerLinkRequestButtons } from './listeners/actions/link-requests.js';
 import { registerNewActionButton } from './listeners/actions/new-action.js';
+import { registerOpenInCare } from './listeners/actions/open-in-care.js';
 import { registerShareLiterature } from './listeners/actions/share-literature.js';
 import { registerSummaryButtons } from './listeners/actions/summary-buttons.js';
+import { registerSnooze } from './listeners/actions/snooze.js';
 import { registerUnlinkButton } from './listeners/actions/unlink.js';
 import { registerCareCommand } from './listeners/commands/index.js';
 import { registerAppHomeOpened } from './listeners/events/app-home-opened.js';
@@ -19,6 +21,7 @@ import { registerCreateFromMessage } from './listeners/shortcuts/create-from-mes
 import { registerActionFormSubmit } from './listeners/views/action-form-submit.js';
 import { registerApproveLinkModal } from './listeners/views/approve-link-submit.js';
 import { registerSummaryModal } from './listeners/views/summary-submit.js';
+import { registerSnoozeSubmit } from './listeners/views/snooze-submit.js';
 import type { ReplayGuard } from './replay-guard.js';
 
 export interface SlackAppOptions {
@@ -73,6 +76,9 @@ export function createSlackApp(options: SlackAppOptions, deps: SlackDeps): Slack
   registerCareCommand(app, deps);
   registerCompleteReopen(app, deps);
   registerEditButton(app, deps);
+  registerSnooze(app, deps);
+  registerSnoozeSubmit(app, deps);
+  registerOpenInCare(app);
   registerNewActionButton(app, deps);
   registerHomePageButtons(app, deps);
   registerShareLiterature(app, deps);

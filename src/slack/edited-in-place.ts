@@ -1,4 +1,4 @@
-import type { types } from '@slack/bolt';
+import type { BlockAction, types } from '@slack/bolt';
 import type { SlackDeps } from './deps.js';
 import { listSourceOfBlockId } from './ids.js';
 import { renderCommandList } from './lists.js';
@@ -14,6 +14,15 @@ export interface EditOrigin {
   threadTs?: string | undefined;
   responseUrl?: string | undefined;
   blockId?: string | undefined;
+}
+
+/** Where a button or menu that opens a form was used, so the saved state replaces that card in place (none on the Home tab). */
+export function clickOrigin(body: BlockAction, blockId: string): EditOrigin | undefined {
+  const channelId = body.channel?.id ?? body.container?.channel_id;
+  if (body.container?.type !== 'message' || !channelId) return undefined;
+  return body.container.is_ephemeral
+    ? { channel: channelId, responseUrl: body.response_url, blockId }
+    : { channel: channelId, ts: body.message?.ts ?? body.container.message_ts, threadTs: body.message?.thread_ts ?? body.container.thread_ts };
 }
 
 /**

@@ -5,6 +5,7 @@
  * parses an id.
  */
 import type { DueWindowName } from '../time/due-windows.js';
+import type { SnoozeChoice } from '../time/snooze.js';
 
 export const ActionIds = {
   complete: 'care_complete',
@@ -19,6 +20,8 @@ export const ActionIds = {
   notifyGroups: 'care_notify_groups',
   summaryChange: 'care_summary_change',
   summaryOff: 'care_summary_off',
+  snooze: 'care_snooze',
+  openInCare: 'care_open_in_care',
 } as const;
 
 export const CallbackIds = {
@@ -26,6 +29,7 @@ export const CallbackIds = {
   createFromMessage: 'care_create_from_message',
   approveLinkModal: 'care_link_approve_modal',
   summaryModal: 'care_summary_modal',
+  snoozeModal: 'care_snooze_modal',
 } as const;
 
 /** Input blocks of the forms: block_id = the field, action_id = FIELD_ACTION_ID. */
@@ -75,6 +79,18 @@ function decodeListSource(raw: string): ListSource | null {
   if (due) return { kind: 'due', window: due[1] as DueWindowName, slackUserId: due[2]! };
   if (raw.startsWith('find:') && raw.length > 'find:'.length) return { kind: 'find', words: raw.slice('find:'.length) };
   return null;
+}
+
+// ---- the Snooze menu's options: `<choice>:<action Id>` ----
+
+/** A Snooze option: a quick choice (see time/snooze.ts) or `pick` (the date and time form). */
+export function snoozeOptionValue(choice: SnoozeChoice | 'pick', actionId: string): string {
+  return `${choice}:${actionId}`;
+}
+
+export function parseSnoozeOption(value: string | undefined): { choice: string; actionId: string } | null {
+  const m = /^([a-z]+):([0-9a-f]{24})$/.exec(value ?? '');
+  return m ? { choice: m[1]!, actionId: m[2]! } : null;
 }
 
 // ---- blocks that show one action ----

@@ -46,6 +46,8 @@ export interface HarnessOptions {
   jobs?: { pollSeconds?: number; overlapMs?: number; staleAfterMs?: number; instanceId?: string };
   /** The app's clock this far ahead of the care system's (default 0): a care system whose clock is behind. */
   appClockAheadMs?: number;
+  /** CARE_WEB_URL: the care system's web page of an action (default: none, so no "Open in care system" link). */
+  careWebUrl?: string;
 }
 
 const SIGNING_SECRET = 'e2e-signing-secret';
@@ -70,6 +72,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     logger,
     now,
     ...(options.jobs ? { jobs: options.jobs } : {}),
+    ...(options.careWebUrl ? { careWebUrl: options.careWebUrl } : {}),
   });
   const { port } = await app.start(0);
   const driver = createSlackDriver({ fake, eventsUrl: `http://127.0.0.1:${port}/slack/events`, signingSecret: SIGNING_SECRET });

@@ -3,16 +3,18 @@
  * sentence that says what happened and what to do (describeError), where they
  * acted; the log gets the error without payloads; the process carries on.
  */
-import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import type { AllMiddlewareArgs, BlockAction, BlockElementAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { describeError } from '../../services/errors.js';
 import type { SlackDeps } from '../deps.js';
 import { type Responder, safeRespond } from '../respond.js';
 
 export type ButtonBody = BlockAction<ButtonAction>;
 export type ButtonArgs = SlackActionMiddlewareArgs<ButtonBody> & AllMiddlewareArgs;
+/** A click or a pick on any element (a button, a menu, …). */
+export type ElementArgs<A extends BlockElementAction> = SlackActionMiddlewareArgs<BlockAction<A>> & AllMiddlewareArgs;
 
 /** An error for the person who clicked, wherever they clicked: ephemeral where possible, else a DM. */
-export async function tellClicker(deps: SlackDeps, body: ButtonBody, respond: Responder | undefined, message: string): Promise<void> {
+export async function tellClicker(deps: SlackDeps, body: BlockAction, respond: Responder | undefined, message: string): Promise<void> {
   const text = `:warning: ${message}`;
   if (body.container?.type !== 'view' && (await safeRespond(respond, { response_type: 'ephemeral', replace_original: false, text }, deps.logger))) return;
   await deps.slack.chat.postMessage({ channel: body.user.id, text }).catch((err) => deps.logger.warn('could not report an error', { error: err }));
@@ -25,8 +27,12 @@ export async function tellByDm(deps: SlackDeps, userId: string, message: string)
     .catch((err) => deps.logger.warn('could not report an error', { error: err }));
 }
 
-/** A button listener: acks at once, runs the handler, and turns any error into a sentence for the clicker. */
-export function buttonListener(deps: SlackDeps, name: string, handler: (args: ButtonArgs) => Promise<void>): (args: ButtonArgs) => Promise<void> {
+/** A button (or menu) listener: acks at once, runs the handler, and turns any error into a sentence for the clicker. */
+export function buttonListener<A extends BlockElementAction = ButtonAction>(
+  deps: SlackDeps,
+  name: string,
+  handler: (args: ElementArgs<A>) => Promise<void>,
+): (args: ElementArgs<A>) => Promise<void> {
   return async (args) => {
     await args.ack();
     try {

@@ -1,7 +1,8 @@
 import { slackDate } from '../../time/slack-date.js';
-import { ActionIds, actionBlockId } from '../ids.js';
+import type { types } from '@slack/bolt';
+import { ActionIds, actionBlockId, snoozeOptionValue } from '../ids.js';
 import { userText } from '../text.js';
-import { actions, button, section, type Block } from './blocks.js';
+import { actions, button, linkButton, section, staticSelect, type Block } from './blocks.js';
 import { isOverdue, type ActionView, type RenderContext } from '../../services/action-model.js';
 
 export function actionLabel(a: ActionView): string {
@@ -30,11 +31,23 @@ export function actionLine(a: ActionView, ctx: RenderContext): string {
   return `${head} · due ${due} · ${assigneeText(a)}${task}`;
 }
 
+/** The Snooze menu: quick reschedules (see time/snooze.ts) and a form for any date and time. */
+export function snoozeMenu(a: ActionView): types.StaticSelect {
+  return staticSelect(ActionIds.snooze, 'Snooze…', [
+    { text: '+1 hour', value: snoozeOptionValue('hour', a.id) },
+    { text: 'This evening (18:00)', value: snoozeOptionValue('evening', a.id) },
+    { text: 'Tomorrow, same time', value: snoozeOptionValue('tomorrow', a.id) },
+    { text: 'Next Monday, same time', value: snoozeOptionValue('monday', a.id) },
+    { text: 'Pick a date and time…', value: snoozeOptionValue('pick', a.id) },
+  ]);
+}
+
+/** Complete, Edit and Snooze (Reopen and Edit once complete), and a link to the care system when configured. */
 export function cardButtons(a: ActionView): Block {
-  const elements = a.completed
-    ? [button('Reopen', ActionIds.reopen, a.id)]
-    : [button('Complete', ActionIds.complete, a.id, 'primary'), button('Edit', ActionIds.edit, a.id)];
-  if (a.completed) elements.push(button('Edit', ActionIds.edit, a.id));
+  const elements: types.ActionsBlockElement[] = a.completed
+    ? [button('Reopen', ActionIds.reopen, a.id), button('Edit', ActionIds.edit, a.id)]
+    : [button('Complete', ActionIds.complete, a.id, 'primary'), button('Edit', ActionIds.edit, a.id), snoozeMenu(a)];
+  if (a.careUrl) elements.push(linkButton('Open in care system', ActionIds.openInCare, a.careUrl));
   return actions(actionBlockId('card', a.id), elements);
 }
 

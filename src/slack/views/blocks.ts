@@ -27,3 +27,18 @@ export function button(text: string, actionId: string, value: string, style?: 'p
 export function actions(blockId: string, elements: types.ActionsBlockElement[]): types.ActionsBlock {
   return { type: 'actions', block_id: blockId.slice(0, 255), elements };
 }
+
+/** A button that opens a web page (Slack still sends the app a block_actions, which it acks). */
+export function linkButton(text: string, actionId: string, url: string): types.Button {
+  return { type: 'button', text: plainText(text, 75), action_id: actionId, url: url.slice(0, 3000) };
+}
+
+/** A menu of choices acted on as soon as one is picked (outside input blocks). */
+export function staticSelect(actionId: string, placeholder: string, options: { text: string; value: string }[]): types.StaticSelect {
+  return {
+    type: 'static_select',
+    action_id: actionId,
+    placeholder: plainText(placeholder, 150),
+    options: options.slice(0, 100).map((o) => ({ text: plainText(o.text, 75), value: o.value.slice(0, 150) })),
+  };
+}

@@ -1,4 +1,4 @@
-import type { App, types } from '@slack/bolt';
+import type { App, BlockAction, types } from '@slack/bolt';
 import type { SlackDeps } from '../../deps.js';
 import { publishHome, refreshHomes } from '../../home-publisher.js';
 import { ActionIds, listSourceOfBlockId, type ListSource } from '../../ids.js';
@@ -7,14 +7,14 @@ import { safeRespond, type Responder } from '../../respond.js';
 import { actionCard } from '../../views/action-card.js';
 import type { ActionView } from '../../../services/action-model.js';
 import { patchActionBlocks } from '../../views/patch.js';
-import { type ButtonBody, buttonListener } from '../error-policy.js';
+import { buttonListener } from '../error-policy.js';
 
-function listSourceOf(body: ButtonBody): ListSource | null {
+function listSourceOf(body: BlockAction): ListSource | null {
   return listSourceOfBlockId(body.actions?.[0]?.block_id);
 }
 
 /** Put the new state where the person clicked: the Home tab, the message, or their ephemeral answer. */
-export async function showWhereClicked(deps: SlackDeps, body: ButtonBody, respond: Responder, view: ActionView, note?: string): Promise<void> {
+export async function showWhereClicked(deps: SlackDeps, body: BlockAction, respond: Responder, view: ActionView, note?: string): Promise<void> {
   const teamId = body.team?.id ?? '';
   if (body.container?.type === 'view') {
     await publishHome(deps, teamId, body.user.id);

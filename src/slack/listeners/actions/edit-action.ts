@@ -4,10 +4,11 @@ import { describeError } from '../../../services/errors.js';
 import { parseApiDateTime } from '../../../time/slack-date.js';
 import { localParts } from '../../../time/zones.js';
 import type { SlackDeps } from '../../deps.js';
+import { clickOrigin } from '../../edited-in-place.js';
 import { ActionIds, CallbackIds } from '../../ids.js';
 import { type ActionFormInitial, type ActionModalMeta, actionModal, type ReminderForm } from '../../views/action-form-modal.js';
 import { loadingModal, messageModal } from '../../views/simple-modals.js';
-import { type ButtonBody, buttonListener, tellClicker } from '../error-policy.js';
+import { buttonListener, tellClicker } from '../error-policy.js';
 
 const TITLE = 'Edit care action';
 
@@ -35,15 +36,6 @@ async function initialValues(deps: SlackDeps, teamId: string, action: Action, tz
   };
 }
 
-/** Where Edit was clicked, so the saved state replaces that card in place. */
-function originOf(body: ButtonBody, blockId: string): ActionModalMeta['origin'] {
-  const channelId = body.channel?.id ?? body.container?.channel_id;
-  if (body.container?.type !== 'message' || !channelId) return undefined;
-  return body.container.is_ephemeral
-    ? { channel: channelId, responseUrl: body.response_url, blockId }
-    : { channel: channelId, ts: body.message?.ts ?? body.container.message_ts, threadTs: body.message?.thread_ts ?? body.container.thread_ts };
-}
-
 /** Edit: open a "Loading…" modal at once (the trigger lives 3 s), then fill it from the API. */
 export function registerEditButton(app: App, deps: SlackDeps): void {
   app.action(
@@ -60,7 +52,7 @@ export function registerEditButton(app: App, deps: SlackDeps): void {
       try {
         const [tz, current] = await Promise.all([deps.profiles.tz(body.user.id), deps.actions.resolve({ type: 'id', id: action.value ?? '' })]);
         const channelId = body.channel?.id ?? body.container?.channel_id;
-        const origin = originOf(body, action.block_id);
+        const origin = clickOrigin(body, action.block_id);
         const meta: ActionModalMeta = { mode: 'edit', actionId: current._id, tz, ...(channelId ? { channelId } : {}), ...(origin ? { origin } : {}) };
         const sealed = deps.signedMetadata.encode(meta, { ...actor, form: CallbackIds.actionModal });
         await deps.slack.views.update({ view_id: viewId, view: actionModal(meta, sealed, await initialValues(deps, actor.teamId, current, tz)) });
