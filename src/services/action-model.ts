@@ -32,6 +32,11 @@ export interface ActionView {
   completed: Date | null;
   /** Slack user to mention when the assignee is linked; otherwise a name if known. */
   assignee: { slackUserId?: string; name?: string } | null;
+  /**
+   * Who completed it, when it was completed through Slack (the app's audit log,
+   * matched by completion time). Absent: completed in the care system (or open).
+   */
+  completedBy?: { slackUserId: string };
 }
 
 /** A labelled run of actions in a list ("Overdue", "Due today", …). */

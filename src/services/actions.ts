@@ -88,7 +88,7 @@ export function createActionsService(deps: {
       throw new UserFacingError(`There is no action number ${ref.no}.`, 'not-found');
     },
 
-    views: (actions, teamId) => toActionViews(actions, teamId, identity),
+    views: (actions, teamId) => toActionViews(actions, teamId, identity, store),
 
     async mine(actor, careUserId, now, tz) {
       const week = dueWindow('week', now, tz);
@@ -154,7 +154,8 @@ export function createActionsService(deps: {
       const current = await care.actions.retrieve(id);
       if (current.completed) return { action: current, changed: false };
       const done = (await care.actions.complete(id)) ?? (await care.actions.retrieve(id));
-      await audit(actor, 'action.complete', id, { completed: done.completed });
+      // Views read this entry to say who completed it (matched by the completion time).
+      await audit(actor, 'action.complete', id, { completed: done.completed, completedBy: actor.userId, via: 'slack' });
       deps.announceCompletion(done);
       return { action: done, changed: true };
     },
