@@ -6,6 +6,7 @@ import { createHealth } from './health.js';
 import { createJobs, type Scheduler } from './jobs/index.js';
 import type { Logger } from './logging/logger.js';
 import { createActionsService } from './services/actions.js';
+import { createAssignmentNotices } from './services/assignment-notices.js';
 import { createChannelPolicy } from './services/channel-policy.js';
 import { createChannelSetup } from './services/channel-setup.js';
 import { type CompletionNotices, createCompletionNotices } from './services/completion-notices.js';
@@ -20,6 +21,7 @@ import { createSlackApp, type SlackApp } from './slack/app.js';
 import type { SlackDeps } from './slack/deps.js';
 import { createReplayGuard } from './slack/replay-guard.js';
 import { createSignedMetadata, metadataKey } from './slack/signed-metadata.js';
+import { assignmentNotice } from './slack/views/assignment-notice.js';
 import { renderDigest } from './slack/views/digest.js';
 import { completionNotice, urgentAlert } from './slack/views/notices.js';
 import { createSlackWebClient } from './slack/web-clients.js';
@@ -82,7 +84,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
   const identity = createIdentityService({ store, care, profiles, adminSlackUserIds: settings.adminSlackUserIds, logger });
   const directory = createDirectoryService({ care });
   const channels = createChannelPolicy({ slack, store });
-  const render: MessageRenderers = { completionNotice, urgentAlert, digest: renderDigest };
+  const render: MessageRenderers = { completionNotice, urgentAlert, assignmentNotice, digest: renderDigest };
   const deliverer = createDeliverer({ store, slack: jobSlack, poster, holder, logger: logger.child({ component: 'delivery' }), staleAfterMs });
   let teamId: Promise<string> | undefined;
   const team = () =>
@@ -119,6 +121,19 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     staleAfterMs,
     logger: logger.child({ component: 'urgent-alerts' }),
   });
+  const assignments = createAssignmentNotices({
+    care,
+    store,
+    slack: jobSlack,
+    identity,
+    profiles,
+    deliverer,
+    render,
+    teamId: team,
+    logger: logger.child({ component: 'assignment-notices' }),
+    now,
+    staleAfterMs,
+  });
   const digests = createDigests({ care, store, identity, channels, deliverer, render, logger });
   const actions = createActionsService({
     care,
@@ -131,6 +146,11 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
       void notices
         .deliver(action, { madeInSlack: true })
         .catch((err) => logger.warn('completion notice will be retried by the poller', { actionId: action._id, error: err })),
+    // The same for an assignment made through Slack: the new assignee is told at once; the poller finds it sent.
+    announceAssignment: (action, change) =>
+      void assignments
+        .consider(action, change)
+        .catch((err) => logger.warn('assignment DM will be retried by the poller', { actionId: action._id, error: err })),
   });
   const channelSetup = createChannelSetup({ store, identity, channels, directory, digests, timezone: settings.timezone, now });
   const deps: SlackDeps = {
@@ -152,6 +172,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     store,
     notices,
     urgent,
+    assignments,
     digests,
     holder,
     logger,

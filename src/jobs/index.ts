@@ -1,4 +1,5 @@
 import type { CareClient } from '../care/index.js';
+import type { AssignmentNotices } from '../services/assignment-notices.js';
 import type { CompletionNotices } from '../services/completion-notices.js';
 import type { Digests } from '../services/digests.js';
 import type { UrgentAlerts } from '../services/urgent-alerts.js';
@@ -13,6 +14,7 @@ export interface JobsOptions {
   store: Store;
   notices: CompletionNotices;
   urgent: UrgentAlerts;
+  assignments: AssignmentNotices;
   digests: Digests;
   holder: string;
   logger: Logger;
@@ -38,7 +40,7 @@ export function createJobs(o: JobsOptions): Scheduler {
         store: o.store,
         notices: o.notices,
         urgent: o.urgent,
-
+        assignments: o.assignments,
         schedule: everySeconds(o.pollSeconds),
         overlapMs: o.overlapMs ?? 5 * 60_000,
       }),

@@ -6,6 +6,7 @@ import { parseApiDateTime } from '../time/slack-date.js';
 import { ACTION_ATTRIBUTES, bucketByDue, byUrgencyThenDue, type ActionFormValue, type ActionRef, type ActionView, type DueBuckets } from './action-model.js';
 import { toActionViews } from './action-views.js';
 import { UserFacingError } from './errors.js';
+import type { AssignmentChange } from './assignment-notices.js';
 import type { Actor, IdentityService } from './identity.js';
 
 export interface ActionsService {
@@ -35,6 +36,12 @@ export function createActionsService(deps: {
    * changes poll delivers later through the same ledger.
    */
   announceCompletion: (action: Action) => void;
+  /**
+   * Called (not awaited) after each create or edit made through Slack: the fast
+   * path of assignment DMs, with who made the change and who the action was
+   * assigned to before it. It must not throw; the changes poll finds what it missed.
+   */
+  announceAssignment: (action: Action, change: AssignmentChange) => void;
 }): ActionsService {
   const { care, store, identity, logger } = deps;
 
@@ -137,6 +144,7 @@ export function createActionsService(deps: {
       if (!created) throw new UserFacingError('The care system accepted the action but did not return it; check the care system before creating it again.');
       await audit(actor, 'action.create', created._id, { actionNo: created.action_no });
       logger.info('action created through Slack', { actionId: created._id, by: actor.userId });
+      deps.announceAssignment(created, { by: actor, previousAssignee: null });
       return created;
     },
 
@@ -146,6 +154,7 @@ export function createActionsService(deps: {
       const current = await care.actions.retrieve(id);
       const updated = (await care.actions.update(id, input({ ...form, subject: null }, assignee, current))) ?? (await care.actions.retrieve(id));
       await audit(actor, 'action.update', id, {});
+      deps.announceAssignment(updated, { by: actor, previousAssignee: current.assigned_to ?? null });
       return updated;
     },
 
