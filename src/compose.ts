@@ -8,6 +8,7 @@ import type { Logger } from './logging/logger.js';
 import type { ActionView } from './services/action-model.js';
 import { createActionsService } from './services/actions.js';
 import { withCareWebLink } from './services/care-web-link.js';
+import { createAssignmentNotices } from './services/assignment-notices.js';
 import { createChannelPolicy } from './services/channel-policy.js';
 import { createChannelSetup } from './services/channel-setup.js';
 import { type CompletionNotices, createCompletionNotices } from './services/completion-notices.js';
@@ -24,6 +25,7 @@ import { createSlackApp, type SlackApp } from './slack/app.js';
 import type { SlackDeps } from './slack/deps.js';
 import { createReplayGuard } from './slack/replay-guard.js';
 import { createSignedMetadata, metadataKey } from './slack/signed-metadata.js';
+import { assignmentNotice } from './slack/views/assignment-notice.js';
 import { renderDigest } from './slack/views/digest.js';
 import { renderMorningSummary } from './slack/views/morning-summary.js';
 import { completionNotice, urgentAlert } from './slack/views/notices.js';
@@ -94,6 +96,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
   const render: MessageRenderers = {
     completionNotice: (a, ctx, groups) => completionNotice(linked(a), ctx, groups),
     urgentAlert: (a, ctx) => urgentAlert(linked(a), ctx),
+    assignmentNotice: (a, ctx, by) => assignmentNotice(linked(a), ctx, by),
     digest: renderDigest,
     morningSummary: renderMorningSummary,
   };
@@ -133,6 +136,19 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     staleAfterMs,
     logger: logger.child({ component: 'urgent-alerts' }),
   });
+  const assignments = createAssignmentNotices({
+    care,
+    store,
+    slack: jobSlack,
+    identity,
+    profiles,
+    deliverer,
+    render,
+    teamId: team,
+    logger: logger.child({ component: 'assignment-notices' }),
+    now,
+    staleAfterMs,
+  });
   const digests = createDigests({ care, store, identity, channels, deliverer, render, logger });
   const summaries = createMorningSummaries({
     care,
@@ -157,6 +173,11 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
       void notices
         .deliver(action, { madeInSlack: true })
         .catch((err) => logger.warn('completion notice will be retried by the poller', { actionId: action._id, error: err })),
+    // The same for an assignment made through Slack: the new assignee is told at once; the poller finds it sent.
+    announceAssignment: (action, change) =>
+      void assignments
+        .consider(action, change)
+        .catch((err) => logger.warn('assignment DM will be retried by the poller', { actionId: action._id, error: err })),
   });
   const channelSetup = createChannelSetup({ store, identity, channels, directory, digests, timezone: settings.timezone, now });
   const deps: SlackDeps = {
@@ -179,6 +200,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     store,
     notices,
     urgent,
+    assignments,
     digests,
     summaries,
     holder,

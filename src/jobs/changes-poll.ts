@@ -1,5 +1,6 @@
 import type { CareClient } from '../care/index.js';
 import { ACTION_ATTRIBUTES } from '../services/action-model.js';
+import type { AssignmentNotices } from '../services/assignment-notices.js';
 import type { CompletionNotices } from '../services/completion-notices.js';
 import type { UrgentAlerts } from '../services/urgent-alerts.js';
 import type { Store } from '../store/index.js';
@@ -16,8 +17,8 @@ export interface ChangesPollReport {
 
 /**
  * One poll of `filters-modified_after` (cursor minus an overlap, so nothing
- * that changed between polls slips through) finds both completions made in the
- * care system's own web app and actions that became urgent. Everything it does
+ * that changed between polls slips through) finds completions made in the
+ * care system's own web app, actions that became urgent, and new assignees. Everything it does
  * is idempotent, so the overlap only costs re-reads.
  *
  * Pages are keyed on `modified`, not numbered: each next page asks again from
@@ -33,6 +34,7 @@ export function changesPollJob(deps: {
   store: Store;
   notices: CompletionNotices;
   urgent: UrgentAlerts;
+  assignments: AssignmentNotices;
   schedule: string;
   overlapMs: number;
 }): Job {
@@ -79,6 +81,7 @@ export function changesPollJob(deps: {
             await deps.notices.deliver(action);
           }
           await deps.urgent.consider(action, subscriptions);
+          await deps.assignments.consider(action);
           const modified = parseApiDateTime(action.modified)?.getTime();
           if (modified !== undefined) {
             last = Math.max(last, modified);
@@ -103,6 +106,7 @@ export function changesPollJob(deps: {
       if (newest > start || !stored) await deps.store.setCursor(CHANGES_CURSOR, new Date(Math.max(newest, cursor)).toISOString());
       await deps.notices.retryUnfinished();
       await deps.urgent.retryUnfinished(subscriptions);
+      await deps.assignments.retryUnfinished();
       return report;
     },
   };

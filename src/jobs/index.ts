@@ -1,4 +1,5 @@
 import type { CareClient } from '../care/index.js';
+import type { AssignmentNotices } from '../services/assignment-notices.js';
 import type { CompletionNotices } from '../services/completion-notices.js';
 import type { Digests } from '../services/digests.js';
 import type { MorningSummaries } from '../services/morning-summaries.js';
@@ -15,6 +16,7 @@ export interface JobsOptions {
   store: Store;
   notices: CompletionNotices;
   urgent: UrgentAlerts;
+  assignments: AssignmentNotices;
   digests: Digests;
   /** Each person's own morning summary DM. */
   summaries: MorningSummaries;
@@ -43,7 +45,7 @@ export function createJobs(o: JobsOptions): Scheduler {
         store: o.store,
         notices: o.notices,
         urgent: o.urgent,
-
+        assignments: o.assignments,
         schedule: everySeconds(o.pollSeconds),
         overlapMs: o.overlapMs ?? 5 * 60_000,
       }),

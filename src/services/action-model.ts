@@ -34,6 +34,11 @@ export interface ActionView {
   assignee: { slackUserId?: string; name?: string } | null;
   /** The action in the care system's own web app, when CARE_WEB_URL is set (see care-web-link.ts). */
   careUrl?: string;
+  /**
+   * Who completed it, when it was completed through Slack (the app's audit log,
+   * matched by completion time). Absent: completed in the care system (or open).
+   */
+  completedBy?: { slackUserId: string };
 }
 
 /** A labelled run of actions in a list ("Overdue", "Due today", …). */

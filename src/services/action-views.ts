@@ -1,21 +1,51 @@
 import type { Action } from '../care/index.js';
+import type { Store } from '../store/index.js';
 import { parseApiDateTime } from '../time/slack-date.js';
 import type { ActionView } from './action-model.js';
 import type { IdentityService } from './identity.js';
 
-/** Care actions -> view models, with assignees resolved to Slack mentions (linked) or names. */
-export async function toActionViews(actions: Action[], teamId: string, identity: IdentityService): Promise<ActionView[]> {
+/** The audit log as views read it: who completed what through Slack. */
+export type CompletionAudit = Pick<Store, 'listAudit'>;
+
+/**
+ * Who completed each completed action through Slack: the `action.complete`
+ * audit entry whose completion time is the action's (a later completion in
+ * the care system, after a reopen, is not theirs). One store read for the list.
+ */
+export async function completersOf(audit: CompletionAudit, teamId: string, actions: Action[]): Promise<Map<string, string>> {
+  const done = new Map<string, number>();
+  for (const a of actions) {
+    const at = parseApiDateTime(a.completed)?.getTime();
+    if (at !== undefined) done.set(a._id, at);
+  }
+  const by = new Map<string, string>();
+  if (done.size === 0) return by;
+  // Newest first: the latest entry for a completion time wins.
+  for (const e of await audit.listAudit({ teamId, verb: 'action.complete', actionIds: [...done.keys()], limit: 1000 })) {
+    const completed = typeof e.details.completed === 'string' ? parseApiDateTime(e.details.completed)?.getTime() : undefined;
+    if (e.actionId && !by.has(e.actionId) && completed !== undefined && completed === done.get(e.actionId)) by.set(e.actionId, e.userId);
+  }
+  return by;
+}
+
+/**
+ * Care actions -> view models, with assignees resolved to Slack mentions (linked) or names, and,
+ * given the audit log, who completed them through Slack.
+ */
+export async function toActionViews(actions: Action[], teamId: string, identity: IdentityService, audit?: CompletionAudit): Promise<ActionView[]> {
   const assignees = [...new Set(actions.map((a) => a.assigned_to).filter((v): v is string => Boolean(v)))];
   const slackIds = new Map<string, string | null>();
   await Promise.all(assignees.map(async (id) => slackIds.set(id, await identity.slackUserFor(teamId, id))));
   const unlinked = assignees.filter((id) => !slackIds.get(id));
   const names = unlinked.length ? await identity.careUserNames(unlinked) : new Map<string, string>();
+  const completers = audit ? await completersOf(audit, teamId, actions) : new Map<string, string>();
   return actions.map((a) => {
     const assignee = a.assigned_to
       ? slackIds.get(a.assigned_to)
         ? { slackUserId: slackIds.get(a.assigned_to)! }
         : { ...(names.get(a.assigned_to) ? { name: names.get(a.assigned_to)! } : {}) }
       : null;
+    const completedBy = completers.get(a._id);
     return {
       id: a._id,
       actionNo: a.action_no ?? null,
@@ -24,6 +54,7 @@ export async function toActionViews(actions: Action[], teamId: string, identity:
       urgent: Boolean(a.urgent),
       completed: parseApiDateTime(a.completed),
       assignee,
+      ...(completedBy ? { completedBy: { slackUserId: completedBy } } : {}),
     };
   });
 }

@@ -8,6 +8,7 @@ import { toActionViews } from './action-views.js';
 import { UserFacingError } from './errors.js';
 import { sameActionDueAt } from './keep-action.js';
 import { withCareWebLinks } from './care-web-link.js';
+import type { AssignmentChange } from './assignment-notices.js';
 import type { Actor, IdentityService } from './identity.js';
 
 export interface ActionsService {
@@ -44,6 +45,12 @@ export function createActionsService(deps: {
   announceCompletion: (action: Action) => void;
   /** CARE_WEB_URL: views carry a link to the action in the care system's web app. */
   careWebUrl?: string | undefined;
+  /**
+   * Called (not awaited) after each create or edit made through Slack: the fast
+   * path of assignment DMs, with who made the change and who the action was
+   * assigned to before it. It must not throw; the changes poll finds what it missed.
+   */
+  announceAssignment: (action: Action, change: AssignmentChange) => void;
 }): ActionsService {
   const { care, store, identity, logger } = deps;
 
@@ -97,7 +104,7 @@ export function createActionsService(deps: {
       throw new UserFacingError(`There is no action number ${ref.no}.`, 'not-found');
     },
 
-    views: async (actions, teamId) => withCareWebLinks(deps.careWebUrl, await toActionViews(actions, teamId, identity)),
+    views: async (actions, teamId) => withCareWebLinks(deps.careWebUrl, await toActionViews(actions, teamId, identity, store)),
 
     async mine(actor, careUserId, now, tz) {
       const week = dueWindow('week', now, tz);
@@ -146,6 +153,7 @@ export function createActionsService(deps: {
       if (!created) throw new UserFacingError('The care system accepted the action but did not return it; check the care system before creating it again.');
       await audit(actor, 'action.create', created._id, { actionNo: created.action_no });
       logger.info('action created through Slack', { actionId: created._id, by: actor.userId });
+      deps.announceAssignment(created, { by: actor, previousAssignee: null });
       return created;
     },
 
@@ -155,6 +163,7 @@ export function createActionsService(deps: {
       const current = await care.actions.retrieve(id);
       const updated = (await care.actions.update(id, input({ ...form, subject: null }, assignee, current))) ?? (await care.actions.retrieve(id));
       await audit(actor, 'action.update', id, {});
+      deps.announceAssignment(updated, { by: actor, previousAssignee: current.assigned_to ?? null });
       return updated;
     },
 
@@ -163,7 +172,8 @@ export function createActionsService(deps: {
       const current = await care.actions.retrieve(id);
       if (current.completed) return { action: current, changed: false };
       const done = (await care.actions.complete(id)) ?? (await care.actions.retrieve(id));
-      await audit(actor, 'action.complete', id, { completed: done.completed });
+      // Views read this entry to say who completed it (matched by the completion time).
+      await audit(actor, 'action.complete', id, { completed: done.completed, completedBy: actor.userId, via: 'slack' });
       deps.announceCompletion(done);
       return { action: done, changed: true };
     },

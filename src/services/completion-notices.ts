@@ -188,7 +188,7 @@ export function createCompletionNotices(deps: {
       report.unmatchedEmails = [...addresses.values()].filter((a) => 'none' in a).length;
       if (report.unmatchedEmails) deps.logger.info('notification addresses without a Slack user', { actionId: action._id, count: report.unmatchedEmails });
 
-      const [view] = await toActionViews([action], teamId, deps.identity);
+      const [view] = await toActionViews([action], teamId, deps.identity, deps.store);
       // Each person's DM is its own delivery: they go out side by side (Slack limits posts per conversation).
       await Promise.all(
         [...people].map(async ([slackUserId, groupNames]) => {

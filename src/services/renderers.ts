@@ -37,6 +37,8 @@ export interface RenderedDigest {
 export interface MessageRenderers {
   completionNotice(a: ActionView, ctx: RenderContext, groups: string[]): OutgoingMessage;
   urgentAlert(a: ActionView, ctx: RenderContext): OutgoingMessage;
+  /** A DM to an action's new assignee; `by`: the Slack user who assigned it, null when made in the care system. */
+  assignmentNotice(a: ActionView, ctx: RenderContext, assignment: { by: string | null }): OutgoingMessage;
   /** Null when there is nothing to post (empty, and the channel asked for quiet). */
   digest(c: DigestContent, ctx: RenderContext, options: { postWhenEmpty: boolean }): RenderedDigest | null;
   /** A person's morning summary DM (a short "nothing due" when empty, so they know it runs). */

@@ -43,6 +43,15 @@ export async function listAudit(ctx: Ctx, query: AuditQuery = {}): Promise<Audit
     parts.push('team_id = ?');
     params.push(query.teamId);
   }
+  if (query.verb !== undefined) {
+    parts.push('verb = ?');
+    params.push(query.verb);
+  }
+  if (query.actionIds !== undefined) {
+    if (query.actionIds.length === 0) return [];
+    parts.push(`action_id IN (${query.actionIds.map(() => '?').join(', ')})`);
+    params.push(...query.actionIds);
+  }
   const limit = Math.max(1, Math.min(query.limit ?? 50, 1000));
   const rows = await ctx.db.all(`SELECT ${COLUMNS} FROM audit_log ${parts.length ? `WHERE ${parts.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`, [
     ...params,

@@ -248,5 +248,8 @@ export interface AuditQuery {
   /** Newest first; default 50, at most 1000. */
   limit?: number;
   actionId?: string;
+  /** Any of these actions (one read for a whole list); empty = none. */
+  actionIds?: readonly string[];
   teamId?: string;
+  verb?: string;
 }

@@ -15,6 +15,11 @@ export function assigneeText(a: ActionView): string {
   return a.assignee.name ? userText(a.assignee.name, 80) : 'someone not linked to Slack';
 }
 
+/** Who completed it: a Slack user (completed through Slack), or "in the care system". */
+export function completedByText(a: ActionView): string {
+  return a.completedBy ? `by <@${a.completedBy.slackUserId}>` : 'in the care system';
+}
+
 export function markers(a: ActionView, now: Date): string {
   const m: string[] = [];
   if (a.urgent && !a.completed) m.push(':rotating_light: *Urgent*');
@@ -54,7 +59,7 @@ export function cardButtons(a: ActionView): Block {
 /** The full action card: task, due, markers, assignee, number, state, buttons. */
 export function actionCard(a: ActionView, ctx: RenderContext): Block[] {
   const task = ctx.showTask ? (a.task ? userText(a.task, 2800) : '_(no task text)_') : '_Task text hidden in this channel_';
-  const state = a.completed ? `Completed ${slackDate(a.completed, ctx.timezone)}` : 'Open';
+  const state = a.completed ? `Completed ${slackDate(a.completed, ctx.timezone)} ${completedByText(a)}` : 'Open';
   const blocks: Block[] = [section(`${markers(a, ctx.now) ? `${markers(a, ctx.now)}\n` : ''}${task}`, { block_id: actionBlockId('task', a.id) })];
   blocks.push({
     type: 'section',

@@ -1,7 +1,7 @@
 import { slackDate } from '../../time/slack-date.js';
 import { actionBlockId } from '../ids.js';
 import { userText } from '../text.js';
-import { actionLabel, assigneeText, cardButtons } from './action-card.js';
+import { actionLabel, assigneeText, cardButtons, completedByText } from './action-card.js';
 import { context, section, type Block } from './blocks.js';
 import type { ActionView, RenderContext } from '../../services/action-model.js';
 
@@ -9,7 +9,7 @@ import type { ActionView, RenderContext } from '../../services/action-model.js';
 export function completionNotice(a: ActionView, ctx: RenderContext, groups: string[]): { text: string; blocks: Block[] } {
   const when = a.completed ? slackDate(a.completed, ctx.timezone) : 'just now';
   const task = ctx.showTask && a.task ? `\n>${userText(a.task, 1500).replace(/\n/g, '\n>')}` : '';
-  const text = `Action ${actionLabel(a)} was completed`;
+  const text = `Action ${actionLabel(a)} was completed ${completedByText(a)}`;
   const groupText = groups.length
     ? `You are told because of the notification group${groups.length > 1 ? 's' : ''} ${groups.map((g) => `*${userText(g, 80)}*`).join(', ')}.`
     : '';

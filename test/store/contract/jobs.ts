@@ -70,6 +70,21 @@ export function jobsContract(h: Harness): void {
       expect(await store.listAudit({ limit: 1 })).toHaveLength(1);
       expect(await store.listAudit({ teamId: 'T9' })).toEqual([]);
     });
+
+    it('reads the entries of one verb for many actions in one query', async () => {
+      const { store } = await h.fresh();
+      await store.appendAudit({ teamId: 'T1', userId: 'U1', verb: 'action.complete', actionId: 'act-1', details: { completed: '2026-03-10 10:42:00' } });
+      await store.appendAudit({ teamId: 'T1', userId: 'U2', verb: 'action.complete', actionId: 'act-2' });
+      await store.appendAudit({ teamId: 'T1', userId: 'U1', verb: 'action.reopen', actionId: 'act-1' });
+      await store.appendAudit({ teamId: 'T1', userId: 'U3', verb: 'action.complete', actionId: 'act-3' });
+      const found = await store.listAudit({ verb: 'action.complete', actionIds: ['act-1', 'act-2'] });
+      expect(found.map((e) => [e.actionId, e.userId])).toEqual([
+        ['act-2', 'U2'],
+        ['act-1', 'U1'],
+      ]);
+      expect(found[1]!.details).toEqual({ completed: '2026-03-10 10:42:00' });
+      expect(await store.listAudit({ verb: 'action.complete', actionIds: [] })).toEqual([]);
+    });
   });
 
   describe('health', () => {

@@ -1,0 +1,206 @@
+import type { WebClient } from '@slack/web-api';
+import type { Action, CareClient } from '../care/index.js';
+import type { Logger } from '../logging/logger.js';
+import type { Delivery, DeliveryKey, Store } from '../store/index.js';
+import { parseApiDateTime } from '../time/slack-date.js';
+import { ACTION_ATTRIBUTES } from './action-model.js';
+import { toActionViews } from './action-views.js';
+import { unfinishedDeliveries, type Deliverer, type DeliveryResult } from './delivery.js';
+import type { Actor, IdentityService } from './identity.js';
+import type { MessageRenderers } from './renderers.js';
+import type { SlackProfiles } from './slack-profiles.js';
+
+/** An assignment made through Slack: who made it, and the assignee before (null: none, or a new action). */
+export interface AssignmentChange {
+  by: Actor;
+  previousAssignee: string | null;
+}
+
+export interface AssignmentReport {
+  /** The ledger recipients told (or recorded) of the current assignment. */
+  keys: string[];
+  results: DeliveryResult[];
+}
+
+export interface AssignmentNotices {
+  /**
+   * Look at one version of an action (read by the changes poll, or just made
+   * through Slack): when it is assigned to someone new, DM the assignee's
+   * linked Slack users, once per assignment.
+   */
+  consider(action: Action, change?: AssignmentChange): Promise<AssignmentReport>;
+  /** Try again the DMs that failed for a passing reason or were left pending by a crashed run. */
+  retryUnfinished(): Promise<number>;
+}
+
+/**
+ * What the app remembers of an action's current assignment (per action, in the
+ * store's cursors): the assignee, the `modified` at which it was first seen
+ * (the ledger occurrence: it tells one assignment from the next), the newest
+ * `modified` seen (an older version read late says nothing new), who made it
+ * through Slack, and whether it is told at all (not when first seen complete,
+ * nor when the app learns of it only from an edit that kept it).
+ */
+export interface Assignment {
+  to: string | null;
+  since: string;
+  seen: string;
+  by: string | null;
+  quiet: boolean;
+}
+
+const cursorName = (actionId: string) => `assignment:${actionId}`;
+const timeOf = (value: string | null | undefined) => parseApiDateTime(value)?.getTime();
+
+function parse(value: string | null): Assignment | null {
+  if (!value) return null;
+  try {
+    const v = JSON.parse(value) as Partial<Assignment>;
+    return typeof v.since === 'string' ? { to: v.to ?? null, since: v.since, seen: v.seen ?? v.since, by: v.by ?? null, quiet: Boolean(v.quiet) } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The assignment after seeing this version, or null when it changes nothing.
+ * Pure: the whole rule of what counts as a new assignment.
+ */
+export function nextAssignment(current: Assignment | null, action: Action, change: AssignmentChange | undefined, fallbackNow: string): Assignment | null {
+  const to = action.assigned_to ?? null;
+  const modified = action.modified ?? fallbackNow;
+  if (current && current.to === to) {
+    return (timeOf(modified) ?? 0) > (timeOf(current.seen) ?? 0) ? { ...current, seen: modified } : null;
+  }
+  if (!current && !to) return null; // never assigned as far as the app knows: nothing to remember
+  // A version older than one already seen (a late read, another instance) is history, not news.
+  if (current && (timeOf(modified) ?? 0) < (timeOf(current.seen) ?? 0)) return null;
+  if (!to) return { to: null, since: modified, seen: modified, by: null, quiet: true };
+  const madeInSlack = change && change.previousAssignee !== to;
+  // An edit through Slack that kept the assignee, of an action the app never saw: the assignment is older
+  // than this edit and the app cannot tell whether it was announced, so it is not announced now.
+  const keptByEdit = change && !madeInSlack && !current;
+  return {
+    to,
+    since: modified,
+    seen: modified,
+    by: madeInSlack ? change.by.userId : null,
+    quiet: Boolean(action.completed) || Boolean(keptByEdit),
+  };
+}
+
+export function createAssignmentNotices(deps: {
+  care: CareClient;
+  store: Store;
+  slack: WebClient;
+  identity: IdentityService;
+  profiles: SlackProfiles;
+  deliverer: Deliverer;
+  render: Pick<MessageRenderers, 'assignmentNotice'>;
+  teamId: () => Promise<string>;
+  logger: Logger;
+  now: () => Date;
+  staleAfterMs: number;
+}): AssignmentNotices {
+  const dmChannels = new Map<string, string>();
+  async function dmChannel(userId: string): Promise<string> {
+    const hit = dmChannels.get(userId);
+    if (hit) return hit;
+    const res = await deps.slack.conversations.open({ users: userId });
+    const id = res.channel?.id;
+    if (!id) throw new Error('conversations.open gave no channel');
+    dmChannels.set(userId, id);
+    return id;
+  }
+
+  /** DM the assignee's linked Slack users (not whoever assigned it to themselves) about this assignment. */
+  async function tell(action: Action, assignment: Assignment): Promise<AssignmentReport> {
+    const report: AssignmentReport = { keys: [], results: [] };
+    if (!assignment.to || assignment.quiet || action.completed) return report;
+    const teamId = await deps.teamId();
+    const people = (await deps.store.getLinksByCareUser(assignment.to)).filter((l) => l.teamId === teamId && l.slackUserId !== assignment.by);
+    if (people.length === 0) return report;
+    const keyFor = (slackUserId: string): DeliveryKey => ({
+      kind: 'assignment',
+      actionId: action._id,
+      occurrence: assignment.since,
+      recipient: `user:${teamId}/${slackUserId}`,
+    });
+    // A re-read within the poll's overlap costs one ledger read per person, nothing more.
+    const untold = [];
+    for (const p of people) {
+      report.keys.push(keyFor(p.slackUserId).recipient);
+      if ((await deps.store.getDelivery(keyFor(p.slackUserId)))?.state !== 'sent') untold.push(p);
+    }
+    if (untold.length === 0) return report;
+    const [view] = await toActionViews([action], teamId, deps.identity);
+    for (const p of untold) {
+      const tz = await deps.profiles.tz(p.slackUserId);
+      const message = deps.render.assignmentNotice(view!, { now: deps.now(), timezone: tz, showTask: true }, { by: assignment.by });
+      report.results.push(await deps.deliverer.deliver(keyFor(p.slackUserId), () => dmChannel(p.slackUserId), message));
+    }
+    return report;
+  }
+
+  const notices: AssignmentNotices = {
+    async consider(action, change) {
+      const name = cursorName(action._id);
+      const current = parse(await deps.store.getCursor(name));
+      const next = nextAssignment(current, action, change, deps.now().toISOString());
+      if (next) await deps.store.setCursor(name, JSON.stringify(next));
+      const assignment = next ?? current;
+      return assignment ? tell(action, assignment) : { keys: [], results: [] };
+    },
+
+    async retryUnfinished() {
+      const todo = await unfinishedDeliveries(deps.store, 'assignment', { staleAfterMs: deps.staleAfterMs, limit: 100 });
+      if (todo.length === 0) return 0;
+      const byAction = new Map<string, Delivery[]>();
+      for (const d of todo) byAction.set(d.actionId, [...(byAction.get(d.actionId) ?? []), d]);
+      const ids = [...byAction.keys()];
+      const actions = new Map<string, Action>();
+      try {
+        for (const a of await deps.care.actions.collect({
+          filters: { ids, completed: 'unset' },
+          attributes: [...ACTION_ATTRIBUTES],
+          per_page: 100,
+          limit: ids.length,
+        })) {
+          actions.set(a._id, a);
+        }
+      } catch (err) {
+        deps.logger.warn('could not read the actions of unfinished assignment DMs; they stay in the ledger for the next run', {
+          count: ids.length,
+          error: err,
+        });
+        return 0;
+      }
+      for (const [actionId, rows] of byAction) {
+        try {
+          const action = actions.get(actionId);
+          const assignment = parse(await deps.store.getCursor(cursorName(actionId)));
+          const why = !action
+            ? 'the action no longer exists in the care system'
+            : action.completed
+              ? 'completed before they were told'
+              : !assignment?.to || assignment.quiet
+                ? 'no longer assigned to them'
+                : null;
+          if (why) {
+            for (const d of rows) await deps.deliverer.record(d, { failed: why, retryable: false });
+            continue;
+          }
+          // Only the assignment still running is told late; the rows of an earlier one say why not.
+          const report = await tell(action!, assignment!);
+          for (const d of rows.filter((row) => row.occurrence !== assignment!.since || !report.keys.includes(row.recipient))) {
+            await deps.deliverer.record(d, { failed: 'no longer assigned to them', retryable: false });
+          }
+        } catch (err) {
+          deps.logger.warn('retrying an assignment DM failed; it stays in the ledger for the next run', { actionId, error: err });
+        }
+      }
+      return byAction.size;
+    },
+  };
+  return notices;
+}
