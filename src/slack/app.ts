@@ -8,7 +8,9 @@ import { registerCompleteReopen } from './listeners/actions/complete-reopen.js';
 import { registerEditButton } from './listeners/actions/edit-action.js';
 import { registerHomePageButtons } from './listeners/actions/home-pages.js';
 import { registerLinkRequestButtons } from './listeners/actions/link-requests.js';
+import { registerMoreOptionsButton } from './listeners/actions/more-options.js';
 import { registerNewActionButton } from './listeners/actions/new-action.js';
+import { registerReminderWhen } from './listeners/actions/reminder-when.js';
 import { registerShareLiterature } from './listeners/actions/share-literature.js';
 import { registerUnlinkButton } from './listeners/actions/unlink.js';
 import { registerCareCommand } from './listeners/commands/index.js';
@@ -76,6 +78,8 @@ export function createSlackApp(options: SlackAppOptions, deps: SlackDeps): Slack
   registerShareLiterature(app, deps);
   registerUnlinkButton(app, deps);
   registerLinkRequestButtons(app, deps);
+  registerMoreOptionsButton(app, deps);
+  registerReminderWhen(app, deps);
   registerActionFormSubmit(app, deps);
   registerApproveLinkModal(app, deps);
   registerNotifyGroupOptions(app, deps);

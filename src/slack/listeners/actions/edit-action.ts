@@ -5,7 +5,7 @@ import { parseApiDateTime } from '../../../time/slack-date.js';
 import { localParts } from '../../../time/zones.js';
 import type { SlackDeps } from '../../deps.js';
 import { ActionIds, CallbackIds } from '../../ids.js';
-import { type ActionFormInitial, type ActionModalMeta, actionModal, type ReminderForm } from '../../views/action-form-modal.js';
+import { type ActionFormInitial, type ActionModalMeta, actionModal, hasMoreOptions, type ReminderForm } from '../../views/action-form-modal.js';
 import { loadingModal, messageModal } from '../../views/simple-modals.js';
 import { type ButtonBody, buttonListener, tellClicker } from '../error-policy.js';
 
@@ -17,7 +17,7 @@ async function initialValues(deps: SlackDeps, teamId: string, action: Action, tz
   const local = due ? localParts(due, tz) : null;
   const assignee = action.assigned_to ? await deps.identity.slackUserFor(teamId, action.assigned_to) : null;
   const groupNames = await deps.directory.groupNames(action.notify_on_complete ?? []);
-  return {
+  const initial: ActionFormInitial = {
     task: action.task ?? '',
     ...(local ? { dueDate: local.date, dueTime: local.time } : {}),
     ...(assignee ? { assigneeSlackUserId: assignee } : {}),
@@ -33,6 +33,8 @@ async function initialValues(deps: SlackDeps, teamId: string, action: Action, tz
       }),
     ),
   };
+  // Pin or a reminder set: More options open, so what the action has is seen (and kept when saved).
+  return { ...initial, more: hasMoreOptions(initial) };
 }
 
 /** Where Edit was clicked, so the saved state replaces that card in place. */
@@ -61,7 +63,15 @@ export function registerEditButton(app: App, deps: SlackDeps): void {
         const [tz, current] = await Promise.all([deps.profiles.tz(body.user.id), deps.actions.resolve({ type: 'id', id: action.value ?? '' })]);
         const channelId = body.channel?.id ?? body.container?.channel_id;
         const origin = originOf(body, action.block_id);
-        const meta: ActionModalMeta = { mode: 'edit', actionId: current._id, tz, ...(channelId ? { channelId } : {}), ...(origin ? { origin } : {}) };
+        const dueWas = parseApiDateTime(current.due)?.toISOString();
+        const meta: ActionModalMeta = {
+          mode: 'edit',
+          actionId: current._id,
+          tz,
+          ...(channelId ? { channelId } : {}),
+          ...(origin ? { origin } : {}),
+          ...(dueWas ? { dueWas } : {}),
+        };
         const sealed = deps.signedMetadata.encode(meta, { ...actor, form: CallbackIds.actionModal });
         await deps.slack.views.update({ view_id: viewId, view: actionModal(meta, sealed, await initialValues(deps, actor.teamId, current, tz)) });
       } catch (err) {
