@@ -238,6 +238,20 @@ describe('the action form', () => {
     expect(await created('U0SOPHIE', 'Renew the lift certificate')).toMatchObject({ due: '2027-07-01 09:00:00', urgent: true });
   });
 
+  it('draws the form again only from hidden form data sealed for that person', async () => {
+    await h.driver.slash('oliver', '/care new Oliver’s form', { channel: '#care-team' });
+    const olivers = (await openForm('oliver')).view.private_metadata;
+    await h.driver.slash('sophie', '/care new Sophie’s form', { channel: '#care-team' });
+    await openForm('sophie');
+    // Sophie's client sends Oliver's sealed metadata with her click.
+    h.fake.store.state.modals.U0SOPHIE!.at(-1)!.view.private_metadata = olivers;
+    await h.driver.modal('sophie').clickButton('More options');
+    await h.fake.waitFor(() => (h.fake.visibleText(h.fake.openModal('sophie')!.view).includes('arrived damaged or expired') ? true : undefined), {
+      timeoutMs: 10_000,
+    });
+    expect(labels('sophie')).toEqual([]);
+  });
+
   it('/care new Call the GP tomorrow 3pm prefills the due date and time and leaves the words out of the task', async () => {
     await h.driver.slash('sophie', '/care new Call the GP tomorrow 3pm', { channel: '#care-team' });
     await openForm('sophie');

@@ -17,7 +17,8 @@ export type DueCheck = { kind: 'ok' } | { kind: 'refuse'; block: string; message
 
 export const FAR_AHEAD_QUESTION = 'More than a year ahead: check the date. Submit again to keep it.';
 
-const sameInstant = (a: Date, iso: string | undefined) => iso !== undefined && Date.parse(iso) === a.getTime();
+/** The same minute (the form picks minutes; the care system may hold seconds). */
+const sameInstant = (a: Date, iso: string | undefined) => iso !== undefined && Math.floor(Date.parse(iso) / 60_000) === Math.floor(a.getTime() / 60_000);
 
 /** "14:05 (Europe/London), Tuesday 10 March" */
 export function nowInWords(now: Date, tz: string): string {
