@@ -10,6 +10,7 @@ import {
   type PlaygroundResult,
   type PlaygroundSimulator,
   type SlackOption,
+  type ViewStateValues,
 } from '../playground/backend.js';
 import type { DriverResult, FakeChannel, SlackDriver, SlackFake, SlackUser, StateValue, SubmitResult, Where } from '../slack-fake/index.js';
 import { TROUBLE_CONNECTING } from '../slack-fake/index.js';
@@ -106,6 +107,11 @@ export function createDemoBackend(options: DemoBackendOptions): DemoBackend {
     return top!;
   };
 
+  /** What the person entered on the page becomes the top view's state, as Slack keeps it. */
+  const keepEntered = (user: SlackUser, values: ViewStateValues) => {
+    const top = topModal(user, undefined);
+    top.view.state.values = { ...top.view.state.values, ...(structuredClone(values) as typeof top.view.state.values) };
+  };
   /** Driver errors about missing elements mean the page is behind the fake: a 400, not a crash. */
   const driving = async <T>(run: () => Promise<T>): Promise<T> => {
     try {
@@ -189,6 +195,7 @@ export function createDemoBackend(options: DemoBackendOptions): DemoBackend {
     async clickButton(userId, click) {
       const user = person(userId);
       const where = whereOf(user, click);
+      if (where.modal && click.values) keepEntered(user, click.values);
       const label = labelOf(user, where, click);
       const r = await driving(() => driver.dispatchOn(user.id, where, click.blockId, click.actionId));
       return answered(`“${label}”`, r, `Clicked “${label}”`);
@@ -196,6 +203,7 @@ export function createDemoBackend(options: DemoBackendOptions): DemoBackend {
     async selectOption(userId, selection) {
       const user = person(userId);
       const where = whereOf(user, selection);
+      if (where.modal && selection.values) keepEntered(user, selection.values);
       const r = await driving(() => driver.dispatchOn(user.id, where, selection.blockId, selection.actionId, selection.selected as StateValue));
       const s = selection.selected;
       const picked =
@@ -208,9 +216,8 @@ export function createDemoBackend(options: DemoBackendOptions): DemoBackend {
     },
     async submitModal(userId, values, viewId) {
       const user = person(userId);
-      const top = topModal(user, viewId);
-      // What the person entered on the page becomes the view's state, as Slack keeps it.
-      top.view.state.values = { ...top.view.state.values, ...(structuredClone(values) as typeof top.view.state.values) };
+      topModal(user, viewId);
+      keepEntered(user, values);
       const r = await driving(() => driver.modal(user.id).submit());
       return submitted(r);
     },

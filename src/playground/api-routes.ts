@@ -3,7 +3,7 @@
  * with zod before the backend sees it.
  */
 import { z } from 'zod';
-import type { PlaygroundBackend, ViewStateValues } from './backend.js';
+import type { ButtonClick, OptionSelection, PlaygroundBackend, ViewStateValues } from './backend.js';
 
 const id = z.string().min(1).max(255);
 const text = z.object({ type: z.enum(['plain_text', 'mrkdwn']), text: z.string(), emoji: z.boolean().optional(), verbatim: z.boolean().optional() });
@@ -45,6 +45,9 @@ const stateValue = z
   })
   .strict();
 
+/** A modal's `view.state.values` as the page collected them. */
+const viewValues = z.record(z.string(), z.record(z.string(), stateValue));
+
 const schemas = {
   'slash-command': z.object({
     userId: id,
@@ -55,10 +58,11 @@ const schemas = {
       .max(4000),
   }),
   'post-message': z.object({ userId: id, channelId: id, text: z.string().trim().min(1, 'the message is empty').max(40_000), threadTs: target.ts }),
-  'click-button': z.object({ ...target, value: z.string().max(2000).optional() }).refine(needsMessage, messageRule),
+  'click-button': z.object({ ...target, value: z.string().max(2000).optional(), values: viewValues.optional() }).refine(needsMessage, messageRule),
   'select-option': z
     .object({
       ...target,
+      values: viewValues.optional(),
       selected: z.discriminatedUnion('type', [
         z.object({ type: z.enum(['static_select', 'overflow', 'external_select']), selected_option: option }),
         z.object({ type: z.literal('users_select'), selected_user: id }),
@@ -66,7 +70,7 @@ const schemas = {
       ]),
     })
     .refine(needsMessage, messageRule),
-  'submit-modal': z.object({ userId: id, viewId: id.optional(), values: z.record(z.string(), z.record(z.string(), stateValue)) }),
+  'submit-modal': z.object({ userId: id, viewId: id.optional(), values: viewValues }),
   'close-modal': z.object({ userId: id, viewId: id.optional() }),
   'suggest-options': z.object({ userId: id, blockId: id, actionId: id, value: z.string().max(2000), viewId: id.optional() }),
   'open-home': z.object({ userId: id }),
@@ -82,8 +86,8 @@ export type RouteName = keyof typeof schemas;
 const handlers: { [K in RouteName]: (b: PlaygroundBackend, body: z.infer<(typeof schemas)[K]>) => Promise<unknown> } = {
   'slash-command': (b, x) => b.sendSlashCommand(x.userId, x.channelId, x.text),
   'post-message': (b, x) => b.postMessage(x.userId, x.channelId, x.text, x.threadTs),
-  'click-button': (b, { userId, ...click }) => b.clickButton(userId, click),
-  'select-option': (b, { userId, ...selection }) => b.selectOption(userId, selection),
+  'click-button': (b, { userId, ...click }) => b.clickButton(userId, click as ButtonClick),
+  'select-option': (b, { userId, ...selection }) => b.selectOption(userId, selection as OptionSelection),
   'submit-modal': (b, x) => b.submitModal(x.userId, x.values as ViewStateValues, x.viewId),
   'close-modal': (b, x) => b.closeModal(x.userId, x.viewId),
   'suggest-options': async (b, { userId, ...query }) => ({ options: await b.suggestOptions(userId, query) }),

@@ -124,6 +124,8 @@ export interface ActionTarget {
 
 export interface ButtonClick extends ActionTarget {
   value?: string;
+  /** In a modal: what the person has entered so far (Slack sends it with the click as the view's state). */
+  values?: ViewStateValues;
 }
 
 /** The chosen value, in the shape of Slack's `block_actions` action for that element type. */
@@ -134,6 +136,8 @@ export type SelectedValue =
 
 export interface OptionSelection extends ActionTarget {
   selected: SelectedValue;
+  /** In a modal: what the person has entered so far (for a select with dispatch_action in an input block). */
+  values?: ViewStateValues;
 }
 
 /** One value of Slack's `view.state.values[block_id][action_id]`. */
@@ -201,7 +205,7 @@ export interface PlaygroundBackend {
   /** A plain message from the user; `threadTs` makes it a thread reply. */
   postMessage(userId: string, channelId: string, text: string, threadTs?: string): Promise<PlaygroundResult>;
   clickButton(userId: string, click: ButtonClick): Promise<PlaygroundResult>;
-  /** Static selects, overflow menus and date pickers outside input blocks. */
+  /** Static selects, overflow menus and date pickers outside input blocks, and selects in input blocks with dispatch_action. */
   selectOption(userId: string, selection: OptionSelection): Promise<PlaygroundResult>;
   /** Submits the user's top modal (or `viewId`, which must be the top one). */
   submitModal(userId: string, values: ViewStateValues, viewId?: string): Promise<PlaygroundResult>;

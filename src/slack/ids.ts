@@ -22,6 +22,8 @@ export const ActionIds = {
   summaryOff: 'care_summary_off',
   snooze: 'care_snooze',
   openInCare: 'care_open_in_care',
+  /** The create/edit form's "More options" button. */
+  moreOptions: 'care_form_more',
 } as const;
 
 export const CallbackIds = {
@@ -50,10 +52,12 @@ export const FieldIds = {
 
 export const FIELD_ACTION_ID = 'value';
 
-/** The four inputs of reminder `i` (0 or 1). */
+/** The inputs of reminder `i` (0 or 1): how, when (it redraws the form), and the time of day (shown for "at a time of day"). */
 export function reminderFieldIds(i: 0 | 1) {
-  return { method: `reminder_${i}_method`, offset: `reminder_${i}_offset`, minutes: `reminder_${i}_minutes`, time: `reminder_${i}_time` } as const;
+  return { method: `reminder_${i}_method`, when: `reminder_${i}_when`, time: `reminder_${i}_time` } as const;
 }
+/** The "when" input of either reminder (its changes redraw the form). */
+export const REMINDER_WHEN_BLOCK = /^reminder_[01]_when$/;
 
 /** A care record's Id: 24 hex digits (lower case). */
 export const CARE_ID = /^[0-9a-f]{24}$/;
@@ -136,4 +140,7 @@ export const BlockIds = {
   homeMore: 'home_more',
   homeFirst: 'home_first',
   homeSummary: 'home_summary',
+  /** The create/edit form: the "More options" button's block, and the "check the date" notice under the due time. */
+  formMore: 'form_more',
+  dueNotice: 'due_notice',
 } as const;

@@ -1,9 +1,10 @@
 import { describeError } from '../services/errors.js';
+import { readDuePhrase } from '../time/due-phrases.js';
 import { localParts } from '../time/zones.js';
 import type { SlackDeps } from './deps.js';
 import { CallbackIds } from './ids.js';
 import { plain } from './text.js';
-import { actionModal } from './views/action-form-modal.js';
+import { type ActionFormInitial, actionModal } from './views/action-form-modal.js';
 import { loadingModal, messageModal } from './views/simple-modals.js';
 
 const TITLE = 'New care action';
@@ -12,25 +13,37 @@ const TITLE = 'New care action';
  * Open the create form. The trigger lives 3 s, so `views.open` goes first with
  * a loading view; the person's time zone (a Slack call) comes after, and the
  * form replaces the loading view. A failure after opening is shown in the modal.
+ *
+ * The assignee starts as the person creating it (when linked: only linked
+ * people can be assigned). With `dueFromTask` ("/care new Call the GP tomorrow
+ * 3pm") the due date and time are read from the task's words in the person's
+ * zone and those words are left out of the task.
  */
 export async function openCreateForm(
   deps: SlackDeps,
   triggerId: string,
   actor: { teamId: string; userId: string },
-  where: { channelId?: string | undefined; threadTs?: string | undefined; task?: string | undefined },
+  where: { channelId?: string | undefined; threadTs?: string | undefined; task?: string | undefined; dueFromTask?: boolean },
 ): Promise<void> {
   const opened = await deps.slack.views.open({ trigger_id: triggerId, view: loadingModal(TITLE) });
   const viewId = opened.view?.id;
   if (!viewId) return;
   try {
-    const tz = await deps.profiles.tz(actor.userId);
+    const [tz, link] = await Promise.all([deps.profiles.tz(actor.userId), deps.identity.getLink(actor)]);
     const meta = {
       mode: 'create' as const,
       tz,
       ...(where.channelId ? { channelId: where.channelId } : {}),
       ...(where.threadTs ? { threadTs: where.threadTs } : {}),
     };
-    const initial = { ...(where.task ? { task: plain(where.task, 3000) } : {}), dueDate: localParts(deps.now(), tz).date };
+    const now = deps.now();
+    const read = where.task && where.dueFromTask ? readDuePhrase(where.task, now, tz) : { task: where.task ?? '' };
+    const initial: ActionFormInitial = {
+      ...(read.task ? { task: plain(read.task, 3000) } : {}),
+      dueDate: read.date ?? localParts(now, tz).date,
+      ...(read.time ? { dueTime: read.time } : {}),
+      ...(link ? { assigneeSlackUserId: actor.userId } : {}),
+    };
     const sealed = deps.signedMetadata.encode(meta, { ...actor, form: CallbackIds.actionModal });
     await deps.slack.views.update({ view_id: viewId, view: actionModal(meta, sealed, initial) });
   } catch (err) {

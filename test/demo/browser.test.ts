@@ -14,6 +14,7 @@ import {
   hasChromium,
   launchChromium,
   messages,
+  send,
   submitModal,
   WAIT,
 } from './page-steps.js';
@@ -85,6 +86,41 @@ describe('npm run demo in a real browser', () => {
     await page.locator('#conv-body').evaluate((el) => (el.scrollTop = el.scrollHeight));
     await page.screenshot({ path: join(SHOTS, '4-digest.png') });
 
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  });
+
+  it.skipIf(!hasChromium)('/care new with a due phrase prefills the form; More options and a time-of-day reminder work on the page', async () => {
+    const page = await browser!.newPage({ viewport: { width: 1280, height: 900 } });
+    const pageErrors: string[] = [];
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    await page.goto(`${demo!.url}#user=U0SOPHIE&c=C0CARE`);
+    await expect.poll(() => page.locator('#conv-head').textContent(), WAIT).toContain('care-team');
+    await send(page, '/care new Call the GP tomorrow 3pm');
+    const modal = page.locator('#modal-root form.bk-modal');
+    const field = (blockId: string) => modal.locator(`.bk-input[data-block-id="${blockId}"]`);
+    await field('task').waitFor(WAIT);
+    expect(await field('task').locator('textarea').inputValue()).toBe('Call the GP');
+    expect(await field('due_time').locator('input[type=time]').inputValue()).toBe('15:00');
+    expect(await field('assignee').locator('select').inputValue()).toBe('U0SOPHIE');
+    expect(await field('pin_to_calendar').count()).toBe(0);
+
+    // Typed, then More options: the extra fields appear and the typed words stay.
+    await field('task').locator('textarea').fill('Call the GP about the bloods');
+    await modal.locator('button', { hasText: 'More options' }).click();
+    await field('pin_to_calendar').waitFor(WAIT);
+    expect(await field('task').locator('textarea').inputValue()).toBe('Call the GP about the bloods');
+
+    // "At a time of day" brings its time picker.
+    await field('reminder_0_method').locator('select').selectOption({ label: 'Email' });
+    expect(await field('reminder_0_time').count()).toBe(0);
+    await field('reminder_0_when').locator('select').selectOption({ label: 'At a time of day that day' });
+    await field('reminder_0_time').waitFor(WAIT);
+    await field('reminder_0_time').locator('input[type=time]').fill('08:00');
+    expect(await field('task').locator('textarea').inputValue()).toBe('Call the GP about the bloods');
+    await page.screenshot({ path: join(SHOTS, '5-more-options.png') });
+    await submitModal(modal);
+    await cardFor(page, 'Call the GP about the bloods').waitFor(WAIT);
     expect(pageErrors).toEqual([]);
     await page.close();
   });

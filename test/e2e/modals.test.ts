@@ -114,19 +114,21 @@ describe('the action modal through Slack', () => {
     await h.driver.slash('sophie', '/care new Review the care plan with the family', { channel: '#care-team' });
     await openModal('sophie');
     const serviceUser = 'aaaaaaaaaaaaaaaaaaaaaaaa';
-    const result = await h.driver
+    await h.driver
       .modal('sophie')
       .fill('Due date', '2026-03-12')
       .fill('Due time', '14:15')
       .fill('Assignee', 'priya')
       .fill('Urgency', ['Urgent (shows at the top of dashboards)'])
-      .fill('Pin to calendar', "The assignee's calendar")
       .fill('Notify on completion', GROUPS)
+      .clickButton('More options');
+    const result = await h.driver
+      .modal('sophie')
+      .fill('Pin to calendar', "The assignee's calendar")
       .fill('Reminder 1: how', 'Email')
-      .fill('Reminder 1: when', 'Minutes before')
-      .fill('Reminder 1: minutes before', '15 minutes before')
+      .fill('Reminder 1: when', '15 minutes before')
       .fill('Reminder 2: how', 'SMS or WhatsApp')
-      .fill('Reminder 2: when', 'At a time of day')
+      .fill('Reminder 2: when', 'At a time of day that day')
       .fill('Reminder 2: time of day', '08:00')
       .fill('Relates to', 'A service user')
       .fill('Care enquiry or service user Id', serviceUser)
@@ -170,20 +172,19 @@ describe('the action modal through Slack', () => {
     await h.driver.slash('sophie', '/care new', { channel: '#care-team' });
     await openModal('sophie');
     const modal = h.driver.modal('sophie');
+    await modal.clickButton('More options');
     const result = await modal
       .fill('Task', '   \u0007  ')
       .fill('Due date', '2026-02-30')
       .fill('Due time', '10:00')
-      .fill('Reminder 1: when', 'Minutes before')
+      .fill('Reminder 1: when', '15 minutes before')
       .fill('Reminder 2: how', 'Email')
-      .fill('Reminder 2: when', 'Minutes before')
       .fill('Relates to', 'A care enquiry')
       .submit();
     expect(result.outcome).toBe('errors');
     expect(modal.errorFor('Task')).toBe('Say what needs doing.');
     expect(modal.errorFor('Due date')).toBe('Pick the day it is due.');
     expect(modal.errorFor('Reminder 1: how')).toContain('Choose how to remind');
-    expect(modal.errorFor('Reminder 2: minutes before')).toBe('Choose how many minutes before.');
     expect(modal.errorFor('Care enquiry or service user Id')).toContain('Give the Id');
     expect(modal.errorFor('Due time')).toBeUndefined();
     // Fixing them lets it through.
@@ -191,8 +192,7 @@ describe('the action modal through Slack', () => {
       .fill('Task', 'Fixed task')
       .fill('Due date', '2026-03-20')
       .fill('Reminder 1: how', 'Voice call')
-      .fill('Reminder 1: minutes before', '10 minutes before')
-      .fill('Reminder 2: minutes before', '5 minutes before')
+      .fill('Reminder 2: when', '30 minutes before')
       .fill('Relates to', 'Nothing in particular')
       .submit();
     expect(fixed.errors).toEqual({});
@@ -200,7 +200,10 @@ describe('the action modal through Slack', () => {
     const created = await h.fake.waitFor(async () => ((await latestCreated('U0SOPHIE')).task === 'Fixed task' ? latestCreated('U0SOPHIE') : undefined), {
       timeoutMs: 10_000,
     });
-    expect(created.reminders).toHaveLength(2);
+    expect(created.reminders).toEqual([
+      expect.objectContaining({ method: 'voice', offset_type: 'delta', offset_delta: 15 }),
+      expect.objectContaining({ method: 'email', offset_type: 'delta', offset_delta: 30 }),
+    ]);
   });
 
   it("puts the care system's arg_errors inline on the field they belong to", async () => {
@@ -251,7 +254,7 @@ describe('the action modal through Slack', () => {
     expect(block('urgent').element.initial_options).toHaveLength(1);
     expect(block('notify_on_complete').element.initial_options.map((o: { text: { text: string } }) => o.text.text)).toEqual(['Maintenance']);
     expect(block('reminder_0_method').element.initial_option.value).toBe('email');
-    expect(block('reminder_0_minutes').element.initial_option.value).toBe('30');
+    expect(block('reminder_0_when').element.initial_option.value).toBe('delta:30'); // a reminder set: More options shown
     expect(filled.view.blocks.some((b) => b.block_id === 'subject')).toBe(false); // create only
     expect(h.fake.visibleText(filled.view)).toContain('Edit care action');
 

@@ -417,6 +417,19 @@ describe('modal views and view.state.values', () => {
     expect(renderView(everyInput, { ...ctx, errors: { prio: 'Pick one' } })).toContain('Pick one');
   });
 
+  it('marks an input block with dispatch_action, so the page sends its choices as Slack does', () => {
+    const when = {
+      type: 'input',
+      block_id: 'reminder_0_when',
+      dispatch_action: true,
+      label: plain('Reminder 1: when'),
+      element: { type: 'static_select', action_id: 'value', options: [{ text: plain('At a time of day'), value: 'time' }] },
+    };
+    const html = renderView({ id: 'V3', type: 'modal', title: plain('Form'), blocks: [when, { ...when, block_id: 'quiet', dispatch_action: undefined }] }, ctx);
+    expect(html).toContain('data-block-id="reminder_0_when" data-dispatch-action="1"');
+    expect(html).not.toContain('data-block-id="quiet" data-dispatch-action');
+  });
+
   it('renders a banner, a view without submit, and a Home tab', () => {
     const info = renderView(
       { id: 'V2', type: 'modal', title: plain('Info'), general_error: 'The app did not answer', blocks: [{ type: 'section', text: md('Hi') }] },

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { memoryLogger } from '../../src/logging/logger.js';
 import type { PlaygroundBackend, PlaygroundState } from '../../src/playground/backend.js';
 import { createMemoryBackend, type MemoryBackend } from '../../src/playground/memory-backend.js';
+import { parseRequest } from '../../src/playground/api-routes.js';
 import { startPlayground, type PlaygroundServer } from '../../src/playground/server.js';
 
 const running: PlaygroundServer[] = [];
@@ -317,5 +318,18 @@ describe('playground server: static files', () => {
       body: JSON.stringify({ userId: 'U0ALICE' }),
     });
     expect(res.status).toBe(403);
+  });
+});
+
+describe('playground API: a modal’s entries go with a click or a choice in it', () => {
+  it('accepts view.state.values with click-button and select-option, and checks their shape', async () => {
+    const entered = { task: { value: { type: 'plain_text_input', value: 'Typed so far' } } };
+    const target = { userId: 'U0ALICE', where: 'modal', viewId: 'V1', blockId: 'reminder_0_when', actionId: 'value' };
+    const click = parseRequest('click-button', { ...target, blockId: 'form_more', actionId: 'care_form_more', values: entered });
+    expect(click.ok).toBe(true);
+    const option = { text: { type: 'plain_text', text: 'At a time of day' }, value: 'time' };
+    expect(parseRequest('select-option', { ...target, selected: { type: 'static_select', selected_option: option }, values: entered }).ok).toBe(true);
+    const bad = parseRequest('click-button', { ...target, values: { task: { value: { type: 'plain_text_input', value: 7 } } } });
+    expect(bad).toMatchObject({ ok: false, error: expect.stringContaining('values.task.value.value') });
   });
 });

@@ -92,8 +92,7 @@ describe('the action modal and its form', () => {
     due_time: { value: { selected_time: '09:00' } },
     urgent: { value: { selected_options: [{ value: 'urgent' }] } },
     reminder_0_method: { value: { selected_option: { value: 'email' } } },
-    reminder_0_offset: { value: { selected_option: { value: 'delta' } } },
-    reminder_0_minutes: { value: { selected_option: { value: '15' } } },
+    reminder_0_when: { value: { selected_option: { value: 'delta:15' } } },
     ...over,
   });
 
@@ -109,13 +108,18 @@ describe('the action modal and its form', () => {
 
   it('puts an error under each wrong field', () => {
     const r = parseActionForm(
-      filled({ task: { value: { value: '   ' } }, due_time: { value: {} }, reminder_0_minutes: { value: {} }, subject: { value: { value: 'zzz' } } }),
+      filled({
+        task: { value: { value: '   ' } },
+        due_time: { value: {} },
+        reminder_0_when: { value: { selected_option: { value: 'delta:7' } } },
+        subject: { value: { value: 'zzz' } },
+      }),
       'Europe/London',
       'create',
     );
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(Object.keys(r.errors).sort()).toEqual(['due_time', 'reminder_0_minutes', 'subject', 'task']);
+    expect(Object.keys(r.errors).sort()).toEqual(['due_time', 'reminder_0_when', 'subject', 'task']);
   });
 
   it('survives a damaged or hostile submission', () => {
@@ -126,7 +130,7 @@ describe('the action modal and its form', () => {
   it('maps the API’s arg_errors onto the modal fields', () => {
     expect(argErrorsToFields({ due: ['Not a valid date.'], 'reminders_1-offset_delta': ['Not a valid choice.'], weird: ['x'] })).toEqual({
       due_date: 'Not a valid date.',
-      reminder_1_minutes: 'Not a valid choice.',
+      reminder_1_when: 'Not a valid choice.',
       task: 'x',
     });
   });

@@ -194,11 +194,18 @@ function createApp() {
     return list?.find((m) => m.ts === surface.dataset.ts)?.blocks ?? [];
   }
 
+  /** In a modal, what the person has entered so far goes with a click, as Slack sends the view's state. */
+  function withModalValues(target, surface) {
+    const form = surface.matches('form.bk-modal') ? surface : null;
+    if (form && ui.modal.view) target.values = collectViewState(form, ui.modal.view);
+    return target;
+  }
+
   function onButton(el) {
     const surface = el.closest('[data-surface]');
     if (!surface) return;
     if (el.dataset.confirm && !window.confirm(el.dataset.confirm)) return;
-    const target = targetOf(el, surface);
+    const target = withModalValues(targetOf(el, surface), surface);
     if (el.dataset.value !== undefined) target.value = el.dataset.value;
     if (el.dataset.url) toast(`This button links to ${el.dataset.url} (not opened in the playground).`);
     act(() => api.clickButton(ui.userId, target), el);
@@ -207,7 +214,9 @@ function createApp() {
   function onSelect(el) {
     const surface = el.closest('[data-surface]');
     const kind = el.dataset.kind;
-    if (!surface || el.closest('.bk-input') || !el.value) return;
+    // Inside an input block a choice is only sent when the block asks for it (dispatch_action).
+    const input = el.closest('.bk-input');
+    if (!surface || (input && !input.dataset.dispatchAction) || !el.value) return;
     let selected;
     if (kind === 'static_select' || kind === 'overflow') {
       const def = findElement(blocksOf(surface), el.dataset.blockId, el.dataset.actionId);
@@ -225,7 +234,7 @@ function createApp() {
       return;
     }
     if (el.dataset.confirm && !window.confirm(el.dataset.confirm)) return;
-    const target = targetOf(el, surface);
+    const target = withModalValues(targetOf(el, surface), surface);
     if (kind === 'overflow') el.value = '';
     act(() => api.selectOption(ui.userId, { ...target, selected }), el);
   }

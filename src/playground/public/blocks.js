@@ -65,7 +65,7 @@ function renderInputBlock(block, blockId, ctx) {
   const hint = block.hint ? `<div class="bk-hint">${renderPlainText(block.hint)}</div>` : '';
   const err = error ? `<div class="bk-error" role="alert">${esc(error)}</div>` : '';
   return (
-    `<div class="bk bk-input${error ? ' has-error' : ''}" data-block-id="${esc(blockId)}">` +
+    `<div class="bk bk-input${error ? ' has-error' : ''}" data-block-id="${esc(blockId)}"${block.dispatch_action === true ? ' data-dispatch-action="1"' : ''}>` +
     `<label class="bk-label" for="${esc(labelId)}">${renderPlainText(block.label)}${optional}</label>` +
     `${renderInputElement(block.element, ctx, blockId, labelId)}${err}${hint}</div>`
   );

@@ -3,7 +3,7 @@ import { isHhMm, isIsoDate, zonedToUtc } from '../../time/zones.js';
 import type { ActionField, ActionFormValue, ReminderValue } from '../../services/action-model.js';
 import { FIELD_ACTION_ID, FieldIds as F, isCareId, reminderFieldIds } from '../ids.js';
 import { clean } from '../text.js';
-import { REMINDER_MINUTES, REMINDER_METHODS } from '../views/action-form-modal.js';
+import { NO_REMINDER, REMINDER_MINUTES, REMINDER_METHODS } from '../views/action-form-modal.js';
 
 /** Slack's view.state.values: block_id -> action_id -> element state. */
 export type ViewStateValues = Record<string, Record<string, ViewElementState>>;
@@ -33,11 +33,17 @@ const ElementSchema = z.looseObject({
 });
 const ValuesSchema = z.record(z.string(), z.record(z.string(), ElementSchema));
 
-/** Validate a submitted action form; errors are keyed by input block_id for Slack's inline display. */
-export function parseActionForm(raw: unknown, timezone: string, mode: 'create' | 'edit'): FormResult {
+/**
+ * Validate a submitted action form; errors are keyed by input block_id for Slack's inline display.
+ * `shown` is the input blocks the form showed (values of any other block are ignored: a
+ * field the person never saw is unset, and an error can only go under a field that is there).
+ */
+export function parseActionForm(raw: unknown, timezone: string, mode: 'create' | 'edit', shown?: ReadonlySet<string>): FormResult {
   const parsed = ValuesSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, errors: { [F.task]: 'The form arrived damaged; please close it and try again.' } };
-  const values = parsed.data as ViewStateValues;
+  const all = parsed.data as ViewStateValues;
+  const values: ViewStateValues = shown ? Object.fromEntries(Object.entries(all).filter(([block]) => shown.has(block))) : all;
+  const isShown = (block: string) => !shown || shown.has(block);
   const errors: Record<string, string> = {};
 
   const task = clean(get(values, F.task)?.value ?? '').trim();
@@ -59,21 +65,24 @@ export function parseActionForm(raw: unknown, timezone: string, mode: 'create' |
   for (const i of [0, 1] as const) {
     const ids = reminderFieldIds(i);
     const method = get(values, ids.method)?.selected_option?.value;
-    const offset = get(values, ids.offset)?.selected_option?.value ?? 'none';
-    const minutes = Number(get(values, ids.minutes)?.selected_option?.value);
+    const when = get(values, ids.when)?.selected_option?.value ?? 'none';
     const at = get(values, ids.time)?.selected_time ?? undefined;
+    if (method === NO_REMINDER) continue;
     if (!method) {
-      if (offset !== 'none' || at || get(values, ids.minutes)?.selected_option) errors[ids.method] = 'Choose how to remind, or clear this reminder.';
+      if (when !== 'none') errors[ids.method] = 'Choose how to remind, or "No reminder".';
       continue;
     }
     if (!METHODS.has(method)) errors[ids.method] = 'Choose one of the listed ways.';
-    if (offset === 'delta') {
-      if (!(REMINDER_MINUTES as readonly number[]).includes(minutes)) errors[ids.minutes] = 'Choose how many minutes before.';
+    const delta = /^delta:(\d{1,3})$/.exec(when);
+    if (delta) {
+      const minutes = Number(delta[1]);
+      if (!(REMINDER_MINUTES as readonly number[]).includes(minutes)) errors[ids.when] = 'Choose one of the listed times.';
       else reminders.push({ method, offset_type: 'delta', offset_delta: minutes });
-    } else if (offset === 'time') {
-      if (!at || !isHhMm(at)) errors[ids.time] = 'Choose the time of day.';
+    } else if (when === 'time') {
+      if (!at || !isHhMm(at)) errors[isShown(ids.time) ? ids.time : ids.when] = 'Choose the time of day.';
       else reminders.push({ method, offset_type: 'time', offset_time_str: at });
-    } else reminders.push({ method, offset_type: 'none' });
+    } else if (when === 'none') reminders.push({ method, offset_type: 'none' });
+    else errors[ids.when] = 'Choose one of the listed times.';
   }
 
   let subject: ActionFormValue['subject'] = null;
@@ -82,7 +91,8 @@ export function parseActionForm(raw: unknown, timezone: string, mode: 'create' |
     const id = (get(values, F.subject)?.value ?? '').trim().toLowerCase();
     if (id && !isCareId(id)) errors[F.subject] = 'An Id is 24 letters (a–f) and digits.';
     else if (id && type !== 'care_enquiry' && type !== 'service_user') errors[F.subjectType] = 'Say whether the Id is a care enquiry or a service user.';
-    else if (!id && (type === 'care_enquiry' || type === 'service_user')) errors[F.subject] = 'Give the Id, or choose "Nothing in particular".';
+    else if (!id && (type === 'care_enquiry' || type === 'service_user'))
+      errors[isShown(F.subject) ? F.subject : F.subjectType] = 'Give the Id, or choose "Nothing in particular".';
     else if (id) subject = { type: type as 'care_enquiry' | 'service_user', id };
   }
 
@@ -102,13 +112,23 @@ export function argErrorsToFields(argErrors: Record<string, string[]>): Record<s
     care_enquiry: F.subject,
     service_user: F.subject,
   };
-  const reminderPart = { method: 'method', offset_type: 'offset', offset_delta: 'minutes', offset_time_str: 'time' } as const;
+  const reminderPart = { method: 'method', offset_type: 'when', offset_delta: 'when', offset_time_str: 'time' } as const;
   const out: Record<string, string> = {};
   for (const [param, messages] of Object.entries(argErrors)) {
     const m = /^reminders_([01])-(method|offset_type|offset_delta|offset_time_str)$/.exec(param);
     const block = m ? reminderFieldIds(Number(m[1]) as 0 | 1)[reminderPart[m[2] as keyof typeof reminderPart]] : (map[param] ?? F.task);
     const text = messages.join(' ').slice(0, 150) || 'The care system did not accept this.';
     out[block] = out[block] ? `${out[block]} ${text}`.slice(0, 150) : text;
+  }
+  return out;
+}
+
+/** Errors moved onto fields the form shows (an error under a block that is not there would be refused by Slack). */
+export function onShownFields(errors: Record<string, string>, shown: ReadonlySet<string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [block, message] of Object.entries(errors)) {
+    const at = shown.has(block) ? block : F.task;
+    out[at] = out[at] ? `${out[at]} ${message}`.slice(0, 150) : message;
   }
   return out;
 }

@@ -1,15 +1,20 @@
 import type { types } from '@slack/bolt';
-import { CallbackIds, FIELD_ACTION_ID as V, FieldIds as F, reminderFieldIds } from '../ids.js';
+import { ActionIds, BlockIds, CallbackIds, FIELD_ACTION_ID as V, FieldIds as F, reminderFieldIds } from '../ids.js';
 import { plain } from '../text.js';
-import { context, plainText } from './blocks.js';
+import { actions, button, context, plainText } from './blocks.js';
 
+/** How a reminder is sent; "none" clears the reminder. */
 export const REMINDER_METHODS = [
   ['email', 'Email'],
   ['sms_or_whatsapp', 'SMS or WhatsApp'],
   ['voice', 'Voice call'],
   ['user_pref', "The person's preference"],
 ] as const;
+export const NO_REMINDER = 'none';
+/** Minutes before the due time the care API accepts. */
 export const REMINDER_MINUTES = [5, 10, 15, 30, 45, 60] as const;
+/** The minutes the form offers; an action with another allowed offset shows it as one more choice. */
+export const OFFERED_MINUTES = [15, 30, 60] as const;
 
 export interface ReminderForm {
   method?: string;
@@ -27,6 +32,12 @@ export interface ActionFormInitial {
   pin?: 'location' | 'user' | null;
   notify?: { id: string; name: string }[];
   reminders?: ReminderForm[];
+  /** Create only: what it relates to, as entered so far. */
+  subject?: { type?: string; id?: string };
+  /** Show pin, reminders and "relates to" (else a "More options" button). */
+  more?: boolean;
+  /** A check on the due time, shown under it ("More than a year ahead: …"). */
+  dueNotice?: string;
 }
 
 export interface ActionModalMeta {
@@ -39,7 +50,26 @@ export interface ActionModalMeta {
   threadTs?: string;
   /** Edit only: the message whose card shows the new state once saved. */
   origin?: { channel: string; ts?: string | undefined; threadTs?: string | undefined; responseUrl?: string | undefined; blockId?: string | undefined };
+  /** Edit only: the due time the action had (ISO), which may stay as it is even when past. */
+  dueWas?: string;
+  /** A due time more than a year ahead the person has been asked about once (ISO): submitting it again keeps it. */
+  farAheadOk?: string;
 }
+
+/** Whether the edit form opens with More options shown: something there is set. */
+export const hasMoreOptions = (initial: ActionFormInitial): boolean =>
+  Boolean(initial.pin) ||
+  Boolean(initial.reminders?.length) ||
+  Boolean(initial.subject?.id) ||
+  Boolean(initial.subject?.type && initial.subject.type !== 'none');
+
+/** The value of a reminder's "when" choice: `none`, `delta:<minutes>` or `time`. */
+export function whenValue(r: ReminderForm | undefined): string {
+  if (r?.offset === 'delta' && r.minutes) return `delta:${r.minutes}`;
+  return r?.offset === 'time' ? 'time' : 'none';
+}
+
+const minutesLabel = (m: number) => (m === 60 ? '1 hour before' : `${m} minutes before`);
 
 const opt = (text: string, value: string): types.PlainTextOption => ({ text: plainText(text, 75), value });
 
@@ -54,44 +84,84 @@ function input(blockId: string, label: string, element: types.InputBlockElement,
   };
 }
 
+function whenOptions(current: ReminderForm | undefined): types.PlainTextOption[] {
+  const minutes = new Set<number>(OFFERED_MINUTES);
+  // An action made elsewhere may have 5, 10 or 45 minutes: offered too, so it is not lost.
+  if (current?.offset === 'delta' && current.minutes && (REMINDER_MINUTES as readonly number[]).includes(current.minutes)) minutes.add(current.minutes);
+  return [
+    opt('At the due time', 'none'),
+    ...[...minutes].sort((a, b) => a - b).map((m) => opt(minutesLabel(m), `delta:${m}`)),
+    opt('At a time of day that day', 'time'),
+  ];
+}
+
 function reminderBlocks(i: 0 | 1, r: ReminderForm | undefined): types.KnownBlock[] {
   const ids = reminderFieldIds(i);
-  const methodOptions = REMINDER_METHODS.map(([v, t]) => opt(t, v));
-  const offsetOptions = [opt('At the due time', 'none'), opt('Minutes before', 'delta'), opt('At a time of day', 'time')];
-  const minuteOptions = REMINDER_MINUTES.map((m) => opt(`${m} minutes before`, String(m)));
+  const methodOptions = [opt('No reminder', NO_REMINDER), ...REMINDER_METHODS.map(([v, t]) => opt(t, v))];
   const initialMethod = methodOptions.find((o) => o.value === r?.method);
-  const initialOffset = offsetOptions.find((o) => o.value === (r?.offset ?? 'none'));
-  const initialMinutes = minuteOptions.find((o) => o.value === String(r?.minutes));
-  return [
+  const options = whenOptions(r);
+  const initialWhen = r ? options.find((o) => o.value === whenValue(r)) : undefined;
+  const blocks: types.KnownBlock[] = [
     input(
       ids.method,
       `Reminder ${i + 1}: how`,
       { type: 'static_select', action_id: V, options: methodOptions, ...(initialMethod ? { initial_option: initialMethod } : {}) },
       true,
     ),
-    input(
-      ids.offset,
-      `Reminder ${i + 1}: when`,
-      { type: 'radio_buttons', action_id: V, options: offsetOptions, ...(initialOffset ? { initial_option: initialOffset } : {}) },
-      true,
-    ),
-    input(
-      ids.minutes,
-      `Reminder ${i + 1}: minutes before`,
-      { type: 'static_select', action_id: V, options: minuteOptions, ...(initialMinutes ? { initial_option: initialMinutes } : {}) },
-      true,
-    ),
-    input(ids.time, `Reminder ${i + 1}: time of day`, { type: 'timepicker', action_id: V, ...(r?.time ? { initial_time: r.time } : {}) }, true),
+    {
+      // Choosing "at a time of day" redraws the form with a time picker under it.
+      ...input(
+        ids.when,
+        `Reminder ${i + 1}: when`,
+        { type: 'static_select', action_id: V, options, ...(initialWhen ? { initial_option: initialWhen } : {}) },
+        true,
+      ),
+      dispatch_action: true,
+    },
   ];
+  if (r?.offset === 'time')
+    blocks.push(input(ids.time, `Reminder ${i + 1}: time of day`, { type: 'timepicker', action_id: V, ...(r.time ? { initial_time: r.time } : {}) }));
+  return blocks;
+}
+
+function moreBlocks(mode: 'create' | 'edit', initial: ActionFormInitial): types.KnownBlock[] {
+  const pinOptions = [opt('Not pinned', 'none'), opt("The location's calendar", 'location'), opt("The assignee's calendar", 'user')];
+  const initialPin = pinOptions.find((o) => o.value === (initial.pin ?? 'none'));
+  const blocks: types.KnownBlock[] = [
+    input(F.pin, 'Pin to calendar', { type: 'radio_buttons', action_id: V, options: pinOptions, ...(initialPin ? { initial_option: initialPin } : {}) }, true),
+    context('*Reminders* (up to two) are sent to the assignee.'),
+    ...reminderBlocks(0, initial.reminders?.[0]),
+    ...reminderBlocks(1, initial.reminders?.[1]),
+  ];
+  if (mode === 'create') {
+    const subjectOptions = [opt('Nothing in particular', 'none'), opt('A care enquiry', 'care_enquiry'), opt('A service user', 'service_user')];
+    const initialSubject = subjectOptions.find((o) => o.value === initial.subject?.type);
+    blocks.push(
+      input(
+        F.subjectType,
+        'Relates to',
+        { type: 'radio_buttons', action_id: V, options: subjectOptions, ...(initialSubject ? { initial_option: initialSubject } : {}) },
+        true,
+      ),
+      input(
+        F.subject,
+        'Care enquiry or service user Id',
+        { type: 'plain_text_input', action_id: V, max_length: 24, ...(initial.subject?.id ? { initial_value: plain(initial.subject.id, 24) } : {}) },
+        true,
+        '24 letters and digits, from the care system.',
+      ),
+    );
+  }
+  return blocks;
 }
 
 /**
  * The create/edit form. Pure: no API call is needed to open it. `privateMetadata`
  * is `meta` as the caller sealed it for the person (see signed-metadata.ts).
+ * At a glance: task, due date and time, assignee, urgent and notify; "More
+ * options" adds pin, reminders and (create only) what it relates to.
  */
 export function actionModal(meta: ActionModalMeta, privateMetadata: string, initial: ActionFormInitial = {}): types.ModalView {
-  const pinOptions = [opt('Not pinned', 'none'), opt("The location's calendar", 'location'), opt("The assignee's calendar", 'user')];
-  const initialPin = pinOptions.find((o) => o.value === (initial.pin ?? 'none'));
   const urgentOption = opt('Urgent (shows at the top of dashboards)', 'urgent');
   const blocks: types.KnownBlock[] = [
     input(F.task, 'Task', {
@@ -109,6 +179,7 @@ export function actionModal(meta: ActionModalMeta, privateMetadata: string, init
       false,
       `In your Slack time zone (${meta.tz}).`,
     ),
+    ...(initial.dueNotice ? [{ ...context(`:warning: ${initial.dueNotice}`), block_id: BlockIds.dueNotice }] : []),
     input(
       F.assignee,
       'Assignee',
@@ -122,7 +193,6 @@ export function actionModal(meta: ActionModalMeta, privateMetadata: string, init
       { type: 'checkboxes', action_id: V, options: [urgentOption], ...(initial.urgent ? { initial_options: [urgentOption] } : {}) },
       true,
     ),
-    input(F.pin, 'Pin to calendar', { type: 'radio_buttons', action_id: V, options: pinOptions, ...(initialPin ? { initial_option: initialPin } : {}) }, true),
     input(
       F.notify,
       'Notify on completion',
@@ -135,31 +205,13 @@ export function actionModal(meta: ActionModalMeta, privateMetadata: string, init
       },
       true,
     ),
-    context('*Reminders* (up to two) are sent to the assignee.'),
-    ...reminderBlocks(0, initial.reminders?.[0]),
-    ...reminderBlocks(1, initial.reminders?.[1]),
+    ...(initial.more
+      ? moreBlocks(meta.mode, initial)
+      : [
+          actions(BlockIds.formMore, [button('More options', ActionIds.moreOptions, 'more')]),
+          context(meta.mode === 'create' ? 'Pin to calendar, reminders, what it relates to.' : 'Pin to calendar, reminders.'),
+        ]),
   ];
-  if (meta.mode === 'create') {
-    blocks.push(
-      input(
-        F.subjectType,
-        'Relates to',
-        {
-          type: 'radio_buttons',
-          action_id: V,
-          options: [opt('Nothing in particular', 'none'), opt('A care enquiry', 'care_enquiry'), opt('A service user', 'service_user')],
-        },
-        true,
-      ),
-      input(
-        F.subject,
-        'Care enquiry or service user Id',
-        { type: 'plain_text_input', action_id: V, max_length: 24 },
-        true,
-        '24 letters and digits, from the care system.',
-      ),
-    );
-  }
   return {
     type: 'modal',
     callback_id: CallbackIds.actionModal,

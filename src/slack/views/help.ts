@@ -19,7 +19,7 @@ export function helpBlocks(state: HelpState): Block[] {
         '*Your actions*',
         '`/care mine` — your open actions: overdue, today, next 7 days',
         '`/care due [today|tomorrow|week|overdue] [@person]` — what is due',
-        '`/care new [task]` — create an action',
+        '`/care new [task]` — create an action (`/care new Call the GP tomorrow 3pm` sets the due time too)',
         '`/care show|done|reopen <action no>` — see, complete or reopen one',
         '`/care find <words>` — search actions',
         '`/care summary [HH:MM] [weekdays|daily]` · `/care summary off` — a DM each morning with your overdue, due-today and urgent actions',

@@ -6,7 +6,7 @@ import { localParts } from '../../../time/zones.js';
 import type { SlackDeps } from '../../deps.js';
 import { clickOrigin } from '../../edited-in-place.js';
 import { ActionIds, CallbackIds } from '../../ids.js';
-import { type ActionFormInitial, type ActionModalMeta, actionModal, type ReminderForm } from '../../views/action-form-modal.js';
+import { type ActionFormInitial, type ActionModalMeta, actionModal, hasMoreOptions, type ReminderForm } from '../../views/action-form-modal.js';
 import { loadingModal, messageModal } from '../../views/simple-modals.js';
 import { buttonListener, tellClicker } from '../error-policy.js';
 
@@ -18,7 +18,7 @@ async function initialValues(deps: SlackDeps, teamId: string, action: Action, tz
   const local = due ? localParts(due, tz) : null;
   const assignee = action.assigned_to ? await deps.identity.slackUserFor(teamId, action.assigned_to) : null;
   const groupNames = await deps.directory.groupNames(action.notify_on_complete ?? []);
-  return {
+  const initial: ActionFormInitial = {
     task: action.task ?? '',
     ...(local ? { dueDate: local.date, dueTime: local.time } : {}),
     ...(assignee ? { assigneeSlackUserId: assignee } : {}),
@@ -34,6 +34,8 @@ async function initialValues(deps: SlackDeps, teamId: string, action: Action, tz
       }),
     ),
   };
+  // Pin or a reminder set: More options open, so what the action has is seen (and kept when saved).
+  return { ...initial, more: hasMoreOptions(initial) };
 }
 
 /** Edit: open a "Loading…" modal at once (the trigger lives 3 s), then fill it from the API. */
@@ -53,7 +55,15 @@ export function registerEditButton(app: App, deps: SlackDeps): void {
         const [tz, current] = await Promise.all([deps.profiles.tz(body.user.id), deps.actions.resolve({ type: 'id', id: action.value ?? '' })]);
         const channelId = body.channel?.id ?? body.container?.channel_id;
         const origin = clickOrigin(body, action.block_id);
-        const meta: ActionModalMeta = { mode: 'edit', actionId: current._id, tz, ...(channelId ? { channelId } : {}), ...(origin ? { origin } : {}) };
+        const dueWas = parseApiDateTime(current.due)?.toISOString();
+        const meta: ActionModalMeta = {
+          mode: 'edit',
+          actionId: current._id,
+          tz,
+          ...(channelId ? { channelId } : {}),
+          ...(origin ? { origin } : {}),
+          ...(dueWas ? { dueWas } : {}),
+        };
         const sealed = deps.signedMetadata.encode(meta, { ...actor, form: CallbackIds.actionModal });
         await deps.slack.views.update({ view_id: viewId, view: actionModal(meta, sealed, await initialValues(deps, actor.teamId, current, tz)) });
       } catch (err) {

@@ -16,13 +16,13 @@ async function replyWithCard(ctx: CommandContext, deps: SlackDeps, view: ActionV
   await ctx.reply(note ? { text: note, blocks: [section(note), ...card] } : { text: `Action ${view.actionNo ?? view.id}`, blocks: card });
 }
 
-/** `/care new [task]`: the create form (linked people only). */
+/** `/care new [task]`: the create form (linked people only); a due phrase in the task ("tomorrow 3pm") fills the due time. */
 export const newAction: CommandHandler<'new'> = async (cmd, ctx, deps) => {
   if (!(await deps.identity.getLink(actorOf(ctx)))) {
     await ctx.reply({ text: 'Link your care account first: /care link', blocks: notLinkedBlocks() });
     return;
   }
-  await openCreateForm(deps, ctx.triggerId, actorOf(ctx), { channelId: ctx.channelId, task: cmd.task });
+  await openCreateForm(deps, ctx.triggerId, actorOf(ctx), { channelId: ctx.channelId, task: cmd.task, dueFromTask: true });
 };
 
 /** `/care mine` */

@@ -1,35 +1,21 @@
 import type { App, types } from '@slack/bolt';
-import { z } from 'zod';
 import { InvalidRequestError, type Action } from '../../../care/index.js';
 import { describeError, UserFacingError } from '../../../services/errors.js';
-import { isValidTimeZone } from '../../../time/zones.js';
 import type { SlackDeps } from '../../deps.js';
 import type { ActionFormValue } from '../../../services/action-model.js';
-import { argErrorsToFields, FIELD_BLOCKS, parseActionForm } from '../../forms/action-form.js';
+import { argErrorsToFields, FIELD_BLOCKS, onShownFields, parseActionForm } from '../../forms/action-form.js';
+import { type ActionFormMeta, ActionFormMetaSchema } from '../../forms/action-form-meta.js';
+import { checkDue } from '../../forms/due-check.js';
+import { formStateOf } from '../../forms/form-state.js';
 import { showEditedInPlace } from '../../edited-in-place.js';
 import { refreshHomes } from '../../home-publisher.js';
-import { CARE_ID, CallbackIds } from '../../ids.js';
+import { CallbackIds } from '../../ids.js';
 import { actionCard, actionFallback } from '../../views/action-card.js';
+import { actionModal } from '../../views/action-form-modal.js';
 import { section } from '../../views/blocks.js';
 import { damagedFormModal, messageModal } from '../../views/simple-modals.js';
 
-const MetaSchema = z.object({
-  mode: z.enum(['create', 'edit']),
-  actionId: z.string().regex(CARE_ID).optional(),
-  tz: z.string().refine(isValidTimeZone),
-  channelId: z.string().optional(),
-  threadTs: z.string().optional(),
-  origin: z
-    .object({
-      channel: z.string(),
-      ts: z.string().optional(),
-      threadTs: z.string().optional(),
-      responseUrl: z.string().url().optional(),
-      blockId: z.string().optional(),
-    })
-    .optional(),
-});
-type Meta = z.infer<typeof MetaSchema>;
+type Meta = ActionFormMeta;
 
 /** How long a submission waits for the care API before answering Slack with a "Saving…" view. */
 const ACK_BUDGET_MS = 2000;
@@ -104,7 +90,7 @@ export function registerActionFormSubmit(app: App, deps: SlackDeps): void {
     const actor = { teamId: body.team?.id ?? view.team_id, userId: body.user.id };
     // Only metadata we sealed for this person and this form, not yet expired, is acted on: it names
     // where the confirmation is posted, which action an edit changes and which card is updated.
-    const issued = MetaSchema.safeParse(deps.signedMetadata.decode(view.private_metadata, { ...actor, form: CallbackIds.actionModal }));
+    const issued = ActionFormMetaSchema.safeParse(deps.signedMetadata.decode(view.private_metadata, { ...actor, form: CallbackIds.actionModal }));
     if (!issued.success || (issued.data.mode === 'edit' && !issued.data.actionId)) {
       deps.logger.warn('refused a form whose private_metadata did not verify (forged, another person’s, or expired)', {
         form: CallbackIds.actionModal,
@@ -114,17 +100,26 @@ export function registerActionFormSubmit(app: App, deps: SlackDeps): void {
       return;
     }
     const meta: Meta = issued.data;
-    const parsed = parseActionForm(view.state.values, meta.tz, meta.mode);
+    const shown = new Set(view.blocks.flatMap((b) => (b.type === 'input' && b.block_id ? [b.block_id] : [])));
+    const parsed = parseActionForm(view.state.values, meta.tz, meta.mode, shown);
     if (!parsed.ok) {
-      await ack({ response_action: 'errors', errors: parsed.errors });
+      await ack({ response_action: 'errors', errors: onShownFields(parsed.errors, shown) });
       return;
+    }
+    const check = checkDue(parsed.value.due, deps.now(), meta.tz, meta);
+    if (check.kind === 'refuse') return void (await ack({ response_action: 'errors', errors: { [check.block]: check.message } }));
+    if (check.kind === 'ask') {
+      // Asked once: the form again, as entered, with the question under the due time; this due time is now sealed as checked.
+      const asked: Meta = { ...meta, farAheadOk: parsed.value.due.toISOString() };
+      const sealed = deps.signedMetadata.encode(asked, { ...actor, form: CallbackIds.actionModal });
+      return void (await ack({ response_action: 'update', view: actionModal(asked, sealed, { ...formStateOf(view), dueNotice: check.message }) }));
     }
     // Wait briefly for the API so its arg_errors can show inline; past the budget, answer Slack and finish after.
     const saving = save(deps, actor, meta, parsed.value);
     const timer = new Promise<'late'>((r) => setTimeout(() => r('late'), ACK_BUDGET_MS).unref());
     const first = await Promise.race([saving, timer]);
     if (first !== 'late') {
-      if (!first.ok && 'errors' in first) return void (await ack({ response_action: 'errors', errors: first.errors }));
+      if (!first.ok && 'errors' in first) return void (await ack({ response_action: 'errors', errors: onShownFields(first.errors, shown) }));
       if (!first.ok) return void (await ack({ response_action: 'update', view: resultView(first, meta.mode) }));
       await ack();
     } else {

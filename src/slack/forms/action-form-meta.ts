@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { isValidTimeZone } from '../../time/zones.js';
+import { CARE_ID } from '../ids.js';
+
+/** The action form's private_metadata as sealed for the person (see views/action-form-modal.ts, ActionModalMeta). */
+export const ActionFormMetaSchema = z.object({
+  mode: z.enum(['create', 'edit']),
+  actionId: z.string().regex(CARE_ID).optional(),
+  tz: z.string().refine(isValidTimeZone),
+  channelId: z.string().optional(),
+  threadTs: z.string().optional(),
+  origin: z
+    .object({
+      channel: z.string(),
+      ts: z.string().optional(),
+      threadTs: z.string().optional(),
+      responseUrl: z.string().url().optional(),
+      blockId: z.string().optional(),
+    })
+    .optional(),
+  dueWas: z.string().datetime().optional(),
+  farAheadOk: z.string().datetime().optional(),
+});
+export type ActionFormMeta = z.infer<typeof ActionFormMetaSchema>;

@@ -1,0 +1,16 @@
+import type { App } from '@slack/bolt';
+import type { SlackDeps } from '../../deps.js';
+import { ActionIds } from '../../ids.js';
+import { type FormViewPayload, redrawActionForm } from '../../redraw-action-form.js';
+import { buttonListener } from '../error-policy.js';
+
+/** "More options" in the create/edit form: the same form with pin, reminders and "relates to", nothing typed lost. */
+export function registerMoreOptionsButton(app: App, deps: SlackDeps): void {
+  app.action(
+    ActionIds.moreOptions,
+    buttonListener(deps, 'more options', async ({ body }) => {
+      if (!body.view) return;
+      await redrawActionForm(deps, { teamId: body.team?.id ?? '', userId: body.user.id }, body.view as FormViewPayload, true);
+    }),
+  );
+}

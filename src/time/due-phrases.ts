@@ -1,0 +1,140 @@
+/**
+ * A due date and time read from the words of a task ("Call the GP tomorrow 3pm"),
+ * in the person's own time zone, and the task without those words. Pure: the
+ * clock and the zone are given.
+ *
+ * chrono-node's British parser (day first: 23/11 is 23 November) finds the
+ * phrase. It is given the person's wall clock as if it were UTC, so every date
+ * and time it returns is a wall-clock reading in the person's zone, whatever
+ * zone the process runs in; `zonedToUtc` turns it into an instant across clock
+ * changes. "in 2 hours" is elapsed time from the real now (so it stays 2 hours
+ * over a clock change).
+ *
+ * Words that could be a date but usually are not stay in the task: a month
+ * alone ("Dr March"), a fraction or flat number ("1/2 dose", "Flat 3/4"), "sat"
+ * and "sun" alone, a part of the day alone ("Night staff", "Morning meds"),
+ * "10 mins" without "in", a bare hour ("at 3": 3 am or 3 pm?), "now", and
+ * anything before today ("last night").
+ */
+import * as chrono from 'chrono-node';
+import { localParts, zonedToUtc } from './zones.js';
+
+export interface DuePhrase {
+  /** The task with the date words taken out (the text as given when none were found). */
+  task: string;
+  /** YYYY-MM-DD in the person's zone, when the words named a day or a time. */
+  date?: string;
+  /** HH:MM in the person's zone, when the words named a time ("tonight" is 20:00). */
+  time?: string;
+  /** The words that were read as the due time, as written. */
+  phrase?: string;
+}
+
+/** Hours for a part of the day named without a time. */
+export const PART_OF_DAY_HOURS = { morning: 9, afternoon: 14, evening: 18, tonight: 20 } as const;
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * Weekday spellings British people write that chrono does not know, replaced
+ * by one it does of the same length (so positions in the text do not move).
+ */
+export function normaliseDueWords(text: string): string {
+  return text.replace(/\b(tues|weds)\b/gi, (w) => `${w.slice(0, 3)}.`);
+}
+
+/** Weekday abbreviations that are also everyday words: read as a day only with a time, "on", "next" or "this". */
+const WORDS_THAT_ARE_DAYS_TOO = new Set(['sat', 'sun', 'wed', 'wed.']);
+/** Words left dangling before a removed phrase ("by 3pm", "for tomorrow"). */
+const CONNECTOR = /(?:^|\s)(?:at|on|by|due|for|before)\s*$/i;
+
+function isUsable(r: chrono.ParsedResult, before: string): boolean {
+  const tags = r.tags();
+  const text = r.text.trim().toLowerCase();
+  const start = r.start;
+  if (tags.has('casualReference/now')) return false;
+  if (tags.has('result/relativeDate')) return /^in\s/.test(text) || /\bin\s*$/i.test(before);
+  const hasDay = start.isCertain('day') || start.isCertain('weekday');
+  const hasTime = start.isCertain('hour');
+  const partOfDay = [...tags].some((t) => /^casualReference\/(morning|afternoon|evening|tonight|noon|midnight)$/.test(t));
+  if (!hasDay && !hasTime && !partOfDay) return false; // a month or year alone
+  // "Night staff", "Morning meds", "afternoon tea": a part of the day alone is a day only as "tonight" or "this …".
+  if (!hasDay && !hasTime && text !== 'tonight' && !/^this\s/.test(text)) return false;
+  if (WORDS_THAT_ARE_DAYS_TOO.has(text)) return false;
+  if (tags.has('parser/SlashDateFormatParser') && !hasTime && !start.isCertain('year') && !/\bon\s*$/i.test(before)) return false;
+  if (hasTime && !partOfDay && !start.isCertain('meridiem')) {
+    // "at 3": no minutes, no am/pm and not a 24-hour hour: leave it to the person.
+    const hour = start.get('hour') ?? 0;
+    if (hour >= 1 && hour <= 12 && !/\d[:.]\d\d/.test(text)) return false;
+  }
+  return true;
+}
+
+function partOfDayHour(tags: Set<string>): number | undefined {
+  for (const [part, hour] of Object.entries(PART_OF_DAY_HOURS)) if (tags.has(`casualReference/${part}`)) return hour;
+  return undefined;
+}
+
+/** Take `[from, to)` out of `text` with a dangling connector before it, and tidy the spaces and punctuation left. */
+function removeSpan(text: string, from: number, to: number): string {
+  let head = text.slice(0, from);
+  const connector = CONNECTOR.exec(head);
+  if (connector) head = head.slice(0, connector.index);
+  const joined = `${head.trimEnd()} ${text.slice(to).trimStart()}`;
+  return joined
+    .replace(/\s+([,.;:!?)])/g, '$1')
+    .replace(/([,;:])(?:\s*[,;:])+/g, '$1')
+    .replace(/\(\s*\)/g, '')
+    .replace(/[ \t]{2,}/g, ' ')
+    .replace(/^[\s,;:–-]+|[\s,;:–-]+$/g, '');
+}
+
+/**
+ * Read the first due phrase in `text` as seen by someone in `tz` at `now`.
+ * Times already past today move to the next day ("9am" said at 10:00 is tomorrow).
+ */
+export function readDuePhrase(text: string, now: Date, tz: string): DuePhrase {
+  const wall = localParts(now, tz);
+  const [y, mo, d] = wall.date.split('-').map(Number) as [number, number, number];
+  const [h, mi] = wall.time.split(':').map(Number) as [number, number];
+  const seconds = Math.floor(now.getTime() / 1000) % 60;
+  const reference = { instant: new Date(Date.UTC(y, mo - 1, d, h, mi, seconds)), timezone: 0 };
+  const results = chrono.en.GB.parse(normaliseDueWords(text), reference, { forwardDate: true });
+  for (const found of results) {
+    if (!isUsable(found, text.slice(0, found.index))) continue;
+    const due = dueOf(found, now, reference.instant, tz);
+    if (due.date < wall.date) continue;
+    return {
+      task: removeSpan(text, found.index, found.index + found.text.length),
+      ...due,
+      phrase: text.slice(found.index, found.index + found.text.length),
+    };
+  }
+  return { task: text };
+}
+
+/** The local date and time a usable result names. */
+function dueOf(found: chrono.ParsedResult, now: Date, reference: Date, tz: string): { date: string; time?: string } {
+  const start = found.start;
+  const tags = found.tags();
+  let date: string;
+  let time: string | undefined;
+  if (tags.has('result/relativeDateAndTime')) {
+    // Elapsed time: from the real now, then read in the person's zone.
+    const at = localParts(new Date(now.getTime() + (start.date().getTime() - reference.getTime())), tz);
+    date = at.date;
+    time = at.time;
+  } else {
+    date = `${start.get('year')}-${pad(start.get('month') ?? 1)}-${pad(start.get('day') ?? 1)}`;
+    const hour = start.isCertain('hour') ? start.get('hour') : partOfDayHour(tags);
+    if (hour !== undefined && hour !== null) time = `${pad(hour)}:${pad(start.isCertain('hour') ? (start.get('minute') ?? 0) : 0)}`;
+    if (tags.has('result/relativeDate')) time = undefined; // "in 3 days": the day, not the minute
+  }
+  // A local time skipped by a spring-forward change is shown as the time it becomes (01:30 -> 02:30).
+  if (time) {
+    const real = localParts(zonedToUtc(date, time, tz), tz);
+    date = real.date;
+    time = real.time;
+  }
+  return time ? { date, time } : { date };
+}
