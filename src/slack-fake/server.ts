@@ -5,7 +5,7 @@ import { foreignRequest, mediaType } from '../local-http/local-only.js';
 import { ApiError } from './api/api-error.js';
 import type { Args } from './api/args.js';
 import type { ApiContext } from './api/context.js';
-import { handleApiCall, type ApiAnswer } from './api/router.js';
+import { handleApiCall, type ApiAnswer, type FakeTokens } from './api/router.js';
 import { postToResponseUrl } from './response-urls.js';
 
 const MAX_BODY = 4 * 1024 * 1024;
@@ -64,10 +64,11 @@ export interface FakeServerHandle {
 }
 
 /**
- * Serves `/api/<method>`, `/response/<id>` and `/_fake/state` on 127.0.0.1, to
- * programs on this machine only (a foreign Host or Origin is a 403).
+ * Serves `/api/<method>`, `/response/<id>`, `/_fake/state` and the Socket Mode
+ * WebSocket (`/link/`) on 127.0.0.1, to programs on this machine only (a
+ * foreign Host or Origin is a 403).
  */
-export async function startFakeServer(ctx: ApiContext, expectedToken: string, port: number): Promise<FakeServerHandle> {
+export async function startFakeServer(ctx: ApiContext, tokens: FakeTokens, port: number): Promise<FakeServerHandle> {
   const local = { host: '127.0.0.1', port: () => (server.address() as AddressInfo | null)?.port };
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -79,7 +80,7 @@ export async function startFakeServer(ctx: ApiContext, expectedToken: string, po
         const auth = req.headers.authorization;
         const bearer = auth?.startsWith('Bearer ') ? auth.slice(7).trim() : undefined;
         const method = decodeURIComponent(url.pathname.slice('/api/'.length));
-        send(res, await handleApiCall(ctx, { method, args, json, ...(bearer ? { bearer } : {}) }, expectedToken), ctx.store.state.bot.scopes.join(','));
+        send(res, await handleApiCall(ctx, { method, args, json, ...(bearer ? { bearer } : {}) }, tokens), ctx.store.state.bot.scopes.join(','));
         return;
       }
       if (url.pathname.startsWith('/response/') && req.method === 'POST') {
@@ -105,14 +106,18 @@ export async function startFakeServer(ctx: ApiContext, expectedToken: string, po
     server.listen(port, '127.0.0.1', () => resolve());
   });
   const { port: actual } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${actual}/`;
+  ctx.socketMode.attach(server, url, local);
   return {
     server,
-    url: `http://127.0.0.1:${actual}/`,
-    close: () =>
-      new Promise<void>((resolve) => {
+    url,
+    close: async () => {
+      await ctx.socketMode.close();
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      });
+    },
   };
 }
 

@@ -7,6 +7,7 @@ import { DEFAULT_POST_RATE_LIMIT, RateLimiter, type PostRateLimit } from './rate
 import * as read from './readers.js';
 import { issueResponseUrl } from './response-urls.js';
 import { startFakeServer } from './server.js';
+import { FakeSocketMode, type SocketModeOptions } from './socket/socket-mode.js';
 import { FakeStore } from './store.js';
 import { issueTrigger } from './triggers.js';
 import type { AckRecord, CallRecord, FakeChange, FakeChannel, FakeEphemeral, FakeState, ResponseUrlOrigin, SlackUser, SlackView } from './types.js';
@@ -19,6 +20,10 @@ export interface SlackFakeOptions {
   port?: number;
   workspace?: Workspace;
   botToken?: string;
+  /** The app-level token (`xapp-…`) apps.connections.open takes. */
+  appToken?: string;
+  /** Socket Mode timings (how often the fake pings, how long a connection told to go may stay). */
+  socketMode?: Pick<SocketModeOptions, 'pingIntervalMs' | 'disconnectGraceMs'>;
   /** chat.postMessage limit per channel (default 1/s, burst 5); false turns it off. */
   postRateLimit?: PostRateLimit | false;
   clock?: Clock;
@@ -33,6 +38,10 @@ export interface SlackFake {
   /** Pass as `clientOptions.slackApiUrl`; ends with "/api/". */
   apiUrl: string;
   botToken: string;
+  /** Pass as the app's `appToken` to run it in Socket Mode against this fake. */
+  appToken: string;
+  /** The Socket Mode endpoint: its connections, envelopes, and `disconnect` / `drop` to test reconnects. */
+  socket: FakeSocketMode;
   teamId: string;
   botUserId: string;
   clock: Clock;
@@ -69,6 +78,7 @@ export interface SlackFake {
 }
 
 const DEFAULT_TOKEN = 'xoxb-0000000000-fake-slack-bot-token';
+const DEFAULT_APP_TOKEN = 'xapp-1-A0000000000-0000000000-fake-slack-app-level-token';
 
 export async function startSlackFake(options: SlackFakeOptions = {}): Promise<SlackFake> {
   const clock = options.clock ?? systemClock;
@@ -76,21 +86,27 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
   const botToken = options.botToken ?? DEFAULT_TOKEN;
   const faults = new Faults(options.random);
   const rateLimiter = new RateLimiter(options.postRateLimit ?? DEFAULT_POST_RATE_LIMIT, clock);
+  const appToken = options.appToken ?? DEFAULT_APP_TOKEN;
+  const logger = (options.logger ?? silentLogger).child({ component: 'slack-fake' });
+  const socket = new FakeSocketMode({ appId: store.state.bot.appId, clock, logger, ...options.socketMode });
   let baseUrl = '';
   const ctx: ApiContext = {
     store,
     rateLimiter,
     faults,
-    logger: (options.logger ?? silentLogger).child({ component: 'slack-fake' }),
+    logger,
     issueResponseUrl: (origin) => issueResponseUrl(store, baseUrl, origin),
+    socketMode: socket,
   };
-  const server = await startFakeServer(ctx, botToken, options.port ?? 0);
+  const server = await startFakeServer(ctx, { bot: botToken, app: appToken }, options.port ?? 0);
   baseUrl = server.url;
 
   return {
     url: server.url,
     apiUrl: `${server.url}api/`,
     botToken,
+    appToken,
+    socket,
     teamId: store.state.team.id,
     botUserId: store.state.bot.userId,
     clock,

@@ -25,6 +25,7 @@ import { registerApproveLinkModal } from './listeners/views/approve-link-submit.
 import { registerSummaryModal } from './listeners/views/summary-submit.js';
 import { registerSnoozeSubmit } from './listeners/views/snooze-submit.js';
 import type { ReplayGuard } from './replay-guard.js';
+import { SocketModeConnections } from './socket-receiver.js';
 
 export interface SlackAppOptions {
   botToken: string;
@@ -37,6 +38,8 @@ export interface SlackAppOptions {
   health?: () => Promise<Record<string, { ok: boolean; detail?: string }>>;
   /** HTTP only: refuses a replayed signed request and a timestamp more than 5 minutes ahead (see replay-guard.ts). */
   replayGuard?: ReplayGuard | undefined;
+  /** Socket Mode only: connections held open at once (default 2, see socket-receiver.ts). */
+  socketConnections?: number | undefined;
 }
 
 export interface SlackApp {
@@ -54,23 +57,24 @@ async function healthRoute(check: SlackAppOptions['health'], res: ServerResponse
 
 /** The Bolt app with every listener registered; thin listeners over the services in deps. */
 export function createSlackApp(options: SlackAppOptions, deps: SlackDeps): SlackApp {
-  const socketMode = Boolean(options.appToken);
   const logger = boltLogger(deps.logger);
   const customRoutes = [{ path: '/healthz', method: ['GET'], handler: (_req: IncomingMessage, res: ServerResponse) => void healthRoute(options.health, res) }];
+  // Socket Mode requests are not signed: the replay guard is for HTTP only.
+  const sockets = options.appToken
+    ? new SocketModeConnections({
+        appToken: options.appToken,
+        connections: options.socketConnections,
+        slackApiUrl: options.slackApiUrl,
+        logger,
+        routes: customRoutes,
+      })
+    : undefined;
+  const receiver =
+    sockets ??
+    createHttpReceiver({ signingSecret: options.signingSecret, customRoutes, boltLogger: logger, replayGuard: options.replayGuard, logger: deps.logger });
   const app = new App({
     token: options.botToken,
-    // Socket Mode requests are not signed: the replay guard is for HTTP only.
-    ...(socketMode
-      ? { socketMode: true, appToken: options.appToken, signingSecret: options.signingSecret, customRoutes }
-      : {
-          receiver: createHttpReceiver({
-            signingSecret: options.signingSecret,
-            customRoutes,
-            boltLogger: logger,
-            replayGuard: options.replayGuard,
-            logger: deps.logger,
-          }),
-        }),
+    receiver,
     logger,
     clientOptions: slackClientOptions('interactive', { apiUrl: options.slackApiUrl }),
   });
@@ -101,15 +105,12 @@ export function createSlackApp(options: SlackAppOptions, deps: SlackDeps): Slack
     deps.logger.error('unhandled error in a Slack listener', { code: (error as { code?: string }).code, error: { name: error.name, message: error.message } });
   });
 
-  let server: Server | undefined;
   return {
     app,
     async start(port, host = '127.0.0.1') {
-      if (socketMode) {
-        await app.start();
-        return { port: 0 };
-      }
-      server = (await app.start({ port, host })) as Server;
+      // Socket Mode: the port serves /healthz only; Slack's requests come over the app's own connections.
+      if (sockets) return sockets.start(port, host);
+      const server = (await app.start({ port, host })) as Server;
       const address = server.address();
       return { port: typeof address === 'object' && address ? address.port : port };
     },

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { careWorkspace } from '../../src/demo/care-workspace.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { startSlackFake, type SlackFake } from '../../src/slack-fake/index.js';
+import { createSlackDriver, startSlackFake, type SlackFake } from '../../src/slack-fake/index.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** What `npm start` runs: the built artefact, made by `npm run build` (this test builds it first). */
@@ -146,5 +146,58 @@ describe('npm start', () => {
     expect(await res.json()).toMatchObject({ ok: false, checks: { store: { ok: true }, careApi: { ok: false } } });
     r.child.kill('SIGTERM');
     expect(await r.exited).toBe(0);
+  });
+  it('runs in Socket Mode with SLACK_APP_TOKEN: answers over its connections, serves /healthz on PORT, closes its connections on SIGTERM', async () => {
+    const port = await freePort();
+    const socketDir = await mkdtemp(join(tmpdir(), 'care-main-socket-'));
+    const r = run({
+      SLACK_BOT_TOKEN: fake.botToken,
+      SLACK_SIGNING_SECRET: 'main-test-secret',
+      SLACK_APP_TOKEN: fake.appToken,
+      SLACK_API_URL: fake.apiUrl,
+      CARE_API_BASE_URL: sandbox.url,
+      CARE_ACCOUNT_ID: sandbox.credentials.accountId,
+      CARE_API_KEY: sandbox.credentials.apiKey,
+      CARE_API_SECRET: sandbox.credentials.apiSecret,
+      DATA_DIR: socketDir,
+      PORT: String(port),
+      LOG_LEVEL: 'info',
+    });
+    children.push(r.child);
+    try {
+      const deadline = Date.now() + 20_000;
+      while (!r.output().includes('is running')) {
+        if (Date.now() > deadline || r.child.exitCode !== null) throw new Error(`did not start:\n${r.output()}`);
+        await new Promise((res) => setTimeout(res, 100));
+      }
+      const started = r
+        .output()
+        .split('\n')
+        .find((l) => l.includes('is running'))!;
+      expect(JSON.parse(started)).toMatchObject({ mode: 'socket', port });
+      const mine = fake.socket.openConnections().map((c) => c.id);
+      expect(mine).toHaveLength(2);
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+
+      const driver = createSlackDriver({ fake, transport: 'socket' });
+      const sent = await driver.slash('oliver', '/care help', { channel: '#care-team' });
+      expect(sent.acked).toBe(true);
+      await fake.waitFor(() => fake.state.responseUrls.find((u) => u.url === sent.responseUrl)?.lastPosted, { timeoutMs: 10_000 });
+
+      r.child.kill('SIGTERM');
+      expect(await r.exited).toBe(0);
+      const closed = await fake.waitFor(() => {
+        const ours = fake.socket.connections().filter((c) => mine.includes(c.id));
+        return ours.every((c) => c.state === 'closed') ? ours : undefined;
+      });
+      expect(closed.map((c) => [c.state, c.closedBy, c.closeCode])).toEqual([
+        ['closed', 'app', 1000],
+        ['closed', 'app', 1000],
+      ]);
+      expect(r.output()).not.toContain(fake.appToken);
+      expect(r.output()).not.toContain(fake.botToken);
+    } finally {
+      await rm(socketDir, { recursive: true, force: true });
+    }
   });
 });

@@ -17,7 +17,8 @@ export interface Harness {
   now(): Date;
   /** Move both the sandbox's and the app's clocks to this instant. */
   setTime(at: Date | string): Promise<void>;
-  /** An address on the app's HTTP server (e.g. /healthz). */
+  transport: 'http' | 'socket';
+  /** An address on the app's HTTP server (e.g. /healthz; in Socket Mode it serves /healthz only). */
   appUrl(path: string): string;
   /** The sandbox's test controls (JSON over HTTP). */
   control(path: string, body?: unknown, method?: string): Promise<any>;
@@ -48,6 +49,11 @@ export interface HarnessOptions {
   appClockAheadMs?: number;
   /** CARE_WEB_URL: the care system's web page of an action (default: none, so no "Open in care system" link). */
   careWebUrl?: string;
+  /**
+   * How Slack reaches the app: `http` (default: signed requests to /slack/events) or `socket`
+   * (the app runs in Socket Mode with the fake's app-level token; the driver sends envelopes).
+   */
+  transport?: 'http' | 'socket';
 }
 
 const SIGNING_SECRET = 'e2e-signing-secret';
@@ -57,6 +63,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const startAt = options.startAt;
   let offsetMs = startAt ? startAt.getTime() - Date.now() : 0;
   const ahead = options.appClockAheadMs ?? 0;
+  const transport = options.transport ?? 'http';
   const now = () => new Date(Date.now() + offsetMs + ahead);
   const sandbox = await startSandbox({ port: 0, seed: 'demo', controls: true, rateLimit: 0, ...(startAt ? { startTime: startAt } : {}), ...options.sandbox });
   const fake = await startSlackFake({ workspace: options.workspace ?? careWorkspace(), postRateLimit: false });
@@ -64,7 +71,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const logger = memoryLogger(options.logLevel ?? 'debug');
   const app = await composeApp({
     // A failed email lookup is not remembered here: tests clear a fault and poll again at once.
-    slack: { botToken: fake.botToken, signingSecret: SIGNING_SECRET, apiUrl: fake.apiUrl, lookupFailureTtlMs: 0 },
+    slack: {
+      botToken: fake.botToken,
+      signingSecret: SIGNING_SECRET,
+      apiUrl: fake.apiUrl,
+      lookupFailureTtlMs: 0,
+      ...(transport === 'socket' ? { appToken: fake.appToken } : {}),
+    },
     care: { baseUrl: sandbox.url, ...sandbox.credentials, rateLimitPerSecond: options.careRateLimitPerSecond ?? 50 },
     store: { dataDir, databaseUrl: options.databaseUrl },
     timezone: 'Europe/London',
@@ -75,7 +88,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...(options.careWebUrl ? { careWebUrl: options.careWebUrl } : {}),
   });
   const { port } = await app.start(0);
-  const driver = createSlackDriver({ fake, eventsUrl: `http://127.0.0.1:${port}/slack/events`, signingSecret: SIGNING_SECRET });
+  const driver =
+    transport === 'socket'
+      ? createSlackDriver({ fake, transport: 'socket' })
+      : createSlackDriver({ fake, eventsUrl: `http://127.0.0.1:${port}/slack/events`, signingSecret: SIGNING_SECRET });
   return {
     sandbox,
     fake,
@@ -83,6 +99,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     app,
     logs: logger.lines,
     now,
+    transport,
     appUrl: (path) => `http://127.0.0.1:${port}${path}`,
     async setTime(at) {
       const target = new Date(at);

@@ -1,6 +1,7 @@
 import type { Logger } from '../../logging/logger.js';
 import type { Faults } from '../faults.js';
 import type { RateLimiter } from '../rate-limiter.js';
+import type { FakeSocketMode } from '../socket/socket-mode.js';
 import type { FakeStore } from '../store.js';
 import type { ResponseUrlOrigin } from '../types.js';
 import type { Args } from './args.js';
@@ -13,6 +14,8 @@ export interface ApiContext {
   logger: Logger;
   /** Hands out a response_url served by this fake. */
   issueResponseUrl(origin: ResponseUrlOrigin): string;
+  /** The Socket Mode endpoint (apps.connections.open hands out its URLs). */
+  socketMode: FakeSocketMode;
 }
 
 /** A method handler: returns the fields of `{ok: true, ...}` or throws ApiError. */

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FaultFailure } from '../faults.js';
 import { ApiError } from './api-error.js';
+import { APP_TOKEN_METHODS, appMethods } from './apps.js';
 import type { Args } from './args.js';
 import { chatMethods } from './chat.js';
 import type { ApiContext, MethodHandler } from './context.js';
@@ -8,7 +9,13 @@ import { conversationMethods } from './conversations.js';
 import { userMethods } from './users.js';
 import { viewMethods } from './views.js';
 
-export const METHODS: Record<string, MethodHandler> = { ...conversationMethods, ...chatMethods, ...viewMethods, ...userMethods };
+export const METHODS: Record<string, MethodHandler> = { ...conversationMethods, ...chatMethods, ...viewMethods, ...userMethods, ...appMethods };
+
+/** The tokens the fake issued: the bot token for Web API methods, the app-level token for apps.connections.open. */
+export interface FakeTokens {
+  bot: string;
+  app: string;
+}
 
 export interface ApiRequest {
   method: string;
@@ -34,7 +41,7 @@ function failureError(f: FaultFailure): ApiError | { status: number } {
 }
 
 /** Runs one Web API call through faults, auth and the method, and records it. */
-export async function handleApiCall(ctx: ApiContext, req: ApiRequest, expectedToken: string): Promise<ApiAnswer> {
+export async function handleApiCall(ctx: ApiContext, req: ApiRequest, tokens: FakeTokens): Promise<ApiAnswer> {
   const { store } = ctx;
   const at = store.clock.now();
   const started = performance.now();
@@ -48,7 +55,9 @@ export async function handleApiCall(ctx: ApiContext, req: ApiRequest, expectedTo
     if (!handler) throw new ApiError('unknown_method');
     const token = req.bearer ?? (req.json ? undefined : typeof bodyToken === 'string' ? bodyToken : undefined);
     if (!token) throw new ApiError('not_authed');
-    if (token !== expectedToken) throw new ApiError('invalid_auth');
+    const [expected, other] = APP_TOKEN_METHODS.has(req.method) ? [tokens.app, tokens.bot] : [tokens.bot, tokens.app];
+    if (token === other) throw new ApiError('not_allowed_token_type');
+    if (token !== expected) throw new ApiError('invalid_auth');
     const result = await handler(ctx, args);
     answer = { status: 200, headers: {}, body: { ok: true, ...result } };
   } catch (e) {

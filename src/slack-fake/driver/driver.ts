@@ -5,14 +5,12 @@ import { locate, notFound, type ElementQuery, type Found, type Where } from './l
 import { ModalHandle } from './modal-handle.js';
 import type { DriverResult, ModalDriver } from './modal-driver.js';
 import * as P from './payloads.js';
-import { FORM, JSON_TYPE, recordAnswer, sendSigned, type AppAnswer } from './send.js';
+import { FORM, type JSON_TYPE, recordAnswer, sendSigned, type AppAnswer } from './send.js';
 import { optionsOf, personStateValue, type PersonInput, type Resolver } from './state-values.js';
+import { type Delivery, httpTransport, socketTransport, type Transport } from './transport.js';
 
-export interface SlackDriverOptions {
+interface DriverCommonOptions {
   fake: SlackFake;
-  /** The app's request URL, e.g. http://127.0.0.1:PORT/slack/events. */
-  eventsUrl: string;
-  signingSecret: string;
   /** Defaults to the fake's team. */
   teamId?: string;
   /** Slack gives up on an ack after 3000 ms. */
@@ -23,28 +21,46 @@ export interface SlackDriverOptions {
   now?: () => number;
 }
 
+/**
+ * How Slack reaches the app: `http` (default) POSTs signed requests to its
+ * Request URL; `socket` sends envelopes over the Socket Mode connections the
+ * app opened to the fake (the app runs with `appToken: fake.appToken`).
+ */
+export type SlackDriverOptions = DriverCommonOptions &
+  (
+    | {
+        transport?: 'http';
+        /** The app's request URL, e.g. http://127.0.0.1:PORT/slack/events. */
+        eventsUrl: string;
+        signingSecret: string;
+      }
+    | { transport: 'socket' }
+  );
+
 /** The app's answer plus what the interaction carried. */
 export type { DriverResult } from './modal-driver.js';
 
 type Obj = Record<string, unknown>;
 
-/** Acts like people in Slack: signed requests to the app, as Slack would send them. */
+/** Acts like people in Slack: requests to the app (signed HTTP or Socket Mode envelopes), as Slack would send them. */
 export class SlackDriver implements ModalDriver {
   readonly fake: SlackFake;
   readonly resolver: Resolver;
-  private readonly options: Required<Omit<SlackDriverOptions, 'teamId' | 'fake'>>;
+  readonly transport: Transport;
+  private readonly options: Required<Omit<DriverCommonOptions, 'teamId' | 'fake'>> & { http?: { eventsUrl: string; signingSecret: string } };
 
   constructor(options: SlackDriverOptions) {
     this.fake = options.fake;
     if (options.teamId && options.teamId !== options.fake.teamId)
       throw new Error(`Slack driver: team ${options.teamId} is not the fake's team ${options.fake.teamId}`);
-    this.options = {
-      eventsUrl: options.eventsUrl,
-      signingSecret: options.signingSecret,
-      ackTimeoutMs: options.ackTimeoutMs ?? 3000,
-      waitTimeoutMs: options.waitTimeoutMs ?? 2000,
-      now: options.now ?? Date.now,
-    };
+    const common = { ackTimeoutMs: options.ackTimeoutMs ?? 3000, waitTimeoutMs: options.waitTimeoutMs ?? 2000, now: options.now ?? Date.now };
+    if (options.transport === 'socket') {
+      this.options = common;
+      this.transport = socketTransport(this.fake, common.ackTimeoutMs);
+    } else {
+      this.options = { ...common, http: { eventsUrl: options.eventsUrl, signingSecret: options.signingSecret } };
+      this.transport = httpTransport({ ...this.options.http!, ackTimeoutMs: common.ackTimeoutMs, now: common.now });
+    }
     const store = this.fake.store;
     this.resolver = { userId: (ref) => store.requireUser(ref).id, channelId: (ref) => store.requireChannel(ref).id };
   }
@@ -57,14 +73,16 @@ export class SlackDriver implements ModalDriver {
     return this.fake.store.requireUser(ref);
   }
 
-  /** A signed POST of a raw body (tests of the app's signature checks can pass their own signature/timestamp). */
+  /** A signed POST of a raw body (tests of the app's signature checks can pass their own signature/timestamp). HTTP only. */
   async rawRequest(
     rawBody: string,
     options: { contentType?: typeof FORM | typeof JSON_TYPE; signature?: string; timestampSec?: number; headers?: Record<string, string> } = {},
   ): Promise<AppAnswer> {
+    const http = this.options.http;
+    if (!http) throw new Error('Slack driver: rawRequest is for the HTTP transport (Socket Mode requests are not signed)');
     return sendSigned({
-      eventsUrl: this.options.eventsUrl,
-      signingSecret: this.options.signingSecret,
+      eventsUrl: http.eventsUrl,
+      signingSecret: http.signingSecret,
       timestampSec: options.timestampSec ?? Math.floor(this.options.now() / 1000),
       ackTimeoutMs: this.options.ackTimeoutMs,
       contentType: options.contentType ?? FORM,
@@ -74,22 +92,15 @@ export class SlackDriver implements ModalDriver {
     });
   }
 
-  private async send(
-    kind: DriverRequestKind,
-    name: string,
-    user: string,
-    contentType: typeof FORM | typeof JSON_TYPE,
-    rawBody: string,
-    headers?: Record<string, string>,
-  ): Promise<AppAnswer> {
-    const answer = await this.rawRequest(rawBody, { contentType, ...(headers ? { headers } : {}) });
+  private async send(kind: DriverRequestKind, name: string, user: string, delivery: Delivery): Promise<AppAnswer> {
+    const answer = await this.transport.deliver(delivery);
     recordAnswer(this.fake.store, kind, name, user, answer);
     return answer;
   }
 
-  /** An interactive payload, form-encoded as `payload=<json>` like Slack. */
+  /** An interactive payload (form-encoded as `payload=<json>` over HTTP, an `interactive` envelope over a socket). */
   async sendPayload(kind: DriverRequestKind, name: string, user: string, payload: Obj): Promise<AppAnswer> {
-    return this.send(kind, name, user, FORM, new URLSearchParams({ payload: JSON.stringify(payload) }).toString());
+    return this.send(kind, name, user, { type: 'interactive', payload });
   }
 
   /**
@@ -111,7 +122,7 @@ export class SlackDriver implements ModalDriver {
     const responseUrl = this.fake.issueResponseUrl({ kind: 'command', channel: channel.id, user: user.id, command });
     const triggerId = this.fake.issueTrigger(user.id);
     const fields = P.slashFields(store, user, channel, command, text, responseUrl, triggerId);
-    const answer = await this.send('slash_command', command, user.id, FORM, new URLSearchParams(fields).toString());
+    const answer = await this.send('slash_command', command, user.id, { type: 'slash_commands', payload: fields });
     applyCommandAck(store, user, channel, answer);
     return { ...answer, triggerId, responseUrl };
   }
@@ -219,32 +230,30 @@ export class SlackDriver implements ModalDriver {
     return new ModalHandle(this, this.user(userRef));
   }
 
-  /** The person opens the app's Home tab: an `app_home_opened` event. */
-  async openHome(userRef: string): Promise<DriverResult> {
+  /** The person opens the app's Home tab: an `app_home_opened` event (`retries`: as in sendEvent). */
+  async openHome(userRef: string, options: { retries?: number } = {}): Promise<DriverResult> {
     const user = this.user(userRef);
     const store = this.fake.store;
     const im = store.imWith(user.id);
     const home = store.state.homes[user.id];
     const event = { type: 'app_home_opened', user: user.id, channel: im.id, tab: 'home', ...(home ? { view: P.viewPayload(home, home.state.values) } : {}) };
-    return this.sendEvent(event, { user: user.id });
+    return this.sendEvent(event, { user: user.id, ...options });
   }
 
   /**
    * Any Events API event, wrapped in an `event_callback` envelope. Like Slack,
    * an event the app did not ack is sent again (same event_id) up to `retries`
    * times with X-Slack-Retry-Num / X-Slack-Retry-Reason (default 0 here; Slack does 3).
+   * Over a socket the retry is `retry_attempt` / `retry_reason` in the envelope, and each
+   * try waits up to the ack timeout for an open connection (an app reconnecting).
    */
   async sendEvent(event: Obj, options: { user?: string; retries?: number } = {}): Promise<DriverResult> {
-    const envelope = P.eventEnvelope(this.fake.store, event);
-    const body = JSON.stringify(envelope);
+    const payload = P.eventEnvelope(this.fake.store, event);
     const user = options.user ?? String(event.user ?? '');
-    let answer = await this.send('event_callback', String(event.type), user, JSON_TYPE, body);
-    for (let retry = 1; !answer.acked && retry <= (options.retries ?? 0); retry++) {
+    let answer = await this.send('event_callback', String(event.type), user, { type: 'events_api', payload });
+    for (let attempt = 1; !answer.acked && attempt <= (options.retries ?? 0); attempt++) {
       const reason = answer.failure === 'timeout' ? 'http_timeout' : answer.failure === 'http_error' ? 'http_error' : 'connection_failed';
-      answer = await this.send('event_callback', String(event.type), user, JSON_TYPE, body, {
-        'x-slack-retry-num': String(retry),
-        'x-slack-retry-reason': reason,
-      });
+      answer = await this.send('event_callback', String(event.type), user, { type: 'events_api', payload, retry: { attempt, reason } });
     }
     return answer;
   }
