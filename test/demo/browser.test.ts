@@ -124,4 +124,36 @@ describe('npm run demo in a real browser', () => {
     expect(pageErrors).toEqual([]);
     await page.close();
   });
+
+  it.skipIf(!hasChromium)('Sophie assigns an action to Oliver; Oliver sees the assignment DM and snoozes it to tomorrow', async () => {
+    const page = await browser!.newPage({ viewport: { width: 1280, height: 900 } });
+    const pageErrors: string[] = [];
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    await page.goto(`${demo!.url}#user=U0SOPHIE&c=C0CARE`);
+    await expect.poll(() => page.locator('#conv-head').textContent(), WAIT).toContain('care-team');
+    const modal = await fillNewActionModal(page, demo!, 'Take Mr Ahmed his evening meds', 'Willow Bank seniors');
+    const field = (blockId: string) => modal.locator(`.bk-input[data-block-id="${blockId}"]`);
+    expect(await field('assignee').locator('select').inputValue()).toBe('U0SOPHIE'); // the creator, by default
+    await field('assignee').locator('select').selectOption('U0OLIVER');
+    await submitModal(modal);
+    await cardFor(page, 'Take Mr Ahmed his evening meds').waitFor(WAIT);
+
+    // Oliver opens his DM with the app: told it is his, by whom, with Complete and Snooze.
+    await page.locator('#user-select').selectOption('U0OLIVER');
+    await expect.poll(() => page.locator('#user-select').inputValue()).toBe('U0OLIVER');
+    await appDmLink(page).click();
+    const dm = messages(page).filter({ hasText: 'Take Mr Ahmed his evening meds' }).filter({ hasText: 'assigned' }).last();
+    await dm.waitFor(WAIT);
+    expect(await dm.textContent()).toContain('by @sophie');
+    expect(await dm.locator('button', { hasText: 'Complete' }).count()).toBe(1);
+    const dueBefore = (await dm.textContent()) ?? '';
+    await page.screenshot({ path: join(SHOTS, '6-assignment-dm.png') });
+
+    // Snooze -> Tomorrow, same time: the DM's card is updated in place with the new due time.
+    await dm.locator('select').filter({ has: page.locator('option', { hasText: 'Tomorrow, same time' }) }).selectOption({ label: 'Tomorrow, same time' });
+    await expect.poll(async () => ((await dm.textContent()) ?? '') !== dueBefore, WAIT).toBe(true);
+    await page.screenshot({ path: join(SHOTS, '7-snoozed.png') });
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  });
 });
