@@ -92,6 +92,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       adminSlackUserIds: ['U0AMELIA'],
       logger: logger.child({ component: 'app' }),
       now: () => clock.now(),
+      // "Open in care system" on cards: the sandbox's own view of the action stands in for the web app.
+      careWebUrl: `${sandbox.controlsUrl}/actions/{id}`,
       jobs: { pollSeconds: options.pollSeconds ?? 60, instanceId: `demo-${process.pid}` },
     });
     stops.push(() => app.stop());

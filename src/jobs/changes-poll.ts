@@ -47,7 +47,7 @@ export function changesPollJob(deps: {
   async function careSystemsLatest(report: ChangesPollReport): Promise<number> {
     const res = await deps.care.actions.list({ attributes: ['_id', 'modified'], sort_by: ['-modified'], per_page: 1 });
     report.requests++;
-    return parseApiDateTime(res.items[0]?.modified)?.getTime() ?? 0; // nothing yet: from the beginning
+    return parseApiDateTime(res.items[0]?.modified)?.getTime() ?? 0; // nothing yet: everything from the beginning
   }
 
   const MAX_REQUESTS = 2_000; // a runaway guard, far above any real backlog
@@ -57,12 +57,19 @@ export function changesPollJob(deps: {
     async run({ signal }): Promise<ChangesPollReport> {
       const report: ChangesPollReport = { requests: 0, seen: 0, completions: 0 };
       const stored = await deps.store.getCursor(CHANGES_CURSOR);
-      const start = stored ? Date.parse(stored) : await careSystemsLatest(report);
+      let start: number;
+      if (stored) start = Date.parse(stored);
+      else {
+        // Kept before any page is read: a first poll cut short (a crash, a lost lease) is resumed from
+        // here by the next poll, on any instance, instead of that poll taking a later starting point.
+        start = await careSystemsLatest(report);
+        await deps.store.setCursor(CHANGES_CURSOR, new Date(start).toISOString());
+      }
       let cursor = start;
       let newest = start;
       const subscriptions = (await deps.store.listSubscriptions()).filter((s) => s.urgentAlerts);
-      // `modified_after` has whole-second resolution and excludes its own second.
-      let since = Math.floor((start - deps.overlapMs) / 1000) * 1000;
+      // `modified_after` has whole-second resolution and excludes its own second (never before 1970).
+      let since = Math.max(0, Math.floor((start - deps.overlapMs) / 1000) * 1000);
       let page = 1;
       while (report.requests < MAX_REQUESTS) {
         const res = await deps.care.actions.list({
@@ -103,7 +110,7 @@ export function changesPollJob(deps: {
         }
         if (signal.aborted) return report;
       }
-      if (newest > start || !stored) await deps.store.setCursor(CHANGES_CURSOR, new Date(Math.max(newest, cursor)).toISOString());
+      if (newest > start) await deps.store.setCursor(CHANGES_CURSOR, new Date(Math.max(newest, cursor)).toISOString());
       await deps.notices.retryUnfinished();
       await deps.urgent.retryUnfinished(subscriptions);
       await deps.assignments.retryUnfinished();

@@ -86,3 +86,30 @@ describe("completion notices when the care system's clock is behind the app's", 
     expect(h.fake.dms('priya').filter((m) => m.text.includes(`#${action.action_no}`))).toHaveLength(1);
   });
 });
+
+describe('completion notices when the first poll ever is cut short', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ sandbox: { seed: 'empty' }, jobs: { overlapMs: 1_000 } });
+    await linkDirectly(h, 'priya');
+  });
+  afterAll(async () => h?.close());
+
+  it('resumes from where the first poll started, so a completion made before it is not lost', async () => {
+    const nurses = (await h.app.care.notificationGroups.collect({ attributes: ['_id', 'name'], limit: 100 })).find(
+      (g) => g.name === 'Heather Lodge nurses',
+    )!._id;
+    const action = await webAppAction(h, { task: 'Check the fridge temperatures', due: new Date(h.now().getTime() + 3600_000), notify_on_complete: [nurses] });
+    await h.control(`actions/${action._id}/complete`, {});
+    // The first poll ever reads the completion but dies before it is done (Slack cannot say who the app is).
+    h.fake.faults.failNext('auth.test', 20, 'internal_error');
+    const first = await h.app.jobs.runOnce('changes-poll');
+    expect((first.result as { error?: string }).error).toBeTruthy();
+    h.fake.faults.clear();
+    // Something else changes later, before the next poll.
+    await h.setTime(new Date(h.now().getTime() + 10_000));
+    await webAppAction(h, { task: 'Something else', due: new Date(h.now().getTime() + 3600_000) });
+    await h.app.jobs.runOnce('changes-poll');
+    expect(h.fake.dms('priya').filter((m) => m.text.includes(`#${action.action_no}`))).toHaveLength(1);
+  });
+});
