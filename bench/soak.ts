@@ -4,7 +4,8 @@
  *
  *   npx tsx bench/soak.ts                 # 30 minutes (npm run bench:soak)
  *   npx tsx bench/soak.ts --minutes 2     # quick check
- *   options: --minutes N, --warmup-seconds N (default min(60, 25% of the run)), --health-per-sec N (default 2)
+ *   options: --minutes N, --warmup-seconds N (default min(60, 25% of the run)), --health-per-sec N (default 2),
+ *            --log-level debug|info|warn (the app's, default info), --app-log FILE (keep the app's log lines)
  *
  * This process runs the sandbox care API (demo data, 10 req/s per key, as in
  * production) and the Slack fake (default post rate limits). The app runs as
@@ -39,7 +40,7 @@
  * Cleans up (child, servers, temp dir) on success, failure and Ctrl-C.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, readFileSync, rmSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -69,6 +70,13 @@ const MINUTES = argNumber('minutes', 30);
 const DURATION_MS = MINUTES * 60_000;
 const WARMUP_MS = argNumber('warmup-seconds', Math.min(60, (DURATION_MS * 0.25) / 1000)) * 1000;
 const HEALTH_PER_SEC = argNumber('health-per-sec', 2);
+function argString(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+}
+/** The app's LOG_LEVEL (default info) and, optionally, a file to keep its log lines in. */
+const APP_LOG_LEVEL = argString('log-level') ?? 'info';
+const APP_LOG_FILE = argString('app-log');
 const SAMPLE_MS = 10_000;
 const POLL_SECONDS = 5;
 const RATE = 10;
@@ -157,6 +165,8 @@ const counts = {
   loopErrors: 0,
 };
 const answerMs: number[] = [];
+/** Actions marked urgent in the web app: id -> when marked and completed (epoch ms). */
+const urgentMarked = new Map<string, { markedAt: number; completedAt?: number }>();
 const healthMs: number[] = [];
 const benchErrors = new Map<string, number>();
 function benchError(where: string, err: unknown): void {
@@ -172,7 +182,9 @@ interface AppLog {
   otherCount: number;
 }
 const appLog: AppLog = { byLevel: {}, problems: new Map(), other: [], otherCount: 0 };
+const appLogFile = APP_LOG_FILE ? createWriteStream(APP_LOG_FILE) : undefined;
 function onAppLine(line: string): void {
+  appLogFile?.write(`${line}\n`);
   if (!line.trim()) return;
   try {
     const entry = JSON.parse(line) as { level?: string; msg?: string; error?: unknown };
@@ -196,6 +208,7 @@ function countNotices(fake: SlackFake) {
   let channelPosts = 0;
   let duplicates = 0;
   const seen = new Set<string>();
+  const urgentAlerted = new Set<string>();
   for (const channel of fake.state.channels) {
     for (const m of fake.state.messages[channel.id] ?? []) {
       const meta = m.metadata as { event_type?: string; event_payload?: { delivery_id?: unknown; kind?: unknown } } | undefined;
@@ -205,11 +218,13 @@ function countNotices(fake: SlackFake) {
       seen.add(id);
       const kind = String(meta.event_payload?.kind);
       byKind[kind] = (byKind[kind] ?? 0) + 1;
+      if (kind === 'urgent') urgentAlerted.add(String((meta.event_payload as { action_id?: unknown }).action_id));
       if (channel.is_im) dms++;
       else channelPosts++;
     }
   }
-  return { dms, channelPosts, duplicates, byKind };
+  const urgentMissed = [...urgentMarked].filter(([id]) => !urgentAlerted.has(id)).map(([id, at]) => ({ id, ...at }));
+  return { dms, channelPosts, duplicates, byKind, urgentMissed };
 }
 
 // ---------------------------------------------------------------- samples
@@ -370,7 +385,7 @@ async function main(): Promise<number> {
     COMPLETION_POLL_SECONDS: String(POLL_SECONDS),
     INSTANCE_ID: 'soak',
     PORT: String(port),
-    LOG_LEVEL: 'info',
+    LOG_LEVEL: APP_LOG_LEVEL,
     SOAK_SAMPLE_FILE: sampleFile,
     SOAK_SAMPLE_MS: String(SAMPLE_MS),
   };
@@ -507,10 +522,13 @@ async function main(): Promise<number> {
         if (i % 4 === 0) {
           await control(`actions/${action._id}`, { urgent: true }, 'PATCH');
           counts.urgentMarks++;
+          urgentMarked.set(action._id, { markedAt: Date.now() });
         }
         await sleep(11_000);
         await control(`actions/${action._id}/complete`, {});
         counts.webCompletions++;
+        const marked = urgentMarked.get(action._id);
+        if (marked) marked.completedAt = Date.now();
       },
       2_000,
     ),
@@ -738,11 +756,16 @@ function report(
     `- commands: ${c.commands} sent, ${c.commandsAnswered} answered (answer p50 ${ms(percentile(a, 50))}, p95 ${ms(percentile(a, 95))}, max ${ms(a.at(-1) ?? NaN)})`,
   );
   out.push(
-    `- completions: ${c.webCompletions} in the web app (${c.urgentMarks} marked urgent first), ${c.slackDone} by \`/care done\`, ${c.slackClicks} by a Complete click; ${c.slackCompletionFailed} Slack completions failed`,
+    `- completions: ${c.webCompletions} in the web app (${c.urgentMarks} marked urgent 1 s after creation and completed 11 s later; ${last.notices.urgentMissed.length} of those never alerted), ` +
+      `${c.slackDone} by \`/care done\`, ${c.slackClicks} by a Complete click; ${c.slackCompletionFailed} Slack completions failed`,
   );
   out.push(
     `- notices delivered: ${last.notices.dms} DMs, ${last.notices.channelPosts} channel posts, by kind ${JSON.stringify(last.notices.byKind)}; duplicate deliveries: ${last.notices.duplicates}`,
   );
+  for (const m of last.notices.urgentMissed.slice(0, 5))
+    out.push(
+      `  - never alerted: ${m.id}, marked urgent ${new Date(m.markedAt).toISOString()}, completed ${m.completedAt ? new Date(m.completedAt).toISOString() : 'not yet'}`,
+    );
   out.push(`- Home tab openings: ${c.homeOpens} (${c.homeNotAcked} not acked)`);
   out.push(
     `- health probes: ${c.health}, ${c.healthOk} × 200, ${c.healthNot200} other status, ${c.healthFailed} failed (p50 ${ms(percentile(hm, 50))}, p99 ${ms(percentile(hm, 99))}, max ${ms(hm.at(-1) ?? NaN)})`,
@@ -778,6 +801,7 @@ async function cleanup(): Promise<void> {
   await running.fake?.close().catch(() => undefined);
   await running.sandbox?.stop().catch(() => undefined);
   if (running.dataDir) rmSync(running.dataDir, { recursive: true, force: true });
+  await new Promise<void>((resolve) => (appLogFile ? appLogFile.end(resolve) : resolve()));
 }
 
 let interrupts = 0;
