@@ -9,6 +9,23 @@ import type { Job } from './scheduler.js';
 
 export const CHANGES_CURSOR = 'changes-poll';
 
+/** How many of a page's actions are worked at once. */
+const PAGE_CONCURRENCY = 8;
+
+/** Run `work` over `items`, at most `limit` at a time; rejects with the first error once all have settled. */
+async function eachWithLimit<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const errors: unknown[] = [];
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++]!;
+      await work(item).catch((err: unknown) => void errors.push(err));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  if (errors.length) throw errors[0];
+}
+
 export interface ChangesPollReport {
   requests: number;
   seen: number;
@@ -81,7 +98,10 @@ export function changesPollJob(deps: {
         });
         report.requests++;
         let last = since;
-        for (const action of res.items) {
+        // Each action's notices, alerts and assignment DMs are its own ledger rows and cursors, so a page's
+        // actions are worked a few at a time: one slow Slack post does not hold back the rest of the page.
+        // The cursor moves only once the whole page is done.
+        await eachWithLimit(res.items, PAGE_CONCURRENCY, async (action) => {
           report.seen++;
           if (action.completed && action.notify_on_complete?.length) {
             report.completions++;
@@ -89,6 +109,8 @@ export function changesPollJob(deps: {
           }
           await deps.urgent.consider(action, subscriptions);
           await deps.assignments.consider(action);
+        });
+        for (const action of res.items) {
           const modified = parseApiDateTime(action.modified)?.getTime();
           if (modified !== undefined) {
             last = Math.max(last, modified);
