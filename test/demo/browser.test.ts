@@ -150,7 +150,10 @@ describe('npm run demo in a real browser', () => {
     await page.screenshot({ path: join(SHOTS, '6-assignment-dm.png') });
 
     // Snooze -> Tomorrow, same time: the DM's card is updated in place with the new due time.
-    await dm.locator('select').filter({ has: page.locator('option', { hasText: 'Tomorrow, same time' }) }).selectOption({ label: 'Tomorrow, same time' });
+    await dm
+      .locator('select')
+      .filter({ has: page.locator('option', { hasText: 'Tomorrow, same time' }) })
+      .selectOption({ label: 'Tomorrow, same time' });
     await expect.poll(async () => ((await dm.textContent()) ?? '') !== dueBefore, WAIT).toBe(true);
     await page.screenshot({ path: join(SHOTS, '7-snoozed.png') });
     expect(pageErrors).toEqual([]);
