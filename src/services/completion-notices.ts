@@ -186,7 +186,8 @@ export function createCompletionNotices(deps: {
         }
       }
       report.unmatchedEmails = [...addresses.values()].filter((a) => 'none' in a).length;
-      if (report.unmatchedEmails) deps.logger.info('notification addresses without a Slack user', { actionId: action._id, count: report.unmatchedEmails });
+      // Debug: each re-read of a completion inside the poll's overlap would repeat it (most of the info log in the soak).
+      if (report.unmatchedEmails) deps.logger.debug('notification addresses without a Slack user', { actionId: action._id, count: report.unmatchedEmails });
 
       const [view] = await toActionViews([action], teamId, deps.identity, deps.store);
       // Each person's DM is its own delivery: they go out side by side (Slack limits posts per conversation).
