@@ -186,8 +186,6 @@ export function createCompletionNotices(deps: {
         }
       }
       report.unmatchedEmails = [...addresses.values()].filter((a) => 'none' in a).length;
-      // Debug: each re-read of a completion inside the poll's overlap would repeat it (most of the info log in the soak).
-      if (report.unmatchedEmails) deps.logger.debug('notification addresses without a Slack user', { actionId: action._id, count: report.unmatchedEmails });
 
       const [view] = await toActionViews([action], teamId, deps.identity, deps.store);
       // Each person's DM is its own delivery: they go out side by side (Slack limits posts per conversation).
@@ -229,6 +227,11 @@ export function createCompletionNotices(deps: {
               ? { failed: 'no Slack user has this address', retryable: false }
               : null; // that person's DM is itself still unfinished: this row follows it next time
         count(recipient, outcome ? await deps.deliverer.record(keyFor(recipient), outcome) : 'busy');
+      }
+      if (report.unmatchedEmails) {
+        // At info once, when this completion was newly delivered; its re-reads inside the poll's overlap say it at debug.
+        const level = report.results.sent ? 'info' : 'debug';
+        deps.logger[level]('notification addresses without a Slack user', { actionId: action._id, count: report.unmatchedEmails });
       }
       return report;
     },

@@ -57,7 +57,7 @@ describe('completion notices to group members and routed channels', () => {
     expect(hidden).toContain(`#${a.action_no} was completed`);
     expect(hidden).not.toContain('door lock');
 
-    // Ella Fraser (email_to of "Home care coordinators") has no Slack user: counted in the (debug) log, address never logged.
+    // Ella Fraser (email_to of "Home care coordinators") has no Slack user: counted at info level once, address never logged.
     const logs = h.logs.join('\n');
     expect(logs).toMatch(/notification addresses without a Slack user.*"count":1/);
     expect(logs).not.toContain('ella.fraser');
