@@ -9,6 +9,7 @@ import { unfinishedDeliveries, type Deliverer, type DeliveryResult } from './del
 import type { Actor, IdentityService } from './identity.js';
 import type { MessageRenderers } from './renderers.js';
 import type { SlackProfiles } from './slack-profiles.js';
+import { createDmChannels } from './dm-channels.js';
 
 /** An assignment made through Slack: who made it, and the assignee before (null: none, or a new action). */
 export interface AssignmentChange {
@@ -102,16 +103,7 @@ export function createAssignmentNotices(deps: {
   now: () => Date;
   staleAfterMs: number;
 }): AssignmentNotices {
-  const dmChannels = new Map<string, string>();
-  async function dmChannel(userId: string): Promise<string> {
-    const hit = dmChannels.get(userId);
-    if (hit) return hit;
-    const res = await deps.slack.conversations.open({ users: userId });
-    const id = res.channel?.id;
-    if (!id) throw new Error('conversations.open gave no channel');
-    dmChannels.set(userId, id);
-    return id;
-  }
+  const dmChannel = createDmChannels(deps.slack);
 
   /** DM the assignee's linked Slack users (not whoever assigned it to themselves) about this assignment. */
   async function tell(action: Action, assignment: Assignment): Promise<AssignmentReport> {

@@ -10,6 +10,7 @@ import { describeSlackError, isPermanentSlackError, unfinishedDeliveries, type D
 import type { IdentityService } from './identity.js';
 import type { MessageRenderers } from './renderers.js';
 import type { SlackProfiles } from './slack-profiles.js';
+import { createDmChannels } from './dm-channels.js';
 
 export interface NoticeReport {
   recipients: number;
@@ -62,7 +63,6 @@ export function createCompletionNotices(deps: {
   /** How long a notification group's members are reused before being read again (default 60 s). */
   groupTtlMs?: number;
 }): CompletionNotices {
-  const dmChannels = new Map<string, string>();
   // Notification groups change rarely and every re-read of a completion needs them: a short cache
   // keeps the poller's overlap re-reads (and bursts of completions) from costing API calls.
   const groupCache = new Map<string, { at: number; group: NotificationGroup }>();
@@ -88,15 +88,7 @@ export function createCompletionNotices(deps: {
     return ids.flatMap((id) => groupCache.get(id)?.group ?? []);
   }
 
-  async function dmChannel(userId: string): Promise<string> {
-    const hit = dmChannels.get(userId);
-    if (hit) return hit;
-    const res = await deps.slack.conversations.open({ users: userId });
-    const id = res.channel?.id;
-    if (!id) throw new Error('conversations.open gave no channel');
-    dmChannels.set(userId, id);
-    return id;
-  }
+  const dmChannel = createDmChannels(deps.slack);
 
   /** The ledger occurrence of a completion just made through Slack (see DeliverOptions.madeInSlack). */
   async function slackOccurrence(actionId: string, completed: string): Promise<string> {

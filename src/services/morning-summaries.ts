@@ -10,6 +10,7 @@ import type { Deliverer, DeliveryResult } from './delivery.js';
 import type { IdentityService } from './identity.js';
 import type { MessageRenderers } from './renderers.js';
 import type { SlackProfiles } from './slack-profiles.js';
+import { createDmChannels } from './dm-channels.js';
 
 /** The most actions one summary reads (the DM shows what fits and says how many more). */
 const MAX_READ = 500;
@@ -51,17 +52,8 @@ export function createMorningSummaries(deps: {
   logger: Logger;
 }): MorningSummaries {
   const { store, logger } = deps;
-  const dmChannels = new Map<string, string>();
 
-  async function dmChannel(userId: string): Promise<string> {
-    const hit = dmChannels.get(userId);
-    if (hit) return hit;
-    const res = await deps.slack.conversations.open({ users: userId });
-    const id = res.channel?.id;
-    if (!id) throw new Error('conversations.open gave no channel');
-    dmChannels.set(userId, id);
-    return id;
-  }
+  const dmChannel = createDmChannels(deps.slack);
 
   /** Today's occurrence in the person's zone when it is due and not out yet; null otherwise. */
   async function dueToday(s: SummarySetting, tz: string, now: Date): Promise<string | null> {
