@@ -113,3 +113,29 @@ export function bucketByDue(views: ActionView[], now: Date, tz: string): DueBuck
   }
   return buckets;
 }
+
+/** What a digest or a morning summary shows: overdue, due today, and urgent ones due later this week. */
+export interface AttentionList {
+  /** "Monday 23 November" in the zone. */
+  title: string;
+  overdue: number;
+  today: number;
+  urgent: number;
+  groups: ActionGroup[];
+}
+
+export function attentionList(views: ActionView[], now: Date, tz: string): AttentionList {
+  const { overdue, today, nextWeek } = bucketByDue(views, now, tz);
+  const urgentLater = nextWeek.filter((v) => v.urgent);
+  return {
+    title: new Intl.DateTimeFormat('en-GB', { timeZone: tz, weekday: 'long', day: 'numeric', month: 'long' }).format(now),
+    overdue: overdue.length,
+    today: today.length,
+    urgent: [...overdue, ...today, ...urgentLater].filter((v) => v.urgent).length,
+    groups: [
+      { label: ':warning: Overdue', actions: overdue },
+      { label: ':calendar: Due today', actions: today },
+      { label: ':rotating_light: Urgent, due this week', actions: urgentLater },
+    ],
+  };
+}

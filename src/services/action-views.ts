@@ -1,7 +1,7 @@
-import type { Action } from '../care/index.js';
+import type { Action, CareClient } from '../care/index.js';
 import type { Store } from '../store/index.js';
 import { parseApiDateTime } from '../time/slack-date.js';
-import type { ActionView } from './action-model.js';
+import { ACTION_ATTRIBUTES, type ActionView } from './action-model.js';
 import type { IdentityService } from './identity.js';
 
 /** The audit log as views read it: who completed what through Slack. */
@@ -57,4 +57,14 @@ export async function toActionViews(actions: Action[], teamId: string, identity:
       ...(completedBy ? { completedBy: { slackUserId: completedBy } } : {}),
     };
   });
+}
+
+/** These actions (open or complete) as the care system has them now, in one paged read: id -> action. Gone ones are missing. */
+export async function readActionsByIds(care: CareClient, ids: string[]): Promise<Map<string, Action>> {
+  const found = new Map<string, Action>();
+  if (!ids.length) return found;
+  for (const a of await care.actions.collect({ filters: { ids, completed: 'unset' }, attributes: [...ACTION_ATTRIBUTES], per_page: 100, limit: ids.length })) {
+    found.set(a._id, a);
+  }
+  return found;
 }

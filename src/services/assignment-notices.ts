@@ -3,8 +3,7 @@ import type { Action, CareClient } from '../care/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { Delivery, DeliveryKey, Store } from '../store/index.js';
 import { parseApiDateTime } from '../time/slack-date.js';
-import { ACTION_ATTRIBUTES } from './action-model.js';
-import { toActionViews } from './action-views.js';
+import { readActionsByIds, toActionViews } from './action-views.js';
 import { unfinishedDeliveries, type Deliverer, type DeliveryResult } from './delivery.js';
 import type { Actor, IdentityService } from './identity.js';
 import type { MessageRenderers } from './renderers.js';
@@ -150,16 +149,9 @@ export function createAssignmentNotices(deps: {
       const byAction = new Map<string, Delivery[]>();
       for (const d of todo) byAction.set(d.actionId, [...(byAction.get(d.actionId) ?? []), d]);
       const ids = [...byAction.keys()];
-      const actions = new Map<string, Action>();
+      let actions: Map<string, Action>;
       try {
-        for (const a of await deps.care.actions.collect({
-          filters: { ids, completed: 'unset' },
-          attributes: [...ACTION_ATTRIBUTES],
-          per_page: 100,
-          limit: ids.length,
-        })) {
-          actions.set(a._id, a);
-        }
+        actions = await readActionsByIds(deps.care, ids);
       } catch (err) {
         deps.logger.warn('could not read the actions of unfinished assignment DMs; they stay in the ledger for the next run', {
           count: ids.length,

@@ -3,8 +3,7 @@ import type { WebClient } from '@slack/web-api';
 import type { Action, CareClient, NotificationGroup } from '../care/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { Delivery, Store } from '../store/index.js';
-import { ACTION_ATTRIBUTES } from './action-model.js';
-import { toActionViews } from './action-views.js';
+import { readActionsByIds, toActionViews } from './action-views.js';
 import type { ChannelPolicy } from './channel-policy.js';
 import { describeSlackError, isPermanentSlackError, unfinishedDeliveries, type Deliverer, type DeliveryResult } from './delivery.js';
 import type { IdentityService } from './identity.js';
@@ -107,16 +106,9 @@ export function createCompletionNotices(deps: {
       for (const d of todo) byCompletion.set(`${d.actionId} ${d.occurrence}`, [...(byCompletion.get(`${d.actionId} ${d.occurrence}`) ?? []), d]);
       // The actions of every unfinished completion in one paged read, not one request each.
       const ids = [...new Set(todo.map((d) => d.actionId))];
-      const actions = new Map<string, Action>();
+      let actions: Map<string, Action>;
       try {
-        for (const a of await deps.care.actions.collect({
-          filters: { ids, completed: 'unset' },
-          attributes: [...ACTION_ATTRIBUTES],
-          per_page: 100,
-          limit: ids.length,
-        })) {
-          actions.set(a._id, a);
-        }
+        actions = await readActionsByIds(deps.care, ids);
       } catch (err) {
         deps.logger.warn('could not read the actions of unfinished notices; they stay in the ledger for the next run', { count: ids.length, error: err });
         return 0;

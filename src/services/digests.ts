@@ -3,7 +3,7 @@ import type { Logger } from '../logging/logger.js';
 import type { Store, Subscription } from '../store/index.js';
 import { apiDateRange, dueWindow } from '../time/due-windows.js';
 import { dueOccurrence } from '../time/schedule.js';
-import { ACTION_ATTRIBUTES, bucketByDue } from './action-model.js';
+import { ACTION_ATTRIBUTES, attentionList } from './action-model.js';
 import { toActionViews } from './action-views.js';
 import type { ChannelPolicy } from './channel-policy.js';
 import type { Deliverer, DeliveryResult } from './delivery.js';
@@ -31,8 +31,6 @@ export interface Digests {
 }
 
 const partsCursor = (sub: Subscription, occurrence: string) => `digest-parts:${sub.teamId}/${sub.channelId}:${occurrence}`;
-
-const dateTitle = (now: Date, tz: string) => new Intl.DateTimeFormat('en-GB', { timeZone: tz, weekday: 'long', day: 'numeric', month: 'long' }).format(now);
 
 export function createDigests(deps: {
   care: CareClient;
@@ -79,8 +77,7 @@ export function createDigests(deps: {
   async function post(sub: Subscription, actions: Action[], now: Date, occurrence: string, report: DigestRunReport): Promise<void> {
     const tz = sub.timeZone;
     const mine = sub.filters.locationId ? actions.filter((a) => a.location === sub.filters.locationId) : actions;
-    const { overdue, today, nextWeek } = bucketByDue(await toActionViews(mine, sub.teamId, deps.identity), now, tz);
-    const urgentLater = nextWeek.filter((v) => v.urgent);
+    const list = attentionList(await toActionViews(mine, sub.teamId, deps.identity), now, tz);
     const showTask = await deps.channels.showTasksIn(sub.teamId, sub.channelId);
     const filterText = [
       sub.filters.urgentOnly ? 'urgent only' : '',
@@ -90,22 +87,7 @@ export function createDigests(deps: {
     ]
       .filter(Boolean)
       .join(' ');
-    const rendered = deps.render.digest(
-      {
-        title: dateTitle(now, tz),
-        filterText,
-        overdue: overdue.length,
-        today: today.length,
-        urgent: [...overdue, ...today, ...urgentLater].filter((v) => v.urgent).length,
-        groups: [
-          { label: ':warning: Overdue', actions: overdue },
-          { label: ':calendar: Due today', actions: today },
-          { label: ':rotating_light: Urgent, due this week', actions: urgentLater },
-        ],
-      },
-      { now, timezone: tz, showTask },
-      { postWhenEmpty: sub.postWhenEmpty },
-    );
+    const rendered = deps.render.digest({ ...list, filterText }, { now, timezone: tz, showTask }, { postWhenEmpty: sub.postWhenEmpty });
     const count = (r: DeliveryResult | 'empty-skipped') => (report.results[r] = (report.results[r] ?? 0) + 1);
     if (!rendered) {
       count('empty-skipped');

@@ -4,7 +4,7 @@ import type { Logger } from '../logging/logger.js';
 import type { DeliveryKey, Store, SummarySetting } from '../store/index.js';
 import { apiDateRange, dueWindow } from '../time/due-windows.js';
 import { dueOccurrence } from '../time/schedule.js';
-import { ACTION_ATTRIBUTES, bucketByDue } from './action-model.js';
+import { ACTION_ATTRIBUTES, attentionList } from './action-model.js';
 import { toActionViews } from './action-views.js';
 import type { Deliverer, DeliveryResult } from './delivery.js';
 import type { IdentityService } from './identity.js';
@@ -36,8 +36,6 @@ export interface MorningSummaries {
   /** Send every summary whose local time has come today and that has not gone out yet (missed runs included). */
   runDue(now: Date): Promise<SummaryRunReport>;
 }
-
-const dateTitle = (now: Date, tz: string) => new Intl.DateTimeFormat('en-GB', { timeZone: tz, weekday: 'long', day: 'numeric', month: 'long' }).format(now);
 
 export function createMorningSummaries(deps: {
   care: CareClient;
@@ -85,19 +83,9 @@ export function createMorningSummaries(deps: {
       logger.warn('a morning summary could not read its actions; it is tried again next minute', { userId: s.slackUserId, error: err });
       return 'read-failed';
     }
-    const { overdue, today, nextWeek } = bucketByDue(views, now, tz);
-    const urgentLater = nextWeek.filter((v) => v.urgent);
     const message = deps.render.morningSummary(
       {
-        title: dateTitle(now, tz),
-        overdue: overdue.length,
-        today: today.length,
-        urgent: [...overdue, ...today, ...urgentLater].filter((v) => v.urgent).length,
-        groups: [
-          { label: ':warning: Overdue', actions: overdue },
-          { label: ':calendar: Due today', actions: today },
-          { label: ':rotating_light: Urgent, due this week', actions: urgentLater },
-        ],
+        ...attentionList(views, now, tz),
         schedule: { time: s.time, days: s.days, timezone: tz },
       },
       // Their own DM: task text is shown.

@@ -2,6 +2,15 @@ import { z } from 'zod';
 import { isValidTimeZone } from '../../time/zones.js';
 import { CARE_ID } from '../ids.js';
 
+/** Where a card was clicked (see edited-in-place.ts, EditOrigin), as carried in a form's sealed metadata. */
+export const EditOriginSchema = z.object({
+  channel: z.string(),
+  ts: z.string().optional(),
+  threadTs: z.string().optional(),
+  responseUrl: z.string().url().optional(),
+  blockId: z.string().optional(),
+});
+
 /** The action form's private_metadata as sealed for the person (see views/action-form-modal.ts, ActionModalMeta). */
 export const ActionFormMetaSchema = z.object({
   mode: z.enum(['create', 'edit']),
@@ -9,15 +18,7 @@ export const ActionFormMetaSchema = z.object({
   tz: z.string().refine(isValidTimeZone),
   channelId: z.string().optional(),
   threadTs: z.string().optional(),
-  origin: z
-    .object({
-      channel: z.string(),
-      ts: z.string().optional(),
-      threadTs: z.string().optional(),
-      responseUrl: z.string().url().optional(),
-      blockId: z.string().optional(),
-    })
-    .optional(),
+  origin: EditOriginSchema.optional(),
   dueWas: z.string().datetime().optional(),
   farAheadOk: z.string().datetime().optional(),
 });

@@ -45,6 +45,13 @@ export async function showWhereClicked(deps: SlackDeps, body: BlockAction, respo
   if (note) await safeRespond(respond, { response_type: 'ephemeral', replace_original: false, text: note }, deps.logger);
 }
 
+/** After a card changed an action: the Home tabs of the clicker and the assignee (the clicker's own Home was just published if they clicked there). */
+export async function refreshHomesAfterClick(deps: SlackDeps, body: BlockAction, view: ActionView): Promise<void> {
+  const clicker = body.user.id;
+  const people = [clicker, view.assignee?.slackUserId].filter((u) => u !== clicker || body.container?.type !== 'view');
+  await refreshHomes(deps, body.team?.id ?? '', people);
+}
+
 /** Complete and Reopen buttons, on any message, ephemeral answer or the Home tab. */
 export function registerCompleteReopen(app: App, deps: SlackDeps): void {
   for (const kind of ['complete', 'reopen'] as const) {
@@ -61,13 +68,7 @@ export function registerCompleteReopen(app: App, deps: SlackDeps): void {
             ? 'That action was already complete; the card now shows its current state.'
             : 'That action was already open; the card now shows its current state.';
         await showWhereClicked(deps, body, respond, view!, note);
-        if (result.changed) {
-          await refreshHomes(
-            deps,
-            actor.teamId,
-            [actor.userId, view!.assignee?.slackUserId].filter((u) => u !== actor.userId || body.container?.type !== 'view'),
-          );
-        }
+        if (result.changed) await refreshHomesAfterClick(deps, body, view!);
       }),
     );
   }

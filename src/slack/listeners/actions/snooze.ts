@@ -5,13 +5,12 @@ import { EVENING_TIME, isSnoozeChoice, snoozeDue } from '../../../time/snooze.js
 import { localParts } from '../../../time/zones.js';
 import type { SlackDeps } from '../../deps.js';
 import { clickOrigin } from '../../edited-in-place.js';
-import { refreshHomes } from '../../home-publisher.js';
 import { ActionIds, CallbackIds, parseSnoozeOption } from '../../ids.js';
 import { actionLabel } from '../../views/action-card.js';
 import { loadingModal, messageModal } from '../../views/simple-modals.js';
 import { SNOOZE_TITLE, type SnoozeMeta, snoozeModal } from '../../views/snooze-modal.js';
 import { buttonListener, tellClicker } from '../error-policy.js';
-import { showWhereClicked } from './complete-reopen.js';
+import { refreshHomesAfterClick, showWhereClicked } from './complete-reopen.js';
 
 const NOT_LINKED = 'Only people with a linked care account can snooze actions. Type `/care link` to link yours.';
 const ALREADY_COMPLETE = 'That action is already complete, so it was not snoozed; the card now shows its current state.';
@@ -70,13 +69,7 @@ export function registerSnooze(app: App, deps: SlackDeps): void {
           ? `It was already past ${EVENING_TIME}, so it is now due tomorrow at ${EVENING_TIME}.`
           : undefined;
       await showWhereClicked(deps, body, respond, view!, note);
-      if (result.changed) {
-        await refreshHomes(
-          deps,
-          actor.teamId,
-          [actor.userId, view!.assignee?.slackUserId].filter((u) => u !== actor.userId || body.container?.type !== 'view'),
-        );
-      }
+      if (result.changed) await refreshHomesAfterClick(deps, body, view!);
     }),
   );
 }

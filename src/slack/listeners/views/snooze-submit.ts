@@ -5,6 +5,7 @@ import { isHhMm, isIsoDate, isValidTimeZone, zonedToUtc } from '../../../time/zo
 import type { SlackDeps } from '../../deps.js';
 import { showEditedInPlace } from '../../edited-in-place.js';
 import { refreshHomes } from '../../home-publisher.js';
+import { EditOriginSchema } from '../../forms/action-form-meta.js';
 import { CARE_ID, CallbackIds, FIELD_ACTION_ID, FieldIds } from '../../ids.js';
 import { damagedFormModal } from '../../views/simple-modals.js';
 import { SNOOZE_TITLE } from '../../views/snooze-modal.js';
@@ -13,15 +14,7 @@ import { tellByDm } from '../error-policy.js';
 const MetaSchema = z.object({
   actionId: z.string().regex(CARE_ID),
   tz: z.string().refine(isValidTimeZone),
-  origin: z
-    .object({
-      channel: z.string(),
-      ts: z.string().optional(),
-      threadTs: z.string().optional(),
-      responseUrl: z.string().url().optional(),
-      blockId: z.string().optional(),
-    })
-    .optional(),
+  origin: EditOriginSchema.optional(),
 });
 
 type Values = Record<string, Record<string, { selected_date?: string | null; selected_time?: string | null }>>;
