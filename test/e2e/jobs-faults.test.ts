@@ -74,7 +74,9 @@ if (!TEST_DATABASE_URL) {
 
         // Short intervals so a dead instance's lease is taken over within seconds. A claim goes stale after
         // 30 s: longer than twice the slowest post (12 s), as the deliverer's no-second-post rule assumes.
-        const jobs = { pollSeconds: 1, overlapMs: 5_000, staleAfterMs: 30_000, leaseMs: 4_000 };
+        // The overlap (20 s; 5 min in production) must span a poll's own run: an action read during a second and
+        // changed again within that second keeps its `modified`, and is re-read only while that second is in the overlap.
+        const jobs = { pollSeconds: 1, overlapMs: 20_000, staleAfterMs: 30_000, leaseMs: 4_000 };
         const common = {
           care: { baseUrl: sandbox.url, ...sandbox.credentials, rateLimitPerSecond: 50 },
           slack: { apiUrl: fake.apiUrl, botToken: fake.botToken, signingSecret: SIGNING_SECRET },
