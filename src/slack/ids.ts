@@ -24,6 +24,12 @@ export const ActionIds = {
   openInCare: 'care_open_in_care',
   /** The create/edit form's "More options" button. */
   moreOptions: 'care_form_more',
+  /** Where task text is hidden (shared channels): show the full card to the clicker only. */
+  view: 'care_view',
+  /** Assign an unassigned (or urgent) action to the clicker. */
+  takeIt: 'care_take',
+  /** Undo a Complete or Reopen made on a shared surface, for a few minutes after it. */
+  undo: 'care_undo',
 } as const;
 
 export const CallbackIds = {

@@ -20,8 +20,20 @@ export function context(...texts: string[]): types.ContextBlock {
 
 export const divider = (): types.DividerBlock => ({ type: 'divider' });
 
-export function button(text: string, actionId: string, value: string, style?: 'primary' | 'danger'): types.Button {
-  return { type: 'button', text: plainText(text, 75), action_id: actionId, value: value.slice(0, 2000), ...(style ? { style } : {}) };
+export function button(text: string, actionId: string, value: string, style?: 'primary' | 'danger', confirm?: types.ConfirmationDialog): types.Button {
+  return {
+    type: 'button',
+    text: plainText(text, 75),
+    action_id: actionId,
+    value: value.slice(0, 2000),
+    ...(style ? { style } : {}),
+    ...(confirm ? { confirm } : {}),
+  };
+}
+
+/** A "are you sure?" dialog Slack shows before sending the click (title ≤ 100, text ≤ 300, buttons ≤ 30 characters). */
+export function confirmDialog(title: string, text: string, confirm: string, deny = 'Cancel'): types.ConfirmationDialog {
+  return { title: plainText(title, 100), text: mrkdwn(text.slice(0, 300)), confirm: plainText(confirm, 30), deny: plainText(deny, 30) };
 }
 
 export function actions(blockId: string, elements: types.ActionsBlockElement[]): types.ActionsBlock {
