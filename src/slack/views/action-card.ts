@@ -2,7 +2,7 @@ import { slackDate } from '../../time/slack-date.js';
 import type { types } from '@slack/bolt';
 import { ActionIds, actionBlockId, snoozeOptionValue } from '../ids.js';
 import { userText } from '../text.js';
-import { actions, button, linkButton, section, staticSelect, type Block } from './blocks.js';
+import { actions, button, confirmDialog, linkButton, section, staticSelect, type Block } from './blocks.js';
 import { isOverdue, type ActionView, type RenderContext } from '../../services/action-model.js';
 
 export function actionLabel(a: ActionView): string {
@@ -45,6 +45,16 @@ export function snoozeMenu(a: ActionView): types.StaticSelect {
     { text: 'Next Monday, same time', value: snoozeOptionValue('monday', a.id) },
     { text: 'Pick a date and time…', value: snoozeOptionValue('pick', a.id) },
   ]);
+}
+
+/** Asked before a Complete or Reopen on a shared surface (a channel): names the action and its assignee. */
+export function confirmChange(a: ActionView, kind: 'complete' | 'reopen'): types.ConfirmationDialog {
+  const verb = kind === 'complete' ? 'Complete' : 'Reopen';
+  return confirmDialog(
+    `${verb} action ${actionLabel(a)}?`,
+    `${verb} action *${actionLabel(a)}*, assigned to ${assigneeText(a)}? Everyone in this channel will see that you did.`,
+    verb,
+  );
 }
 
 /** Complete, Edit and Snooze (Reopen and Edit once complete), and a link to the care system when configured. */
