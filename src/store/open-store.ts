@@ -8,6 +8,7 @@ import * as audit from './audit.js';
 import * as cursors from './cursors.js';
 import type { Ctx, Db } from './db.js';
 import * as deliveries from './deliveries.js';
+import * as deliveryAdmin from './delivery-admin.js';
 import * as deliveryRetries from './delivery-retries.js';
 import { StoreError } from './errors.js';
 import * as leases from './leases.js';
@@ -142,6 +143,8 @@ function createStore(ctx: Ctx, migration: MigrateResult): OpenedStore {
     listDeliveries: (filter) => deliveries.listDeliveries(ctx, filter),
     countDeliveries: (filter) => deliveries.countDeliveries(ctx, filter),
     unfinishedDeliveries: (kind, query) => deliveryRetries.unfinishedDeliveries(ctx, kind, query),
+    recentDeliveries: (query) => deliveryAdmin.recentDeliveries(ctx, query),
+    reopenDelivery: (id) => deliveryAdmin.reopenDelivery(ctx, id),
 
     getCursor: (name) => cursors.getCursor(ctx, name),
     setCursor: (name, value) => cursors.setCursor(ctx, name, value),

@@ -21,6 +21,8 @@ import type {
   LinkRequest,
   LinkRequestInput,
   LinkRequestState,
+  RecentDeliveries,
+  RecentDeliveriesQuery,
   Subscription,
   SubscriptionInput,
   SummarySetting,
@@ -78,6 +80,10 @@ export interface Store {
    * with the reason in lastError.
    */
   unfinishedDeliveries(kind: string, query: UnfinishedQuery): Promise<Delivery[]>;
+  /** Rows last changed within a window of the store's clock: counts per state and the newest failed ones (an admin's status). */
+  recentDeliveries(query: RecentDeliveriesQuery): Promise<RecentDeliveries>;
+  /** An admin's Retry: a failed row becomes claimable again with fresh attempts; null unless it is failed now. */
+  reopenDelivery(id: number): Promise<Delivery | null>;
 
   // job cursors and leases
   getCursor(name: string): Promise<string | null>;

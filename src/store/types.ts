@@ -213,6 +213,21 @@ export interface DeliveryFilter {
   limit?: number;
 }
 
+/** What recentDeliveries asks for: rows last changed within `windowMs` of the store's clock. */
+export interface RecentDeliveriesQuery {
+  windowMs: number;
+  /** How many of the failed rows to return, newest first (default 10). */
+  failedLimit?: number;
+}
+
+/** Deliveries last changed within a window: how many in each state now, and the newest failed rows. */
+export interface RecentDeliveries {
+  sent: number;
+  pending: number;
+  failed: number;
+  failedRows: Delivery[];
+}
+
 // ---- jobs ----
 
 export interface Lease {

@@ -4,6 +4,7 @@ import { channelsContract } from './channels.js';
 import { identityContract } from './identity.js';
 import { jobsContract } from './jobs.js';
 import { ledgerContract } from './ledger.js';
+import { ledgerAdminContract } from './ledger-admin.js';
 import { seenRequestsContract } from './seen-requests.js';
 import { summariesContract } from './summaries.js';
 
@@ -11,6 +12,7 @@ export function storeContract(h: Harness): void {
   identityContract(h);
   channelsContract(h);
   ledgerContract(h);
+  ledgerAdminContract(h);
   jobsContract(h);
   seenRequestsContract(h);
   summariesContract(h);
