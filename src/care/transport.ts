@@ -89,6 +89,7 @@ export function createTransport(options: TransportOptions): Transport {
     }
     const rate = parseRateLimitHeaders(result.headers);
     limiter.observe(rate, permit, result.status !== 429);
+    stats.rateLimit(clock.now(), rate);
     logger.debug('care request', { ...base, status: result.status, ms: clock.now() - started, remaining: rate.remaining });
     if (result.status === 429) stats.count('rateLimited');
     // 5xx and refused credentials are trouble with the API or our key; other answers show it working.
