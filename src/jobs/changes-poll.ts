@@ -2,12 +2,13 @@ import type { CareClient } from '../care/index.js';
 import { ACTION_ATTRIBUTES } from '../services/action-model.js';
 import type { AssignmentNotices } from '../services/assignment-notices.js';
 import type { CompletionNotices } from '../services/completion-notices.js';
+import { CHANGES_CURSOR, CHANGES_LAST_RUN_CURSOR, type LastPollRun } from '../services/poll-cursors.js';
 import type { UrgentAlerts } from '../services/urgent-alerts.js';
 import type { Store } from '../store/index.js';
 import { parseApiDateTime } from '../time/slack-date.js';
 import type { Job } from './scheduler.js';
 
-export const CHANGES_CURSOR = 'changes-poll';
+export { CHANGES_CURSOR };
 
 /** How many of a page's actions are worked at once. */
 const PAGE_CONCURRENCY = 8;
@@ -54,6 +55,8 @@ export function changesPollJob(deps: {
   assignments: AssignmentNotices;
   schedule: string;
   overlapMs: number;
+  /** The app's clock, for the time of the last run. */
+  now?: () => Date;
 }): Job {
   const PER_PAGE = 100;
   /**
@@ -68,7 +71,7 @@ export function changesPollJob(deps: {
   }
 
   const MAX_REQUESTS = 2_000; // a runaway guard, far above any real backlog
-  return {
+  const job: Job = {
     name: 'changes-poll',
     schedule: deps.schedule,
     async run({ signal }): Promise<ChangesPollReport> {
@@ -136,6 +139,31 @@ export function changesPollJob(deps: {
       await deps.notices.retryUnfinished();
       await deps.urgent.retryUnfinished(subscriptions);
       await deps.assignments.retryUnfinished();
+      return report;
+    },
+  };
+  // Each run, finished or failed, is remembered for the admins' status (a failed one keeps its cursor as it was).
+  const remember = (report: ChangesPollReport | undefined, err?: unknown) => {
+    const run: LastPollRun = {
+      at: (deps.now?.() ?? new Date()).toISOString(),
+      ok: err === undefined,
+      ...(err === undefined ? {} : { error: (err instanceof Error ? err.message : String(err)).slice(0, 300) }),
+      requests: report?.requests ?? 0,
+      seen: report?.seen ?? 0,
+    };
+    return deps.store.setCursor(CHANGES_LAST_RUN_CURSOR, JSON.stringify(run)).catch(() => undefined);
+  };
+  return {
+    ...job,
+    async run(ctx) {
+      let report: ChangesPollReport;
+      try {
+        report = (await job.run(ctx)) as ChangesPollReport;
+      } catch (err) {
+        await remember(undefined, err);
+        throw err;
+      }
+      await remember(report);
       return report;
     },
   };

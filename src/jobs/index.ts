@@ -48,6 +48,7 @@ export function createJobs(o: JobsOptions): Scheduler {
         assignments: o.assignments,
         schedule: everySeconds(o.pollSeconds),
         overlapMs: o.overlapMs ?? 5 * 60_000,
+        now: o.now,
       }),
     ],
   });
