@@ -2,20 +2,11 @@
  * `npm start`: read the configuration, build every dependency once, start the
  * Slack receiver and the scheduler; stop cleanly on SIGTERM/SIGINT.
  */
-import { readFileSync } from 'node:fs';
+import { appVersion } from './app-version.js';
 import { composeApp } from './compose.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logging/logger.js';
 import { isStoreError } from './store/index.js';
-
-/** The package's version (package.json sits one folder up from both src/main.ts and dist/main.js). */
-function appVersion(): string {
-  try {
-    return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
