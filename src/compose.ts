@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { WebClient } from '@slack/web-api';
+import { appVersion } from './app-version.js';
 import { type CareClient, createCareClient } from './care/index.js';
 import { createHealth } from './health.js';
 import { createJobs, type Scheduler } from './jobs/index.js';
@@ -19,7 +20,9 @@ import { createIdentityService } from './services/identity.js';
 import { createMorningSummaries } from './services/morning-summaries.js';
 import type { MessageRenderers } from './services/renderers.js';
 import { createSlackProfiles } from './services/slack-profiles.js';
+import { createStatusService } from './services/status.js';
 import { createSummarySettings } from './services/summary-settings.js';
+import { createTeamView } from './services/team-view.js';
 import { createUrgentAlerts } from './services/urgent-alerts.js';
 import { createSlackApp, type SlackApp } from './slack/app.js';
 import type { SlackDeps } from './slack/deps.js';
@@ -51,6 +54,8 @@ export interface AppSettings {
   /** The app's clock (the demo and tests move it with the sandbox's). */
   now?: () => Date;
   jobs?: { pollSeconds?: number; overlapMs?: number; staleAfterMs?: number; leaseMs?: number; instanceId?: string | undefined };
+  /** Shown on admins' Home tab (default: package.json's version). */
+  version?: string;
 }
 
 export interface ComposedApp {
@@ -180,6 +185,25 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
         .catch((err) => logger.warn('assignment DM will be retried by the poller', { actionId: action._id, error: err })),
   });
   const channelSetup = createChannelSetup({ store, identity, channels, directory, digests, timezone: settings.timezone, now });
+  // Admins' Home tab: the team view, and the status with Retry, which runs a kind's unfinished rows now.
+  const teamView = createTeamView({ care, store, identity, timezone: settings.timezone, now });
+  const status = createStatusService({
+    store,
+    care,
+    identity,
+    profiles,
+    version: settings.version ?? appVersion(),
+    pollSeconds: settings.jobs?.pollSeconds ?? 60,
+    now,
+    redeliver: {
+      completion: () => notices.retryUnfinished(),
+      assignment: () => assignments.retryUnfinished(),
+      urgent: async () => urgent.retryUnfinished((await store.listSubscriptions()).filter((s) => s.urgentAlerts)),
+      digest: () => digests.runDue(now()),
+      'digest-part': () => digests.runDue(now()),
+      summary: () => summaries.runDue(now()),
+    },
+  });
   const deps: SlackDeps = {
     actions,
     identity,
@@ -194,6 +218,8 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     timezone: settings.timezone,
     homeQueues: new Map(),
     signedMetadata: createSignedMetadata({ key: metadataKey(settings.slack.signingSecret), now }),
+    teamView,
+    status,
   };
   const jobs = createJobs({
     care,

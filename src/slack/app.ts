@@ -12,6 +12,7 @@ import { registerMoreOptionsButton } from './listeners/actions/more-options.js';
 import { registerNewActionButton } from './listeners/actions/new-action.js';
 import { registerOpenInCare } from './listeners/actions/open-in-care.js';
 import { registerReminderWhen } from './listeners/actions/reminder-when.js';
+import { registerRetryDeliveryButton } from './listeners/actions/retry-delivery.js';
 import { registerShareLiterature } from './listeners/actions/share-literature.js';
 import { registerSummaryButtons } from './listeners/actions/summary-buttons.js';
 import { registerSnooze } from './listeners/actions/snooze.js';
@@ -89,6 +90,7 @@ export function createSlackApp(options: SlackAppOptions, deps: SlackDeps): Slack
   registerHomePageButtons(app, deps);
   registerShareLiterature(app, deps);
   registerUnlinkButton(app, deps);
+  registerRetryDeliveryButton(app, deps);
   registerLinkRequestButtons(app, deps);
   registerMoreOptionsButton(app, deps);
   registerReminderWhen(app, deps);

@@ -6,7 +6,9 @@ import type { ChannelSetup } from '../services/channel-setup.js';
 import type { DirectoryService } from '../services/directory.js';
 import type { IdentityService } from '../services/identity.js';
 import type { SlackProfiles } from '../services/slack-profiles.js';
+import type { StatusService } from '../services/status.js';
 import type { SummarySettings } from '../services/summary-settings.js';
+import type { TeamViewService } from '../services/team-view.js';
 import type { SignedMetadata } from './signed-metadata.js';
 
 export interface CommandContext {
@@ -47,4 +49,7 @@ export interface SlackDeps {
   homeQueues: Map<string, HomeQueue>;
   /** Seals every modal's private_metadata to the person and form it was issued to (see signed-metadata.ts). */
   signedMetadata: SignedMetadata;
+  /** Admins' Home tab: the team view and the app's status (with Retry of failed deliveries). */
+  teamView: TeamViewService;
+  status: StatusService;
 }

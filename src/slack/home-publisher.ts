@@ -1,6 +1,7 @@
 import type { HomeQueue, SlackDeps } from './deps.js';
 import { describeError } from '../services/errors.js';
 import { myGroups } from './views/action-list.js';
+import type { AdminHome } from './views/admin-home.js';
 import { HOME_PAGE_SIZE, homeView } from './views/home-view.js';
 
 /**
@@ -15,16 +16,30 @@ function queueFor(deps: SlackDeps, key: string): HomeQueue {
   return queue;
 }
 
+/** Admins only: the Team and Status sections (each stands in with a sentence when it cannot be read). */
+async function adminHome(deps: SlackDeps, teamId: string, userId: string): Promise<AdminHome | undefined> {
+  const actor = { teamId, userId };
+  if (!(await deps.identity.isAdmin(actor).catch(() => false))) return undefined;
+  const failed = (what: string) => (err: unknown) => {
+    deps.logger.warn(`could not read the ${what} for an admin's Home tab`, { userId, error: err });
+    return { error: `The ${what} could not be read: ${describeError(err)}` };
+  };
+  const [team, status] = await Promise.all([deps.teamView.read(actor).catch(failed('team view')), deps.status.read(actor).catch(failed('status'))]);
+  return { team, status };
+}
+
 /** Render and publish one person's Home tab; never throws (a failure is logged). */
 export async function publishHome(deps: SlackDeps, teamId: string, userId: string, limit = HOME_PAGE_SIZE, offset = 0): Promise<void> {
   const queue = queueFor(deps, `${teamId}/${userId}`);
   const generation = ++queue.generation;
   try {
+    // Read side by side with the person's own list (adminHome never rejects).
+    const admin = adminHome(deps, teamId, userId).then((a) => (a ? { admin: a } : {}));
     const link = await deps.identity.getLink({ teamId, userId });
     const tz = await deps.profiles.tz(userId);
     const ctx = { now: deps.now(), timezone: tz, showTask: true };
     let view: ReturnType<typeof homeView>;
-    if (!link) view = homeView({ linked: false, groups: [], limit }, ctx);
+    if (!link) view = homeView({ linked: false, groups: [], limit, ...(await admin) }, ctx);
     else {
       const careUserName = await deps.identity.careUserName(link.careUserId);
       const summary = await deps.summaries.status({ teamId, userId }).catch((err) => {
@@ -34,9 +49,9 @@ export async function publishHome(deps: SlackDeps, teamId: string, userId: strin
       const extra = summary ? { summary } : {};
       try {
         const groups = myGroups(await deps.actions.mine({ teamId, userId }, link.careUserId, ctx.now, tz));
-        view = homeView({ linked: true, ...(careUserName ? { careUserName } : {}), groups, limit, offset, ...extra }, ctx);
+        view = homeView({ linked: true, ...(careUserName ? { careUserName } : {}), groups, limit, offset, ...extra, ...(await admin) }, ctx);
       } catch (err) {
-        view = homeView({ linked: true, groups: [], limit, error: describeError(err), ...extra }, ctx);
+        view = homeView({ linked: true, groups: [], limit, error: describeError(err), ...extra, ...(await admin) }, ctx);
       }
     }
     const publish = queue.tail.then(async () => {

@@ -30,6 +30,8 @@ export const ActionIds = {
   takeIt: 'care_take',
   /** Undo a Complete or Reopen made on a shared surface, for a few minutes after it. */
   undo: 'care_undo',
+  /** An admin's Retry of a failed delivery on their Home tab (value = the ledger row's id). */
+  retryDelivery: 'care_delivery_retry',
 } as const;
 
 export const CallbackIds = {
@@ -149,4 +151,7 @@ export const BlockIds = {
   /** The create/edit form: the "More options" button's block, and the "check the date" notice under the due time. */
   formMore: 'form_more',
   dueNotice: 'due_notice',
+  /** The admins' Home sections: an unassigned action's row (with Take it), a failed delivery's row (with Retry). */
+  teamUnassigned: (actionId: string) => `team_unassigned_${actionId}`,
+  statusFailed: (deliveryId: number) => `status_failed_${deliveryId}`,
 } as const;

@@ -3,6 +3,7 @@ import { userText } from '../text.js';
 import type { ActionGroup, RenderContext } from '../../services/action-model.js';
 import type { SummaryStatus } from '../../services/summary-settings.js';
 import { renderActionGroups } from './action-list.js';
+import { type AdminHome, adminHomeBlocks } from './admin-home.js';
 import { actions, button, context, divider, header, section, type Block } from './blocks.js';
 import { summaryHomeBlocks } from './summary-setting.js';
 
@@ -17,6 +18,8 @@ export interface HomeState {
   error?: string;
   /** The person's morning summary setting (shown with Change / Turn off), when it could be read. */
   summary?: SummaryStatus;
+  /** Admins only: the Team and Status sections, shown after the person's own list. */
+  admin?: AdminHome;
 }
 
 export const HOME_PAGE_SIZE = 20;
@@ -24,9 +27,11 @@ export const HOME_PAGE_SIZE = 20;
 /** The App Home: link status, a New button, your actions within Slack's 100-block limit. */
 export function homeView(state: HomeState, ctx: RenderContext): { type: 'home'; blocks: Block[] } {
   const blocks: Block[] = [header('Care actions')];
+  // Rendered first so the person's own list knows how many blocks are left for it.
+  const admin = state.admin ? adminHomeBlocks(state.admin, ctx) : [];
   if (!state.linked) {
     blocks.push(section(':grey_question: Your Slack account is not linked to the care system. Type `/care link` in any channel to link it.'));
-    return { type: 'home', blocks };
+    return { type: 'home', blocks: [...blocks, ...admin] };
   }
   blocks.push(
     context(`:link: Linked${state.careUserName ? ` as *${userText(state.careUserName, 100)}*` : ''}`),
@@ -36,7 +41,7 @@ export function homeView(state: HomeState, ctx: RenderContext): { type: 'home'; 
   );
   if (state.error) {
     blocks.push(section(`:warning: ${state.error}`));
-    return { type: 'home', blocks };
+    return { type: 'home', blocks: [...blocks, ...admin] };
   }
   const offset = Math.max(0, Math.floor(state.offset ?? 0));
   let skip = offset;
@@ -49,11 +54,16 @@ export function homeView(state: HomeState, ctx: RenderContext): { type: 'home'; 
     return { label: g.label, actions: take };
   });
   const total = state.groups.reduce((n, g) => n + g.actions.length, 0);
-  const list = renderActionGroups(limited, ctx, { maxBlocks: 100 - blocks.length - 2, buttons: 'full', emptyText: ':tada: Nothing open for you. Well done.' });
+  const list = renderActionGroups(limited, ctx, {
+    maxBlocks: 100 - blocks.length - 2 - admin.length,
+    buttons: 'full',
+    emptyText: ':tada: Nothing open for you. Well done.',
+  });
   blocks.push(...list.blocks.filter((b) => !(b.type === 'context')));
   // Pages, not a growing list: a growing list stops at the 100-block limit and "Show more" would then show nothing new.
   const after = Math.max(0, total - offset - list.shown);
   if (after > 0) blocks.push(actions(BlockIds.homeMore, [button(`Show more (${after} more)`, ActionIds.homeMore, String(offset + list.shown))]));
   if (offset > 0) blocks.push(actions(BlockIds.homeFirst, [button('Back to the top', ActionIds.homeMore, '0')]));
+  blocks.push(...admin);
   return { type: 'home', blocks: blocks.slice(0, 100) };
 }
