@@ -174,7 +174,9 @@ describe('digest content', () => {
 
   it('its Complete button completes the action', async () => {
     const digest = digestsIn(h, '#care-leads')[0]!;
-    const first = (digest.blocks ?? []).find((b) => (b as { accessory?: { action_id?: string } }).accessory?.action_id === 'care_complete') as { block_id: string };
+    const first = (digest.blocks ?? []).find((b) => (b as { accessory?: { action_id?: string } }).accessory?.action_id === 'care_complete') as {
+      block_id: string;
+    };
     const actionId = first.block_id.replace(/^line_/, '');
     await h.driver.clickButton('sophie', { channel: '#care-leads', text: 'Complete', ts: digest.ts });
     await h.fake.waitFor(async () => (await h.control(`actions/${actionId}`)).completed, { timeoutMs: 15_000, message: 'the action was not completed' });

@@ -245,9 +245,14 @@ describe('the channel digest view', () => {
     const overdue = content.sections.find((s) => s.kind === 'overdue')!;
     expect(overdue.actions.length).toBeGreaterThan(90);
     const parts = r.thread.filter((m) => textOf(blocksOf(m)[0]!).startsWith('*:warning: Overdue*'));
-    expect(parts.map((m) => textOf(blocksOf(m)[0]!))).toEqual([`*:warning: Overdue* (${(overdue.actions.length + overdue.stale.reduce((k, s) => k + s.count, 0)).toLocaleString('en-GB')})`, '*:warning: Overdue* (continued)']);
+    expect(parts.map((m) => textOf(blocksOf(m)[0]!))).toEqual([
+      `*:warning: Overdue* (${(overdue.actions.length + overdue.stale.reduce((k, s) => k + s.count, 0)).toLocaleString('en-GB')})`,
+      '*:warning: Overdue* (continued)',
+    ]);
     expect(parts.flatMap(rowIds)).toEqual(overdue.actions.slice(0, 90).map((a) => a.id));
-    expect(JSON.stringify(parts[1]!.blocks)).toContain(`…and ${(overdue.actions.length - 90).toLocaleString('en-GB')} more not listed here: each carer’s own list: \`/care due overdue @name\``);
+    expect(JSON.stringify(parts[1]!.blocks)).toContain(
+      `…and ${(overdue.actions.length - 90).toLocaleString('en-GB')} more not listed here: each carer’s own list: \`/care due overdue @name\``,
+    );
     // With a smaller cap, fewer rows and a larger "more".
     const small = render(300, true, 5);
     for (const m of small.r.thread) expect(rowIds(m).length).toBeLessThanOrEqual(5);

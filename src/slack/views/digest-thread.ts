@@ -44,7 +44,13 @@ function sectionMessages(title: string, s: DigestSection, ctx: RenderContext, ca
   const items: Block[] = s.actions.slice(0, cap).map((a) => sharedRow(a, ctx));
   const more = s.actions.length - Math.min(cap, s.actions.length);
   if (more > 0) items.push(context(`…and ${count(more)} more not listed here: ${MORE[s.kind]}`));
-  if (s.stale.length) items.push(...lineBlocks(`*Older than ${staleDays} days*, one line per carer`, s.stale.map((x) => staleLine(x, staleDays))));
+  if (s.stale.length)
+    items.push(
+      ...lineBlocks(
+        `*Older than ${staleDays} days*, one line per carer`,
+        s.stale.map((x) => staleLine(x, staleDays)),
+      ),
+    );
   if (items.length === 0) return [];
 
   const heading = (continued: boolean) => section(continued ? `*${s.label}* (continued)` : `*${s.label}* (${count(sectionTotal(s))})`);
