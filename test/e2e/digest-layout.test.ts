@@ -94,12 +94,13 @@ describe('the channel digest, as a manager reads it', () => {
     expect(replies.map((r) => r.split('\n')[0])).toEqual([':warning: Overdue (19)', ':calendar: Due today (4)', ':inbox_tray: Unassigned (2)']);
     const [overdue, today, unassigned] = replies as [string, string, string];
     for (const k of ['sophie2', 'oliver4', 'oliver5', 'daniel2']) expect(rowOf(overdue, k)).toMatch(/\[View\]$/);
-    expect(overdue).toContain('Older than 30 days, one line per carer');
+    expect(overdue).toContain('Older than 30 days, one line per carer (the care system lists those of people not in Slack)');
+    expect(overdue.indexOf('Older than 30 days')).toBeLessThan(overdue.indexOf(`#${no.sophie2} `)); // the oldest first
     expect(overdue).toContain('• @sophie: 12 older than 30 days: /care due overdue @sophie');
-    expect(overdue).toContain('• Daniel Okafor: 3 older than 30 days: not linked to Slack, see the care system');
+    expect(overdue).toContain('• Daniel Okafor: 3 older than 30 days\n');
     for (const k of ['sophieToday1', 'sophieToday2', 'oliverToday', 'danielToday']) expect(rowOf(today, k)).toMatch(/\[View\]$/);
     expect(rowOf(unassigned, 'nobody2')).toMatch(/\[Take it\]$/);
-    expect(unassigned).toContain('• 1 older than 30 days, unassigned: see the care system');
+    expect(unassigned).toContain('• 1 older than 30 days, unassigned: the care system lists them');
     // Every action due by today or urgent this week: once as a row, or inside one summary line.
     const rows = [...lineIds(digest), ...digest.replies.flatMap(lineIds)];
     expect(new Set(rows).size).toBe(rows.length);

@@ -245,9 +245,9 @@ describe('a digest too long for one message', () => {
         ':inbox_tray: Unassigned (97)', // 90 listed, "…and 1 more", 6 older than 30 days in one row
         ':inbox_tray: Unassigned (continued)',
       ]);
-      expect(text(h, digest!.replies[1]!)).toContain('@sophie: 7 older than 30 days: /care due overdue @sophie');
+      expect(text(h, digest!.replies[0]!)).toContain('@sophie: 7 older than 30 days: /care due overdue @sophie');
       expect(text(h, digest!.replies[3]!)).toContain('…and 3 more not listed here: each carer’s own list: /care due today @name');
-      expect(text(h, digest!.replies[6]!)).toContain('6 older than 30 days, unassigned: see the care system');
+      expect(text(h, digest!.replies[5]!)).toContain('6 older than 30 days, unassigned: the care system lists them');
       let more = 0;
       let summarised = 0;
       const inThread = digest!.replies.flatMap((r) => {

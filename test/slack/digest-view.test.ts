@@ -240,6 +240,32 @@ describe('the channel digest view', () => {
     expect(JSON.stringify(r.thread[0]!.blocks)).toContain('• <@U0SOPHIE>: *1* older than 30 days (1 urgent): /care due overdue <@U0SOPHIE>');
   });
 
+  it('names the ten most overdue carers one per line and counts the others together', () => {
+    // 25 carers: carer k has k + 1 overdue actions and one due today.
+    const views: ActionView[] = [];
+    for (let k = 0; k < 25; k++) {
+      for (let j = 0; j <= k + 1; j++) {
+        views.push({
+          id: (k * 100 + j).toString(16).padStart(24, '0'),
+          actionNo: String(k * 100 + j),
+          task: null,
+          due: new Date(now.getTime() + (j === 0 ? 2 * HOUR : -(j + 1) * HOUR)),
+          urgent: false,
+          completed: null,
+          assignee: { name: `Carer ${String(k).padStart(2, '0')}`, careUserId: `c${k}` },
+        });
+      }
+    }
+    const r = renderDigest(digestContent(views, now, tz), { now, timezone: tz, showTask: false }, { postWhenEmpty: true })!;
+    const lines = blocksOf(r.main)
+      .flatMap((b) => textOf(b).split('\n'))
+      .filter((l) => l.startsWith('• '));
+    expect(lines.slice(0, 10)).toEqual(Array.from({ length: 10 }, (_, i) => `• Carer ${24 - i} · *${25 - i}* overdue · *1* due today`));
+    // The other 15 (carers 0-14): 1 + 2 + … + 15 overdue, one due today each.
+    expect(lines.slice(10)).toEqual(['• …and 15 more carers · *120* overdue · *15* due today between them']);
+    checkLimits([r.main, ...r.thread]);
+  });
+
   it('a section longer than one message continues in the next with "(continued)", and one beyond the cap ends with "…and N more"', () => {
     const { r, content } = render(5000, false);
     const overdue = content.sections.find((s) => s.kind === 'overdue')!;

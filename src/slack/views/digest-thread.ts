@@ -29,28 +29,31 @@ const MORE: Record<DigestSection['kind'], string> = {
   unassigned: 'the care system lists them all',
 };
 
+/** A summary row: linked carers get the command that lists theirs; the care system lists the others'. */
 function staleLine(s: StaleSummary, days: number): string {
   const n = `*${count(s.count)}* older than ${days} days${s.urgent ? ` (${count(s.urgent)} urgent)` : ''}`;
-  if (!s.assignee) return `• ${n}, unassigned: see the care system`;
+  if (!s.assignee) return `• ${n}, unassigned: the care system lists them`;
   if (s.assignee.slackUserId) return `• <@${s.assignee.slackUserId}>: ${n}: /care due overdue <@${s.assignee.slackUserId}>`;
-  const name = s.assignee.name ? userText(s.assignee.name, 80) : 'Someone not linked to Slack';
-  return `• ${name}: ${n}: not linked to Slack, see the care system`;
+  return `• ${s.assignee.name ? userText(s.assignee.name, 80) : 'Someone not linked to Slack'}: ${n}`;
 }
 
 const sectionTotal = (s: DigestSection) => s.actions.length + s.stale.reduce((n, x) => n + x.count, 0);
 
-/** One section as thread messages: its rows, a "more" line, its stale summaries; continued in the next message when full. */
+/** One section as thread messages: its stale summaries, its rows, a "more" line; continued in the next message when full. */
 function sectionMessages(title: string, s: DigestSection, ctx: RenderContext, cap: number, staleDays: number): OutgoingMessage[] {
-  const items: Block[] = s.actions.slice(0, cap).map((a) => sharedRow(a, ctx));
+  // The oldest first: those past `staleDays` as one line per carer, then the rows, then what did not fit.
+  const stale = s.stale.map((x) => staleLine(x, staleDays));
+  const items: Block[] = stale.length
+    ? lineBlocks(
+        s.kind === 'unassigned'
+          ? `*Older than ${staleDays} days*`
+          : `*Older than ${staleDays} days*, one line per carer (the care system lists those of people not in Slack)`,
+        stale,
+      )
+    : [];
+  items.push(...s.actions.slice(0, cap).map((a) => sharedRow(a, ctx)));
   const more = s.actions.length - Math.min(cap, s.actions.length);
   if (more > 0) items.push(context(`…and ${count(more)} more not listed here: ${MORE[s.kind]}`));
-  if (s.stale.length)
-    items.push(
-      ...lineBlocks(
-        `*Older than ${staleDays} days*, one line per carer`,
-        s.stale.map((x) => staleLine(x, staleDays)),
-      ),
-    );
   if (items.length === 0) return [];
 
   const heading = (continued: boolean) => section(continued ? `*${s.label}* (continued)` : `*${s.label}* (${count(sectionTotal(s))})`);

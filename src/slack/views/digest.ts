@@ -6,8 +6,8 @@ import { context, divider, header, section, type Block } from './blocks.js';
 import { digestThread, THREAD_ROWS_PER_SECTION } from './digest-thread.js';
 import { count, lineBlocks } from './digest-text.js';
 
-/** Carers named one per line in the channel message; the rest are one line together. */
-const CARER_LINES = 20;
+/** Carers named one per line in the channel message (the most overdue); the rest share one line. */
+const CARER_LINES = 10;
 
 export interface DigestRenderOptions {
   postWhenEmpty: boolean;
