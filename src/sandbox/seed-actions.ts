@@ -140,7 +140,8 @@ export function seedActions(ctx: SeedContext, places: Places, subjects: readonly
       created = wholeSeconds(due - rng.next() * 20 * DAY_MS);
       completed = wholeSeconds(Math.min(anchor, Math.max(created + 60_000, due - DAY_MS + rng.next() * 3 * DAY_MS)));
     } else if (bucket < 0.4) {
-      due = onDay(anchor - rng.int(1, 30) * DAY_MS, ctx);
+      // Open and overdue, some for over a month (as in a real care system): the digest summarises those per carer.
+      due = onDay(anchor - rng.int(1, 45) * DAY_MS, ctx);
       created = wholeSeconds(due - rng.next() * 20 * DAY_MS);
     } else if (bucket < 0.6) {
       due = onDay(anchor, ctx);

@@ -42,8 +42,8 @@ export async function toActionViews(actions: Action[], teamId: string, identity:
   return actions.map((a) => {
     const assignee = a.assigned_to
       ? slackIds.get(a.assigned_to)
-        ? { slackUserId: slackIds.get(a.assigned_to)! }
-        : { ...(names.get(a.assigned_to) ? { name: names.get(a.assigned_to)! } : {}) }
+        ? { slackUserId: slackIds.get(a.assigned_to)!, careUserId: a.assigned_to }
+        : { ...(names.get(a.assigned_to) ? { name: names.get(a.assigned_to)! } : {}), careUserId: a.assigned_to }
       : null;
     const completedBy = completers.get(a._id);
     return {

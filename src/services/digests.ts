@@ -3,9 +3,10 @@ import type { Logger } from '../logging/logger.js';
 import type { Store, Subscription } from '../store/index.js';
 import { apiDateRange, dueWindow } from '../time/due-windows.js';
 import { dueOccurrence } from '../time/schedule.js';
-import { ACTION_ATTRIBUTES, attentionList } from './action-model.js';
+import { ACTION_ATTRIBUTES } from './action-model.js';
 import { toActionViews } from './action-views.js';
 import type { ChannelPolicy } from './channel-policy.js';
+import { digestContent } from './digest-content.js';
 import type { Deliverer, DeliveryResult } from './delivery.js';
 import type { IdentityService } from './identity.js';
 import type { MessageRenderers } from './renderers.js';
@@ -77,7 +78,7 @@ export function createDigests(deps: {
   async function post(sub: Subscription, actions: Action[], now: Date, occurrence: string, report: DigestRunReport): Promise<void> {
     const tz = sub.timeZone;
     const mine = sub.filters.locationId ? actions.filter((a) => a.location === sub.filters.locationId) : actions;
-    const list = attentionList(await toActionViews(mine, sub.teamId, deps.identity), now, tz);
+    const views = await toActionViews(mine, sub.teamId, deps.identity);
     const showTask = await deps.channels.showTasksIn(sub.teamId, sub.channelId);
     const filterText = [
       sub.filters.urgentOnly ? 'urgent only' : '',
@@ -87,7 +88,8 @@ export function createDigests(deps: {
     ]
       .filter(Boolean)
       .join(' ');
-    const rendered = deps.render.digest({ ...list, filterText }, { now, timezone: tz, showTask }, { postWhenEmpty: sub.postWhenEmpty });
+    const content = digestContent(views, now, tz, filterText);
+    const rendered = deps.render.digest(content, { now, timezone: tz, showTask }, { postWhenEmpty: sub.postWhenEmpty });
     const count = (r: DeliveryResult | 'empty-skipped') => (report.results[r] = (report.results[r] ?? 0) + 1);
     if (!rendered) {
       count('empty-skipped');

@@ -1,14 +1,55 @@
 import type { ActionGroup, ActionView, RenderContext } from './action-model.js';
 import type { OutgoingMessage } from './delivery.js';
 
-/** What a digest shows, before it is rendered. */
+/** Who an action is for in a digest: a carer (linked: a Slack mention; otherwise a name), or null for nobody. */
+export type DigestAssignee = ActionView['assignee'];
+
+/** One carer's line in a digest: their counts (overdue includes `stale`). */
+export interface DigestCarer {
+  assignee: NonNullable<DigestAssignee>;
+  overdue: number;
+  /** Of `overdue`, those overdue by more than `staleDays` (summarised, not listed). */
+  stale: number;
+  today: number;
+}
+
+/** Overdue actions older than `staleDays` of one carer (or of nobody): one summary row instead of a row each. */
+export interface StaleSummary {
+  assignee: DigestAssignee;
+  count: number;
+  urgent: number;
+}
+
+/** A part of a digest's thread: Overdue, Due today, Urgent this week, Unassigned. */
+export interface DigestSection {
+  kind: 'overdue' | 'today' | 'urgent' | 'unassigned';
+  label: string;
+  /** Listed one row each, most pressing first (the view may list only the first ones and count the rest). */
+  actions: ActionView[];
+  /** Summary rows (one per carer) for actions overdue by more than `staleDays`. */
+  stale: StaleSummary[];
+}
+
+/**
+ * What a digest shows, before it is rendered. Every open action overdue, due
+ * today, or urgent and due this week is counted in the totals and appears once:
+ * among `top`, as a row of one section, or inside one section's stale summary.
+ */
 export interface DigestContent {
   title: string; // e.g. "Monday 23 November"
   filterText: string; // e.g. "urgent only", "for @Sophie", "" for all
   overdue: number;
   today: number;
   urgent: number;
-  groups: ActionGroup[];
+  unassigned: number;
+  /** Overdue by more than this many days: summarised per carer, never listed. */
+  staleDays: number;
+  /** Carers with something overdue or due today, most overdue first. */
+  carers: DigestCarer[];
+  /** What matters most (at most ten): urgent first, then the longest overdue, then due soonest. */
+  top: ActionView[];
+  /** The rest, for the thread (empty sections included; the view skips them). */
+  sections: DigestSection[];
 }
 
 /** What a person's own morning summary shows, before it is rendered. */

@@ -1,7 +1,8 @@
 /**
  * Makes docs/playground.png for the README (1280x800): Sophie creates and
  * completes an action (the completion is routed to #care-team), then the
- * clock moves to the next digest and its thread is opened.
+ * clock moves to the next digest and its thread is opened: the digest from
+ * its top in the channel, the thread from its first section.
  * Run: npx tsx test/demo/docs-screenshot.ts [out.png]
  * Emoji need a colour emoji font on the machine (Debian: fonts-noto-color-emoji).
  */
@@ -34,7 +35,12 @@ try {
   await page.locator('.toast').evaluateAll((toasts) => {
     for (const t of toasts) t.remove();
   });
-  await page.locator('#conv-body').evaluate((el) => (el.scrollTop = el.scrollHeight));
+  // The digest from its top in the channel; the thread from its first reply (the parent is in the channel already).
+  await digest.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await page
+    .locator('#thread-body article.msg')
+    .nth(1)
+    .evaluate((el) => el.scrollIntoView({ block: 'start' }));
   await page.mouse.move(640, 20); // no hover toolbar on a message
   await page.screenshot({ path: out });
   console.log(`Saved ${out}`);

@@ -133,27 +133,36 @@ describe('digest content', () => {
     expect(await apiRequests(h, 'GET /v1/actions')).toBe(1);
   });
 
-  it('lists overdue, due today (in London, not UTC) and urgent actions, urgent first, with counts, due times, mentions and Complete buttons', () => {
+  it('lists overdue, due today (in London, not UTC) and urgent actions, urgent first, with counts, due times, mentions and safe buttons', () => {
     const digest = digestsIn(h, '#care-leads')[0]!;
     const shown = text(h, digest);
     expect(shown).toContain('Care actions · Tuesday 15 June');
-    expect(shown).toContain('1 overdue · 2 due today · 2 urgent');
+    expect(shown).toContain('1 overdue · 2 due today · 2 urgent · 3 unassigned');
+    expect(shown).toContain('@sophie · 1 overdue · 0 due today');
     expect(lineIds(digest).sort()).toEqual([a.overdue!._id, a.urgentToday!._id, a.lateToday!._id, a.urgentLater!._id].sort());
+    expect(digest.replies).toEqual([]); // four actions: all in the channel message, no thread
     for (const key of ['earlyTomorrow', 'later', 'done']) expect(shown).not.toContain(`#${a[key]!.action_no} `);
-    // Urgent before the rest of today; overdue first of all.
+    // Urgent first (by due time), then the longest overdue, then due soonest.
     const at = (k: string) => shown.indexOf(`#${a[k]!.action_no}`);
-    expect(at('overdue')).toBeLessThan(at('urgentToday'));
-    expect(at('urgentToday')).toBeLessThan(at('lateToday'));
-    expect(at('lateToday')).toBeLessThan(at('urgentLater'));
+    expect(at('urgentToday')).toBeLessThan(at('urgentLater'));
+    expect(at('urgentLater')).toBeLessThan(at('overdue'));
+    expect(at('overdue')).toBeLessThan(at('lateToday'));
     // Due times are Slack date tokens (each reader sees their own zone); linked assignees are mentioned.
     expect(JSON.stringify(digest.blocks)).toContain('<!date^');
     expect(JSON.stringify(digest.blocks)).toContain('<@U0SOPHIE>');
-    expect(shown.match(/\[Complete\]/g)).toHaveLength(4);
+    // Task text shown here: Complete (with a confirmation) on Sophie's, Take it on the unassigned ones.
+    expect(shown.match(/\[Complete\]/g)).toHaveLength(1);
+    expect(shown.match(/\[Take it\]/g)).toHaveLength(3);
+    expect(JSON.stringify(digest.blocks)).toContain('"confirm"');
   });
 
   it('hides task text in a public channel, and shows it with --show-tasks and in a private channel', () => {
     const hidden = text(h, digestsIn(h, '#care-team')[0]!);
     expect(hidden).toContain('task text hidden in this channel');
+    // No blind Complete where the task cannot be read: View (to the clicker alone) instead.
+    expect(hidden).not.toContain('[Complete]');
+    expect(hidden.match(/\[View\]/g)).toHaveLength(1);
+    expect(hidden.match(/\[Take it\]/g)).toHaveLength(3);
     expect(hidden).toContain(`#${a.urgentToday!.action_no}`);
     for (const t of Object.values(tasks)) expect(hidden).not.toContain(t);
     for (const channel of ['#general', '#care-leads']) {
@@ -165,7 +174,9 @@ describe('digest content', () => {
 
   it('its Complete button completes the action', async () => {
     const digest = digestsIn(h, '#care-leads')[0]!;
-    const first = (digest.blocks ?? []).find((b) => (b as { accessory?: { type?: string } }).accessory?.type === 'button') as { block_id: string };
+    const first = (digest.blocks ?? []).find((b) => (b as { accessory?: { action_id?: string } }).accessory?.action_id === 'care_complete') as {
+      block_id: string;
+    };
     const actionId = first.block_id.replace(/^line_/, '');
     await h.driver.clickButton('sophie', { channel: '#care-leads', text: 'Complete', ts: digest.ts });
     await h.fake.waitFor(async () => (await h.control(`actions/${actionId}`)).completed, { timeoutMs: 15_000, message: 'the action was not completed' });
@@ -175,20 +186,32 @@ describe('digest content', () => {
 describe('a digest too long for one message', () => {
   let h: Harness;
   const ids = new Set<string>();
+  const stale = new Set<string>();
   beforeAll(async () => {
+    // Tuesday 15 June 2027, 11:00 in London.
     h = await startHarness({ startAt: new Date('2027-06-15T10:00:00Z'), sandbox: { seed: 'empty' } });
+    const sophie = await linkDirectly(h, 'sophie');
+    const oliver = await linkDirectly(h, 'oliver');
+    // 300 actions: 20 overdue since May, 80 overdue since yesterday, 150 due today, 50 urgent this week
+    // (70 urgent in all); a third each for Sophie, Oliver and nobody.
     const make = (i: number) => {
       const due =
-        i < 100
-          ? new Date(Date.UTC(2027, 5, 14, 8, i % 60))
-          : i < 250
-            ? new Date(Date.UTC(2027, 5, 15, 12, i % 60))
-            : new Date(Date.UTC(2027, 5, 17, 9, i % 60));
-      return webAppAction(h, { task: `Task ${i}: ${'check the records carefully '.repeat(6)}`, due, urgent: i >= 230 });
+        i < 20
+          ? new Date(Date.UTC(2027, 4, 1, 8, i % 60))
+          : i < 100
+            ? new Date(Date.UTC(2027, 5, 14, 8, i % 60))
+            : i < 250
+              ? new Date(Date.UTC(2027, 5, 15, 12, i % 60))
+              : new Date(Date.UTC(2027, 5, 17, 9, i % 60));
+      const assigned_to = [sophie, oliver, null][i % 3];
+      return webAppAction(h, { task: `Task ${i}: ${'check the records carefully '.repeat(6)}`, due, urgent: i >= 230, assigned_to });
     };
     for (let i = 0; i < 300; i += 20) {
       const made = await Promise.all(Array.from({ length: 20 }, (_, k) => make(i + k)));
-      for (const m of made) ids.add(m._id);
+      for (const [k, m] of made.entries()) {
+        ids.add(m._id);
+        if (i + k < 20) stale.add(m._id);
+      }
     }
     await command(h, 'amelia', '/care digest here 11:30 weekdays', { channel: '#care-leads' });
     await command(h, 'amelia', '/care digest here 11:30 weekdays', { channel: '#care-team' });
@@ -197,7 +220,7 @@ describe('a digest too long for one message', () => {
   });
   afterAll(async () => h?.close());
 
-  it('posts a summary in the channel and every action exactly once in the thread, within Block Kit limits', () => {
+  it('posts the counts, a line per carer and the top ten in the channel, and accounts for every action once in the thread, within Block Kit limits', () => {
     const failed = h.fake.calls('chat.postMessage').filter((c) => !(c.result as { ok?: boolean })?.ok);
     expect(failed.map((c) => (c.result as { error?: string })?.error)).toEqual([]);
     for (const channel of ['#care-leads', '#care-team']) {
@@ -205,15 +228,41 @@ describe('a digest too long for one message', () => {
       expect(others).toEqual([]);
       expect(digest!.blocks!.length).toBeLessThanOrEqual(50);
       const shown = text(h, digest!);
-      expect(shown).toContain('100 overdue · 150 due today · 70 urgent');
-      expect(shown).toContain('300 actions: the full list is in the thread');
-      expect(digest!.replies.length).toBeGreaterThan(1);
+      expect(shown).toContain('100 overdue · 150 due today · 70 urgent · 100 unassigned');
+      expect(shown).toContain('@sophie · 34 overdue (7 over 30 days) · 50 due today');
+      expect(shown).toContain('@oliver · 33 overdue (7 over 30 days) · 50 due today');
+      expect(shown).toContain('Most pressing (10 of 300)');
+      expect(lineIds(digest!)).toHaveLength(10);
+      // One message per section (continued when long), each an item at a time, never split.
+      const heads = digest!.replies.map((r) => text(h, r).split('\n')[0]);
+      // The top ten are the first ten urgent ones (due today 12:00-12:09): 4 of Sophie's, 3 of Oliver's, 3 unassigned.
+      expect(heads).toEqual([
+        ':warning: Overdue (67)', // 53 listed, and 7 + 7 older than 30 days in two summary rows
+        ':warning: Overdue (continued)',
+        ':calendar: Due today (93)', // 90 listed, "…and 3 more"
+        ':calendar: Due today (continued)',
+        ':rotating_light: Urgent, due this week (33)',
+        ':inbox_tray: Unassigned (97)', // 90 listed, "…and 1 more", 6 older than 30 days in one row
+        ':inbox_tray: Unassigned (continued)',
+      ]);
+      expect(text(h, digest!.replies[0]!)).toContain('@sophie: 7 older than 30 days: /care due overdue @sophie');
+      expect(text(h, digest!.replies[3]!)).toContain('…and 3 more not listed here: each carer’s own list: /care due today @name');
+      expect(text(h, digest!.replies[5]!)).toContain('6 older than 30 days, unassigned: the care system lists them');
+      let more = 0;
+      let summarised = 0;
       const inThread = digest!.replies.flatMap((r) => {
         expect(r.blocks!.length).toBeLessThanOrEqual(50);
+        const t = text(h, r);
+        for (const m of t.matchAll(/…and (\d+) more not listed here/g)) more += Number(m[1]);
+        for (const m of t.matchAll(/(\d+) older than 30 days/g)) summarised += Number(m[1]);
         return lineIds(r);
       });
-      expect(inThread).toHaveLength(300);
-      expect(new Set(inThread)).toEqual(ids);
+      const rows = [...lineIds(digest!), ...inThread];
+      expect(new Set(rows).size).toBe(rows.length);
+      expect(rows.filter((id) => stale.has(id))).toEqual([]);
+      expect(summarised).toBe(20);
+      expect(rows.length + more + summarised).toBe(300);
+      for (const id of rows) expect(ids.has(id)).toBe(true);
     }
   });
 

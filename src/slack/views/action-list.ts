@@ -1,13 +1,16 @@
 import type { ActionGroup, ActionView, DueBuckets, RenderContext } from '../../services/action-model.js';
 import { ActionIds, actionBlockId } from '../ids.js';
-import { actionLine, cardButtons } from './action-card.js';
+import { actionLine, cardButtons, confirmChange } from './action-card.js';
 import { button, context, section, type Block } from './blocks.js';
 
 export interface ListOptions {
   /** The most blocks this list may use (Slack: 50 per message, 100 per Home tab). */
   maxBlocks: number;
-  /** Complete / Edit buttons under each action (two blocks per action) or one Complete button beside it (one block). */
-  buttons: 'full' | 'complete' | 'none';
+  /**
+   * Complete / Edit buttons under each action (two blocks per action), one Complete button beside it (one block),
+   * or `shared`: the one button of a row on a shared surface (see `sharedRow`).
+   */
+  buttons: 'full' | 'complete' | 'shared' | 'none';
   emptyText?: string;
   /**
    * Appended to the line and button block_ids as `~<suffix>`: where the list
@@ -23,7 +26,24 @@ export interface RenderedList {
   hidden: number;
 }
 
+/**
+ * One row (one block) for a shared surface such as a channel digest: **Take it** on an unassigned action;
+ * **View** where task text is hidden (no blind Complete); otherwise **Complete**, confirmed first. A
+ * complete action gets no button.
+ */
+export function sharedRow(a: ActionView, ctx: RenderContext, suffix?: string): Block {
+  const block_id = actionBlockId('line', a.id, suffix);
+  if (a.completed) return section(actionLine(a, ctx), { block_id });
+  const accessory = !a.assignee
+    ? button('Take it', ActionIds.takeIt, a.id)
+    : !ctx.showTask
+      ? button('View', ActionIds.view, a.id)
+      : button('Complete', ActionIds.complete, a.id, 'primary', confirmChange(a, 'complete'));
+  return section(actionLine(a, ctx), { block_id, accessory });
+}
+
 function actionBlocks(a: ActionView, ctx: RenderContext, buttons: ListOptions['buttons'], suffix?: string): Block[] {
+  if (buttons === 'shared') return [sharedRow(a, ctx, suffix)];
   const line = actionLine(a, ctx);
   if (buttons === 'full')
     return [section(line, { block_id: actionBlockId('line', a.id, suffix) }), { ...cardButtons(a), block_id: actionBlockId('card', a.id, suffix) }];

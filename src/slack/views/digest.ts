@@ -1,55 +1,66 @@
-import type { ActionGroup, RenderContext } from '../../services/action-model.js';
-import type { DigestContent, RenderedDigest } from '../../services/renderers.js';
-import { renderActionGroups } from './action-list.js';
-import { context, header, section, type Block } from './blocks.js';
+import type { RenderContext } from '../../services/action-model.js';
+import type { DigestCarer, DigestContent, RenderedDigest } from '../../services/renderers.js';
+import { userText } from '../text.js';
+import { sharedRow } from './action-list.js';
+import { context, divider, header, section, type Block } from './blocks.js';
+import { digestThread, THREAD_ROWS_PER_SECTION } from './digest-thread.js';
+import { count, lineBlocks } from './digest-text.js';
 
-const MESSAGE_BLOCKS = 50;
+/** Carers named one per line in the channel message (the most overdue); the rest share one line. */
+const CARER_LINES = 10;
 
-function counts(c: DigestContent): string {
-  return `*${c.overdue}* overdue · *${c.today}* due today · *${c.urgent}* urgent`;
+export interface DigestRenderOptions {
+  postWhenEmpty: boolean;
+  /** Rows listed per thread section before "…and N more" (default THREAD_ROWS_PER_SECTION). */
+  rowsPerSection?: number;
 }
 
-/** A digest as one message, or a summary plus the full list in thread replies (never over Block Kit limits). */
-export function renderDigest(c: DigestContent, ctx: RenderContext, options: { postWhenEmpty: boolean }): RenderedDigest | null {
-  const total = c.groups.reduce((n, g) => n + g.actions.length, 0);
+function who(c: DigestCarer): string {
+  if (c.assignee.slackUserId) return `<@${c.assignee.slackUserId}>`;
+  return c.assignee.name ? userText(c.assignee.name, 80) : 'someone not linked to Slack';
+}
+
+function carerLine(c: DigestCarer, staleDays: number): string {
+  const stale = c.stale ? ` (${count(c.stale)} over ${staleDays} days)` : '';
+  return `• ${who(c)} · *${count(c.overdue)}* overdue${stale} · *${count(c.today)}* due today`;
+}
+
+/** "By carer": one line each, most overdue first; beyond CARER_LINES, the others together. */
+function carerBlocks(c: DigestContent): Block[] {
+  if (c.carers.length === 0) return [];
+  const lines = c.carers.slice(0, CARER_LINES).map((x) => carerLine(x, c.staleDays));
+  const others = c.carers.slice(CARER_LINES);
+  if (others.length) {
+    const sum = (k: 'overdue' | 'today') => others.reduce((n, x) => n + x[k], 0);
+    lines.push(`• …and ${count(others.length)} more carers · *${count(sum('overdue'))}* overdue · *${count(sum('today'))}* due today between them`);
+  }
+  return lineBlocks('*By carer*', lines);
+}
+
+/**
+ * The channel digest: the date, the counts (overdue, due today, urgent, unassigned), a line per carer,
+ * and the ten actions that matter most; the rest goes to the thread, one message per section
+ * (see digest-thread.ts). Every message stays inside Block Kit's limits for any number of actions.
+ */
+export function renderDigest(c: DigestContent, ctx: RenderContext, options: DigestRenderOptions): RenderedDigest | null {
+  const counts = `*${count(c.overdue)}* overdue · *${count(c.today)}* due today · *${count(c.urgent)}* urgent · *${count(c.unassigned)}* unassigned`;
   const head: Block[] = [
     header(`Care actions · ${c.title}`),
-    context(`${counts(c)}${c.filterText ? ` · ${c.filterText}` : ''}${ctx.showTask ? '' : ' · task text hidden in this channel'}`),
+    context(`${counts}${c.filterText ? ` · ${c.filterText}` : ''}${ctx.showTask ? '' : ' · task text hidden in this channel: *View* shows it to you alone'}`),
   ];
-  const text = `Care actions for ${c.title}: ${c.overdue} overdue, ${c.today} due today, ${c.urgent} urgent`;
-  if (total === 0) {
+  const text = `Care actions for ${c.title}: ${c.overdue} overdue, ${c.today} due today, ${c.urgent} urgent, ${c.unassigned} unassigned`;
+  const thread = digestThread(c, ctx, options.rowsPerSection ?? THREAD_ROWS_PER_SECTION);
+  if (c.top.length === 0 && thread.messages.length === 0) {
     if (!options.postWhenEmpty) return null;
     return { main: { text: `Nothing due for ${c.title}`, blocks: [...head, section(':sunny: Nothing overdue or due today.')] }, thread: [] };
   }
-  const whole = renderActionGroups(c.groups, ctx, { maxBlocks: MESSAGE_BLOCKS - head.length, buttons: 'complete' });
-  if (whole.hidden === 0) return { main: { text, blocks: [...head, ...whole.blocks] }, thread: [] };
 
-  // Too long for one message: summary in the channel, the full list in the thread, in parts.
-  // Each part gets a slice of the groups that fits (one block per line, one per group heading), so
-  // every action is rendered once, in order, exactly once across the parts.
-  const thread: RenderedDigest['thread'] = [];
-  const budget = MESSAGE_BLOCKS - 2; // the "Part n" context, and the list's room for a note it will not need
-  let gi = 0;
-  let ai = 0;
-  for (let part = 1; gi < c.groups.length; part++) {
-    const slice: ActionGroup[] = [];
-    let used = 0;
-    while (gi < c.groups.length && used + 2 <= budget) {
-      const g = c.groups[gi]!;
-      const take = Math.min(g.actions.length - ai, budget - used - 1);
-      if (take > 0) {
-        slice.push({ label: ai > 0 ? `${g.label} (continued)` : g.label, actions: g.actions.slice(ai, ai + take) });
-        used += 1 + take;
-        ai += take;
-      }
-      if (ai >= g.actions.length) {
-        gi++;
-        ai = 0;
-      }
-    }
-    if (slice.length === 0) break;
-    const chunk = renderActionGroups(slice, ctx, { maxBlocks: MESSAGE_BLOCKS - 1, buttons: 'complete' });
-    thread.push({ text: `${c.title}: part ${part}`, blocks: [context(`Part ${part}`), ...chunk.blocks.filter((b) => b.type !== 'context')] });
+  const total = c.top.length + thread.accounted;
+  const blocks: Block[] = [...head, ...carerBlocks(c), divider()];
+  if (c.top.length) {
+    blocks.push(section(thread.accounted ? `*Most pressing* (${c.top.length} of ${count(total)})` : `*All ${count(total)}*`));
+    for (const a of c.top) blocks.push(sharedRow(a, ctx));
   }
-  return { main: { text, blocks: [...head, section(`:thread: ${total} actions: the full list is in the thread.`)] }, thread };
+  if (thread.messages.length) blocks.push(context(`:thread: In the thread: ${thread.summary}.`));
+  return { main: { text, blocks }, thread: thread.messages };
 }
