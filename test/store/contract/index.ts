@@ -6,6 +6,7 @@ import { jobsContract } from './jobs.js';
 import { ledgerContract } from './ledger.js';
 import { seenRequestsContract } from './seen-requests.js';
 import { summariesContract } from './summaries.js';
+import { workspacesContract } from './workspaces.js';
 
 export function storeContract(h: Harness): void {
   identityContract(h);
@@ -14,4 +15,5 @@ export function storeContract(h: Harness): void {
   jobsContract(h);
   seenRequestsContract(h);
   summariesContract(h);
+  workspacesContract(h);
 }
