@@ -5,7 +5,7 @@ import { startSandbox } from './index.js';
 
 const USAGE = `Usage: npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--seed demo|empty|<n actions>]
   [--seed-value <int>] [--account-id ID] [--api-key KEY] [--api-secret SECRET]
-  [--rate-limit 10 (0 = unlimited)] [--data file.json] [--controls] [--start-time ISO]
+  [--accounts 1] [--rate-limit 10 (0 = unlimited)] [--data file.json] [--controls] [--start-time ISO]
   [--log-level debug|info|warn|error|silent]`;
 
 const argsSchema = z.object({
@@ -20,6 +20,7 @@ const argsSchema = z.object({
   'account-id': z.string().min(1).optional(),
   'api-key': z.string().min(1).optional(),
   'api-secret': z.string().min(1).optional(),
+  accounts: z.coerce.number().int().min(1).max(10_000).default(1),
   'rate-limit': z.coerce.number().min(0).default(10),
   data: z.string().optional(),
   controls: z.boolean().default(false),
@@ -40,6 +41,7 @@ async function main(): Promise<void> {
       'account-id': { type: 'string' },
       'api-key': { type: 'string' },
       'api-secret': { type: 'string' },
+      accounts: { type: 'string' },
       'rate-limit': { type: 'string' },
       data: { type: 'string' },
       controls: { type: 'boolean' },
@@ -69,13 +71,14 @@ async function main(): Promise<void> {
     accountId: a['account-id'],
     apiKey: a['api-key'],
     apiSecret: a['api-secret'],
+    accounts: a.accounts,
     rateLimit: a['rate-limit'],
     dataFile: a.data,
     controls: a.controls,
     startTime: a['start-time'] ? new Date(a['start-time']) : undefined,
     logger,
   });
-  // The one line of stdout: how to reach and sign for this sandbox.
+  // The one line of stdout: how to reach and sign for this sandbox (with several accounts, every account).
   console.log(
     JSON.stringify({
       url: sandbox.url,
@@ -83,6 +86,7 @@ async function main(): Promise<void> {
       accountId: sandbox.credentials.accountId,
       apiKey: sandbox.credentials.apiKey,
       apiSecret: sandbox.credentials.apiSecret,
+      ...(a.accounts > 1 ? { accounts: sandbox.accounts.map(({ accountId, apiKey, apiSecret, name }) => ({ accountId, apiKey, apiSecret, name })) } : {}),
     }),
   );
   let stopping = false;

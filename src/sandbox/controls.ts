@@ -2,26 +2,17 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { ApiError } from './errors.js';
 import { foreignRequest, type LocalAddress, mediaType } from '../local-http/local-only.js';
-import type { Faults } from './faults.js';
+import type { SandboxAccount } from './account.js';
+import type { AccountDirectory } from './accounts.js';
 import { readBody, sendJson } from './http-util.js';
-import { PERMISSIONS, type KeyRegistry, type Permissions } from './keys.js';
-import type { RecordCache } from './record-cache.js';
+import { PERMISSIONS, type Permissions } from './keys.js';
 import { completeAction, createAction, getAction, reopenAction, updateAction } from './resources/action-ops.js';
-import type { Stats } from './stats.js';
 import { RESOURCE_NAMES, type Store } from './store.js';
 import { editableFields, parseJson, toFormParams, webActionSchema } from './web-app.js';
 import { formatDateTime } from './wire-time.js';
 
-export type SeedKind = 'demo' | 'empty' | number;
-
 export interface ControlsDeps {
-  store: Store;
-  cache: RecordCache;
-  faults: Faults;
-  stats: Stats;
-  keys: KeyRegistry;
-  /** Replace all data with fresh seed data anchored at the virtual now. */
-  reseed(seed: SeedKind | undefined, seedValue: number | undefined): void;
+  accounts: AccountDirectory;
   /** Where the sandbox listens: the controls answer programs on this machine only. */
   local: LocalAddress;
 }
@@ -62,29 +53,60 @@ async function jsonBody(req: IncomingMessage): Promise<unknown> {
   }
 }
 
+/** `GET /_sandbox/accounts`: every account's credentials, provider name and data counts. */
+function accountsBody(accounts: AccountDirectory): string {
+  return JSON.stringify({
+    accounts: accounts.list.map((a) => ({ ...a.credentials, name: a.provider.name, counts: counts(a.store), requests: a.stats.snapshot().total })),
+  });
+}
+
+/**
+ * The account a control acts on and the rest of its path: `/_sandbox/accounts/<account Id>/...`
+ * names one; `/_sandbox/...` acts on the first account. Undefined = the accounts list.
+ */
+function target(accounts: AccountDirectory, parts: string[]): { account: SandboxAccount; parts: string[] } | undefined {
+  if (parts[0] !== 'accounts') return { account: accounts.first, parts };
+  if (parts.length === 1) return undefined;
+  const id = decodeURIComponent(parts[1] as string);
+  const account = accounts.byId(id);
+  if (!account) throw new ApiError(404, `No sandbox account with Id ${id}.`);
+  return { account, parts: parts.slice(2) };
+}
+
 /**
  * `/_sandbox/...`: unauthenticated JSON test controls (reset, virtual clock,
- * faults, stats, keys) and the care system's own web app (action edits).
+ * faults, stats, keys) and the care system's own web app (action edits), for
+ * the first account, or for any account under `/_sandbox/accounts/<account Id>/...`.
+ * The virtual clock is shared by every account.
  * Programs on this machine only: a foreign Host or Origin is a 403, and a
  * change not sent as application/json (a web page's simple request) a 415.
  */
 export async function handleControls(req: IncomingMessage, res: ServerResponse, deps: ControlsDeps, path: string): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
-  const parts = path
-    .split('/')
-    .filter((p) => p !== '')
-    .slice(1);
-  const route = `${method} /${parts.map((p, i) => (i === 1 && parts[0] === 'actions' ? ':id' : p)).join('/')}`;
-  const { store, cache } = deps;
   try {
     const foreign = foreignRequest(req, deps.local);
     if (foreign) throw new ApiError(403, foreign);
     if (method !== 'GET' && method !== 'HEAD' && mediaType(req) !== 'application/json') throw new ApiError(415, 'Send control requests as application/json.');
+    const found = target(
+      deps.accounts,
+      path
+        .split('/')
+        .filter((p) => p !== '')
+        .slice(1),
+    );
+    if (!found) {
+      if (method !== 'GET') throw new ApiError(404, `No such sandbox control: ${method} ${path}`);
+      sendJson(res, 200, accountsBody(deps.accounts));
+      return;
+    }
+    const { account, parts } = found;
+    const route = `${method} /${parts.map((p, i) => (i === 1 && parts[0] === 'actions' ? ':id' : p)).join('/')}`;
+    const { store, cache } = account;
     let body: string;
     switch (route) {
       case 'POST /reset': {
         const input = parseJson(resetSchema, await jsonBody(req));
-        deps.reseed(input.seed, input.seedValue);
+        account.reseed(input.seed, input.seedValue);
         body = JSON.stringify({ ok: true, counts: counts(store) });
         break;
       }
@@ -103,23 +125,23 @@ export async function handleControls(req: IncomingMessage, res: ServerResponse, 
         break;
       }
       case 'GET /faults':
-        body = JSON.stringify(deps.faults.settings);
+        body = JSON.stringify(account.faults.settings);
         break;
       case 'POST /faults':
-        body = JSON.stringify(deps.faults.update(parseJson(faultsSchema, await jsonBody(req))));
+        body = JSON.stringify(account.faults.update(parseJson(faultsSchema, await jsonBody(req))));
         break;
       case 'GET /stats': {
         const memory = process.memoryUsage();
-        body = JSON.stringify({ ...deps.stats.snapshot(), process: { rssBytes: memory.rss, heapUsedBytes: memory.heapUsed } });
+        body = JSON.stringify({ ...account.stats.snapshot(), process: { rssBytes: memory.rss, heapUsedBytes: memory.heapUsed } });
         break;
       }
       case 'POST /stats/reset':
-        deps.stats.reset();
-        body = JSON.stringify(deps.stats.snapshot());
+        account.stats.reset();
+        body = JSON.stringify(account.stats.snapshot());
         break;
       case 'POST /keys': {
         const input = parseJson(keySchema, await jsonBody(req));
-        deps.keys.set({ apiKey: input.apiKey, apiSecret: input.apiSecret, permissions: input.permissions as Permissions | undefined });
+        account.keys.set({ apiKey: input.apiKey, apiSecret: input.apiSecret, permissions: input.permissions as Permissions | undefined });
         body = JSON.stringify({ ok: true, apiKey: input.apiKey });
         break;
       }

@@ -1,26 +1,28 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { silentLogger } from '../logging/logger.js';
-import { Authenticator, DEFAULT_SKEW_SECONDS } from './auth.js';
+import { AccountDirectory, accountList } from './accounts.js';
+import { DEFAULT_SKEW_SECONDS } from './auth.js';
 import { VirtualClock } from './clock.js';
-import { Faults } from './faults.js';
-import { KeyRegistry } from './keys.js';
-import { NonceCache } from './nonce-cache.js';
 import { DEFAULT_CREDENTIALS, DEFAULT_RATE_LIMIT, type RunningSandbox, type SandboxOptions } from './options.js';
 import { DataFileWriter, loadDataFile } from './persistence.js';
-import { RateLimiter } from './rate-limit.js';
-import { RecordCache } from './record-cache.js';
-import { ResponseCache } from './response-cache.js';
-import { buildSeed, DEFAULT_SEED_VALUE, type SeedKind } from './seed.js';
+import { DEFAULT_SEED_VALUE } from './seed.js';
 import { createSandboxServer } from './server.js';
-import { Stats } from './stats.js';
-import { Store } from './store.js';
 import { wholeSeconds } from './wire-time.js';
 
 export { DEFAULT_CREDENTIALS, DEFAULT_RATE_LIMIT } from './options.js';
-export type { RunningSandbox, SandboxCredentials, SandboxOptions } from './options.js';
+export type { AccountOptions, RunningSandbox, SandboxAccountInfo, SandboxCredentials, SandboxOptions } from './options.js';
 export type { KeyConfig, Permission, Permissions } from './keys.js';
-export { DEMO_USERS, DEMO_EMAIL_DOMAIN, DEFAULT_SEED_VALUE, DEMO_ACTION_COUNT, type DemoUser, type SeedKind } from './seed.js';
+export {
+  DEMO_USERS,
+  DEMO_EMAIL_DOMAIN,
+  DEFAULT_SEED_VALUE,
+  DEMO_ACTION_COUNT,
+  providerFor,
+  type DemoUser,
+  type ProviderProfile,
+  type SeedKind,
+} from './seed.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -41,46 +43,40 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   };
 
   const clock = new VirtualClock(options.startTime);
-  const store = new Store(clock, randomHex);
-  let seedKind: SeedKind = options.seed ?? 'demo';
-  let seedValue = options.seedValue ?? DEFAULT_SEED_VALUE;
-  const reseed = (kind: SeedKind | undefined, value: number | undefined, anchor = store.nowMs()) => {
-    seedKind = kind ?? seedKind;
-    seedValue = value ?? seedValue;
-    store.load(buildSeed(seedKind, seedValue, anchor));
-  };
+  const accounts = new AccountDirectory(
+    {
+      credentials,
+      permissions: options.permissions,
+      extraKeys: options.extraKeys,
+      seed: options.seed ?? 'demo',
+      seedValue: options.seedValue ?? DEFAULT_SEED_VALUE,
+    },
+    accountList(options.accounts),
+    {
+      clock,
+      hex: randomHex,
+      rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT,
+      rateWindowMs: options.rateWindowMs ?? 1000,
+      skewSeconds: options.skewSeconds ?? DEFAULT_SKEW_SECONDS,
+      usersEndpoint: options.usersEndpoint ?? true,
+    },
+  );
 
   const saved = options.dataFile ? await loadDataFile(options.dataFile) : undefined;
-  const writer = options.dataFile ? new DataFileWriter(options.dataFile, store, logger) : undefined;
-  if (saved) {
-    if (!options.startTime) clock.offset = saved.clockOffsetMs;
-    store.load(saved.data);
-  } else {
-    reseed(seedKind, seedValue, wholeSeconds(options.startTime?.getTime() ?? clock.now()));
+  const files = accounts.list.map((a) => ({ accountId: a.credentials.accountId, store: a.store }));
+  const writer = options.dataFile ? new DataFileWriter(options.dataFile, files, logger) : undefined;
+  const anchor = wholeSeconds(options.startTime?.getTime() ?? clock.now());
+  if (saved && !options.startTime) clock.offset = saved.clockOffsetMs;
+  for (const account of accounts.list) {
+    // The first account's data is the file's `data`; the others are found by account Id (else seeded).
+    const data = saved && (account.index === 0 ? saved.data : saved.moreAccounts.get(account.credentials.accountId));
+    if (data) account.store.load(data);
+    else account.reseed(undefined, undefined, saved ? account.store.nowMs() : anchor);
   }
 
-  const keys = new KeyRegistry(credentials.accountId);
-  keys.set({ apiKey: credentials.apiKey, apiSecret: credentials.apiSecret, permissions: options.permissions });
-  for (const extra of options.extraKeys ?? []) keys.set(extra);
-  const faults = new Faults();
-  const stats = new Stats();
-  const cache = new RecordCache();
-  const api = {
-    store,
-    cache,
-    lists: new ResponseCache(),
-    keys,
-    faults,
-    stats,
-    usersEndpoint: options.usersEndpoint ?? true,
-    auth: new Authenticator(keys, new NonceCache(), options.skewSeconds ?? DEFAULT_SKEW_SECONDS),
-    limiter: new RateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT, options.rateWindowMs ?? 1000),
-  };
   const server = createSandboxServer({
-    api,
-    controls: options.controls
-      ? { store, cache, faults, stats, keys, reseed: (k, v) => reseed(k, v), local: { host, port: () => (server.address() as AddressInfo | null)?.port } }
-      : undefined,
+    accounts,
+    controls: options.controls ? { accounts, local: { host, port: () => (server.address() as AddressInfo | null)?.port } } : undefined,
     logger,
   });
 
@@ -107,5 +103,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     return stopping;
   };
 
-  return { url: `${origin}/v1`, controlsUrl: `${origin}/_sandbox`, credentials, stop };
+  const controlsUrl = `${origin}/_sandbox`;
+  return {
+    url: `${origin}/v1`,
+    controlsUrl,
+    credentials,
+    accounts: accounts.list.map((a) => ({
+      ...a.credentials,
+      name: a.provider.name,
+      people: a.people,
+      controlsUrl: `${controlsUrl}/accounts/${encodeURIComponent(a.credentials.accountId)}`,
+    })),
+    stop,
+  };
 }

@@ -8,24 +8,36 @@ import type { Store, StoreData } from './store.js';
 export const DATA_FORMAT = 'care-sandbox/1';
 
 const record = z.looseObject({ _id: z.string() });
+const dataSchema = z.object({
+  users: z.array(record),
+  notificationGroups: z.array(record),
+  locations: z.array(record),
+  literatureItems: z.array(record),
+  actions: z.array(record),
+  subjects: z.array(record),
+  nextActionNo: z.number().int().min(1),
+});
 const fileSchema = z.object({
   format: z.literal(DATA_FORMAT),
   savedAt: z.string(),
   clockOffsetMs: z.number(),
-  data: z.object({
-    users: z.array(record),
-    notificationGroups: z.array(record),
-    locations: z.array(record),
-    literatureItems: z.array(record),
-    actions: z.array(record),
-    subjects: z.array(record),
-    nextActionNo: z.number().int().min(1),
-  }),
+  /** The first account's data (the only one of a single-account sandbox). */
+  data: dataSchema,
+  /** The other accounts' data, by account Id (absent for a single account). */
+  moreAccounts: z.array(z.object({ accountId: z.string(), data: dataSchema })).optional(),
 });
 
 export interface DataFile {
   clockOffsetMs: number;
   data: StoreData;
+  /** Data of accounts after the first, by account Id. */
+  moreAccounts: Map<string, StoreData>;
+}
+
+/** An account's data as the file keeps it. */
+export interface SavedAccount {
+  accountId: string;
+  store: Store;
 }
 
 /** Read a data file; undefined when it does not exist. A malformed file is an error (never silently replaced). */
@@ -39,12 +51,25 @@ export async function loadDataFile(file: string): Promise<DataFile | undefined> 
   }
   const parsed = fileSchema.safeParse(JSON.parse(text));
   if (!parsed.success) throw new Error(`Sandbox data file ${file} is not in the ${DATA_FORMAT} format: ${parsed.error.message}`);
-  return { clockOffsetMs: parsed.data.clockOffsetMs, data: parsed.data.data as unknown as StoreData };
+  const moreAccounts = new Map((parsed.data.moreAccounts ?? []).map((a) => [a.accountId, a.data as unknown as StoreData]));
+  return { clockOffsetMs: parsed.data.clockOffsetMs, data: parsed.data.data as unknown as StoreData, moreAccounts };
 }
 
-/** Write atomically: a temporary file in the same directory, then rename over the target. */
-export async function saveDataFile(file: string, store: Store): Promise<void> {
-  const body = JSON.stringify({ format: DATA_FORMAT, savedAt: new Date().toISOString(), clockOffsetMs: store.clock.offset, data: store.snapshot() });
+/**
+ * Write atomically: a temporary file in the same directory, then rename over
+ * the target. The first account's data is `data`; others go in `moreAccounts`
+ * (left out when there is only one account, so the file is as before).
+ */
+export async function saveDataFile(file: string, accounts: readonly SavedAccount[]): Promise<void> {
+  const [first, ...rest] = accounts;
+  if (!first) throw new Error('No sandbox account to save.');
+  const body = JSON.stringify({
+    format: DATA_FORMAT,
+    savedAt: new Date().toISOString(),
+    clockOffsetMs: first.store.clock.offset,
+    data: first.store.snapshot(),
+    ...(rest.length > 0 ? { moreAccounts: rest.map((a) => ({ accountId: a.accountId, data: a.store.snapshot() })) } : {}),
+  });
   await mkdir(dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
@@ -57,22 +82,22 @@ export async function saveDataFile(file: string, store: Store): Promise<void> {
 }
 
 /**
- * Saves the store after changes, debounced, one write at a time; `close()`
- * stops listening and writes the final state.
+ * Saves every account's store after changes, debounced, one write at a time;
+ * `close()` stops listening and writes the final state.
  */
 export class DataFileWriter {
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
   private dirty = false;
-  private readonly unsubscribe: () => void;
+  private readonly unsubscribes: (() => void)[];
 
   constructor(
     private readonly file: string,
-    private readonly store: Store,
+    private readonly accounts: readonly SavedAccount[],
     private readonly logger: Logger,
     private readonly debounceMs = 250,
   ) {
-    this.unsubscribe = store.subscribe(() => this.schedule());
+    this.unsubscribes = accounts.map((a) => a.store.subscribe(() => this.schedule()));
   }
 
   private schedule(): void {
@@ -94,7 +119,7 @@ export class DataFileWriter {
       if (!this.dirty) return;
       this.dirty = false;
       try {
-        await saveDataFile(this.file, this.store);
+        await saveDataFile(this.file, this.accounts);
       } catch (err) {
         this.dirty = true;
         this.logger.error('sandbox data file not saved', { err });
@@ -104,7 +129,7 @@ export class DataFileWriter {
   }
 
   async close(): Promise<void> {
-    this.unsubscribe();
+    for (const unsubscribe of this.unsubscribes) unsubscribe();
     this.dirty = true;
     await this.flush();
   }

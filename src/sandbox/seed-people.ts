@@ -12,7 +12,7 @@ export interface DemoUser {
 /** Location keys of the demo provider (see seed-places.ts). */
 export type LocationKey = 'willow' | 'heather' | 'beeches' | 'homecare' | 'orchard';
 
-interface DemoPerson extends DemoUser {
+export interface DemoPerson extends DemoUser {
   location_role: string;
   locations: readonly LocationKey[];
   mobile: string;

@@ -1,5 +1,6 @@
 import type { Address, LiteratureItem, Location, NotificationGroup, Service, User } from './resources/types.js';
-import { DEMO_EMAIL_DOMAIN, DEMO_PEOPLE, type LocationKey } from './seed-people.js';
+import { DEMO_PEOPLE, type LocationKey } from './seed-people.js';
+import { BRIGHTWATER, type ProviderProfile } from './seed-providers.js';
 import type { SeedContext } from './seed-context.js';
 import { formatDateTime } from './wire-time.js';
 
@@ -7,8 +8,6 @@ const EMPTY_ADDRESS: Address = { address_1: '', address_2: '', town: '', county:
 
 interface PlaceSpec {
   key: LocationKey;
-  name: string;
-  ref: string;
   services: Service[];
   dementia: boolean;
   respite: boolean;
@@ -23,8 +22,6 @@ interface PlaceSpec {
 const PLACES: readonly PlaceSpec[] = [
   {
     key: 'willow',
-    name: 'Willow Bank Care Home',
-    ref: 'WB',
     services: ['residential_home', 'specialist_care'],
     dementia: true,
     respite: true,
@@ -36,8 +33,6 @@ const PLACES: readonly PlaceSpec[] = [
   },
   {
     key: 'heather',
-    name: 'Heather Lodge Nursing Home',
-    ref: 'HL',
     services: ['nursing_home', 'bariatric_care'],
     dementia: true,
     respite: false,
@@ -49,8 +44,6 @@ const PLACES: readonly PlaceSpec[] = [
   },
   {
     key: 'beeches',
-    name: 'The Beeches',
-    ref: 'TB',
     services: ['residential_home', 'assisted_living', 'independent_living'],
     dementia: false,
     respite: true,
@@ -69,8 +62,6 @@ const PLACES: readonly PlaceSpec[] = [
   },
   {
     key: 'homecare',
-    name: 'Brightwater Home Care (Gloucester office)',
-    ref: 'BHC',
     services: ['home_care', 'live_in_care'],
     dementia: true,
     respite: false,
@@ -89,8 +80,6 @@ const PLACES: readonly PlaceSpec[] = [
   },
   {
     key: 'orchard',
-    name: 'Orchard House',
-    ref: 'OH',
     services: ['residential_home', 'learning_disability_care'],
     dementia: false,
     respite: true,
@@ -106,7 +95,7 @@ const PLACES: readonly PlaceSpec[] = [
     },
     lonLat: [-2.1602, 51.9946],
     brand: 'main',
-    suspendedReason: 'Closed for refurbishment; residents moved to Willow Bank.',
+    suspendedReason: 'Closed for refurbishment; residents moved to {willow}.',
   },
 ];
 
@@ -118,15 +107,23 @@ export interface Places {
   literature: LiteratureItem[];
 }
 
-/** Locations, users, notification groups and literature of the demo provider "Brightwater Care". */
-export function seedPlaces(ctx: SeedContext): Places {
+/**
+ * Locations, users, notification groups and literature of a provider: by
+ * default the demo provider "Brightwater Care". The provider only names
+ * things; it draws nothing from the seed's random numbers.
+ */
+export function seedPlaces(ctx: SeedContext, provider: ProviderProfile = BRIGHTWATER): Places {
+  const domain = provider.emailDomain;
+  const short = (key: LocationKey) => provider.places[key].short;
   const brands = { main: ctx.foreignId(), beeches: ctx.foreignId() };
   const regions = { southWest: ctx.foreignId(), careHomes: ctx.foreignId() };
   const locationIds = {} as Record<LocationKey, string>;
   const locations: Location[] = PLACES.map((p, i) => {
     const stamps = ctx.stamps(300, 900);
     locationIds[p.key] = stamps._id;
-    const domain = DEMO_EMAIL_DOMAIN;
+    const { name, ref } = provider.places[p.key];
+    // The building's name is the first line of its address (the home-care office is in an office block).
+    const address = p.key === 'homecare' ? p.address : { ...p.address, address_1: short(p.key) };
     return {
       ...stamps,
       accepts_dementia: p.dementia,
@@ -136,42 +133,42 @@ export function seedPlaces(ctx: SeedContext): Places {
       care_inspectorate_id: `1-${100000000 + i * 7919}`,
       care_inspectorate_provider_id: '1-101634523',
       care_inspectorate_registered_beds: p.beds,
-      company_name: p.brand === 'beeches' ? 'Beeches Living Ltd' : null,
+      company_name: p.brand === 'beeches' ? provider.brandCompany : null,
       company_reg_no: p.brand === 'beeches' ? '09876543' : null,
-      email: `${p.ref.toLowerCase()}@${domain}`,
+      email: `${ref.toLowerCase()}@${domain}`,
       groups: p.beds === null ? [regions.southWest] : [regions.southWest, regions.careHomes],
       invoice_payment_instructions: 'Please pay within 14 days quoting your invoice number.',
       invoice_payment_instructions_bac: 'Sort code 00-00-00, account 00000000, reference: invoice number.',
       invoice_payment_instructions_card: 'Call the office to pay by card.',
       invoice_payment_instructions_cash: null,
-      invoice_payment_instructions_cheque: 'Cheques payable to Brightwater Care Ltd.',
+      invoice_payment_instructions_cheque: `Cheques payable to ${provider.name} Ltd.`,
       invoice_payment_instructions_direct_debit: null,
       invoice_payment_instructions_eft: null,
       invoice_payment_instructions_standing_order: null,
-      invoicing_address: i === 0 ? { ...p.address, address_1: 'Accounts Department' } : { ...EMPTY_ADDRESS },
+      invoicing_address: i === 0 ? { ...address, address_1: 'Accounts Department' } : { ...EMPTY_ADDRESS },
       invoicing_email: i === 0 ? `accounts@${domain}` : null,
       invoicing_phone: null,
       lon_lat: p.lonLat,
-      name: p.name,
+      name,
       offers_daycare: p.daycare,
       offers_respite: p.respite,
       phone: `0117 496 0${String(100 + i * 11).padStart(3, '0')}`,
-      reason_for_suspension: p.suspendedReason ?? null,
-      ref: p.ref,
+      reason_for_suspension: p.suspendedReason?.replace('{willow}', short('willow')) ?? null,
+      ref,
       service_user_expenses_assigned_to: null,
       service_user_expenses_invoices_due_rule: 'days_after_invoice_date',
       service_user_expenses_invoices_due_unit: 14,
       service_user_expenses_invoicing_day: 1,
       service_user_expenses_invoicing_enabled: p.beds !== null,
       services: p.services,
-      street_address: p.address,
+      street_address: address,
       suspended: p.suspendedReason ? formatDateTime(ctx.past(20, 40)) : null,
       vat_number: p.brand === 'beeches' ? null : 'GB123456789',
-      website_url: `https://${domain}/${p.ref.toLowerCase()}`,
+      website_url: `https://${domain}/${ref.toLowerCase()}`,
     };
   });
 
-  const users: User[] = DEMO_PEOPLE.map((p) => ({
+  const users: User[] = provider.people.map((p) => ({
     ...ctx.stamps(60, 700),
     email: p.email,
     first_name: p.first_name,
@@ -180,11 +177,13 @@ export function seedPlaces(ctx: SeedContext): Places {
     locations: p.locations.map((k) => locationIds[k]),
     mobile: p.mobile,
   }));
+  /** The provider's person in the place of the demo person with this email name (`amelia.hughes`). */
   const userByEmail = (local: string) => {
-    const u = users.find((x) => x.email.startsWith(`${local}@`));
+    const u = users[DEMO_PEOPLE.findIndex((x) => x.email.startsWith(`${local}@`))];
     if (!u) throw new Error(`demo user ${local} missing`);
     return u;
   };
+  const litRef = (key: LocationKey, what: string) => `LIT-${provider.places[key].ref}-${what}`;
   const ids = (...locals: string[]) => locals.map((l) => userByEmail(l)._id);
   const emails = (...locals: string[]) => locals.map((l) => userByEmail(l).email);
 
@@ -200,26 +199,21 @@ export function seedPlaces(ctx: SeedContext): Places {
       'Home managers',
       'Managers of every location; told when key actions are done.',
       ids('amelia.hughes', 'tom.gallagher', 'grace.adeyemi', 'rhys.morgan'),
-      [...emails('aisha.rahman'), `operations@${DEMO_EMAIL_DOMAIN}`],
+      [...emails('aisha.rahman'), `operations@${domain}`],
     ),
-    group('Willow Bank seniors', 'Senior staff on shift at Willow Bank.', ids('daniel.okafor', 'sophie.marsh'), emails('amelia.hughes')),
+    group(`${short('willow')} seniors`, `Senior staff on shift at ${short('willow')}.`, ids('daniel.okafor', 'sophie.marsh'), emails('amelia.hughes')),
     group(
-      'Heather Lodge nurses',
-      'Registered nurses at Heather Lodge (medication and clinical follow-ups).',
+      `${short('heather')} nurses`,
+      `Registered nurses at ${short('heather')} (medication and clinical follow-ups).`,
       ids('priya.sharma', 'fatima.begum', 'joseph.mensah'),
       [],
     ),
     group('Safeguarding leads', 'Safeguarding concerns and their follow-up.', ids('aisha.rahman', 'hannah.price'), [
-      `safeguarding@${DEMO_EMAIL_DOMAIN}`,
+      `safeguarding@${domain}`,
       'duty.team@somerset-council.example',
     ]),
     group('Maintenance', 'Repairs and facilities jobs.', ids('ben.whitaker'), ['helpdesk@facilities-partner.example']),
-    group(
-      'Family liaison',
-      'Keeps families informed after reviews and incidents.',
-      [],
-      [...emails('hannah.price', 'lucy.chapman'), `families@${DEMO_EMAIL_DOMAIN}`],
-    ),
+    group('Family liaison', 'Keeps families informed after reviews and incidents.', [], [...emails('hannah.price', 'lucy.chapman'), `families@${domain}`]),
     group(
       'Home care coordinators',
       'Rota and visit changes for the Gloucester office.',
@@ -231,23 +225,23 @@ export function seedPlaces(ctx: SeedContext): Places {
   const lit = (name: string, ref: string, location: LocationKey | null, archived: boolean): LiteratureItem => ({
     ...ctx.stamps(10, 600),
     archived,
-    file: `https://files.${DEMO_EMAIL_DOMAIN}/literature/${ref.toLowerCase()}.pdf`,
+    file: `https://files.${domain}/literature/${ref.toLowerCase()}.pdf`,
     location: location ? locationIds[location] : null,
     name,
     ref,
   });
   const literature: LiteratureItem[] = [
-    lit('Brightwater Care brochure', 'LIT-BROCHURE', null, false),
+    lit(`${provider.name} brochure`, 'LIT-BROCHURE', null, false),
     lit('Fees and funding guide', 'LIT-FEES', null, false),
     lit('Respite stays explained', 'LIT-RESPITE', null, false),
     lit('Fees guide 2022', 'LIT-FEES-2022', null, true),
-    lit('Willow Bank brochure', 'LIT-WB-BROCHURE', 'willow', false),
-    lit('Dementia care at Willow Bank', 'LIT-WB-DEMENTIA', 'willow', false),
-    lit('Heather Lodge brochure', 'LIT-HL-BROCHURE', 'heather', false),
-    lit('Heather Lodge brochure (2021)', 'LIT-HL-BROCHURE-2021', 'heather', true),
-    lit('The Beeches activity programme', 'LIT-TB-ACTIVITIES', 'beeches', false),
-    lit('Home care service guide', 'LIT-BHC-GUIDE', 'homecare', false),
-    lit('Live-in care: what to expect', 'LIT-BHC-LIVEIN', 'homecare', false),
+    lit(`${short('willow')} brochure`, litRef('willow', 'BROCHURE'), 'willow', false),
+    lit(`Dementia care at ${short('willow')}`, litRef('willow', 'DEMENTIA'), 'willow', false),
+    lit(`${short('heather')} brochure`, litRef('heather', 'BROCHURE'), 'heather', false),
+    lit(`${short('heather')} brochure (2021)`, litRef('heather', 'BROCHURE-2021'), 'heather', true),
+    lit(`${short('beeches')} activity programme`, litRef('beeches', 'ACTIVITIES'), 'beeches', false),
+    lit('Home care service guide', litRef('homecare', 'GUIDE'), 'homecare', false),
+    lit('Live-in care: what to expect', litRef('homecare', 'LIVEIN'), 'homecare', false),
   ];
 
   return { locations, locationIds, users, groups, literature };

@@ -1,11 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { Logger } from '../logging/logger.js';
-import { handleApi, type ApiDeps } from './api-handler.js';
+import type { AccountDirectory } from './accounts.js';
+import { handleApi } from './api-handler.js';
 import { handleControls, type ControlsDeps } from './controls.js';
 import { sendJson } from './http-util.js';
 
 export interface ServerDeps {
-  api: ApiDeps;
+  /** The care accounts served; a /v1 request goes to the one its X-CareHQ-AccountId names. */
+  accounts: AccountDirectory;
   /** Absent = controls disabled (404). */
   controls?: ControlsDeps;
   logger: Logger;
@@ -27,7 +29,7 @@ export function createSandboxServer(deps: ServerDeps): Server {
       deps.logger.info('request', { method: req.method, path, status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10 });
     });
     let work: Promise<void>;
-    if (path === '/v1' || path.startsWith('/v1/')) work = handleApi(req, res, deps.api, path, query);
+    if (path === '/v1' || path.startsWith('/v1/')) work = handleApi(req, res, deps.accounts.forRequest(req.headers).api, path, query);
     else if (deps.controls && (path === '/_sandbox' || path.startsWith('/_sandbox/'))) work = handleControls(req, res, deps.controls, path);
     else {
       sendJson(res, 404, JSON.stringify({ hint: `Not found: ${path}. The API is under /v1.` }));

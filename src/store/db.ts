@@ -4,6 +4,8 @@
  * ON CONFLICT, RETURNING, conditional UPDATEs); this layer binds parameters,
  * turns rows into plain objects and runs transactions.
  */
+import type { KeyRing } from '../crypto/key-ring.js';
+
 export type Dialect = 'sqlite' | 'postgres';
 
 /** What may be bound to a `?`. Booleans become 1/0 on SQLite. */
@@ -29,9 +31,11 @@ export interface Db {
   close(): Promise<void>;
 }
 
-/** Everything an entity function needs: the db and the store's clocks. */
+/** Everything an entity function needs: the db, the store's clocks and its key ring. */
 export interface Ctx {
   readonly db: Db;
+  /** Encrypts and decrypts tokens and secrets at rest; absent = the store keeps none (single-workspace mode). */
+  readonly keyRing?: KeyRing | undefined;
   /** The app's clock: when something was done (links, requests, subscriptions, routes, audit). */
   readonly now: () => number;
   /** Tests only: claims and leases read this instead of the database's clock (see shared-clock.ts). */

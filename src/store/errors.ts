@@ -14,7 +14,11 @@ export type StoreErrorCode =
   /** A caller passed something the store will not keep (bad HH:MM, unknown time zone, ...). */
   | 'invalid-input'
   /** The store was closed. */
-  | 'closed';
+  | 'closed'
+  /** A token or secret was to be stored or read, but the store was opened without a key ring (ENCRYPTION_KEY). */
+  | 'encryption-key-missing'
+  /** A stored token or secret does not open with the key ring: its key is not in ENCRYPTION_KEY, or the value was changed. */
+  | 'secret-unreadable';
 
 export class StoreError extends Error {
   override readonly name = 'StoreError';

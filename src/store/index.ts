@@ -9,4 +9,5 @@ export { MIGRATIONS } from './migrations/index.js';
 export type { Migration } from './migrations/index.js';
 export { DEFAULT_MAX_ATTEMPTS } from './deliveries.js';
 export type * from './types.js';
+export type * from './workspace-types.js';
 export { SQLITE_FILE_NAME } from './sqlite-db.js';

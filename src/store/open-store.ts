@@ -2,15 +2,18 @@
  * openStore(): PostgreSQL when databaseUrl is postgres:// or postgresql://,
  * else SQLite in dataDir (default ./data). Migrates before resolving.
  */
+import type { KeyRing } from '../crypto/key-ring.js';
 import type { Logger } from '../logging/logger.js';
 import { silentLogger } from '../logging/logger.js';
 import * as audit from './audit.js';
+import * as careConnections from './care-connections.js';
 import * as cursors from './cursors.js';
 import type { Ctx, Db } from './db.js';
 import * as deliveries from './deliveries.js';
 import * as deliveryAdmin from './delivery-admin.js';
 import * as deliveryRetries from './delivery-retries.js';
 import { StoreError } from './errors.js';
+import * as installations from './installations.js';
 import * as leases from './leases.js';
 import * as linkRequests from './link-requests.js';
 import * as links from './links.js';
@@ -19,12 +22,15 @@ import { MIGRATIONS } from './migrations/index.js';
 import type { MigrateResult } from './migrator.js';
 import { migrate } from './migrator.js';
 import { openPgDb } from './pg-db.js';
+import { reencryptAll } from './reencrypt.js';
 import * as routes from './routes.js';
 import * as seenRequests from './seen-requests.js';
 import { openSqliteDb } from './sqlite-db.js';
 import type { Store } from './store.js';
 import * as subscriptions from './subscriptions.js';
 import * as summarySettings from './summary-settings.js';
+import * as workspaceSettings from './workspace-settings.js';
+import { listWorkspaces } from './workspaces.js';
 
 export interface StoreConfig {
   /** DATABASE_URL: postgres://... or postgresql://... selects PostgreSQL; unset/empty selects SQLite. */
@@ -45,6 +51,11 @@ export interface StoreConfig {
    */
   sharedClock?: () => number;
   logger?: Logger;
+  /**
+   * Encrypts Slack tokens and care secrets at rest (ENCRYPTION_KEY, parsed by the caller). Without
+   * one the store keeps no tokens or secrets: those methods throw StoreError('encryption-key-missing').
+   */
+  keyRing?: KeyRing;
   /** PostgreSQL pool size. Default 10. */
   poolSize?: number;
   /** PostgreSQL: how long opening one connection may take. Default 5000 ms. */
@@ -100,7 +111,7 @@ export async function openStore(config: StoreConfig = {}): Promise<OpenedStore> 
     await db.close().catch(() => undefined);
     throw error;
   }
-  return createStore({ db, now, sharedClock: config.sharedClock }, migration);
+  return createStore({ db, now, sharedClock: config.sharedClock, keyRing: config.keyRing }, migration);
 }
 
 function createStore(ctx: Ctx, migration: MigrateResult): OpenedStore {
@@ -155,6 +166,17 @@ function createStore(ctx: Ctx, migration: MigrateResult): OpenedStore {
 
     markRequestSeen: (key, at) => seenRequests.markRequestSeen(ctx, key, at),
     pruneSeenRequests: (now) => seenRequests.pruneSeenRequests(ctx, now),
+
+    saveInstallation: (input) => installations.saveInstallation(ctx, input),
+    getInstallation: (query) => installations.getInstallation(ctx, query),
+    deleteInstallation: (query) => installations.deleteInstallation(ctx, query),
+    setCareConnection: (input) => careConnections.setCareConnection(ctx, input),
+    getCareConnection: (workspaceId) => careConnections.getCareConnection(ctx, workspaceId),
+    deleteCareConnection: (workspaceId) => careConnections.deleteCareConnection(ctx, workspaceId),
+    getWorkspaceSettings: (workspaceId) => workspaceSettings.getWorkspaceSettings(ctx, workspaceId),
+    setWorkspaceSettings: (workspaceId, patch, updatedBy) => workspaceSettings.setWorkspaceSettings(ctx, workspaceId, patch, updatedBy),
+    listWorkspaces: () => listWorkspaces(ctx),
+    reencryptAll: (keyRing) => reencryptAll(ctx, keyRing),
 
     appendAudit: (input) => audit.appendAudit(ctx, input),
     listAudit: (query) => audit.listAudit(ctx, query),

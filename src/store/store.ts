@@ -29,6 +29,18 @@ import type {
   SummarySettingInput,
   UnfinishedQuery,
 } from './types.js';
+import type { KeyRing } from '../crypto/key-ring.js';
+import type {
+  CareConnection,
+  CareConnectionInput,
+  InstallationQuery,
+  ReencryptResult,
+  SlackInstallation,
+  SlackInstallationInput,
+  WorkspaceSettings,
+  WorkspaceSettingsPatch,
+  WorkspaceSummary,
+} from './workspace-types.js';
 
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
@@ -98,6 +110,25 @@ export interface Store {
   markRequestSeen(key: string, at: { now: number; expiresAt: number }): Promise<boolean>;
   /** Forget keys expired at `now`; resolves to how many. */
   pruneSeenRequests(now: number): Promise<number>;
+
+  // many workspaces: installations, care connections, settings. Tokens and secrets are kept encrypted
+  // with the key ring given to openStore(); without one, the methods that touch them throw
+  // StoreError('encryption-key-missing'), and a value the ring cannot open StoreError('secret-unreadable').
+  /** Save (or replace, keeping installedAt) a Slack installation: by team, or by enterprise for an org-wide install. */
+  saveInstallation(input: SlackInstallationInput): Promise<SlackInstallation>;
+  /** As Bolt asks: isEnterpriseInstall ? by enterpriseId : by teamId. Null when there is none. */
+  getInstallation(query: InstallationQuery): Promise<SlackInstallation | null>;
+  deleteInstallation(query: InstallationQuery): Promise<boolean>;
+  setCareConnection(input: CareConnectionInput): Promise<CareConnection>;
+  getCareConnection(workspaceId: string): Promise<CareConnection | null>;
+  deleteCareConnection(workspaceId: string): Promise<boolean>;
+  getWorkspaceSettings(workspaceId: string): Promise<WorkspaceSettings | null>;
+  /** A field left out keeps its value; null clears it. */
+  setWorkspaceSettings(workspaceId: string, patch: WorkspaceSettingsPatch, updatedBy: string | null): Promise<WorkspaceSettings>;
+  /** Every installation with its care connection (if any); no secrets. */
+  listWorkspaces(): Promise<WorkspaceSummary[]>;
+  /** Rewrite every stored secret under the ring's primary key (default: the store's ring); idempotent. */
+  reencryptAll(keyRing?: KeyRing): Promise<ReencryptResult>;
 
   // audit
   appendAudit(input: AuditInput): Promise<AuditEntry>;

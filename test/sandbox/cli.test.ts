@@ -52,9 +52,32 @@ describe('npm run sandbox (cli.ts)', () => {
     expect(await readFile(file, 'utf8')).toContain(made.json._id);
   });
 
+  it('serves several accounts with --accounts and prints every account on the one line', async () => {
+    const proc = run(['--port', '0', '--seed', 'empty', '--accounts', '2', '--rate-limit', '0', '--log-level', 'silent']);
+    const info = JSON.parse(await proc.firstLine);
+    expect(info).toMatchObject({ accountId: 'sandbox-account', apiKey: 'sandbox-key', apiSecret: 'sandbox-secret' });
+    expect(info.accounts).toEqual([
+      { accountId: 'sandbox-account', apiKey: 'sandbox-key', apiSecret: 'sandbox-secret', name: 'Brightwater Care' },
+      { accountId: 'sandbox-account-2', apiKey: 'sandbox-key-2', apiSecret: 'sandbox-secret-2', name: expect.any(String) },
+    ]);
+    const second = await rawClient(info.url, info.accounts[1])('GET', 'users', { attributes: ['email'] });
+    expect(second.status).toBe(200);
+    expect(second.json.items[0].email).not.toContain('brightwatercare');
+    proc.child.kill('SIGINT');
+    expect(await proc.exited).toBe(0);
+  });
+
+  it('prints no accounts list for a single account, as before', async () => {
+    const proc = run(['--port', '0', '--seed', 'empty', '--log-level', 'silent']);
+    expect(Object.keys(JSON.parse(await proc.firstLine))).toEqual(['url', 'controlsUrl', 'accountId', 'apiKey', 'apiSecret']);
+  });
+
   it('rejects a bad flag value with a message and exit code 2', async () => {
     const proc = run(['--seed', 'lots']);
     await expect(proc.firstLine).rejects.toThrow(/--seed/);
     expect(await proc.exited).toBe(2);
+    const none = run(['--accounts', '0']);
+    await expect(none.firstLine).rejects.toThrow(/--accounts/);
+    expect(await none.exited).toBe(2);
   });
 });

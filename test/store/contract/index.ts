@@ -7,6 +7,7 @@ import { ledgerContract } from './ledger.js';
 import { ledgerAdminContract } from './ledger-admin.js';
 import { seenRequestsContract } from './seen-requests.js';
 import { summariesContract } from './summaries.js';
+import { workspacesContract } from './workspaces.js';
 
 export function storeContract(h: Harness): void {
   identityContract(h);
@@ -16,4 +17,5 @@ export function storeContract(h: Harness): void {
   jobsContract(h);
   seenRequestsContract(h);
   summariesContract(h);
+  workspacesContract(h);
 }

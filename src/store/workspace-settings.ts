@@ -1,0 +1,76 @@
+/**
+ * Per-workspace settings its admins set in Slack: time zone, the care web
+ * link template and extra admins. A change names only what changes (one
+ * statement, so two admins changing different settings at once keep both).
+ */
+import type { Ctx, Row } from './db.js';
+import { num, str, strOrNull } from './db.js';
+import { StoreError } from './errors.js';
+import type { WorkspaceSettings, WorkspaceSettingsPatch } from './workspace-types.js';
+
+const COLUMNS = 'workspace_id, time_zone, care_web_url, admin_user_ids, updated_by, updated_at';
+const SLACK_USER = /^[UW][A-Z0-9]+$/;
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-GB', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function validate(patch: WorkspaceSettingsPatch): void {
+  if (typeof patch.timeZone === 'string' && !isTimeZone(patch.timeZone)) {
+    throw new StoreError('invalid-input', `"${patch.timeZone}" is not a known time zone; use an IANA name such as Europe/London.`);
+  }
+  if (typeof patch.careWebUrl === 'string' && !/^https?:\/\/\S+$/.test(patch.careWebUrl)) {
+    throw new StoreError('invalid-input', 'The care web link must be an http(s) address, e.g. https://care.example/actions/{id}.');
+  }
+  const bad = (patch.adminUserIds ?? []).find((id) => !SLACK_USER.test(id));
+  if (bad !== undefined) throw new StoreError('invalid-input', `"${bad}" is not a Slack user Id (U...).`);
+}
+
+function toSettings(row: Row): WorkspaceSettings {
+  const admins = str(row.admin_user_ids);
+  return {
+    workspaceId: str(row.workspace_id),
+    timeZone: strOrNull(row.time_zone),
+    careWebUrl: strOrNull(row.care_web_url),
+    adminUserIds: admins === '' ? [] : admins.split(','),
+    updatedBy: strOrNull(row.updated_by),
+    updatedAt: num(row.updated_at),
+  };
+}
+
+export async function getWorkspaceSettings(ctx: Ctx, workspaceId: string): Promise<WorkspaceSettings | null> {
+  const row = await ctx.db.get(`SELECT ${COLUMNS} FROM workspace_settings WHERE workspace_id = ?`, [workspaceId]);
+  return row ? toSettings(row) : null;
+}
+
+/** Change some settings (a field left out keeps its value, null clears it); resolves to all of them. */
+export async function setWorkspaceSettings(ctx: Ctx, workspaceId: string, patch: WorkspaceSettingsPatch, updatedBy: string | null): Promise<WorkspaceSettings> {
+  validate(patch);
+  const admins = patch.adminUserIds === undefined ? undefined : [...new Set(patch.adminUserIds)].join(',');
+  const row = await ctx.db.get(
+    `INSERT INTO workspace_settings (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (workspace_id) DO UPDATE SET
+       time_zone = CASE WHEN ? THEN excluded.time_zone ELSE workspace_settings.time_zone END,
+       care_web_url = CASE WHEN ? THEN excluded.care_web_url ELSE workspace_settings.care_web_url END,
+       admin_user_ids = CASE WHEN ? THEN excluded.admin_user_ids ELSE workspace_settings.admin_user_ids END,
+       updated_by = excluded.updated_by, updated_at = excluded.updated_at
+     RETURNING ${COLUMNS}`,
+    [
+      workspaceId,
+      patch.timeZone ?? null,
+      patch.careWebUrl ?? null,
+      admins ?? '',
+      updatedBy,
+      ctx.now(),
+      patch.timeZone !== undefined,
+      patch.careWebUrl !== undefined,
+      admins !== undefined,
+    ],
+  );
+  return toSettings(row!);
+}
