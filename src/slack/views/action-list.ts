@@ -1,12 +1,15 @@
 import type { ActionGroup, ActionView, DueBuckets, RenderContext } from '../../services/action-model.js';
-import { ActionIds, actionBlockId } from '../ids.js';
-import { actionLine, cardButtons } from './action-card.js';
-import { button, context, section, type Block } from './blocks.js';
+import { actionBlockId } from '../ids.js';
+import { actionLine, cardButtons, completeOrReopenButton, viewButton, viewOnly } from './action-card.js';
+import { context, section, type Block } from './blocks.js';
 
 export interface ListOptions {
   /** The most blocks this list may use (Slack: 50 per message, 100 per Home tab). */
   maxBlocks: number;
-  /** Complete / Edit buttons under each action (two blocks per action) or one Complete button beside it (one block). */
+  /**
+   * Complete / Edit buttons under each action (two blocks per action) or one Complete button beside it (one block).
+   * On a shared surface (`ctx.shared`) Complete and Reopen ask first, and where task text is hidden View takes their place.
+   */
   buttons: 'full' | 'complete' | 'none';
   emptyText?: string;
   /**
@@ -26,9 +29,10 @@ export interface RenderedList {
 function actionBlocks(a: ActionView, ctx: RenderContext, buttons: ListOptions['buttons'], suffix?: string): Block[] {
   const line = actionLine(a, ctx);
   if (buttons === 'full')
-    return [section(line, { block_id: actionBlockId('line', a.id, suffix) }), { ...cardButtons(a), block_id: actionBlockId('card', a.id, suffix) }];
+    return [section(line, { block_id: actionBlockId('line', a.id, suffix) }), { ...cardButtons(a, ctx), block_id: actionBlockId('card', a.id, suffix) }];
+  if (buttons === 'complete' && viewOnly(ctx)) return [section(line, { block_id: actionBlockId('line', a.id, suffix), accessory: viewButton(a) })];
   if (buttons === 'complete' && !a.completed) {
-    return [section(line, { block_id: actionBlockId('line', a.id, suffix), accessory: button('Complete', ActionIds.complete, a.id, 'primary') })];
+    return [section(line, { block_id: actionBlockId('line', a.id, suffix), accessory: completeOrReopenButton(a, Boolean(ctx.shared)) })];
   }
   return [section(line, { block_id: actionBlockId('line', a.id, suffix) })];
 }
