@@ -1,6 +1,7 @@
 import type { CareClient } from '../care/index.js';
 import { ACTION_ATTRIBUTES } from '../services/action-model.js';
 import type { AssignmentNotices } from '../services/assignment-notices.js';
+import type { ChangeNotices } from '../services/change-notices.js';
 import type { CompletionNotices } from '../services/completion-notices.js';
 import type { UrgentAlerts } from '../services/urgent-alerts.js';
 import type { Store } from '../store/index.js';
@@ -52,6 +53,7 @@ export function changesPollJob(deps: {
   notices: CompletionNotices;
   urgent: UrgentAlerts;
   assignments: AssignmentNotices;
+  changes?: ChangeNotices;
   schedule: string;
   overlapMs: number;
 }): Job {
@@ -136,6 +138,7 @@ export function changesPollJob(deps: {
       await deps.notices.retryUnfinished();
       await deps.urgent.retryUnfinished(subscriptions);
       await deps.assignments.retryUnfinished();
+      await deps.changes?.retryUnfinished();
       return report;
     },
   };

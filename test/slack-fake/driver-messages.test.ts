@@ -144,7 +144,8 @@ describe('buttons', () => {
       }),
     );
     const block = completeButton('complete', '#4');
-    await webClient(fake).chat.postMessage({ channel: 'C0CARE', text: '#4', blocks: [{ ...block, accessory: { ...block.accessory, confirm } }] });
+    const asking = [{ ...block, accessory: { ...block.accessory, confirm } }];
+    await webClient(fake).chat.postMessage({ channel: 'C0CARE', text: '#4', blocks: asking });
 
     await expect(driver.clickButton('carol', { channel: '#care-team', text: 'Complete' })).rejects.toThrow(
       /asks "Complete action #4\?" first: pass confirm: 'accept' or 'cancel'/,
@@ -172,11 +173,8 @@ describe('buttons', () => {
       text: { type: 'mrkdwn', text: 'Sure?' },
       confirm: { type: 'plain_text', text: 'Yes' },
     };
-    const post = webClient(fake).chat.postMessage({
-      channel: 'C0CARE',
-      text: '#4',
-      blocks: [{ ...block, accessory: { ...block.accessory, confirm: dialog } }],
-    });
+    const tooLong = [{ ...block, accessory: { ...block.accessory, confirm: dialog } }];
+    const post = webClient(fake).chat.postMessage({ channel: 'C0CARE', text: '#4', blocks: tooLong });
     await expect(post).rejects.toMatchObject({ data: { error: 'invalid_blocks' } });
   });
 
