@@ -28,8 +28,10 @@ export interface ActionsService {
    * Take it: assign the action to the clicker's own care user (linked people
    * only), nothing else changed. Unchanged when it is already theirs; refused
    * when it is complete. `previousAssignee`: the care user it was taken from.
+   * With `onlyIfUnassigned` (the person was shown it as nobody's), an action
+   * someone else has meanwhile is left as it is (`changed: false`).
    */
-  takeIt(actor: Actor, id: string): Promise<{ action: Action; changed: boolean; previousAssignee: string | null }>;
+  takeIt(actor: Actor, id: string, options?: { onlyIfUnassigned?: boolean }): Promise<{ action: Action; changed: boolean; previousAssignee: string | null }>;
   /**
    * A new due time and nothing else changed (see keep-action.ts); `due` may be
    * worked out from the current one. A completed action is left as it is.
@@ -202,13 +204,14 @@ export function createActionsService(deps: {
       return { action: open, changed: true };
     },
 
-    async takeIt(actor, id) {
+    async takeIt(actor, id, options = {}) {
       const link = await identity.requireLink(actor);
       const current = await care.actions.retrieve(id);
       const label = current.action_no ? `#${current.action_no}` : 'This action';
       const previousAssignee = current.assigned_to ?? null;
       if (current.completed) throw new UserFacingError(`${label} is already complete, so there is nothing to take.`, 'invalid');
       if (previousAssignee === link.careUserId) return { action: current, changed: false, previousAssignee };
+      if (previousAssignee && options.onlyIfUnassigned) return { action: current, changed: false, previousAssignee };
       const update = sameActionAssignedTo(current, link.careUserId);
       if (!update) throw new UserFacingError(`${label} has no due time, so it cannot be taken here: open it with \`/care show\` and use Edit.`, 'invalid');
       const taken = (await care.actions.update(id, update)) ?? (await care.actions.retrieve(id));

@@ -331,6 +331,15 @@ describe('safe buttons on channel posts (issue 14)', () => {
       expect(post).not.toContain('prescriptions'); // still hidden in this channel
       expect(post).toContain('[View]');
       expect(post).not.toContain('[Complete]');
+
+      // The other channel's alert still shows it as nobody's: its Take it does not take it from Sophie unasked.
+      await h.driver.clickButton('priya', { channel: '#care-leads', ts: (await alertIn('#care-leads', a._id)).ts, text: 'Take it' });
+      const left = await h.fake.waitFor(() => h.fake.ephemerals('priya', { channel: '#care-leads' }).find((e) => e.text.includes('took it meanwhile')), {
+        timeoutMs: 10_000,
+      });
+      expect(left.text).toContain('assigned to <@U0SOPHIE> now');
+      expect((await inSandbox(a._id)).assigned_to).toBe(care.sophie);
+      expect(changeDms('sophie', a._id)).toEqual([]);
     });
   });
 

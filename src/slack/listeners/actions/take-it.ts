@@ -1,10 +1,21 @@
-import type { App } from '@slack/bolt';
+import type { App, BlockAction } from '@slack/bolt';
 import type { SlackDeps } from '../../deps.js';
 import { refreshHomes } from '../../home-publisher.js';
 import { ActionIds, isCareId } from '../../ids.js';
 import { clickedOnSharedPost } from '../../surface.js';
 import { buttonListener } from '../error-policy.js';
 import { refreshHomesAfterClick, showWhereClicked } from './complete-reopen.js';
+
+/** Whether the Take it button clicked (on a message whose blocks Slack sent back) asked nothing: the action was shown as nobody's. */
+function shownAsUnassigned(body: BlockAction, actionId: string): boolean {
+  for (const block of (body.message?.blocks ?? []) as { accessory?: Element; elements?: Element[] }[]) {
+    for (const el of [block.accessory, ...(block.elements ?? [])]) {
+      if (el?.action_id === ActionIds.takeIt && el.value === actionId) return !el.confirm;
+    }
+  }
+  return false;
+}
+type Element = { action_id?: string; value?: string; confirm?: unknown };
 
 /**
  * Take it (value: the action Id), on urgent alerts and unassigned rows: assigns
@@ -19,9 +30,15 @@ export function registerTakeItButton(app: App, deps: SlackDeps): void {
       const actor = { teamId: body.team?.id ?? '', userId: body.user.id };
       const id = action.value ?? '';
       if (!isCareId(id)) throw new Error('the Take it button carried no action Id');
-      const result = await deps.actions.takeIt(actor, id);
+      // A button that asked nothing was shown on an action nobody had: if someone took it meanwhile, it is not taken from them unasked.
+      const onlyIfUnassigned = shownAsUnassigned(body, id);
+      const result = await deps.actions.takeIt(actor, id, { onlyIfUnassigned });
       const [view] = await deps.actions.views([result.action], actor.teamId);
-      const note = result.changed ? undefined : 'It is already assigned to you; the card now shows its current state.';
+      const note = result.changed
+        ? undefined
+        : view!.assignee?.slackUserId === actor.userId
+          ? 'It is already assigned to you; the post now shows its current state.'
+          : `Someone took it meanwhile: it is assigned to ${view!.assignee?.slackUserId ? `<@${view!.assignee.slackUserId}>` : 'someone else'} now, so it was left with them. The post now shows its current state.`;
       const changedBy = result.changed && clickedOnSharedPost(body) ? { kind: 'take' as const, by: actor.userId } : undefined;
       await showWhereClicked(deps, body, respond, view!, note, changedBy);
       if (!result.changed) return;
