@@ -11,6 +11,7 @@ import { createActionsService } from './services/actions.js';
 import { withCareWebLink } from './services/care-web-link.js';
 import { createAssignmentNotices } from './services/assignment-notices.js';
 import { createChannelPolicy } from './services/channel-policy.js';
+import { createChangeNotices } from './services/change-notices.js';
 import { createChannelSetup } from './services/channel-setup.js';
 import { type CompletionNotices, createCompletionNotices } from './services/completion-notices.js';
 import { createDeliverer } from './services/delivery.js';
@@ -29,6 +30,7 @@ import type { SlackDeps } from './slack/deps.js';
 import { createReplayGuard } from './slack/replay-guard.js';
 import { createSignedMetadata, metadataKey } from './slack/signed-metadata.js';
 import { assignmentNotice } from './slack/views/assignment-notice.js';
+import { changeNotice } from './slack/views/change-notice.js';
 import { renderDigest } from './slack/views/digest.js';
 import { renderMorningSummary } from './slack/views/morning-summary.js';
 import { completionNotice, urgentAlert } from './slack/views/notices.js';
@@ -102,6 +104,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     completionNotice: (a, ctx, groups) => completionNotice(linked(a), ctx, groups),
     urgentAlert: (a, ctx) => urgentAlert(linked(a), ctx),
     assignmentNotice: (a, ctx, by) => assignmentNotice(linked(a), ctx, by),
+    changeNotice: (a, ctx, change) => changeNotice(linked(a), ctx, change),
     digest: renderDigest,
     morningSummary: renderMorningSummary,
   };
@@ -154,6 +157,18 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     now,
     staleAfterMs,
   });
+  const changes = createChangeNotices({
+    care,
+    store,
+    slack: jobSlack,
+    identity,
+    profiles,
+    deliverer,
+    render,
+    logger: logger.child({ component: 'change-notices' }),
+    now,
+    staleAfterMs,
+  });
   const digests = createDigests({ care, store, identity, channels, deliverer, render, logger });
   const summaries = createMorningSummaries({
     care,
@@ -183,6 +198,9 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
       void assignments
         .consider(action, change)
         .catch((err) => logger.warn('assignment DM will be retried by the poller', { actionId: action._id, error: err })),
+    // Someone else completed, reopened or took an action: its assignee is told at once, exactly once (the ledger).
+    announceChange: (action, change) =>
+      void changes.tell(action, change).catch((err) => logger.warn('a change DM could not be sent now', { actionId: action._id, error: err })),
   });
   const channelSetup = createChannelSetup({ store, identity, channels, directory, digests, timezone: settings.timezone, now });
   // Admins' Home tab: the team view, and the status with Retry, which runs a kind's unfinished rows now.
@@ -227,6 +245,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     notices,
     urgent,
     assignments,
+    changes,
     digests,
     summaries,
     holder,

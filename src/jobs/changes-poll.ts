@@ -1,6 +1,7 @@
 import type { CareClient } from '../care/index.js';
 import { ACTION_ATTRIBUTES } from '../services/action-model.js';
 import type { AssignmentNotices } from '../services/assignment-notices.js';
+import type { ChangeNotices } from '../services/change-notices.js';
 import type { CompletionNotices } from '../services/completion-notices.js';
 import { CHANGES_CURSOR, CHANGES_LAST_RUN_CURSOR, type LastPollRun } from '../services/poll-cursors.js';
 import type { UrgentAlerts } from '../services/urgent-alerts.js';
@@ -53,6 +54,7 @@ export function changesPollJob(deps: {
   notices: CompletionNotices;
   urgent: UrgentAlerts;
   assignments: AssignmentNotices;
+  changes?: ChangeNotices;
   schedule: string;
   overlapMs: number;
   /** The app's clock, for the time of the last run. */
@@ -139,6 +141,7 @@ export function changesPollJob(deps: {
       await deps.notices.retryUnfinished();
       await deps.urgent.retryUnfinished(subscriptions);
       await deps.assignments.retryUnfinished();
+      await deps.changes?.retryUnfinished();
       return report;
     },
   };

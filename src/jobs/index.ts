@@ -1,5 +1,6 @@
 import type { CareClient } from '../care/index.js';
 import type { AssignmentNotices } from '../services/assignment-notices.js';
+import type { ChangeNotices } from '../services/change-notices.js';
 import type { CompletionNotices } from '../services/completion-notices.js';
 import type { Digests } from '../services/digests.js';
 import type { MorningSummaries } from '../services/morning-summaries.js';
@@ -17,6 +18,8 @@ export interface JobsOptions {
   notices: CompletionNotices;
   urgent: UrgentAlerts;
   assignments: AssignmentNotices;
+  /** DMs to assignees about changes others made through Slack (retried with the poll). */
+  changes?: ChangeNotices;
   digests: Digests;
   /** Each person's own morning summary DM. */
   summaries: MorningSummaries;
@@ -46,6 +49,7 @@ export function createJobs(o: JobsOptions): Scheduler {
         notices: o.notices,
         urgent: o.urgent,
         assignments: o.assignments,
+        ...(o.changes ? { changes: o.changes } : {}),
         schedule: everySeconds(o.pollSeconds),
         overlapMs: o.overlapMs ?? 5 * 60_000,
         now: o.now,

@@ -79,6 +79,12 @@ export interface RenderContext {
   timezone: string;
   /** Whether task text may be shown where this is posted. */
   showTask: boolean;
+  /**
+   * Posted where many people see it (a channel message, not an ephemeral
+   * answer, a DM or the Home tab): Complete and Reopen ask first, and where the
+   * task text is hidden the post offers View instead of Complete.
+   */
+  shared?: boolean;
 }
 
 export const isOverdue = (a: ActionView, now: Date) => !a.completed && a.due !== null && a.due.getTime() < now.getTime();

@@ -6,9 +6,10 @@ import { parseApiDateTime } from '../time/slack-date.js';
 import { ACTION_ATTRIBUTES, bucketByDue, byUrgencyThenDue, type ActionFormValue, type ActionRef, type ActionView, type DueBuckets } from './action-model.js';
 import { toActionViews } from './action-views.js';
 import { UserFacingError } from './errors.js';
-import { sameActionDueAt } from './keep-action.js';
+import { sameActionAssignedTo, sameActionDueAt } from './keep-action.js';
 import { withCareWebLinks } from './care-web-link.js';
 import type { AssignmentChange } from './assignment-notices.js';
+import type { ActionChange } from './change-notices.js';
 import type { Actor, IdentityService } from './identity.js';
 
 export interface ActionsService {
@@ -23,6 +24,14 @@ export interface ActionsService {
   update(actor: Actor, id: string, form: ActionFormValue): Promise<Action>;
   complete(actor: Actor, id: string): Promise<{ action: Action; changed: boolean }>;
   reopen(actor: Actor, id: string): Promise<{ action: Action; changed: boolean }>;
+  /**
+   * Take it: assign the action to the clicker's own care user (linked people
+   * only), nothing else changed. Unchanged when it is already theirs; refused
+   * when it is complete. `previousAssignee`: the care user it was taken from.
+   * With `onlyIfUnassigned` (the person was shown it as nobody's), an action
+   * someone else has meanwhile is left as it is (`changed: false`).
+   */
+  takeIt(actor: Actor, id: string, options?: { onlyIfUnassigned?: boolean }): Promise<{ action: Action; changed: boolean; previousAssignee: string | null }>;
   /**
    * A new due time and nothing else changed (see keep-action.ts); `due` may be
    * worked out from the current one. A completed action is left as it is.
@@ -51,6 +60,12 @@ export function createActionsService(deps: {
    * assigned to before it. It must not throw; the changes poll finds what it missed.
    */
   announceAssignment: (action: Action, change: AssignmentChange) => void;
+  /**
+   * Called (not awaited) after each Complete, Reopen or Take it made through
+   * Slack: the assignee (for Take it, the one it was taken from) is told when
+   * someone else did it. It must not throw.
+   */
+  announceChange?: (action: Action, change: ActionChange) => void;
 }): ActionsService {
   const { care, store, identity, logger } = deps;
 
@@ -175,6 +190,7 @@ export function createActionsService(deps: {
       // Views read this entry to say who completed it (matched by the completion time).
       await audit(actor, 'action.complete', id, { completed: done.completed, completedBy: actor.userId, via: 'slack' });
       deps.announceCompletion(done);
+      deps.announceChange?.(done, { kind: 'complete', by: actor, assignee: done.assigned_to ?? null });
       return { action: done, changed: true };
     },
 
@@ -184,7 +200,25 @@ export function createActionsService(deps: {
       if (!current.completed) return { action: current, changed: false };
       const open = (await care.actions.reopen(id)) ?? (await care.actions.retrieve(id));
       await audit(actor, 'action.reopen', id, {});
+      deps.announceChange?.(open, { kind: 'reopen', by: actor, assignee: open.assigned_to ?? null });
       return { action: open, changed: true };
+    },
+
+    async takeIt(actor, id, options = {}) {
+      const link = await identity.requireLink(actor);
+      const current = await care.actions.retrieve(id);
+      const label = current.action_no ? `#${current.action_no}` : 'This action';
+      const previousAssignee = current.assigned_to ?? null;
+      if (current.completed) throw new UserFacingError(`${label} is already complete, so there is nothing to take.`, 'invalid');
+      if (previousAssignee === link.careUserId) return { action: current, changed: false, previousAssignee };
+      if (previousAssignee && options.onlyIfUnassigned) return { action: current, changed: false, previousAssignee };
+      const update = sameActionAssignedTo(current, link.careUserId);
+      if (!update) throw new UserFacingError(`${label} has no due time, so it cannot be taken here: open it with \`/care show\` and use Edit.`, 'invalid');
+      const taken = (await care.actions.update(id, update)) ?? (await care.actions.retrieve(id));
+      await audit(actor, 'action.assign', id, { from: previousAssignee, to: link.careUserId, via: 'take-it' });
+      deps.announceAssignment(taken, { by: actor, previousAssignee });
+      deps.announceChange?.(taken, { kind: 'take', by: actor, assignee: previousAssignee });
+      return { action: taken, changed: true, previousAssignee };
     },
 
     async snooze(actor, id, due) {

@@ -188,7 +188,7 @@ export function createCompletionNotices(deps: {
         report.recipients++;
         const recipient = `channel:${route.teamId}/${route.channelId}`;
         const showTask = await deps.channels.showTasksIn(route.teamId, route.channelId);
-        const notice = deps.render.completionNotice(view!, { now: deps.now(), timezone: deps.timezone, showTask }, [route.groupName]);
+        const notice = deps.render.completionNotice(view!, { now: deps.now(), timezone: deps.timezone, showTask, shared: true }, [route.groupName]);
         count(recipient, await deps.deliverer.deliver(keyFor(recipient), route.channelId, notice));
       }
 

@@ -1,4 +1,5 @@
 import type { Action, ActionUpdateInput, ReminderInput } from '../care/index.js';
+import { parseApiDateTime } from '../time/slack-date.js';
 
 const REMINDER_METHODS: readonly string[] = ['email', 'sms_or_whatsapp', 'voice', 'user_pref'];
 const OFFSET_TYPES: readonly string[] = ['none', 'delta', 'time'];
@@ -32,4 +33,14 @@ export function sameActionDueAt(current: Action, due: Date): ActionUpdateInput {
     user_tags: current.user_tags ?? [],
     reminders: (current.reminders ?? []).map(reminder).filter((r): r is ReminderInput => r !== null),
   };
+}
+
+/**
+ * The update that changes an action's assignee and nothing else (Take it): the
+ * action as it is, with only `assigned_to` replaced and its due time sent back
+ * as read. Null when the action has no due time (the API needs one on update).
+ */
+export function sameActionAssignedTo(current: Action, careUserId: string): ActionUpdateInput | null {
+  const due = parseApiDateTime(current.due);
+  return due ? { ...sameActionDueAt(current, due), assigned_to: careUserId } : null;
 }

@@ -72,7 +72,7 @@ export function createUrgentAlerts(deps: {
         const view = views.get(sub.teamId) ?? (await toActionViews([action], sub.teamId, deps.identity))[0]!;
         views.set(sub.teamId, view);
         const showTask = await deps.channels.showTasksIn(sub.teamId, sub.channelId);
-        const alert = deps.render.urgentAlert(view, { now: deps.now(), timezone: sub.timeZone, showTask });
+        const alert = deps.render.urgentAlert(view, { now: deps.now(), timezone: sub.timeZone, showTask, shared: true });
         results.push(
           await deps.deliverer.deliver(
             { kind: 'urgent', actionId: action._id, occurrence: episode, recipient: `channel:${sub.teamId}/${sub.channelId}` },

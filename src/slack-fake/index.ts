@@ -4,7 +4,7 @@
  * people in Slack by sending the app signed requests.
  */
 export { startSlackFake, type SlackFake, type SlackFakeOptions } from './start-fake.js';
-export { createSlackDriver, SlackDriver, type SlackDriverOptions, type DriverResult } from './driver/driver.js';
+export { createSlackDriver, SlackDriver, type SlackDriverOptions, type DriverResult, type ConfirmAnswer } from './driver/driver.js';
 export { ModalHandle, REQUIRED_FIELD, type SubmitResult } from './driver/modal-handle.js';
 export { TROUBLE_CONNECTING, type SubmitOutcome } from './driver/apply-ack.js';
 export type { Where } from './driver/locate.js';

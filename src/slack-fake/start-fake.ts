@@ -10,7 +10,18 @@ import { startFakeServer } from './server.js';
 import { FakeSocketMode, type SocketModeOptions } from './socket/socket-mode.js';
 import { FakeStore } from './store.js';
 import { issueTrigger } from './triggers.js';
-import type { AckRecord, CallRecord, FakeChange, FakeChannel, FakeEphemeral, FakeState, ResponseUrlOrigin, SlackUser, SlackView } from './types.js';
+import type {
+  AckRecord,
+  CallRecord,
+  ConfirmationRecord,
+  FakeChange,
+  FakeChannel,
+  FakeEphemeral,
+  FakeState,
+  ResponseUrlOrigin,
+  SlackUser,
+  SlackView,
+} from './types.js';
 import { visibleText, type Readable } from './visible-text.js';
 import { waitFor, type WaitOptions } from './wait-for.js';
 import { demoWorkspace, type Workspace } from './workspace.js';
@@ -69,6 +80,8 @@ export interface SlackFake {
   calls(method?: string): CallRecord[];
   acks(): AckRecord[];
   ackStats(): AckStats;
+  /** The confirmation dialogs people were shown (optionally one person's), and what they pressed. */
+  confirmations(user?: string): ConfirmationRecord[];
   /** The text a person reads in a message/view/blocks; dates in `viewer`'s time zone. */
   visibleText(item: Readable, options?: { viewer?: string }): string;
   waitFor<T>(condition: () => T | Promise<T>, options?: WaitOptions): Promise<NonNullable<T>>;
@@ -130,6 +143,10 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
     calls: (method) => structuredClone(store.state.calls.filter((c) => !method || c.method === method)),
     acks: () => structuredClone(store.state.acks),
     ackStats: () => ackStats(store.state.acks),
+    confirmations: (user) => {
+      const id = user ? store.requireUser(user).id : undefined;
+      return structuredClone(store.state.confirmations.filter((c) => !id || c.user === id));
+    },
     visibleText: (item, opts = {}) => visibleText(item, read.renderContextFor(store, opts.viewer)),
     waitFor: (condition, opts) => waitFor(store.events, condition, opts),
     onChange: (listener) => {

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Clock } from './clock.js';
 import { IdFactory } from './ids.js';
-import type { AckRecord, CallRecord, FakeChange, FakeChannel, FakeEphemeral, FakeMessage, FakeState, SlackUser } from './types.js';
+import type { AckRecord, CallRecord, ConfirmationRecord, FakeChange, FakeChannel, FakeEphemeral, FakeMessage, FakeState, SlackUser } from './types.js';
 import { botSlackUser, toFakeChannel, toSlackUser, type Workspace } from './workspace.js';
 
 /** The fake's state plus the small set of mutations every part of the fake shares. */
@@ -33,6 +33,7 @@ export class FakeStore {
       responseUrls: [],
       calls: [],
       acks: [],
+      confirmations: [],
     };
     this.events.setMaxListeners(100);
   }
@@ -167,6 +168,14 @@ export class FakeStore {
     this.state.acks.push(record);
     if (this.state.acks.length > MAX_LOG_ENTRIES) this.state.acks.shift();
     this.emit({ kind: 'ack', user: ack.user });
+    return record;
+  }
+
+  recordConfirmation(c: Omit<ConfirmationRecord, 'seq'>): ConfirmationRecord {
+    const record = { seq: ++this.seq, ...c };
+    this.state.confirmations.push(record);
+    if (this.state.confirmations.length > MAX_LOG_ENTRIES) this.state.confirmations.shift();
+    this.emit({ kind: 'confirmation', user: c.user });
     return record;
   }
 

@@ -198,6 +198,24 @@ export interface AckRecord {
   failure?: 'timeout' | 'http_error' | 'network_error';
 }
 
+/**
+ * A confirmation dialog a person was shown (a `confirm` on the element they
+ * used) and what they pressed: `confirm` sends the click to the app, `deny`
+ * (Cancel) sends nothing.
+ */
+export interface ConfirmationRecord {
+  seq: number;
+  user: string;
+  /** The element's action_id. */
+  actionId: string;
+  title: string;
+  text: string;
+  confirmLabel: string;
+  denyLabel: string;
+  answer: 'confirm' | 'deny';
+  at: number;
+}
+
 export interface FakeTeam {
   id: string;
   name: string;
@@ -228,6 +246,8 @@ export interface FakeState {
   responseUrls: ResponseUrlRecord[];
   calls: CallRecord[];
   acks: AckRecord[];
+  /** Every confirmation dialog shown, oldest first. */
+  confirmations: ConfirmationRecord[];
 }
 
 /** What changed (for the playground's live view). */
@@ -247,7 +267,8 @@ export interface FakeChange {
     | 'view.state'
     | 'home.published'
     | 'call'
-    | 'ack';
+    | 'ack'
+    | 'confirmation';
   channel?: string;
   user?: string;
   ts?: string;

@@ -16,6 +16,9 @@ import { registerRetryDeliveryButton } from './listeners/actions/retry-delivery.
 import { registerShareLiterature } from './listeners/actions/share-literature.js';
 import { registerSummaryButtons } from './listeners/actions/summary-buttons.js';
 import { registerSnooze } from './listeners/actions/snooze.js';
+import { registerTakeItButton } from './listeners/actions/take-it.js';
+import { registerUndoButton } from './listeners/actions/undo.js';
+import { registerViewButton } from './listeners/actions/view-card.js';
 import { registerUnlinkButton } from './listeners/actions/unlink.js';
 import { registerCareCommand } from './listeners/commands/index.js';
 import { registerAppHomeOpened } from './listeners/events/app-home-opened.js';
@@ -82,6 +85,9 @@ export function createSlackApp(options: SlackAppOptions, deps: SlackDeps): Slack
 
   registerCareCommand(app, deps);
   registerCompleteReopen(app, deps);
+  registerViewButton(app, deps);
+  registerUndoButton(app, deps);
+  registerTakeItButton(app, deps);
   registerEditButton(app, deps);
   registerSnooze(app, deps);
   registerSnoozeSubmit(app, deps);

@@ -1,6 +1,7 @@
 import type { BlockAction, types } from '@slack/bolt';
 import type { SlackDeps } from './deps.js';
 import { listSourceOfBlockId } from './ids.js';
+import { isSharedConversation } from './surface.js';
 import { renderCommandList } from './lists.js';
 import { actionCard } from './views/action-card.js';
 import type { ActionView } from '../services/action-model.js';
@@ -44,7 +45,8 @@ export async function showEditedInPlace(
     const message = read.messages?.find((m) => m.ts === origin.ts);
     if (!message?.blocks) return false;
     const showTask = await deps.channels.showTasksIn(actor.teamId, origin.channel);
-    const patched = patchActionBlocks(message.blocks as types.AnyBlock[], view, { now: deps.now(), timezone: tz, showTask });
+    const ctx = { now: deps.now(), timezone: tz, showTask, shared: isSharedConversation(origin.channel) };
+    const patched = patchActionBlocks(message.blocks as types.AnyBlock[], view, ctx);
     if (!patched) return false;
     await deps.slack.chat.update({ channel: origin.channel, ts: origin.ts, blocks: patched as types.KnownBlock[], text: message.text ?? 'Care action' });
     return true;

@@ -109,10 +109,12 @@ export function parseSnoozeOption(value: string | undefined): { choice: string; 
 
 /**
  * The parts of an action's blocks: `task_<id>` (a card's or notice's text),
- * `facts_<id>` (a card's fields), `card_<id>` (its buttons) and `line_<id>` (a
- * list line). Lines and buttons of a list answer also carry `~<source>`.
+ * `facts_<id>` (a card's fields), `card_<id>` (its buttons), `line_<id>` (a
+ * list line) and `by_<id>` (on a channel post, who last completed, reopened,
+ * undid or took it, with Undo for a while). Lines and buttons of a list answer
+ * also carry `~<source>`.
  */
-export type ActionBlockPart = 'task' | 'facts' | 'card' | 'line';
+export type ActionBlockPart = 'task' | 'facts' | 'card' | 'line' | 'by';
 
 export function actionBlockId(part: ActionBlockPart, actionId: string, source?: string): string {
   const base = `${part}_${actionId}`;

@@ -94,7 +94,7 @@ describe('action card buttons and the Home tab', () => {
 
     it('Complete updates that message in place with chat.update and refreshes the Home tabs', async () => {
       const sophieHomes = publishedFor('U0SOPHIE');
-      await h.driver.clickButton('priya', { channel: '#care-leads', ts: cardTs, text: 'Complete' });
+      await h.driver.clickButton('priya', { channel: '#care-leads', ts: cardTs, text: 'Complete', confirm: 'accept' });
       const updated = await h.fake.waitFor(
         () => {
           const m = h.fake.thread('#care-leads', threadTs).find((r) => r.ts === cardTs);
@@ -106,6 +106,7 @@ describe('action card buttons and the Home tab', () => {
       expect(seen).toContain('Completed');
       expect(seen).toContain('[Reopen]');
       expect(seen).toContain('The lift at Willow Bank');
+      expect(seen).toContain('Completed by @priya · Undo'); // a channel post says who did it
       expect(h.fake.thread('#care-leads', threadTs)).toHaveLength(1); // no new message
       expect(h.fake.calls('chat.update').some((c) => c.args.ts === cardTs)).toBe(true);
       await h.fake.waitFor(() => publishedFor('U0SOPHIE') > sophieHomes, { timeoutMs: 10_000 });
@@ -114,7 +115,7 @@ describe('action card buttons and the Home tab', () => {
 
     it('a second click on a stale card (reopened meanwhile in the web app) is answered gracefully', async () => {
       await h.control(`actions/${actionId}/reopen`, {});
-      await h.driver.clickButton('priya', { channel: '#care-leads', ts: cardTs, text: 'Reopen' });
+      await h.driver.clickButton('priya', { channel: '#care-leads', ts: cardTs, text: 'Reopen', confirm: 'accept' });
       const note = await h.fake.waitFor(() => h.fake.ephemerals('priya', { channel: '#care-leads' }).find((e) => e.text.includes('already open')), {
         timeoutMs: 10_000,
       });
@@ -127,7 +128,7 @@ describe('action card buttons and the Home tab', () => {
 
     it('and one completed in the web app meanwhile', async () => {
       await h.control(`actions/${actionId}/complete`, {});
-      await h.driver.clickButton('priya', { channel: '#care-leads', ts: cardTs, text: 'Complete' });
+      await h.driver.clickButton('priya', { channel: '#care-leads', ts: cardTs, text: 'Complete', confirm: 'accept' });
       await h.fake.waitFor(() => h.fake.ephemerals('priya', { channel: '#care-leads' }).find((e) => e.text.includes('already complete')), {
         timeoutMs: 10_000,
       });
@@ -138,7 +139,7 @@ describe('action card buttons and the Home tab', () => {
     });
 
     it('someone not linked is told how to link, and nothing changes', async () => {
-      await h.driver.clickButton('amelia', { channel: '#care-leads', ts: cardTs, text: 'Reopen' });
+      await h.driver.clickButton('amelia', { channel: '#care-leads', ts: cardTs, text: 'Reopen', confirm: 'accept' });
       const told = await h.fake.waitFor(() => h.fake.ephemerals('amelia', { channel: '#care-leads' }).find((e) => e.text.includes('/care link')), {
         timeoutMs: 10_000,
       });

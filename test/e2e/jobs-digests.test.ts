@@ -172,14 +172,21 @@ describe('digest content', () => {
     }
   });
 
-  it('its Complete button completes the action', async () => {
+  it('its Complete button asks first, then completes the action and says who did it', async () => {
     const digest = digestsIn(h, '#care-leads')[0]!;
     const first = (digest.blocks ?? []).find((b) => (b as { accessory?: { action_id?: string } }).accessory?.action_id === 'care_complete') as {
       block_id: string;
     };
     const actionId = first.block_id.replace(/^line_/, '');
-    await h.driver.clickButton('sophie', { channel: '#care-leads', text: 'Complete', ts: digest.ts });
+    const cancelled = await h.driver.clickButton('sophie', { channel: '#care-leads', text: 'Complete', ts: digest.ts, confirm: 'cancel' });
+    expect(cancelled.cancelled).toBe(true);
+    expect((await h.control(`actions/${actionId}`)).completed).toBeFalsy();
+    await h.driver.clickButton('sophie', { channel: '#care-leads', text: 'Complete', ts: digest.ts, confirm: 'accept' });
     await h.fake.waitFor(async () => (await h.control(`actions/${actionId}`)).completed, { timeoutMs: 15_000, message: 'the action was not completed' });
+    await h.fake.waitFor(() => JSON.stringify(digestsIn(h, '#care-leads')[0]!.blocks).includes('Completed by <@'), {
+      timeoutMs: 15_000,
+      message: 'the digest does not say who completed it',
+    });
   });
 });
 

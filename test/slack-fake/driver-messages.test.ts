@@ -129,6 +129,55 @@ describe('buttons', () => {
     await expect(driver.clickButton('alice', { ephemeral: true, text: 'Complete' })).rejects.toThrow(/no button/);
   });
 
+  it('a button with a confirm dialog asks first: accept sends the click, cancel sends nothing, not saying throws', async () => {
+    const clicks: string[] = [];
+    const confirm = {
+      title: { type: 'plain_text', text: 'Complete action #4?' },
+      text: { type: 'mrkdwn', text: 'Complete action *#4*, assigned to <@U0BOB>?' },
+      confirm: { type: 'plain_text', text: 'Complete' },
+      deny: { type: 'plain_text', text: 'Cancel' },
+    };
+    const driver = await boot((app) =>
+      app.action('complete', async ({ ack, action }) => {
+        await ack();
+        clicks.push((action as ButtonAction).value ?? '');
+      }),
+    );
+    const block = completeButton('complete', '#4');
+    const asking = [{ ...block, accessory: { ...block.accessory, confirm } }];
+    await webClient(fake).chat.postMessage({ channel: 'C0CARE', text: '#4', blocks: asking });
+
+    await expect(driver.clickButton('carol', { channel: '#care-team', text: 'Complete' })).rejects.toThrow(
+      /asks "Complete action #4\?" first: pass confirm: 'accept' or 'cancel'/,
+    );
+    const cancelled = await driver.clickButton('carol', { channel: '#care-team', text: 'Complete', confirm: 'cancel' });
+    expect(cancelled.cancelled).toBe(true);
+    expect(fake.acks()).toEqual([]); // nothing reached the app
+    const accepted = await driver.clickButton('carol', { channel: '#care-team', text: 'Complete', confirm: 'accept' });
+    expect(accepted.acked).toBe(true);
+    await fake.waitFor(() => clicks.length === 1);
+    expect(clicks).toEqual(['#4']);
+    expect(fake.confirmations('carol').map((c) => [c.title, c.text, c.confirmLabel, c.denyLabel, c.answer])).toEqual([
+      ['Complete action #4?', 'Complete action *#4*, assigned to <@U0BOB>?', 'Complete', 'Cancel', 'deny'],
+      ['Complete action #4?', 'Complete action *#4*, assigned to <@U0BOB>?', 'Complete', 'Cancel', 'confirm'],
+    ]);
+    // A test that expects a dialog where there is none fails too.
+    await webClient(fake).chat.postMessage({ channel: 'C0CARE', text: 'plain', blocks: [completeButton('complete', 'plain')] });
+    await expect(driver.clickButton('carol', { channel: '#care-team', text: 'Complete', confirm: 'accept' })).rejects.toThrow(/shows no confirmation dialog/);
+  });
+
+  it('refuses a confirm dialog over Slack limits or missing a part', async () => {
+    const block = completeButton('complete', '#4');
+    const dialog = {
+      title: { type: 'plain_text', text: 'x'.repeat(101) },
+      text: { type: 'mrkdwn', text: 'Sure?' },
+      confirm: { type: 'plain_text', text: 'Yes' },
+    };
+    const tooLong = [{ ...block, accessory: { ...block.accessory, confirm: dialog } }];
+    const post = webClient(fake).chat.postMessage({ channel: 'C0CARE', text: '#4', blocks: tooLong });
+    await expect(post).rejects.toMatchObject({ data: { error: 'invalid_blocks' } });
+  });
+
   it('says what it saw when the button is not there', async () => {
     const driver = await boot(() => undefined, { waitTimeoutMs: 100 });
     await expect(driver.clickButton('bob', { channel: '#care-team', text: 'Complete' })).rejects.toThrow(/no button "Complete" in channel #care-team/);

@@ -72,6 +72,21 @@ function selectOptions(out: BlockError[], el: Obj, pointer: string): void {
   options(out, el, pointer, LIMITS.selectOptions, false);
 }
 
+/** A confirmation dialog (`confirm` on a button, select, overflow, picker): title, text, confirm and deny. */
+function confirmDialog(out: BlockError[], value: unknown, pointer: string): void {
+  if (!isObj(value)) {
+    out.push({ message: 'must provide an object', pointer });
+    return;
+  }
+  textObject(out, value.title, `${pointer}/title`, { max: LIMITS.confirmTitle, plainOnly: true });
+  textObject(out, value.text, `${pointer}/text`, { max: LIMITS.confirmText });
+  textObject(out, value.confirm, `${pointer}/confirm`, { max: LIMITS.confirmButton, plainOnly: true });
+  textObject(out, value.deny, `${pointer}/deny`, { max: LIMITS.confirmButton, plainOnly: true });
+  if (value.style !== undefined && value.style !== 'primary' && value.style !== 'danger') {
+    out.push({ message: 'must be one of: primary, danger', pointer: `${pointer}/style` });
+  }
+}
+
 /** Validates one interactive or display element; `allowed` lists the types this spot accepts. */
 export function validateElement(out: BlockError[], el: unknown, pointer: string, allowed: readonly string[]): void {
   if (!isObj(el)) {
@@ -88,6 +103,7 @@ export function validateElement(out: BlockError[], el: unknown, pointer: string,
     else maxLength(out, el.action_id, LIMITS.actionId, `${pointer}/action_id`);
   }
   if (el.placeholder !== undefined) textObject(out, el.placeholder, `${pointer}/placeholder`, { max: LIMITS.placeholder, plainOnly: true });
+  if (el.confirm !== undefined) confirmDialog(out, el.confirm, `${pointer}/confirm`);
   switch (type) {
     case 'button':
       textObject(out, el.text, `${pointer}/text`, { max: LIMITS.buttonText, plainOnly: true });

@@ -1,6 +1,7 @@
 import type { SlackFake } from '../start-fake.js';
 import type { DriverRequestKind, FakeMessage, SlackUser, StateValue } from '../types.js';
 import { applyCommandAck } from './apply-ack.js';
+import { textOf } from '../find-blocks.js';
 import { locate, notFound, type ElementQuery, type Found, type Where } from './locate.js';
 import { ModalHandle } from './modal-handle.js';
 import type { DriverResult, ModalDriver } from './modal-driver.js';
@@ -41,6 +42,9 @@ export type SlackDriverOptions = DriverCommonOptions &
 export type { DriverResult } from './modal-driver.js';
 
 type Obj = Record<string, unknown>;
+
+/** What a person presses in a confirmation dialog. */
+export type ConfirmAnswer = 'accept' | 'cancel';
 
 /** Acts like people in Slack: requests to the app (signed HTTP or Socket Mode envelopes), as Slack would send them. */
 export class SlackDriver implements ModalDriver {
@@ -136,11 +140,41 @@ export class SlackDriver implements ModalDriver {
     }
   }
 
-  /** Clicks a button found by its text (or action_id) on the newest message/view that shows it. */
-  async clickButton(userRef: string, target: Where & { text: string }): Promise<DriverResult> {
+  /**
+   * Clicks a button found by its text (or action_id) on the newest message/view that shows it.
+   *
+   * A button with a `confirm` dialog makes Slack ask first: the test says what the person
+   * presses (`confirm: 'accept'` sends the click, `'cancel'` sends nothing), and the dialog is
+   * recorded (`fake.confirmations()`). Clicking such a button without saying, or saying for a
+   * button that asks nothing, throws: a test cannot pass over a dialog unawares.
+   */
+  async clickButton(userRef: string, target: Where & { text: string; confirm?: ConfirmAnswer }): Promise<DriverResult> {
     const user = this.user(userRef);
     const found = await this.find(user, target, { kind: 'button', text: target.text });
+    if (!this.confirmed(user, found, target.text, target.confirm)) return { text: '', latencyMs: 0, acked: true, cancelled: true };
     return this.dispatchAction(user, found);
+  }
+
+  /** Shows the element's confirmation dialog, if it has one, and records the answer: whether the action goes ahead. */
+  private confirmed(user: SlackUser, found: Found, name: string, answer: ConfirmAnswer | undefined): boolean {
+    const dialog = found.element.confirm as { title?: unknown; text?: unknown; confirm?: unknown; deny?: unknown } | undefined;
+    if (!dialog) {
+      if (answer) throw new Error(`Slack driver: "${name}" shows no confirmation dialog (the test expected one)`);
+      return true;
+    }
+    const title = textOf(dialog.title) ?? '';
+    if (!answer) throw new Error(`Slack driver: "${name}" asks "${title}" first: pass confirm: 'accept' or 'cancel'`);
+    this.fake.store.recordConfirmation({
+      user: user.id,
+      actionId: String(found.element.action_id ?? ''),
+      title,
+      text: textOf(dialog.text) ?? '',
+      confirmLabel: textOf(dialog.confirm) ?? '',
+      denyLabel: textOf(dialog.deny) ?? '',
+      answer: answer === 'accept' ? 'confirm' : 'deny',
+      at: this.fake.clock.now(),
+    });
+    return answer === 'accept';
   }
 
   /**

@@ -8,6 +8,8 @@ import type { PersonInput } from './state-values.js';
 export interface DriverResult extends AppAnswer {
   triggerId?: string;
   responseUrl?: string;
+  /** The person pressed Cancel in the element's confirmation dialog: nothing was sent to the app. */
+  cancelled?: boolean;
 }
 
 /** The part of the driver a modal handle acts through (the driver implements it; no import circle). */
@@ -15,7 +17,7 @@ export interface ModalDriver {
   readonly fake: SlackFake;
   readonly waitTimeoutMs: number;
   sendPayload(kind: DriverRequestKind, name: string, user: string, payload: Record<string, unknown>): Promise<AppAnswer>;
-  clickButton(userRef: string, target: Where & { text: string }): Promise<DriverResult>;
+  clickButton(userRef: string, target: Where & { text: string; confirm?: 'accept' | 'cancel' }): Promise<DriverResult>;
   selectOption(userRef: string, target: Where & { control: string; option: PersonInput }): Promise<DriverResult>;
   valueFor(user: SlackUser, found: Found, input: PersonInput, where: string): Promise<StateValue>;
   setViewValue(user: SlackUser, found: Found, value: StateValue): void;

@@ -57,11 +57,54 @@ export function confirmChange(a: ActionView, kind: 'complete' | 'reopen'): types
   );
 }
 
-/** Complete, Edit and Snooze (Reopen and Edit once complete), and a link to the care system when configured. */
-export function cardButtons(a: ActionView): Block {
-  const elements: types.ActionsBlockElement[] = a.completed
-    ? [button('Reopen', ActionIds.reopen, a.id), button('Edit', ActionIds.edit, a.id)]
-    : [button('Complete', ActionIds.complete, a.id, 'primary'), button('Edit', ActionIds.edit, a.id), snoozeMenu(a)];
+/** Asked before Take it on an action someone else is assigned: names them (none for an unassigned action). */
+export function confirmTake(a: ActionView): types.ConfirmationDialog | undefined {
+  if (!a.assignee) return undefined;
+  return confirmDialog(
+    `Take action ${actionLabel(a)}?`,
+    `Action *${actionLabel(a)}* is assigned to ${assigneeText(a)}. Assign it to yourself instead? They will be told.`,
+    'Take it',
+  );
+}
+
+/** View: the full card, shown to the clicker only (for posts where the task text is hidden). Value: the action Id. */
+export function viewButton(a: ActionView): types.Button {
+  return button('View', ActionIds.view, a.id);
+}
+
+/** Take it: assign the action to the clicker (asks first when someone else has it). Value: the action Id. */
+export function takeItButton(a: ActionView): types.Button {
+  return button('Take it', ActionIds.takeIt, a.id, undefined, confirmTake(a));
+}
+
+/** Complete (Reopen once complete), asking first on a shared surface. Value: the action Id. */
+export function completeOrReopenButton(a: ActionView, shared = false): types.Button {
+  return a.completed
+    ? button('Reopen', ActionIds.reopen, a.id, undefined, shared ? confirmChange(a, 'reopen') : undefined)
+    : button('Complete', ActionIds.complete, a.id, 'primary', shared ? confirmChange(a, 'complete') : undefined);
+}
+
+/** Where buttons are shown: a shared surface (a channel post), and whether task text is shown there. */
+export interface ButtonPlace {
+  shared?: boolean | undefined;
+  showTask?: boolean | undefined;
+}
+
+/** A shared post whose task text is hidden: View instead of Complete, Reopen, Edit and Snooze. */
+export const viewOnly = (place: ButtonPlace): boolean => Boolean(place.shared) && place.showTask === false;
+
+/**
+ * Complete, Edit and Snooze (Reopen and Edit once complete), and a link to the
+ * care system when configured. On a shared surface Complete and Reopen ask
+ * first; where the task text is hidden there, View takes their place.
+ */
+export function cardButtons(a: ActionView, place: ButtonPlace = {}): types.ActionsBlock {
+  const shared = Boolean(place.shared);
+  const elements: types.ActionsBlockElement[] = viewOnly(place)
+    ? [viewButton(a)]
+    : a.completed
+      ? [completeOrReopenButton(a, shared), button('Edit', ActionIds.edit, a.id)]
+      : [completeOrReopenButton(a, shared), button('Edit', ActionIds.edit, a.id), snoozeMenu(a)];
   if (a.careUrl) elements.push(linkButton('Open in care system', ActionIds.openInCare, a.careUrl));
   return actions(actionBlockId('card', a.id), elements);
 }
@@ -81,7 +124,7 @@ export function actionCard(a: ActionView, ctx: RenderContext): Block[] {
       { type: 'mrkdwn', text: `*State*\n${state}` },
     ],
   });
-  blocks.push(cardButtons(a));
+  blocks.push(cardButtons(a, ctx));
   return blocks;
 }
 

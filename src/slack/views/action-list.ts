@@ -1,14 +1,15 @@
 import type { ActionGroup, ActionView, DueBuckets, RenderContext } from '../../services/action-model.js';
-import { ActionIds, actionBlockId } from '../ids.js';
-import { actionLine, cardButtons, confirmChange } from './action-card.js';
-import { button, context, section, type Block } from './blocks.js';
+import { actionBlockId } from '../ids.js';
+import { actionLine, cardButtons, completeOrReopenButton, takeItButton, viewButton, viewOnly } from './action-card.js';
+import { context, section, type Block } from './blocks.js';
 
 export interface ListOptions {
   /** The most blocks this list may use (Slack: 50 per message, 100 per Home tab). */
   maxBlocks: number;
   /**
    * Complete / Edit buttons under each action (two blocks per action), one Complete button beside it (one block),
-   * or `shared`: the one button of a row on a shared surface (see `sharedRow`).
+   * or `shared`: the one button of a row on a shared surface (see `sharedRow`). On a shared surface (`ctx.shared`)
+   * Complete and Reopen ask first, and where task text is hidden View takes their place.
    */
   buttons: 'full' | 'complete' | 'shared' | 'none';
   emptyText?: string;
@@ -34,11 +35,7 @@ export interface RenderedList {
 export function sharedRow(a: ActionView, ctx: RenderContext, suffix?: string): Block {
   const block_id = actionBlockId('line', a.id, suffix);
   if (a.completed) return section(actionLine(a, ctx), { block_id });
-  const accessory = !a.assignee
-    ? button('Take it', ActionIds.takeIt, a.id)
-    : !ctx.showTask
-      ? button('View', ActionIds.view, a.id)
-      : button('Complete', ActionIds.complete, a.id, 'primary', confirmChange(a, 'complete'));
+  const accessory = !a.assignee ? takeItButton(a) : !ctx.showTask ? viewButton(a) : completeOrReopenButton(a, true);
   return section(actionLine(a, ctx), { block_id, accessory });
 }
 
@@ -46,9 +43,10 @@ function actionBlocks(a: ActionView, ctx: RenderContext, buttons: ListOptions['b
   if (buttons === 'shared') return [sharedRow(a, ctx, suffix)];
   const line = actionLine(a, ctx);
   if (buttons === 'full')
-    return [section(line, { block_id: actionBlockId('line', a.id, suffix) }), { ...cardButtons(a), block_id: actionBlockId('card', a.id, suffix) }];
+    return [section(line, { block_id: actionBlockId('line', a.id, suffix) }), { ...cardButtons(a, ctx), block_id: actionBlockId('card', a.id, suffix) }];
+  if (buttons === 'complete' && viewOnly(ctx)) return [section(line, { block_id: actionBlockId('line', a.id, suffix), accessory: viewButton(a) })];
   if (buttons === 'complete' && !a.completed) {
-    return [section(line, { block_id: actionBlockId('line', a.id, suffix), accessory: button('Complete', ActionIds.complete, a.id, 'primary') })];
+    return [section(line, { block_id: actionBlockId('line', a.id, suffix), accessory: completeOrReopenButton(a, Boolean(ctx.shared)) })];
   }
   return [section(line, { block_id: actionBlockId('line', a.id, suffix) })];
 }

@@ -1,7 +1,7 @@
 import { slackDate } from '../../time/slack-date.js';
 import { actionBlockId } from '../ids.js';
 import { userText } from '../text.js';
-import { actionLabel, assigneeText, cardButtons, completedByText } from './action-card.js';
+import { actionLabel, assigneeText, cardButtons, completedByText, takeItButton } from './action-card.js';
 import { context, section, type Block } from './blocks.js';
 import type { ActionView, RenderContext } from '../../services/action-model.js';
 
@@ -17,14 +17,19 @@ export function completionNotice(a: ActionView, ctx: RenderContext, groups: stri
     text,
     blocks: [
       section(`:white_check_mark: *${text}* ${when} · assigned to ${assigneeText(a)}${task}`, { block_id: actionBlockId('task', a.id) }),
-      cardButtons(a),
+      cardButtons(a, ctx),
       ...(groupText ? [context(groupText)] : []),
     ],
   };
 }
 
-/** A live urgent alert for a channel subscribed to urgent actions. */
+/**
+ * A live urgent alert for a channel subscribed to urgent actions. In a channel
+ * (`ctx.shared`) an open action also offers Take it, second after View or Complete.
+ */
 export function urgentAlert(a: ActionView, ctx: RenderContext): { text: string; blocks: Block[] } {
+  const buttons = cardButtons(a, ctx);
+  if (ctx.shared && !a.completed) buttons.elements.splice(1, 0, takeItButton(a));
   const task = ctx.showTask && a.task ? `\n${userText(a.task, 1500)}` : '';
   const text = `Urgent action ${actionLabel(a)}`;
   return {
@@ -33,7 +38,7 @@ export function urgentAlert(a: ActionView, ctx: RenderContext): { text: string; 
       section(`:rotating_light: *${text}* · due ${a.due ? slackDate(a.due, ctx.timezone) : 'not set'} · ${assigneeText(a)}${task}`, {
         block_id: actionBlockId('task', a.id),
       }),
-      cardButtons(a),
+      buttons,
     ],
   };
 }

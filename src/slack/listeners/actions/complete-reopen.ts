@@ -1,10 +1,14 @@
 import type { App, BlockAction, types } from '@slack/bolt';
 import type { SlackDeps } from '../../deps.js';
 import { publishHome, refreshHomes } from '../../home-publisher.js';
-import { ActionIds, listSourceOfBlockId, type ListSource } from '../../ids.js';
+import { ActionIds, isActionBlock, listSourceOfBlockId, type ListSource } from '../../ids.js';
 import { renderCommandList } from '../../lists.js';
 import { safeRespond, type Responder } from '../../respond.js';
+import { clickedOnSharedPost, isSharedConversation } from '../../surface.js';
+import { UNDO_WINDOW_MS, undoValue } from '../../undo-token.js';
 import { actionCard } from '../../views/action-card.js';
+import { section } from '../../views/blocks.js';
+import { changedByBlock, changedByText, undoButton, type ChangedBy } from '../../views/changed-by.js';
 import type { ActionView } from '../../../services/action-model.js';
 import { patchActionBlocks } from '../../views/patch.js';
 import { buttonListener } from '../error-policy.js';
@@ -13,8 +17,19 @@ function listSourceOf(body: BlockAction): ListSource | null {
   return listSourceOfBlockId(body.actions?.[0]?.block_id);
 }
 
-/** Put the new state where the person clicked: the Home tab, the message, or their ephemeral answer. */
-export async function showWhereClicked(deps: SlackDeps, body: BlockAction, respond: Responder, view: ActionView, note?: string): Promise<void> {
+/**
+ * Put the new state where the person clicked: the Home tab, the message, or their ephemeral answer.
+ * `changedBy` (only for a channel post): the row saying who did it, with Undo; when the message has
+ * no room for it, the words go in the action's text and the Undo to the clicker alone.
+ */
+export async function showWhereClicked(
+  deps: SlackDeps,
+  body: BlockAction,
+  respond: Responder,
+  view: ActionView,
+  note?: string,
+  changedBy?: ChangedBy,
+): Promise<void> {
   const teamId = body.team?.id ?? '';
   if (body.container?.type === 'view') {
     await publishHome(deps, teamId, body.user.id);
@@ -24,11 +39,15 @@ export async function showWhereClicked(deps: SlackDeps, body: BlockAction, respo
   const tz = await deps.profiles.tz(body.user.id);
   const ephemeral = Boolean(body.container?.is_ephemeral);
   const showTask = ephemeral || !channelId ? true : await deps.channels.showTasksIn(teamId, channelId);
-  const ctx = { now: deps.now(), timezone: tz, showTask };
+  const shared = !ephemeral && isSharedConversation(channelId);
+  const ctx = { now: deps.now(), timezone: tz, showTask, shared };
   const original = (body.message?.blocks ?? []) as types.AnyBlock[];
-  const patched = patchActionBlocks(original, view, ctx);
+  const by = shared ? changedBy : undefined;
+  const patched = patchActionBlocks(original, view, ctx, by);
+  let undoLeftOut = false;
   if (!ephemeral && channelId && body.message?.ts) {
-    const blocks = patched ?? actionCard(view, ctx);
+    const blocks = patched ?? [...actionCard(view, ctx), ...(by ? [changedByBlock(view.id, by)] : [])];
+    undoLeftOut = Boolean(by?.undo) && !blocks.some((b) => 'block_id' in b && isActionBlock(b.block_id, 'by', view.id));
     await deps.slack.chat.update({ channel: channelId, ts: body.message.ts, blocks: blocks as types.KnownBlock[], text: body.message.text ?? 'Care action' });
   } else {
     // Slack does not send an ephemeral message's blocks back: a list answer is rendered again from where it came from.
@@ -42,6 +61,14 @@ export async function showWhereClicked(deps: SlackDeps, body: BlockAction, respo
     const message = list ?? { text: 'Care action', blocks: patched ?? actionCard(view, ctx) };
     await safeRespond(respond, { replace_original: true, ...message }, deps.logger);
   }
+  if (undoLeftOut && by?.undo) {
+    const text = `${changedByText(by)}. Undo works for ${by.undo.minutes} minutes.`;
+    await safeRespond(
+      respond,
+      { response_type: 'ephemeral', replace_original: false, text, blocks: [section(text, { accessory: undoButton(by.undo.value) })] },
+      deps.logger,
+    );
+  }
   if (note) await safeRespond(respond, { response_type: 'ephemeral', replace_original: false, text: note }, deps.logger);
 }
 
@@ -52,7 +79,19 @@ export async function refreshHomesAfterClick(deps: SlackDeps, body: BlockAction,
   await refreshHomes(deps, body.team?.id ?? '', people);
 }
 
-/** Complete and Reopen buttons, on any message, ephemeral answer or the Home tab. */
+/** The "Completed by @x · Undo" row of a Complete or Reopen just made on a channel post (undefined elsewhere). */
+export function changedWithUndo(deps: SlackDeps, body: BlockAction, actionId: string, kind: 'complete' | 'reopen'): ChangedBy | undefined {
+  if (!clickedOnSharedPost(body)) return undefined;
+  const teamId = body.team?.id ?? '';
+  const value = undoValue(deps.signedMetadata, teamId, { actionId, kind, by: body.user.id, expiresAt: deps.now().getTime() + UNDO_WINDOW_MS });
+  return { kind, by: body.user.id, undo: { value, minutes: UNDO_WINDOW_MS / 60_000 } };
+}
+
+/**
+ * Complete and Reopen buttons, on any message, ephemeral answer or the Home tab.
+ * On a channel post (where they ask first, see cardButtons) the post then says
+ * who did it, with Undo for UNDO_WINDOW_MS (see undo.ts).
+ */
 export function registerCompleteReopen(app: App, deps: SlackDeps): void {
   for (const kind of ['complete', 'reopen'] as const) {
     app.action(
@@ -67,7 +106,7 @@ export function registerCompleteReopen(app: App, deps: SlackDeps): void {
           : kind === 'complete'
             ? 'That action was already complete; the card now shows its current state.'
             : 'That action was already open; the card now shows its current state.';
-        await showWhereClicked(deps, body, respond, view!, note);
+        await showWhereClicked(deps, body, respond, view!, note, result.changed ? changedWithUndo(deps, body, view!.id, kind) : undefined);
         if (result.changed) await refreshHomesAfterClick(deps, body, view!);
       }),
     );

@@ -8,6 +8,7 @@ import { type ActionFormMeta, ActionFormMetaSchema } from '../../forms/action-fo
 import { checkDue } from '../../forms/due-check.js';
 import { formStateOf } from '../../forms/form-state.js';
 import { showEditedInPlace } from '../../edited-in-place.js';
+import { isSharedConversation } from '../../surface.js';
 import { refreshHomes } from '../../home-publisher.js';
 import { CallbackIds } from '../../ids.js';
 import { actionCard, actionFallback } from '../../views/action-card.js';
@@ -51,7 +52,8 @@ async function confirm(deps: SlackDeps, actor: { teamId: string; userId: string 
   const channel = meta.channelId;
   if (channel && meta.threadTs) {
     const showTask = await deps.channels.showTasksIn(actor.teamId, channel);
-    const ctx = { now: deps.now(), timezone: tz, showTask };
+    // A thread reply in a channel is a shared post: Complete asks first, and hidden text gets View.
+    const ctx = { now: deps.now(), timezone: tz, showTask, shared: isSharedConversation(channel) };
     try {
       await deps.slack.chat.postMessage({
         channel,

@@ -1,0 +1,51 @@
+import type { App, BlockAction } from '@slack/bolt';
+import type { SlackDeps } from '../../deps.js';
+import { refreshHomes } from '../../home-publisher.js';
+import { ActionIds, isCareId } from '../../ids.js';
+import { clickedOnSharedPost } from '../../surface.js';
+import { buttonListener } from '../error-policy.js';
+import { refreshHomesAfterClick, showWhereClicked } from './complete-reopen.js';
+
+/** Whether the Take it button clicked (on a message or the Home tab, whose blocks Slack sends back) asked nothing: the action was shown as nobody's. */
+function shownAsUnassigned(body: BlockAction, actionId: string): boolean {
+  for (const block of (body.message?.blocks ?? body.view?.blocks ?? []) as { accessory?: Element; elements?: Element[] }[]) {
+    for (const el of [block.accessory, ...(block.elements ?? [])]) {
+      if (el?.action_id === ActionIds.takeIt && el.value === actionId) return !el.confirm;
+    }
+  }
+  return false;
+}
+type Element = { action_id?: string; value?: string; confirm?: unknown };
+
+/**
+ * Take it (value: the action Id), on urgent alerts and unassigned rows: assigns
+ * the action to the clicker's own care user (linked people only; anyone else is
+ * told how to link). A channel post then says "Taken by @x"; the person it was
+ * taken from is told in a DM (see change-notices.ts).
+ */
+export function registerTakeItButton(app: App, deps: SlackDeps): void {
+  app.action(
+    ActionIds.takeIt,
+    buttonListener(deps, 'take-it', async ({ body, action, respond }) => {
+      const actor = { teamId: body.team?.id ?? '', userId: body.user.id };
+      const id = action.value ?? '';
+      if (!isCareId(id)) throw new Error('the Take it button carried no action Id');
+      // A button that asked nothing was shown on an action nobody had: if someone took it meanwhile, it is not taken from them unasked.
+      const onlyIfUnassigned = shownAsUnassigned(body, id);
+      const result = await deps.actions.takeIt(actor, id, { onlyIfUnassigned });
+      const [view] = await deps.actions.views([result.action], actor.teamId);
+      const note = result.changed
+        ? undefined
+        : view!.assignee?.slackUserId === actor.userId
+          ? 'It is already assigned to you; the post now shows its current state.'
+          : `Someone took it meanwhile: it is assigned to ${view!.assignee?.slackUserId ? `<@${view!.assignee.slackUserId}>` : 'someone else'} now, so it was left with them. The post now shows its current state.`;
+      const changedBy = result.changed && clickedOnSharedPost(body) ? { kind: 'take' as const, by: actor.userId } : undefined;
+      await showWhereClicked(deps, body, respond, view!, note, changedBy);
+      if (!result.changed) return;
+      await refreshHomesAfterClick(deps, body, view!);
+      // The action left the Home tab of the person it was taken from.
+      const from = result.previousAssignee ? await deps.identity.slackUserFor(actor.teamId, result.previousAssignee) : null;
+      if (from && from !== actor.userId) await refreshHomes(deps, actor.teamId, [from]);
+    }),
+  );
+}

@@ -1,0 +1,12 @@
+import type { BlockAction } from '@slack/bolt';
+
+/** A conversation other people see too: any channel but a person's own DM with the app (`D…`). */
+export function isSharedConversation(channelId: string | undefined): boolean {
+  return Boolean(channelId) && !channelId!.startsWith('D');
+}
+
+/** A click on a message everyone in a channel sees: not an ephemeral answer, a DM with the app or a view (Home, modal). */
+export function clickedOnSharedPost(body: BlockAction): boolean {
+  if (body.container?.type !== 'message' || body.container.is_ephemeral) return false;
+  return isSharedConversation(body.channel?.id ?? body.container.channel_id);
+}
