@@ -19,6 +19,7 @@ import { createIdentityService } from './services/identity.js';
 import { createMorningSummaries } from './services/morning-summaries.js';
 import type { MessageRenderers } from './services/renderers.js';
 import { createSlackProfiles } from './services/slack-profiles.js';
+import { createWorkspaceNames } from './services/workspace-names.js';
 import { createSummarySettings } from './services/summary-settings.js';
 import { createUrgentAlerts } from './services/urgent-alerts.js';
 import { createSlackApp, type SlackApp } from './slack/app.js';
@@ -179,7 +180,8 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
         .consider(action, change)
         .catch((err) => logger.warn('assignment DM will be retried by the poller', { actionId: action._id, error: err })),
   });
-  const channelSetup = createChannelSetup({ store, identity, channels, directory, digests, timezone: settings.timezone, now });
+  const names = createWorkspaceNames({ slack, now: () => now().getTime() });
+  const channelSetup = createChannelSetup({ store, identity, channels, directory, digests, names, timezone: settings.timezone, now });
   const deps: SlackDeps = {
     actions,
     identity,
@@ -187,6 +189,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     profiles,
     channels,
     channelSetup,
+    names,
     summaries: createSummarySettings({ store, identity, profiles, now }),
     slack,
     logger,
