@@ -51,6 +51,8 @@ export const FieldIds = {
   notify: 'notify_on_complete',
   subjectType: 'subject_type',
   linkCareUserId: 'link_care_user_id',
+  /** The approval form's searchable list of care users (an external_select). */
+  linkCareUser: 'link_care_user',
   subject: 'subject',
   summaryTime: 'summary_time',
   summaryDays: 'summary_days',
