@@ -151,4 +151,6 @@ export const BlockIds = {
   /** The create/edit form: the "More options" button's block, and the "check the date" notice under the due time. */
   formMore: 'form_more',
   dueNotice: 'due_notice',
+  /** The create/edit form: the notice under a task longer than the form holds. */
+  taskNotice: 'task_notice',
 } as const;

@@ -81,7 +81,8 @@ export const digestList: CommandHandler<'digest-list'> = async (_cmd, ctx, deps)
 const DIGEST_NOW_ANSWERS = {
   posted: 'Digest posted.',
   empty: 'Nothing is due, and this digest stays quiet when empty. To post even then, set it again without --quiet: `/care digest here`.',
-  failed: 'The digest could not be posted; it is logged for your admin.',
+  failed:
+    'The digest could not be posted; the reason is logged for your admin. Try `/care digest now` again in a minute; if it fails again, check I am still in this channel.',
   'no-digest': 'This channel has no digest. Set one up with `/care digest here`.',
 } as const;
 
