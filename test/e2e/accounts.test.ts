@@ -158,6 +158,26 @@ describe('linking Slack accounts to care users (the API key may read users)', ()
     }
   });
 
+  it('a request naming a care user shows that person, already picked in the list', async () => {
+    const chloeId = await careUserIdByEmail(h, 'chloe.evans@brightwatercare.example');
+    expect((await command(h, 'visitor', `/care link ${chloeId}`)).text).toContain('asked an admin');
+    const dm = await h.fake.waitFor(
+      () => h.fake.dms('amelia').findLast((m) => m.text.includes('<@U0VISITOR>') && JSON.stringify(m.blocks ?? []).includes('care_link_approve')),
+      { timeoutMs: 10_000 },
+    );
+    expect(h.fake.visibleText(dm, { viewer: 'amelia' })).toContain('They named care user Chloe Evans.');
+    await h.driver.clickButton('amelia', { dm: true, ts: dm.ts, text: 'Approve' });
+    const modal = await h.fake.waitFor(
+      () => (h.fake.openModal('amelia')?.view.blocks.some((b) => b.block_id === 'link_care_user') ? h.fake.openModal('amelia') : undefined),
+      { timeoutMs: 10_000 },
+    );
+    const list = modal.view.blocks.find((b) => b.block_id === 'link_care_user') as { element: { initial_option?: { text: { text: string } } } };
+    expect(list.element.initial_option?.text.text).toBe('Chloe Evans (chloe.evans@brightwatercare.example)');
+    expect((await h.driver.modal('amelia').submit()).outcome).toBe('closed');
+    expect((await h.app.store.getLinkBySlackUser('T0CARE', 'U0VISITOR'))?.careUserId).toBe(chloeId);
+    await command(h, 'amelia', '/care unlink <@U0VISITOR|visitor>');
+  });
+
   it('refuses an Id no care user has, under the Id field', async () => {
     expect((await command(h, 'visitor', '/care link')).text).toContain('asked an admin');
     const dm = await h.fake.waitFor(
