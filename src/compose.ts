@@ -22,6 +22,7 @@ import { createMorningSummaries } from './services/morning-summaries.js';
 import type { MessageRenderers } from './services/renderers.js';
 import { createSlackProfiles } from './services/slack-profiles.js';
 import { createStatusService } from './services/status.js';
+import { createWorkspaceNames } from './services/workspace-names.js';
 import { createSummarySettings } from './services/summary-settings.js';
 import { createTeamView } from './services/team-view.js';
 import { createUrgentAlerts } from './services/urgent-alerts.js';
@@ -202,7 +203,6 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     announceChange: (action, change) =>
       void changes.tell(action, change).catch((err) => logger.warn('a change DM could not be sent now', { actionId: action._id, error: err })),
   });
-  const channelSetup = createChannelSetup({ store, identity, channels, directory, digests, timezone: settings.timezone, now });
   // Admins' Home tab: the team view, and the status with Retry, which runs a kind's unfinished rows now.
   const teamView = createTeamView({ care, store, identity, timezone: settings.timezone, now });
   const status = createStatusService({
@@ -216,12 +216,15 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     redeliver: {
       completion: () => notices.retryUnfinished(),
       assignment: () => assignments.retryUnfinished(),
+      change: () => changes.retryUnfinished(),
       urgent: async () => urgent.retryUnfinished((await store.listSubscriptions()).filter((s) => s.urgentAlerts)),
       digest: () => digests.runDue(now()),
       'digest-part': () => digests.runDue(now()),
       summary: () => summaries.runDue(now()),
     },
   });
+  const names = createWorkspaceNames({ slack, now: () => now().getTime() });
+  const channelSetup = createChannelSetup({ store, identity, channels, directory, digests, names, timezone: settings.timezone, now });
   const deps: SlackDeps = {
     actions,
     identity,
@@ -229,6 +232,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     profiles,
     channels,
     channelSetup,
+    names,
     summaries: createSummarySettings({ store, identity, profiles, now }),
     slack,
     logger,

@@ -102,7 +102,8 @@ export function createActionsService(deps: {
         try {
           return await care.actions.retrieve(ref.id);
         } catch (err) {
-          if (err instanceof NotFoundError) throw new UserFacingError(`There is no action with the Id \`${ref.id}\`.`, 'not-found');
+          if (err instanceof NotFoundError)
+            throw new UserFacingError(`There is no action with the Id \`${ref.id}\`. Search by words instead: \`/care find &lt;words&gt;\``, 'not-found');
           throw err;
         }
       }
@@ -116,7 +117,7 @@ export function createActionsService(deps: {
       })) {
         if (a.action_no === ref.no) return a;
       }
-      throw new UserFacingError(`There is no action number ${ref.no}.`, 'not-found');
+      throw new UserFacingError(`There is no action #${ref.no}. Check the number on its card, or search by words: \`/care find &lt;words&gt;\``, 'not-found');
     },
 
     views: async (actions, teamId) => withCareWebLinks(deps.careWebUrl, await toActionViews(actions, teamId, identity, store)),

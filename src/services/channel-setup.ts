@@ -4,13 +4,15 @@ import type { ChannelPolicy } from './channel-policy.js';
 import type { Digests } from './digests.js';
 import type { DirectoryService } from './directory.js';
 import type { Actor, IdentityService } from './identity.js';
+import type { NameLookup, NameRef, NamedChannel, NamedPerson, WorkspaceNames } from './workspace-names.js';
 
 /** Who a channel's digest covers, as an admin asked for it (a location still by name). */
 export type DigestScope =
   | { type: 'all' }
   | { type: 'mine-only' }
   | { type: 'urgent-only' }
-  | { type: 'users'; slackUserIds: string[] }
+  /** People by mention, Id or typed name (looked up in the workspace). */
+  | { type: 'users'; people: NameRef[] }
   | { type: 'location'; name: string };
 
 export interface DigestRequest {
@@ -22,13 +24,24 @@ export interface DigestRequest {
   quietWhenEmpty: boolean;
 }
 
+type NotFound<T> = Exclude<NameLookup<T>, { kind: 'found' }>;
+
+/** A typed name that found no one, or several: what to tell the admin. */
+export type NameProblem = { kind: 'channel-name'; lookup: NotFound<NamedChannel> } | { kind: 'person-name'; lookup: NotFound<NamedPerson> };
+
 export type DigestSetResult =
   /** The app is not in the channel, so it could never post there. */
   | { kind: 'not-member' }
+  | NameProblem
   | { kind: 'no-such-location'; name: string }
   | { kind: 'set'; subscription: Subscription; isPrivate: boolean; next: Date; unlinkedSlackUserIds: string[] };
 
-export type RouteSetResult = { kind: 'not-member' } | { kind: 'no-such-group' } | { kind: 'set'; route: GroupRoute };
+export type RouteSetResult =
+  | { kind: 'not-member'; channelId: string }
+  /** `groups`: names of groups the admin may have meant (or the first few there are). */
+  | { kind: 'no-such-group'; groups: string[] }
+  | NameProblem
+  | { kind: 'set'; route: GroupRoute };
 
 export type DigestNowResult = 'posted' | 'empty' | 'failed' | 'no-digest';
 
@@ -42,7 +55,7 @@ export interface ChannelSetup {
   removeDigest(admin: Actor, channelId: string): Promise<boolean>;
   listDigests(admin: Actor): Promise<Subscription[]>;
   postDigestNow(admin: Actor, channelId: string): Promise<DigestNowResult>;
-  setRoute(admin: Actor, groupName: string, channelId: string): Promise<RouteSetResult>;
+  setRoute(admin: Actor, groupName: string, channel: NameRef): Promise<RouteSetResult>;
   removeRoute(admin: Actor, groupName: string): Promise<boolean>;
   listRoutes(admin: Actor): Promise<GroupRoute[]>;
 }
@@ -53,6 +66,8 @@ export function createChannelSetup(deps: {
   channels: ChannelPolicy;
   directory: DirectoryService;
   digests: Digests;
+  /** Channels and people by the names admins type. */
+  names: WorkspaceNames;
   /** The zone digests are set up in (APP_TIMEZONE). */
   timezone: string;
   now: () => Date;
@@ -61,6 +76,28 @@ export function createChannelSetup(deps: {
   const audit = (admin: Actor, verb: string, details: Record<string, unknown>) =>
     store.appendAudit({ teamId: admin.teamId, userId: admin.userId, verb, details });
   const isMember = async (channelId: string) => (await deps.channels.info(channelId).catch(() => null))?.isMember === true;
+
+  /** Slack user ids for the people named; a name that finds no one (or several) stops it. */
+  async function resolvePeople(refs: NameRef[]): Promise<{ ids: string[] } | NameProblem> {
+    const ids: string[] = [];
+    for (const ref of refs) {
+      if (ref.type === 'id') {
+        ids.push(ref.id);
+        continue;
+      }
+      const found = await deps.names.people(ref);
+      if (found.kind !== 'found') return { kind: 'person-name', lookup: found };
+      ids.push(...found.matches.map((m) => m.id));
+    }
+    return { ids: [...new Set(ids)] };
+  }
+
+  async function groupSuggestions(typed: string): Promise<string[]> {
+    const first = typed.split(/\s+/).sort((a, b) => b.length - a.length)[0] ?? '';
+    const like = first.length >= 3 ? await deps.directory.notificationGroups(first).catch(() => []) : [];
+    const list = like.length ? like : await deps.directory.notificationGroups('').catch(() => []);
+    return list.slice(0, 10).map((g) => g.name);
+  }
 
   return {
     async setDigest(admin, req) {
@@ -72,7 +109,11 @@ export function createChannelSetup(deps: {
       const scope = req.scope;
       if (scope.type === 'mine-only') filters.mineOnly = true;
       if (scope.type === 'urgent-only') filters.urgentOnly = true;
-      if (scope.type === 'users') filters.slackUserIds = scope.slackUserIds;
+      if (scope.type === 'users') {
+        const people = await resolvePeople(scope.people);
+        if ('kind' in people) return people;
+        filters.slackUserIds = people.ids;
+      }
       if (scope.type === 'location') {
         const matches = await deps.directory.locations(scope.name);
         const found = matches.find((l) => (l.name ?? '').toLowerCase() === scope.name.toLowerCase()) ?? matches[0];
@@ -127,11 +168,18 @@ export function createChannelSetup(deps: {
       return report.results['empty-skipped'] ? 'empty' : 'failed';
     },
 
-    async setRoute(admin, groupName, channelId) {
+    async setRoute(admin, groupName, channel) {
       await identity.requireAdmin(admin);
-      if (!(await isMember(channelId))) return { kind: 'not-member' };
+      let channelId: string;
+      if (channel.type === 'id') channelId = channel.id;
+      else {
+        const found = await deps.names.channel(channel);
+        if (found.kind !== 'found') return { kind: 'channel-name', lookup: found };
+        channelId = found.match.id;
+      }
+      if (!(await isMember(channelId))) return { kind: 'not-member', channelId };
       const group = await deps.directory.groupByName(groupName);
-      if (!group) return { kind: 'no-such-group' };
+      if (!group) return { kind: 'no-such-group', groups: await groupSuggestions(groupName) };
       const route = await store.upsertRoute({ teamId: admin.teamId, groupId: group.id, groupName: group.name, channelId, setUpBy: admin.userId });
       await audit(admin, 'route.set', { groupId: group.id, channelId });
       return { kind: 'set', route };

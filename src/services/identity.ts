@@ -28,6 +28,18 @@ export interface IdentityService {
   slackUserFor(teamId: string, careUserId: string): Promise<string | null>;
   careUserName(careUserId: string): Promise<string | undefined>;
   careUserNames(careUserIds: string[]): Promise<Map<string, string>>;
+  /** Name and email of these care users (those the API key may read). */
+  careUsers(careUserIds: string[]): Promise<Map<string, CareUserSummary>>;
+  /**
+   * Care users whose name or email holds every word of `query` (or whose Id it
+   * is), by name, at most 100: what an admin picks from. `available` is false
+   * when the API key may not read users (then only a typed Id can link).
+   */
+  findCareUsers(query: string): Promise<{ available: boolean; users: CareUserSummary[] }>;
+  /** Whether the API key may list care users (one request of one item). */
+  canListCareUsers(): Promise<boolean>;
+  /** The person's own link request still waiting for an admin, if any. */
+  pendingRequestOf(actor: Actor): Promise<LinkRequest | null>;
   adminIds(): string[];
   /** Admins only: every link of the workspace with care user names, and the requests waiting. */
   listLinks(admin: Actor): Promise<{ links: LinkRow[]; pending: LinkRequest[] }>;
@@ -39,17 +51,31 @@ export interface IdentityService {
   pendingRequest(teamId: string, requestId: number): Promise<LinkRequest>;
 }
 
+/** A care user as people pick them: by name and email. */
+export interface CareUserSummary {
+  id: string;
+  name: string;
+  email: string | null;
+}
+
 /** A link as admins see it. */
 export interface LinkRow {
   slackUserId: string;
   careUserId: string;
   careUserName?: string;
+  careUserEmail?: string;
   method: string;
   createdBy: string | null;
   createdAt: number;
 }
 
 const fullName = (u: Pick<CareUser, 'first_name' | 'last_name' | 'email'>) => [u.first_name, u.last_name].filter(Boolean).join(' ') || u.email || 'care user';
+const summary = (u: Pick<CareUser, '_id' | 'first_name' | 'last_name' | 'email'>): CareUserSummary => ({
+  id: u._id,
+  name: fullName(u),
+  email: u.email ?? null,
+});
+const PICK_LIMIT = 100;
 const usersUnavailable = (err: unknown) => err instanceof ForbiddenError || err instanceof NotFoundError || err instanceof MethodNotAllowedError;
 
 export function createIdentityService(deps: {
@@ -61,7 +87,7 @@ export function createIdentityService(deps: {
   now?: () => number;
 }): IdentityService {
   const { store, care, profiles, logger } = deps;
-  const names = new Map<string, { at: number; name: string }>();
+  const names = new Map<string, { at: number; user: CareUserSummary }>();
   const now = deps.now ?? Date.now;
   const NAME_TTL = 15 * 60_000;
 
@@ -72,6 +98,26 @@ export function createIdentityService(deps: {
   async function findCareUserByEmail(email: string): Promise<CareUser | null> {
     const page = await care.users.list({ filters: { q: email }, attributes: ['_id', 'email', 'first_name', 'last_name'], per_page: 100 });
     return page.items.find((u) => u.email?.toLowerCase() === email.toLowerCase()) ?? null;
+  }
+
+  /** Refuses an Id no care user has, when the API key may read users (else it cannot be checked, and is taken). */
+  async function checkCareUser(careUserId: string): Promise<void> {
+    try {
+      await care.users.retrieve(careUserId, { attributes: ['_id'] });
+    } catch (err) {
+      if (err instanceof NotFoundError) {
+        // 404 means "no such user" only when the users endpoint works at all.
+        const listWorks = await care.users.list({ per_page: 1 }).then(
+          () => true,
+          () => false,
+        );
+        if (listWorks)
+          throw new UserFacingError(
+            `No care user has the Id \`${careUserId}\`. Check it on the care system's user page, or pick the person by name.`,
+            'not-found',
+          );
+      } else if (!usersUnavailable(err)) throw err;
+    }
   }
 
   const service: IdentityService = {
@@ -93,7 +139,8 @@ export function createIdentityService(deps: {
     },
 
     async requireAdmin(actor) {
-      if (!(await service.isAdmin(actor))) throw new UserFacingError('Only admins can do that.', 'not-admin');
+      if (!(await service.isAdmin(actor)))
+        throw new UserFacingError('Only admins can do that. Ask a workspace admin; `/care help` shows what you can do yourself.', 'not-admin');
     },
 
     async linkSelf(actor, requestedCareUserId) {
@@ -122,18 +169,7 @@ export function createIdentityService(deps: {
 
     async adminLink(admin, slackUserId, careUserId) {
       await service.requireAdmin(admin);
-      try {
-        await care.users.retrieve(careUserId, { attributes: ['_id'] });
-      } catch (err) {
-        if (err instanceof NotFoundError) {
-          // 404 means "no such user" only when the users endpoint works at all.
-          const listWorks = await care.users.list({ per_page: 1 }).then(
-            () => true,
-            () => false,
-          );
-          if (listWorks) throw new UserFacingError(`No care user has the Id \`${careUserId}\`.`, 'not-found');
-        } else if (!usersUnavailable(err)) throw err;
-      }
+      await checkCareUser(careUserId);
       const link = await store.upsertLink({ teamId: admin.teamId, slackUserId, careUserId, method: 'admin', linkedBy: admin.userId });
       await audit(admin, 'link.admin', { slackUserId, careUserId });
       return link;
@@ -151,7 +187,8 @@ export function createIdentityService(deps: {
       const request = Number.isSafeInteger(requestId) ? await store.getLinkRequest(requestId) : null;
       if (!request || request.teamId !== admin.teamId) throw new UserFacingError('That link request no longer exists.', 'not-found');
       const chosen = careUserId ?? request.careUserId ?? undefined;
-      if (decision === 'approved' && !chosen) throw new UserFacingError('Give the care user Id to link them to.', 'invalid');
+      if (decision === 'approved' && !chosen) throw new UserFacingError('Pick the care user to link them to, or give their care user Id.', 'invalid');
+      if (decision === 'approved' && chosen && request.state === 'pending') await checkCareUser(chosen);
       const result = await store.decideLinkRequest(requestId, decision, admin.userId, chosen ? { careUserId: chosen } : {});
       if (!result.ok) {
         if (result.reason === 'already-decided')
@@ -173,18 +210,23 @@ export function createIdentityService(deps: {
     },
 
     async careUserNames(careUserIds) {
-      const out = new Map<string, string>();
+      const users = await service.careUsers(careUserIds);
+      return new Map([...users].map(([id, u]) => [id, u.name]));
+    },
+
+    async careUsers(careUserIds) {
+      const out = new Map<string, CareUserSummary>();
       const missing: string[] = [];
       for (const id of new Set(careUserIds)) {
         const hit = names.get(id);
-        if (hit && now() - hit.at < NAME_TTL) out.set(id, hit.name);
+        if (hit && now() - hit.at < NAME_TTL) out.set(id, hit.user);
         else missing.push(id);
       }
       if (missing.length) {
         try {
           for await (const u of care.users.iterate({ filters: { ids: missing }, attributes: ['_id', 'first_name', 'last_name', 'email'], limit: 500 })) {
-            names.set(u._id, { at: now(), name: fullName(u) });
-            out.set(u._id, fullName(u));
+            names.set(u._id, { at: now(), user: summary(u) });
+            out.set(u._id, summary(u));
           }
         } catch (err) {
           if (!usersUnavailable(err)) logger.warn('could not read care user names', { error: err });
@@ -193,18 +235,59 @@ export function createIdentityService(deps: {
       return out;
     },
 
+    async findCareUsers(query) {
+      const q = query.trim().toLowerCase();
+      // The API's q looks for one piece of text in one field: ask with the longest word, keep those with every word.
+      const words = q.split(/[\s,;()<>·|]+/).filter((w) => /[\p{L}\p{N}]/u.test(w));
+      const longest = [...words].sort((a, b) => b.length - a.length)[0];
+      try {
+        const items = await care.users.collect({
+          filters: /^[0-9a-f]{24}$/.test(q) ? { ids: [q] } : longest ? { q: longest } : {},
+          attributes: ['_id', 'first_name', 'last_name', 'email'],
+          per_page: 100,
+          // Everyone (no words) is one page; with words, a few pages before keeping the matches.
+          limit: longest ? 300 : PICK_LIMIT,
+        });
+        const users = items
+          .map(summary)
+          .filter((u) => q === u.id || words.every((w) => `${u.name} ${u.email ?? ''}`.toLowerCase().includes(w)))
+          .sort((a, b) => a.name.localeCompare(b.name));
+        for (const u of users) names.set(u.id, { at: now(), user: u });
+        return { available: true, users: users.slice(0, PICK_LIMIT) };
+      } catch (err) {
+        if (usersUnavailable(err)) return { available: false, users: [] };
+        throw err;
+      }
+    },
+
+    async canListCareUsers() {
+      try {
+        await care.users.list({ per_page: 1, attributes: ['_id'] });
+        return true;
+      } catch (err) {
+        if (usersUnavailable(err)) return false;
+        throw err;
+      }
+    },
+
+    async pendingRequestOf(actor) {
+      const pending = await store.listLinkRequests({ state: 'pending', teamId: actor.teamId });
+      return pending.find((r) => r.slackUserId === actor.userId) ?? null;
+    },
+
     adminIds: () => [...deps.adminSlackUserIds],
 
     async listLinks(admin) {
       await service.requireAdmin(admin);
       const [links, pending] = await Promise.all([store.listLinks(admin.teamId), store.listLinkRequests({ state: 'pending', teamId: admin.teamId })]);
-      const names = await service.careUserNames(links.map((l) => l.careUserId));
+      const users = await service.careUsers(links.map((l) => l.careUserId));
       const rows = links.map((l) => {
-        const careUserName = names.get(l.careUserId);
+        const user = users.get(l.careUserId);
         return {
           slackUserId: l.slackUserId,
           careUserId: l.careUserId,
-          ...(careUserName ? { careUserName } : {}),
+          ...(user ? { careUserName: user.name } : {}),
+          ...(user?.email ? { careUserEmail: user.email } : {}),
           method: l.method,
           createdBy: l.linkedBy,
           createdAt: l.linkedAt,

@@ -7,6 +7,8 @@ export interface WorkspaceUser {
   /** Handle, e.g. "alice". */
   name: string;
   realName: string;
+  /** The name Slack shows after @ (profile.display_name); default: the handle. */
+  displayName?: string;
   email: string;
   /** IANA time zone, e.g. "Europe/London". */
   tz: string;
@@ -24,6 +26,7 @@ export interface WorkspaceChannel {
   members: string[];
   topic?: string;
   purpose?: string;
+  archived?: boolean;
 }
 
 export interface Workspace {
@@ -96,9 +99,9 @@ export function toSlackUser(user: WorkspaceUser, team: FakeTeam, nowMs: number):
     profile: {
       email: user.email,
       real_name: user.realName,
-      display_name: user.name,
+      display_name: user.displayName ?? user.name,
       real_name_normalized: user.realName,
-      display_name_normalized: user.name,
+      display_name_normalized: user.displayName ?? user.name,
       team: team.id,
     },
   };
@@ -146,6 +149,6 @@ export function toFakeChannel(channel: WorkspaceChannel, creator: string, nowMs:
     creator,
     topic: channel.topic ?? '',
     purpose: channel.purpose ?? '',
-    is_archived: false,
+    is_archived: channel.archived ?? false,
   };
 }

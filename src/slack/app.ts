@@ -22,6 +22,7 @@ import { registerViewButton } from './listeners/actions/view-card.js';
 import { registerUnlinkButton } from './listeners/actions/unlink.js';
 import { registerCareCommand } from './listeners/commands/index.js';
 import { registerAppHomeOpened } from './listeners/events/app-home-opened.js';
+import { registerCareUserOptions } from './listeners/options/care-users.js';
 import { registerNotifyGroupOptions } from './listeners/options/notify-groups.js';
 import { registerCreateFromMessage } from './listeners/shortcuts/create-from-message.js';
 import { registerActionFormSubmit } from './listeners/views/action-form-submit.js';
@@ -105,6 +106,7 @@ export function createSlackApp(options: SlackAppOptions, deps: SlackDeps): Slack
   registerSummaryButtons(app, deps);
   registerSummaryModal(app, deps);
   registerNotifyGroupOptions(app, deps);
+  registerCareUserOptions(app, deps);
   registerCreateFromMessage(app, deps);
   registerAppHomeOpened(app, deps);
 

@@ -9,6 +9,7 @@ import type { SlackProfiles } from '../services/slack-profiles.js';
 import type { StatusService } from '../services/status.js';
 import type { SummarySettings } from '../services/summary-settings.js';
 import type { TeamViewService } from '../services/team-view.js';
+import type { WorkspaceNames } from '../services/workspace-names.js';
 import type { SignedMetadata } from './signed-metadata.js';
 
 export interface CommandContext {
@@ -37,6 +38,8 @@ export interface SlackDeps {
   channels: ChannelPolicy;
   /** Admins' per-channel set-up: digests and group routes. */
   channelSetup: ChannelSetup;
+  /** The workspace's channels and people by the names people type. */
+  names: WorkspaceNames;
   /** Each person's own morning summary setting. */
   summaries: SummarySettings;
   /** The WebClient listeners post with (same token and API URL as Bolt's). */

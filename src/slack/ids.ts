@@ -53,6 +53,8 @@ export const FieldIds = {
   notify: 'notify_on_complete',
   subjectType: 'subject_type',
   linkCareUserId: 'link_care_user_id',
+  /** The approval form's searchable list of care users (an external_select). */
+  linkCareUser: 'link_care_user',
   subject: 'subject',
   summaryTime: 'summary_time',
   summaryDays: 'summary_days',
@@ -156,4 +158,6 @@ export const BlockIds = {
   /** The admins' Home sections: an unassigned action's row (with Take it), a failed delivery's row (with Retry). */
   teamUnassigned: (actionId: string) => `team_unassigned_${actionId}`,
   statusFailed: (deliveryId: number) => `status_failed_${deliveryId}`,
+  /** The create/edit form: the notice under a task longer than the form holds. */
+  taskNotice: 'task_notice',
 } as const;

@@ -5,8 +5,32 @@ import type { SlackDeps } from './deps.js';
 import { encodeListSource, type ListSource } from './ids.js';
 import { myGroups, renderActionGroups } from './views/action-list.js';
 import { section, type Block } from './views/blocks.js';
+import { userText } from './text.js';
+import type { DueWindowName } from '../time/due-windows.js';
 
 const WINDOW_TITLES = { today: 'Due today', tomorrow: 'Due tomorrow', week: 'Due in the next 7 days', overdue: 'Overdue' } as const;
+
+/** Where else to look when a window is empty. */
+function otherWindows(window: DueWindowName): string {
+  const others = (['today', 'week', 'overdue'] as const).filter((w) => w !== window).slice(0, 2);
+  return `Try ${others.map((w) => `\`/care due ${w}\``).join(' or ')}.`;
+}
+
+/**
+ * No search result: what the search covers (the care API's filters-q: one
+ * piece of text in task text or action numbers) and how to widen it.
+ */
+export function noMatchText(words: string): string {
+  const list = words.split(/\s+/).filter(Boolean);
+  const longest = [...list].sort((a, b) => b.length - a.length)[0] ?? words;
+  const widen =
+    list.length > 1
+      ? `the words are searched as one phrase: try one of them (\`/care find ${userText(longest, 60)}\`)`
+      : longest.length > 4
+        ? `try part of the word (\`/care find ${userText(longest.slice(0, 4), 60)}\`) or another word`
+        : 'try another word, or the action number';
+  return `No actions match “${userText(words, 100)}”. The search looks for exactly these letters in task text and action numbers, open and complete: ${widen}. \`/care mine\` lists yours.`;
+}
 
 /**
  * The answer to `/care mine`, `/care due …` or `/care find …` for `actor`, in
@@ -37,7 +61,11 @@ export async function renderCommandList(
   if (source.kind === 'mine') {
     const link = await deps.identity.requireLink(actor);
     const groups = myGroups(await deps.actions.mine(actor, link.careUserId, now, tz));
-    const list = renderActionGroups(withChanged(groups), render, opts(49, 'full', ':tada: Nothing open for you in the next 7 days.'));
+    const list = renderActionGroups(
+      withChanged(groups),
+      render,
+      opts(49, 'full', ':tada: Nothing open for you in the next 7 days. Later ones: `/care find &lt;words&gt;`; a new one: `/care new`.'),
+    );
     return { text: 'Your open actions', blocks: [section('*Your open actions*'), ...list.blocks] };
   }
   if (source.kind === 'due') {
@@ -45,7 +73,9 @@ export async function renderCommandList(
     const link = await deps.identity.getLink({ teamId: actor.teamId, userId: whoId });
     if (!link) {
       throw new UserFacingError(
-        whoId === actor.userId ? 'Link your care account first: `/care link`.' : `<@${whoId}> has not linked a care account, so I cannot tell what is theirs.`,
+        whoId === actor.userId
+          ? 'Link your care account first: `/care link`.'
+          : `<@${whoId}> has not linked a care account, so I cannot tell what is theirs. They can type \`/care link\`, or an admin can link them.`,
         'not-linked',
       );
     }
@@ -55,7 +85,7 @@ export async function renderCommandList(
     const list = renderActionGroups(
       withChanged([{ label: `${title} for ${who}`, actions: views }]),
       render,
-      opts(50, 'full', `Nothing open ${source.window === 'overdue' ? 'is overdue' : title.toLowerCase()} for ${who}.`),
+      opts(50, 'full', `Nothing open ${source.window === 'overdue' ? 'is overdue' : title.toLowerCase()} for ${who}. ${otherWindows(source.window)}`),
     );
     return { text: `${title} for ${who}`, blocks: list.blocks };
   }
@@ -66,7 +96,7 @@ export async function renderCommandList(
       { label: 'Complete', actions: views.filter((v) => v.completed) },
     ]),
     render,
-    opts(50, 'complete', 'No actions match those words.'),
+    opts(50, 'complete', noMatchText(source.words)),
   );
   return { text: 'Search results', blocks: list.blocks };
 }

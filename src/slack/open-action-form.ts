@@ -3,7 +3,7 @@ import { readDuePhrase } from '../time/due-phrases.js';
 import { localParts } from '../time/zones.js';
 import type { SlackDeps } from './deps.js';
 import { CallbackIds } from './ids.js';
-import { plain } from './text.js';
+import { fitTask } from './forms/task-limit.js';
 import { type ActionFormInitial, actionModal } from './views/action-form-modal.js';
 import { loadingModal, messageModal } from './views/simple-modals.js';
 
@@ -30,19 +30,22 @@ export async function openCreateForm(
   if (!viewId) return;
   try {
     const [tz, link] = await Promise.all([deps.profiles.tz(actor.userId), deps.identity.getLink(actor)]);
+    const now = deps.now();
+    const read = where.task && where.dueFromTask ? readDuePhrase(where.task, now, tz) : { task: where.task ?? '' };
+    // Longer than the form holds: the form shows the first 3,000 and says so; saving them unchanged is refused.
+    const fitted = fitTask(read.task);
+    const initial: ActionFormInitial = {
+      ...(fitted.task ? { task: fitted.task } : {}),
+      dueDate: read.date ?? localParts(now, tz).date,
+      ...(read.time ? { dueTime: read.time } : {}),
+      ...(link ? { assigneeSlackUserId: actor.userId } : {}),
+    };
     const meta = {
       mode: 'create' as const,
       tz,
       ...(where.channelId ? { channelId: where.channelId } : {}),
       ...(where.threadTs ? { threadTs: where.threadTs } : {}),
-    };
-    const now = deps.now();
-    const read = where.task && where.dueFromTask ? readDuePhrase(where.task, now, tz) : { task: where.task ?? '' };
-    const initial: ActionFormInitial = {
-      ...(read.task ? { task: plain(read.task, 3000) } : {}),
-      dueDate: read.date ?? localParts(now, tz).date,
-      ...(read.time ? { dueTime: read.time } : {}),
-      ...(link ? { assigneeSlackUserId: actor.userId } : {}),
+      ...(fitted.cut ? { taskCut: fitted.cut } : {}),
     };
     const sealed = deps.signedMetadata.encode(meta, { ...actor, form: CallbackIds.actionModal });
     await deps.slack.views.update({ view_id: viewId, view: actionModal(meta, sealed, initial) });

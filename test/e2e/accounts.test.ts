@@ -34,7 +34,9 @@ describe('linking Slack accounts to care users (the API key may read users)', ()
     expect((await command(h, 'oliver', '/care unlink')).text).toContain('Your account is unlinked.');
     expect(await h.app.store.getLinkBySlackUser('T0CARE', 'U0OLIVER')).toBeNull();
     expect((await command(h, 'oliver', '/care whoami')).text).toContain('not linked');
-    expect((await command(h, 'oliver', '/care unlink')).text).toContain('There was no link to remove.');
+    expect((await command(h, 'oliver', '/care unlink')).text).toContain(
+      'Your account was not linked, so there was nothing to unlink. /care whoami shows where you stand.',
+    );
     const home = await h.fake.waitFor(
       () => (h.fake.home('oliver') && h.fake.visibleText(h.fake.home('oliver')!).includes('not linked') ? h.fake.home('oliver') : undefined),
       { timeoutMs: 10_000 },
@@ -55,6 +57,140 @@ describe('linking Slack accounts to care users (the API key may read users)', ()
     await h.fake.waitFor(() => dmText(h, 'amelia').some((t) => t.includes('rejected by @amelia')), { timeoutMs: 10_000 });
     expect(await h.app.store.getLinkBySlackUser('T0CARE', 'U0VISITOR')).toBeNull();
     expect((await h.app.store.listAudit()).some((e) => e.verb === 'link.reject' && e.userId === 'U0AMELIA')).toBe(true);
+  });
+
+  it('shows the requester by Slack name and email, and the admin picks the care user by name from a searchable list', async () => {
+    // Val's care account is under another email (agency staff): no match, so a request.
+    expect((await command(h, 'visitor', '/care link')).text).toContain('asked an admin');
+    const whoami = (await command(h, 'visitor', '/care whoami')).text;
+    expect(whoami).toContain('not linked yet: your request to link it, sent');
+    expect(whoami).toContain('is waiting for an admin');
+    const help = await command(h, 'visitor', '/care help');
+    expect(help.text).toContain('your request is waiting for an admin');
+    expect(help.text).not.toContain('[New action]');
+
+    const dm = await h.fake.waitFor(
+      () => h.fake.dms('amelia').find((m) => m.text.includes('<@U0VISITOR>') && JSON.stringify(m.blocks ?? []).includes('care_link_approve')),
+      { timeoutMs: 10_000 },
+    );
+    const asked = h.fake.visibleText(dm, { viewer: 'amelia' });
+    expect(asked).toContain('Val Visitor · @visitor · val@agency.example asks to link their Slack account');
+    expect(asked).toContain('Approve lets you pick their care user by name or email.');
+
+    await h.driver.clickButton('amelia', { dm: true, ts: dm.ts, text: 'Approve' });
+    const modal = await h.fake.waitFor(
+      () => (h.fake.openModal('amelia')?.view.blocks.some((b) => b.block_id === 'link_care_user') ? h.fake.openModal('amelia') : undefined),
+      {
+        timeoutMs: 10_000,
+      },
+    );
+    const shown = h.fake.visibleText(modal.view, { viewer: 'amelia' });
+    expect(shown).toContain('Link Val Visitor · @visitor · val@agency.example to which care user?');
+    const list = modal.view.blocks.find((b) => b.block_id === 'link_care_user') as { element: Record<string, unknown>; optional?: boolean };
+    expect(list.element).toMatchObject({ type: 'external_select', min_query_length: 0 });
+
+    const options = async (query: string) =>
+      (await h.driver.suggestOn('amelia', { modal: true }, 'link_care_user', 'value', query)).map((o) => (o.text as { text: string }).text);
+    const chloe = 'Chloe Evans (chloe.evans@brightwatercare.example)';
+    expect(await options('chlo')).toEqual([chloe]);
+    expect(await options('evans chloe')).toEqual([chloe]);
+    expect(await options('chloe.evans@brightwatercare')).toEqual([chloe]);
+    const everyone = await options('');
+    expect(everyone.length).toBe(20);
+    expect(everyone).toEqual([...everyone].sort((a, b) => a.localeCompare(b)));
+    expect(await options('nobody-like-this')).toEqual([]);
+    // Names and emails of care staff are for admins: anyone else asking for the options gets none.
+    const sneaky = await h.driver.sendPayload('block_suggestion', 'value', 'U0SOPHIE', {
+      type: 'block_suggestion',
+      user: { id: 'U0SOPHIE', name: 'sophie', team_id: 'T0CARE' },
+      team: { id: 'T0CARE', domain: 'brightwater' },
+      api_app_id: 'A0CAREAPP',
+      container: { type: 'view', view_id: modal.view.id },
+      block_id: 'link_care_user',
+      action_id: 'value',
+      value: 'chloe',
+    });
+    expect((sneaky.json as { options: unknown[] }).options).toEqual([]);
+
+    const form = h.driver.modal('amelia');
+    const nothing = await form.submit();
+    expect(nothing.outcome).toBe('errors');
+    expect(h.fake.inlineError('amelia', 'Care user')).toBe('Pick the care user from the list, or type their care user Id below.');
+
+    const priyaId = await careUserIdByEmail(h, 'priya.sharma@brightwatercare.example');
+    const both = await form.fill('Care user', chloe).fill('Care user Id', priyaId).submit();
+    expect(both.outcome).toBe('errors');
+    expect(h.fake.inlineError('amelia', 'Care user Id')).toContain('This Id is not the care user picked above');
+    expect(await h.app.store.getLinkBySlackUser('T0CARE', 'U0VISITOR')).toBeNull();
+
+    const ok = await form.fill('Care user Id', '').submit();
+    expect(ok.outcome).toBe('closed');
+    const chloeId = await careUserIdByEmail(h, 'chloe.evans@brightwatercare.example');
+    expect(await h.app.store.getLinkBySlackUser('T0CARE', 'U0VISITOR')).toMatchObject({ careUserId: chloeId, method: 'request', linkedBy: 'U0AMELIA' });
+    await h.fake.waitFor(() => dmText(h, 'amelia').some((t) => t.includes('approved by @amelia. Linked to Chloe Evans.')), { timeoutMs: 10_000 });
+    await h.fake.waitFor(() => h.fake.dms('visitor').find((m) => m.text.includes('An admin linked your Slack account')), { timeoutMs: 10_000 });
+
+    // /care links names both sides: the Slack person and the care user's name and email, no raw Ids.
+    const links = (await command(h, 'amelia', '/care links')).text;
+    expect(links).toContain('@visitor → Chloe Evans (chloe.evans@brightwatercare.example) · request approved by @amelia');
+    expect(links).not.toMatch(/[0-9a-f]{24}/);
+    await command(h, 'amelia', '/care unlink <@U0VISITOR|visitor>');
+  });
+
+  it('lets an admin both pick and type the same care user, or only type the Id', async () => {
+    const chloeId = await careUserIdByEmail(h, 'chloe.evans@brightwatercare.example');
+    for (const fill of [
+      { 'Care user': 'Chloe Evans (chloe.evans@brightwatercare.example)', 'Care user Id': chloeId },
+      { 'Care user Id': chloeId.toUpperCase() },
+    ]) {
+      expect((await command(h, 'visitor', '/care link')).text).toContain('asked an admin');
+      const dm = await h.fake.waitFor(
+        () => h.fake.dms('amelia').findLast((m) => m.text.includes('<@U0VISITOR>') && JSON.stringify(m.blocks ?? []).includes('care_link_approve')),
+        { timeoutMs: 10_000 },
+      );
+      await h.driver.clickButton('amelia', { dm: true, ts: dm.ts, text: 'Approve' });
+      await h.fake.waitFor(() => h.fake.openModal('amelia')?.view.blocks.some((b) => b.block_id === 'link_care_user'), { timeoutMs: 10_000 });
+      const form = h.driver.modal('amelia');
+      for (const [label, value] of Object.entries(fill)) form.fill(label, value);
+      expect((await form.submit()).outcome).toBe('closed');
+      expect((await h.app.store.getLinkBySlackUser('T0CARE', 'U0VISITOR'))?.careUserId).toBe(chloeId);
+      await command(h, 'amelia', '/care unlink <@U0VISITOR|visitor>');
+    }
+  });
+
+  it('a request naming a care user shows that person, already picked in the list', async () => {
+    const chloeId = await careUserIdByEmail(h, 'chloe.evans@brightwatercare.example');
+    expect((await command(h, 'visitor', `/care link ${chloeId}`)).text).toContain('asked an admin');
+    const dm = await h.fake.waitFor(
+      () => h.fake.dms('amelia').findLast((m) => m.text.includes('<@U0VISITOR>') && JSON.stringify(m.blocks ?? []).includes('care_link_approve')),
+      { timeoutMs: 10_000 },
+    );
+    expect(h.fake.visibleText(dm, { viewer: 'amelia' })).toContain('They named care user Chloe Evans.');
+    await h.driver.clickButton('amelia', { dm: true, ts: dm.ts, text: 'Approve' });
+    const modal = await h.fake.waitFor(
+      () => (h.fake.openModal('amelia')?.view.blocks.some((b) => b.block_id === 'link_care_user') ? h.fake.openModal('amelia') : undefined),
+      { timeoutMs: 10_000 },
+    );
+    const list = modal.view.blocks.find((b) => b.block_id === 'link_care_user') as { element: { initial_option?: { text: { text: string } } } };
+    expect(list.element.initial_option?.text.text).toBe('Chloe Evans (chloe.evans@brightwatercare.example)');
+    expect((await h.driver.modal('amelia').submit()).outcome).toBe('closed');
+    expect((await h.app.store.getLinkBySlackUser('T0CARE', 'U0VISITOR'))?.careUserId).toBe(chloeId);
+    await command(h, 'amelia', '/care unlink <@U0VISITOR|visitor>');
+  });
+
+  it('refuses an Id no care user has, under the Id field', async () => {
+    expect((await command(h, 'visitor', '/care link')).text).toContain('asked an admin');
+    const dm = await h.fake.waitFor(
+      () => h.fake.dms('amelia').findLast((m) => m.text.includes('<@U0VISITOR>') && JSON.stringify(m.blocks ?? []).includes('care_link_approve')),
+      { timeoutMs: 10_000 },
+    );
+    await h.driver.clickButton('amelia', { dm: true, ts: dm.ts, text: 'Approve' });
+    await h.fake.waitFor(() => h.fake.openModal('amelia')?.view.blocks.some((b) => b.block_id === 'link_care_user'), { timeoutMs: 10_000 });
+    const result = await h.driver.modal('amelia').fill('Care user Id', '0123456789abcdef01234567').submit();
+    expect(result.outcome).toBe('errors');
+    expect(h.fake.inlineError('amelia', 'Care user Id')).toContain('No care user has the Id 0123456789abcdef01234567');
+    expect(await h.app.store.getLinkBySlackUser('T0CARE', 'U0VISITOR')).toBeNull();
+    await h.driver.modal('amelia').close();
   });
 
   it('lets an admin link someone to a care user Id, and shows who did it', async () => {
@@ -154,8 +290,19 @@ describe('linking when the API key may not read care users', () => {
     const again = await command(h, 'oliver', '/care link');
     expect(again.text).toContain('still waiting');
     expect(h.fake.dms('amelia').filter((m) => m.text.includes('<@U0OLIVER>'))).toHaveLength(1);
+    expect((await command(h, 'oliver', '/care whoami')).text).toContain('is waiting for an admin');
 
     await h.driver.clickButton('amelia', { dm: true, text: 'Approve' });
+    // The API key may not list care users: no list to search, the Id is asked for, saying why.
+    const shown = await h.fake.waitFor(
+      () => (h.fake.openModal('amelia')?.view.blocks.some((b) => b.block_id === 'link_care_user_id') ? h.fake.openModal('amelia') : undefined),
+      {
+        timeoutMs: 10_000,
+      },
+    );
+    expect(shown.view.blocks.some((b) => b.block_id === 'link_care_user')).toBe(false);
+    expect(h.fake.visibleText(shown.view, { viewer: 'amelia' })).toContain('Oliver Bennett · @oliver · oliver.bennett@brightwatercare.example');
+    expect(h.fake.visibleText(shown.view, { viewer: 'amelia' })).toContain('I may not list the care system’s users, so give the Id');
     const modal = h.driver.modal('amelia');
     const bad = await modal.fill('Care user Id', 'z'.repeat(24)).submit();
     expect(bad.outcome).toBe('errors');
@@ -187,6 +334,8 @@ describe('linking when the API key may not read care users', () => {
   it('lets an admin link by Id even though the app cannot check the Id', async () => {
     const { text } = await command(h, 'amelia', '/care link <@U0PRIYA|priya> 0123456789abcdef01234567');
     expect(text).toContain('Linked @priya');
+    // /care links cannot name the care users, so it says why and shows the Id.
+    expect((await command(h, 'amelia', '/care links')).text).toContain('@priya → care user 0123456789abcdef01234567 (name unknown: I may not read care users)');
   });
 });
 

@@ -125,9 +125,10 @@ describe('/care commands through Slack', () => {
       expect(text).toContain('@priya has not linked a care account');
     });
 
-    it('answers a bad window or a typed @name with the right form', async () => {
-      expect((await command(h, 'sophie', '/care due someday')).text).toContain('/care due [today|tomorrow|week|overdue] [@user]');
-      expect((await command(h, 'sophie', '/care due today @priya')).text).toContain("Pick the person from Slack's list");
+    it('answers a bad window with the windows it knows; a typed @name is looked up', async () => {
+      expect((await command(h, 'sophie', '/care due someday')).text).toContain('/care due knows today, tomorrow, week (the next 7 days) or overdue');
+      expect((await command(h, 'sophie', '/care due today @priya')).text).toContain('@priya has not linked a care account');
+      expect((await command(h, 'sophie', '/care due week @oliver')).text).toContain('Evening call with the Gloucester office');
     });
   });
 
@@ -158,7 +159,9 @@ describe('/care commands through Slack', () => {
     });
 
     it('says plainly when there is no such action', async () => {
-      expect((await command(h, 'sophie', '/care show 9999')).text).toContain('There is no action number 9999.');
+      expect((await command(h, 'sophie', '/care show 9999')).text).toContain(
+        'There is no action #9999. Check the number on its card, or search by words: /care find <words>',
+      );
       expect((await command(h, 'sophie', '/care show 0123456789abcdef01234567')).text).toContain('There is no action with the Id');
     });
 
@@ -208,7 +211,7 @@ describe('/care commands through Slack', () => {
     });
 
     it('says when nothing matches, and what to type when no words are given', async () => {
-      expect((await command(h, 'sophie', '/care find zyzzyva')).text).toContain('No actions match those words.');
+      expect((await command(h, 'sophie', '/care find zyzzyva')).text).toContain('No actions match “zyzzyva”.');
       expect((await command(h, 'sophie', '/care find')).text).toContain('/care find <words>');
     });
   });

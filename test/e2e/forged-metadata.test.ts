@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { linkDirectly, webAppAction, type Harness, startHarness } from './harness.js';
+import { careUserIdByEmail, linkDirectly, webAppAction, type Harness, startHarness } from './harness.js';
 
 /**
  * A modal's private_metadata says where its confirmation goes and which action an
@@ -125,7 +125,11 @@ describe('hidden form data (private_metadata) is not trusted', () => {
     await h.driver.slash('visitor', '/care link', { channel: '#care-team' });
     await h.fake.waitFor(() => h.fake.dms('amelia').find((m) => m.text.includes('<@U0VISITOR>')), { timeoutMs: 10_000 });
     await h.driver.clickButton('amelia', { dm: true, text: 'Approve' });
-    const approve = await h.fake.waitFor(() => h.fake.openModal('amelia'), { timeoutMs: 10_000 });
+    // The form (after its "Loading…" view) with the requester's name and the fields to pick the care user.
+    const approve = await h.fake.waitFor(
+      () => (h.fake.openModal('amelia')?.view.blocks.some((b) => b.block_id === 'link_care_user_id') ? h.fake.openModal('amelia') : undefined),
+      { timeoutMs: 10_000 },
+    );
     const [request] = await h.app.store.listLinkRequests({ state: 'pending', teamId: 'T0CARE' });
     const before = leadsPosts().length;
 
@@ -150,9 +154,10 @@ describe('hidden form data (private_metadata) is not trusted', () => {
     expect(h.fake.visibleText(h.fake.thread('#care-leads', msg.ts)[0]!, { viewer: 'priya' })).toContain('Created by @priya');
     expect(await h.app.store.getLinkBySlackUser('T0CARE', 'U0VISITOR')).toBeNull();
 
-    // Amelia's own form, as Slack sends it back, still links Val.
-    expect((await h.driver.modal('amelia').fill('Care user Id', '0123456789abcdef01234567').submit()).outcome).toBe('closed');
-    expect((await h.app.store.getLinkBySlackUser('T0CARE', 'U0VISITOR'))?.careUserId).toBe('0123456789abcdef01234567');
+    // Amelia's own form, as Slack sends it back, still links Val (to a care user that exists: an unknown Id is refused).
+    const chloe = await careUserIdByEmail(h, 'chloe.evans@brightwatercare.example');
+    expect((await h.driver.modal('amelia').fill('Care user Id', chloe).submit()).outcome).toBe('closed');
+    expect((await h.app.store.getLinkBySlackUser('T0CARE', 'U0VISITOR'))?.careUserId).toBe(chloe);
   });
 
   it('a genuine submission still creates the action and confirms where the person typed', async () => {

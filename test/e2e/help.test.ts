@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
+import { command, linkDirectly, startHarness, type Harness } from './harness.js';
 
 describe('/care help through Slack', () => {
   let h: Harness;
@@ -18,6 +18,18 @@ describe('/care help through Slack', () => {
     expect(text).not.toContain('Admin');
     expect(h.fake.messages('#care-team')).toHaveLength(0);
     expect(h.fake.ackStats().failures).toBe(0);
+  });
+
+  it('offers New action only to linked people; the others are shown how to link', async () => {
+    const unlinked = (await command(h, 'priya', '/care help')).text;
+    expect(unlinked).not.toContain('[New action]');
+    expect(unlinked).toContain('To link: type /care link. If your Slack email is the one the care system has, you are linked at once');
+    await linkDirectly(h, 'priya');
+    const linked = (await command(h, 'priya', '/care help')).text;
+    expect(linked).toContain('[New action]');
+    expect(linked).not.toContain('To link:');
+    // Placeholders read as words, not as Slack links that swallow them.
+    expect(linked).toContain('/care find <words>');
   });
 
   it('shows admins the admin commands', async () => {

@@ -46,7 +46,7 @@ describe('the Slack edge: regressions', () => {
   });
 
   it('says a link request is gone when an admin approves one that no longer exists, instead of "something went wrong"', async () => {
-    await h.app.slack.chat.postMessage({ channel: 'U0AMELIA', text: 'A link request', blocks: linkRequestBlocks('987654', 'U0OLIVER') });
+    await h.app.slack.chat.postMessage({ channel: 'U0AMELIA', text: 'A link request', blocks: linkRequestBlocks('987654', { slackUserId: 'U0OLIVER' }) });
     await h.driver.dispatchOn('amelia', { dm: true }, 'linkreq_987654', 'care_link_approve');
     const note = await h.fake.waitFor(() => h.fake.ephemerals('amelia').find((e) => e.text.includes('link request')), { timeoutMs: 10_000 });
     expect(note.text).toContain('That link request no longer exists.');

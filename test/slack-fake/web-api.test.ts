@@ -85,6 +85,62 @@ describe('channels and membership', () => {
   });
 });
 
+describe('conversations.list', () => {
+  const all = async (c: WebClient, args: Record<string, unknown>) => {
+    const pages: { ids: string[]; next: string }[] = [];
+    let cursor: string | undefined;
+    do {
+      const res = await c.conversations.list({ ...args, ...(cursor ? { cursor } : {}) });
+      cursor = (res.response_metadata?.next_cursor as string) || undefined;
+      pages.push({ ids: (res.channels ?? []).map((ch) => ch.id!), next: cursor ?? '' });
+    } while (cursor);
+    return pages;
+  };
+
+  it('lists public channels by default, with membership, and private ones only where the bot is', async () => {
+    const pub = await client.conversations.list({});
+    expect(pub.channels?.map((c) => c.name)).toEqual(['general', 'care-team', 'random']);
+    expect(pub.channels?.find((c) => c.name === 'random')).toMatchObject({ is_member: false, is_private: false, is_channel: true });
+    const both = await client.conversations.list({ types: 'public_channel,private_channel' });
+    // #hr is private and the bot is not in it: Slack does not show it to the bot.
+    expect(both.channels?.map((c) => c.name)).toEqual(['general', 'care-team', 'care-leads', 'random']);
+    expect(both.response_metadata?.next_cursor).toBe('');
+  });
+
+  it('cuts a page before hiding what the bot may not see, so a page can be short while the cursor goes on', async () => {
+    const pages = await all(client, { types: 'public_channel,private_channel', limit: 2 });
+    // general, care-team | care-leads, random | hr (hidden): the last page is empty but was a page.
+    expect(pages.map((p) => p.ids)).toEqual([['C0GENERAL', 'C0CARE'], ['C0LEADS', 'C0RANDOM'], []]);
+    expect(pages.at(-1)?.next).toBe('');
+  });
+
+  it('leaves archived channels out with exclude_archived', async () => {
+    const ws = demoWorkspace();
+    ws.channels.push({ id: 'C0OLD', name: 'old-team', members: ['U0ALICE', 'U0BOT'], archived: true });
+    const withOld = await startSlackFake({ workspace: ws });
+    try {
+      const c = webClient(withOld);
+      expect((await c.conversations.list({})).channels?.find((ch) => ch.id === 'C0OLD')).toMatchObject({ is_archived: true });
+      expect((await c.conversations.list({ exclude_archived: true })).channels?.map((ch) => ch.id)).not.toContain('C0OLD');
+    } finally {
+      await withOld.close();
+    }
+  });
+
+  it('answers invalid_types, invalid_limit, invalid_cursor and missing_scope like Slack', async () => {
+    expect(await errorOf(client.conversations.list({ types: 'public_channel,shared' }))).toBe('invalid_types');
+    expect(await errorOf(client.conversations.list({ limit: 1001 }))).toBe('invalid_limit');
+    expect(await errorOf(client.conversations.list({ cursor: Buffer.from('channel:x').toString('base64') }))).toBe('invalid_cursor');
+    const narrow = await startSlackFake({ workspace: demoWorkspace({ scopes: ['chat:write', 'channels:read'] }) });
+    try {
+      await expect(webClient(narrow).conversations.list({})).resolves.toMatchObject({ ok: true });
+      expect(await errorOf(webClient(narrow).conversations.list({ types: 'public_channel,private_channel' }))).toBe('missing_scope');
+    } finally {
+      await narrow.close();
+    }
+  });
+});
+
 describe('messages', () => {
   it('threads replies under their parent and counts them', async () => {
     const parent = await client.chat.postMessage({ channel: 'C0CARE', text: 'New action: Call GP' });
@@ -174,6 +230,19 @@ describe('users', () => {
     const ids = [...(first.members ?? []), ...(rest.members ?? [])].map((m) => m.id);
     expect(ids).toEqual(['U0ALICE', 'U0BOB', 'U0CAROL', 'U0DAN', 'U0BOT']);
     expect(rest.response_metadata?.next_cursor).toBe('');
+  });
+
+  it('users.list shows the display name a workspace gives a person (the handle when none)', async () => {
+    const ws = demoWorkspace();
+    ws.users[1] = { ...ws.users[1]!, displayName: 'Bobby' };
+    const named = await startSlackFake({ workspace: ws });
+    try {
+      const { members } = await webClient(named).users.list({});
+      expect(members?.find((m) => m.id === 'U0BOB')?.profile).toMatchObject({ display_name: 'Bobby', real_name: 'Bob Carer' });
+      expect(members?.find((m) => m.id === 'U0CAROL')?.profile?.display_name).toBe('carol');
+    } finally {
+      await named.close();
+    }
   });
 
   it('hides emails without users:read.email and says which scope is missing for lookups', async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseActionForm } from '../../src/slack/forms/action-form.js';
 import { checkDue, FAR_AHEAD_QUESTION } from '../../src/slack/forms/due-check.js';
 import { formStateOf } from '../../src/slack/forms/form-state.js';
+import { fitTask, isUntouchedCut } from '../../src/slack/forms/task-limit.js';
 import { actionModal, hasMoreOptions } from '../../src/slack/views/action-form-modal.js';
 
 const meta = { mode: 'create' as const, tz: 'Europe/London' };
@@ -59,6 +60,29 @@ describe('the form drawn again from what was entered', () => {
     expect(formStateOf({ blocks: folded.blocks, state: { values } })).toMatchObject({ more: false, pin: null, reminders: [] });
     const parsed = parseActionForm(values, 'Europe/London', 'create', new Set(inputIds(folded.blocks)));
     expect(parsed).toMatchObject({ ok: true, value: { task: 'Mop the hall', pin: null, reminders: [] } });
+  });
+
+  it('refuses a task over 3,000 characters under the task field, saying its length and the limit', () => {
+    const values = { task: v({ value: 'y'.repeat(3510) }), due_date: v({ selected_date: '2026-03-12' }), due_time: v({ selected_time: '09:00' }) };
+    expect(parseActionForm(values, 'Europe/London', 'create')).toEqual({
+      ok: false,
+      errors: { task: 'The task is 3,510 characters; the most is 3,000. Shorten it by 510.' },
+    });
+  });
+
+  it('puts a task longer than the form holds in it cut, remembers the cut, and knows the cut text when it comes back unchanged', () => {
+    const whole = `${'a'.repeat(3505)} tail`;
+    const fitted = fitTask(whole);
+    expect(fitted.task).toHaveLength(3000);
+    expect(fitted.task.endsWith('…')).toBe(true);
+    expect(fitted.cut).toEqual({ from: 3510, digest: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect(isUntouchedCut(fitted.task, fitted.cut)).toBe(true);
+    expect(isUntouchedCut(`${fitted.task.slice(0, 2000)}`, fitted.cut)).toBe(false);
+    expect(fitTask('Call the GP')).toEqual({ task: 'Call the GP' });
+    // The form says so under the task, from the sealed metadata alone (so a redraw keeps it).
+    const form = actionModal({ ...meta, taskCut: fitted.cut! }, 'sealed', { task: fitted.task });
+    expect(JSON.stringify(form.blocks)).toContain('Your text is 3,510 characters; a task holds at most 3,000.');
+    expect(actionModal(meta, 'sealed', { task: 'x' }).blocks.some((b) => b.block_id === 'task_notice')).toBe(false);
   });
 
   it('opens Edit with More options when pin or a reminder is set', () => {

@@ -51,20 +51,80 @@ describe('/care command parsing', () => {
       filter: { type: 'urgent-only' },
       showTasks: true,
     });
-    expect(parseCommand('digest here <@U1> <@U2>')).toMatchObject({ filter: { type: 'users', slackUserIds: ['U1', 'U2'] } });
+    expect(parseCommand('digest here <@U1> <@U2>')).toMatchObject({
+      filter: {
+        type: 'users',
+        people: [
+          { type: 'id', id: 'U1' },
+          { type: 'id', id: 'U2' },
+        ],
+      },
+    });
     expect(parseCommand('digest here location Oak Lodge --show-tasks')).toMatchObject({ filter: { type: 'location', name: 'Oak Lodge' }, showTasks: true });
     expect(parseCommand('digest off')).toEqual({ kind: 'digest-off' });
-    expect(parseCommand('route Night staff <#C1|night>')).toEqual({ kind: 'route', groupName: 'Night staff', channelId: 'C1' });
+    expect(parseCommand('route Night staff <#C1|night>')).toEqual({ kind: 'route', groupName: 'Night staff', channel: { type: 'id', id: 'C1' } });
     expect(parseCommand('route off Night staff')).toEqual({ kind: 'route-off', groupName: 'Night staff' });
+  });
+
+  it('reads channels and people typed as plain names (looked up in the workspace later)', () => {
+    expect(parseCommand('route Home managers #care-team')).toEqual({ kind: 'route', groupName: 'Home managers', channel: { type: 'name', name: 'care-team' } });
+    expect(parseCommand('route Home managers care-team')).toEqual({ kind: 'route', groupName: 'Home managers', channel: { type: 'name', name: 'care-team' } });
+    expect(parseCommand('route off Home managers #care-team')).toEqual({ kind: 'route-off', groupName: 'Home managers' });
+    expect(parseCommand('route off Home managers')).toEqual({ kind: 'route-off', groupName: 'Home managers' });
+    expect(parseCommand('digest here 07:30 @priya')).toMatchObject({ time: '07:30', filter: { type: 'users', people: [{ type: 'name', name: '@priya' }] } });
+    expect(parseCommand('digest here Priya Sharma, Oliver Bennett daily')).toMatchObject({
+      days: 'daily',
+      filter: {
+        type: 'users',
+        people: [
+          { type: 'name', name: 'Priya Sharma' },
+          { type: 'name', name: 'Oliver Bennett' },
+        ],
+      },
+    });
+    expect(parseCommand('digest here @priya @Oliver Bennett U0SOPHIE --show-tasks')).toMatchObject({
+      showTasks: true,
+      filter: {
+        people: [
+          { type: 'name', name: '@priya' },
+          { type: 'name', name: '@Oliver Bennett' },
+          { type: 'id', id: 'U0SOPHIE' },
+        ],
+      },
+    });
+    expect(parseCommand('digest here 7am')).toMatchObject({ time: '07:00', filter: { type: 'all' } });
+    expect(parseCommand('due week @priya')).toEqual({ kind: 'due', window: 'week', personName: '@priya' });
+    expect(parseCommand('due @Priya Sharma')).toEqual({ kind: 'due', window: 'today', personName: '@Priya Sharma' });
+  });
+
+  it('says what to try instead when it cannot read a command', () => {
+    const message = (line: string) => {
+      const cmd = parseCommand(line);
+      expect(cmd.kind, line).toBe('error');
+      return (cmd as { message: string }).message;
+    };
+    expect(message('due someday')).toContain('today, tomorrow, week (the next 7 days) or overdue');
+    expect(message('due someday')).toContain('`/care due tomorrow`');
+    expect(message('digest here 25:00')).toContain('is not a time');
+    expect(message('digest here --loud')).toContain('--show-tasks and --quiet');
+    expect(message('digest sometimes')).toContain('here, off, list or now');
+    expect(message('mine please')).toContain('/care due today');
+    expect(message('links everyone')).toContain('type it alone');
+    expect(message('show')).toContain('/care find <words>');
+    expect(message('find')).toContain('/care find hoist');
+    expect(message('route off')).toContain('/care routes');
+    expect(message('unlink everyone')).toContain('/care unlink @person');
+    expect(message('link <@U1> not-an-id')).toContain('24 letters and digits');
   });
 
   it('answers a wrong argument with the right form', () => {
     expect(parseCommand('show')).toMatchObject({ kind: 'error', message: expect.stringContaining('/care show <action no or Id>') });
     expect(parseCommand('due yesterday')).toMatchObject({ kind: 'error', message: expect.stringContaining('/care due') });
-    expect(parseCommand('due @sam')).toMatchObject({ kind: 'error', message: expect.stringContaining('mention') });
+    expect(parseCommand('due @sam <@U1>')).toMatchObject({ kind: 'error', message: expect.stringContaining('one person at a time') });
     expect(parseCommand('link <@U1> not-an-id')).toMatchObject({ kind: 'error' });
     expect(parseCommand('digest here 25:00')).toMatchObject({ kind: 'error' });
-    expect(parseCommand('route Night staff')).toMatchObject({ kind: 'error' });
+    expect(parseCommand('route Night')).toMatchObject({ kind: 'error', message: expect.stringContaining('/care route Home managers #care-team') });
+    expect(parseCommand('route <#C1|night>')).toMatchObject({ kind: 'error' });
     expect(parseCommand('frobnicate')).toMatchObject({ kind: 'error', message: expect.stringContaining('/care help') });
   });
 

@@ -138,6 +138,49 @@ const replies: MethodHandler = (ctx, args) => {
   return { messages: thread.map((m) => publicMessage(m, withMetadata)), has_more: false, response_metadata: { next_cursor: '' } };
 };
 
+const LIST_TYPES: Record<string, { scope: string; matches: (c: FakeChannel) => boolean }> = {
+  public_channel: { scope: 'channels:read', matches: (c) => !c.is_im && !c.is_mpim && !c.is_private },
+  private_channel: { scope: 'groups:read', matches: (c) => !c.is_im && !c.is_mpim && c.is_private },
+  mpim: { scope: 'mpim:read', matches: (c) => c.is_mpim },
+  im: { scope: 'im:read', matches: (c) => c.is_im },
+};
+
+/**
+ * conversations.list: the channel-like conversations of the types asked for
+ * (default public_channel), each type needing its read scope. A bot sees every
+ * public channel, but private channels, group DMs and DMs only when it is in
+ * them. Like Slack, a page is cut before that filter, so a page may hold fewer
+ * than `limit` (even none) while `next_cursor` says there is more.
+ */
+const list: MethodHandler = (ctx, args) => {
+  const { store } = ctx;
+  const typeNames = (optString(args, 'types') ?? 'public_channel')
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+  if (typeNames.length === 0 || typeNames.some((t) => !(t in LIST_TYPES))) throw new ApiError('invalid_types');
+  const types = typeNames.map((t) => LIST_TYPES[t]!);
+  for (const t of types) requireScope(ctx, t.scope);
+  const limit = optNumber(args, 'limit') ?? 100;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new ApiError('invalid_limit');
+  const excludeArchived = optBool(args, 'exclude_archived') ?? false;
+  const cursor = optString(args, 'cursor');
+  const start = cursor
+    ? Number(
+        Buffer.from(cursor, 'base64')
+          .toString('utf8')
+          .replace(/^channel:/, ''),
+      )
+    : 0;
+  if (!Number.isInteger(start) || start < 0) throw new ApiError('invalid_cursor');
+  const bot = store.state.bot.userId;
+  const all = store.state.channels;
+  const visible = (c: FakeChannel) => types.some((t) => t.matches(c)) && (!c.is_private || c.members.includes(bot)) && !(excludeArchived && c.is_archived);
+  const page = all.slice(start, start + limit).filter(visible);
+  const next = start + limit < all.length ? Buffer.from(`channel:${start + limit}`).toString('base64') : '';
+  return { channels: page.map((c) => channelObject(ctx, c)), response_metadata: { next_cursor: next } };
+};
+
 const authTest: MethodHandler = (ctx) => {
   const { team, bot } = ctx.store.state;
   return {
@@ -155,6 +198,7 @@ export const conversationMethods: Record<string, MethodHandler> = {
   'auth.test': authTest,
   'conversations.open': open,
   'conversations.info': info,
+  'conversations.list': list,
   'conversations.history': history,
   'conversations.replies': replies,
 };

@@ -1,5 +1,6 @@
 import type { ActionRef } from '../../services/action-model.js';
 import type { DigestScope } from '../../services/channel-setup.js';
+import type { NameRef } from '../../services/workspace-names.js';
 import { parseClockTime } from '../../time/clock-time.js';
 import type { DueWindowName } from '../../time/due-windows.js';
 import { isCareId } from '../ids.js';
@@ -8,7 +9,8 @@ export type Command =
   | { kind: 'help' }
   | { kind: 'new'; task: string }
   | { kind: 'mine' }
-  | { kind: 'due'; window: DueWindowName; slackUserId?: string }
+  /** `slackUserId` from a mention; `personName` as typed after @ (looked up in the workspace). */
+  | { kind: 'due'; window: DueWindowName; slackUserId?: string; personName?: string }
   | { kind: 'show' | 'done' | 'reopen'; ref: ActionRef }
   | { kind: 'find'; words: string }
   | { kind: 'locations' | 'literature'; words: string }
@@ -17,7 +19,7 @@ export type Command =
   | { kind: 'whoami' | 'links' }
   | { kind: 'digest-here'; time: string; days: 'weekdays' | 'daily'; filter: DigestScope; showTasks: boolean; quietWhenEmpty: boolean }
   | { kind: 'digest-off' | 'digest-list' | 'digest-now' }
-  | { kind: 'route'; groupName: string; channelId: string }
+  | { kind: 'route'; groupName: string; channel: NameRef }
   | { kind: 'route-off'; groupName: string; channelId?: string }
   | { kind: 'routes' }
   | { kind: 'summary-show' | 'summary-off' }
@@ -25,15 +27,15 @@ export type Command =
   | { kind: 'error'; message: string };
 
 export const USAGE = {
-  due: '/care due [today|tomorrow|week|overdue] [@user]',
+  due: '/care due [today|tomorrow|week|overdue] [@person]',
   show: '/care show <action no or Id>',
   done: '/care done <action no or Id>',
   reopen: '/care reopen <action no or Id>',
   find: '/care find <words>',
   link: '/care link [your care user Id]  (admins: /care link @user <care user Id>)',
   unlink: '/care unlink  (or, admins: /care unlink @user)',
-  digest: '/care digest here [HH:MM] [weekdays|daily] [mine-only|urgent-only|@user…|location <name>] [--show-tasks] [--quiet]  ·  /care digest off|list|now',
-  route: '/care route <notification group name> #channel  ·  /care route off <group name> [#channel]  ·  /care routes',
+  digest: '/care digest here [HH:MM] [weekdays|daily] [mine-only|urgent-only|@person…|location <name>] [--show-tasks] [--quiet]  ·  /care digest off|list|now',
+  route: '/care route <notification group name> #channel  ·  /care route off <group name>  ·  /care routes',
   summary: '/care summary [HH:MM] [weekdays|daily]  ·  /care summary off  ·  /care summary (your setting)',
 } as const;
 
@@ -41,6 +43,13 @@ const ACTION_NO = /^#?([A-Za-z0-9][A-Za-z0-9-]{0,23})$/;
 // Slack escapes mentions in command text: <@U123|name>, <#C123|name>.
 const USER_MENTION = /^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$/;
 const CHANNEL_MENTION = /^<#([CGD][A-Z0-9]+)(?:\|[^>]*)?>$/;
+/** A channel typed as text: `#care-team` or `care-team` (Slack's names: letters, digits, - _ .). */
+const CHANNEL_NAME = /^#?([\p{L}\p{N}][\p{L}\p{N}_.-]{0,79})$/u;
+/** A person typed as text after @ (handles and display names). */
+const AT_NAME = /^@[^\s<>@#]{1,80}$/u;
+/** A Slack user Id typed as text (as the ambiguity list shows them). */
+const USER_ID = /^[UW][A-Z0-9]{6,}$/;
+const WINDOWS = 'today, tomorrow, week (the next 7 days) or overdue';
 const MAX_TEXT = 4000;
 
 const error = (message: string): Command => ({ kind: 'error', message });
@@ -73,17 +82,21 @@ export function parseCommand(input: string): Command {
     case 'new':
       return { kind: 'new', task: tail };
     case 'mine':
-      return rest.length ? error('`/care mine` takes nothing after it.') : { kind: 'mine' };
+      return rest.length
+        ? error('`/care mine` takes nothing after it: type it alone. For one window try `/care due today`; to search, `/care find <words>`.')
+        : { kind: 'mine' };
     case 'due':
       return parseDue(rest);
     case 'show':
     case 'done':
     case 'reopen': {
       const ref = rest.length === 1 ? parseActionRef(rest[0]) : null;
-      return ref ? { kind: sub, ref } : error(`Give one action number or Id: \`${USAGE[sub]}\``);
+      return ref
+        ? { kind: sub, ref }
+        : error(`Give one action number or Id: \`${USAGE[sub]}\`, e.g. \`/care ${sub} 1042\`. Not sure of the number? \`/care find <words>\` finds it.`);
     }
     case 'find':
-      return tail ? { kind: 'find', words: tail } : error(`Say what to look for: \`${USAGE.find}\``);
+      return tail ? { kind: 'find', words: tail } : error(`Say what to look for: \`${USAGE.find}\`, e.g. \`/care find hoist\` or an action number.`);
     case 'locations':
     case 'literature':
       return { kind: sub, words: tail };
@@ -92,12 +105,14 @@ export function parseCommand(input: string): Command {
     case 'unlink': {
       if (rest.length === 0) return { kind: 'unlink' };
       const u = rest.length === 1 ? userMention(rest[0]) : null;
-      return u ? { kind: 'unlink', slackUserId: u } : error(`\`${USAGE.unlink}\``);
+      return u
+        ? { kind: 'unlink', slackUserId: u }
+        : error('To unlink yourself type `/care unlink` alone; admins pick the person with @ from Slack’s list: `/care unlink @person`.');
     }
     case 'whoami':
     case 'links':
     case 'routes':
-      return rest.length ? error(`\`/care ${sub}\` takes nothing after it.`) : { kind: sub };
+      return rest.length ? error(`\`/care ${sub}\` takes nothing after it: type it alone.`) : { kind: sub };
     case 'digest':
       return parseDigest(rest);
     case 'route':
@@ -116,14 +131,22 @@ function truncateToken(t: string): string {
 function parseDue(args: string[]): Command {
   let window: DueWindowName = 'today';
   let slackUserId: string | undefined;
+  let personName: string | undefined;
   for (const arg of args) {
     const w = arg.toLowerCase();
+    const mention = userMention(arg);
     if (w === 'today' || w === 'tomorrow' || w === 'week' || w === 'overdue') window = w;
-    else if (userMention(arg) && !slackUserId) slackUserId = userMention(arg)!;
-    else if (arg.startsWith('@')) return error(`Pick the person from Slack's list so it becomes a mention: \`${USAGE.due}\``);
-    else return error(`\`${USAGE.due}\``);
+    else if (mention && !slackUserId && !personName) slackUserId = mention;
+    else if (AT_NAME.test(arg) && !slackUserId && !personName) personName = arg;
+    // "@Priya Sharma": a display name may have spaces.
+    else if (personName && !arg.startsWith('@') && !arg.startsWith('<')) personName = `${personName} ${arg}`;
+    else if (mention || arg.startsWith('@')) return error(`Name one person at a time: \`${USAGE.due}\`, e.g. \`/care due week @priya\`.`);
+    else
+      return error(
+        `I don't know the window \`${truncateToken(arg)}\`. \`/care due\` knows ${WINDOWS}: e.g. \`/care due tomorrow\`; add @name for a colleague's.`,
+      );
   }
-  return slackUserId ? { kind: 'due', window, slackUserId } : { kind: 'due', window };
+  return { kind: 'due', window, ...(slackUserId ? { slackUserId } : {}), ...(personName ? { personName } : {}) };
 }
 
 function parseLink(args: string[]): Command {
@@ -132,8 +155,20 @@ function parseLink(args: string[]): Command {
   const slackUserId = userMention(args[0]);
   const careUserId = args[1]?.toLowerCase();
   if (args.length === 2 && slackUserId && careUserId && isCareId(careUserId)) return { kind: 'link', target: { slackUserId, careUserId } };
-  return error(`\`${USAGE.link}\` (a care user Id is 24 letters and digits)`);
+  return error(
+    `\`${USAGE.link}\`. A care user Id is 24 letters and digits, from the care system's user page; without one, \`/care link\` alone asks an admin.`,
+  );
 }
+
+/** A person in a digest's list: a mention, an Id, or the words typed for them (looked up later). */
+function personRef(token: string): NameRef | null {
+  const mention = userMention(token);
+  if (mention) return { type: 'id', id: mention };
+  if (USER_ID.test(token)) return { type: 'id', id: token };
+  return null;
+}
+
+const DIGEST_VERBS = 'here, off, list or now';
 
 function parseDigest(args: string[]): Command {
   const [verb, ...opts] = args;
@@ -147,18 +182,28 @@ function parseDigest(args: string[]): Command {
     case 'here':
       break;
     default:
-      return error(`\`${USAGE.digest}\``);
+      return error(
+        `${verb ? `I don't know \`/care digest ${truncateToken(verb)}\`` : '`/care digest` needs a word after it'}: it takes ${DIGEST_VERBS}. Start with \`/care digest here\` (08:00 on weekdays) in the channel.`,
+      );
   }
   let time = '08:00';
   let days: 'weekdays' | 'daily' = 'weekdays';
   let filter: DigestScope = { type: 'all' };
   let showTasks = false;
   let quietWhenEmpty = false;
-  const users: string[] = [];
+  const people: NameRef[] = [];
+  // Words that are no option name a person ("Priya Sharma", "@priya"); a comma or an @ starts the next one.
+  let words: string[] = [];
+  const endName = () => {
+    if (words.length) people.push({ type: 'name', name: words.join(' ') });
+    words = [];
+  };
   for (let i = 0; i < opts.length; i++) {
     const o = opts[i]!;
     const lower = o.toLowerCase();
-    if (/^([01]?\d|2[0-3]):[0-5]\d$/.test(o)) time = o.padStart(5, '0');
+    if (parseClockTime(o)) time = parseClockTime(o)!;
+    else if (/^\d+([:.]\d+)?\s*([ap]\.?m\.?)?$/i.test(o))
+      return error(`\`${truncateToken(o)}\` is not a time I can use: give it as HH:MM (24-hour) or like 7am, e.g. \`/care digest here 07:30\`.`);
     else if (lower === 'weekdays' || lower === 'daily') days = lower;
     else if (lower === 'mine-only' || lower === 'urgent-only') filter = { type: lower };
     else if (lower === '--show-tasks') showTasks = true;
@@ -168,32 +213,54 @@ function parseDigest(args: string[]): Command {
         .slice(i + 1)
         .filter((w) => !w.startsWith('--'))
         .join(' ');
-      if (!name) return error('Name the location: `/care digest here location <name>`');
+      if (!name) return error('Name the location: `/care digest here location <name>`; `/care locations` lists them.');
       filter = { type: 'location', name };
       showTasks = showTasks || opts.slice(i + 1).some((w) => w.toLowerCase() === '--show-tasks');
       quietWhenEmpty = quietWhenEmpty || opts.slice(i + 1).some((w) => w.toLowerCase() === '--quiet');
       break;
-    } else if (userMention(o)) users.push(userMention(o)!);
-    else return error(`I did not understand \`${truncateToken(o)}\`: \`${USAGE.digest}\``);
+    } else if (personRef(o)) {
+      endName();
+      people.push(personRef(o)!);
+    } else if (o.startsWith('--')) return error(`I don't know \`${truncateToken(o)}\`: the flags are --show-tasks and --quiet. \`${USAGE.digest}\``);
+    else if (o.includes('<') || o.includes('>') || /^#/.test(o))
+      return error(`I did not understand \`${truncateToken(o)}\` here: name people with @, e.g. \`/care digest here @priya\`. \`${USAGE.digest}\``);
+    else {
+      if (o.startsWith('@')) endName();
+      const word = o.replace(/,+$/, '');
+      if (word && word !== '@') words.push(word);
+      if (o.endsWith(',')) endName();
+    }
   }
-  if (users.length) filter = { type: 'users', slackUserIds: users };
+  endName();
+  if (people.length) filter = { type: 'users', people };
   return { kind: 'digest-here', time, days, filter, showTasks, quietWhenEmpty };
+}
+
+/** A channel as typed: Slack's mention, `#name` or `name`. */
+function channelRef(token: string | undefined): NameRef | null {
+  if (!token) return null;
+  const mention = CHANNEL_MENTION.exec(token)?.[1];
+  if (mention) return { type: 'id', id: mention };
+  const name = CHANNEL_NAME.exec(token)?.[1];
+  return name ? { type: 'name', name } : null;
 }
 
 function parseRoute(args: string[]): Command {
   if (args[0]?.toLowerCase() === 'off') {
     const rest = args.slice(1);
     const last = rest.at(-1);
-    const channel = last ? CHANNEL_MENTION.exec(last)?.[1] : undefined;
-    const groupName = (channel ? rest.slice(0, -1) : rest).join(' ');
-    if (!groupName) return error(`\`${USAGE.route}\``);
-    return channel ? { kind: 'route-off', groupName, channelId: channel } : { kind: 'route-off', groupName };
+    const mention = last ? CHANNEL_MENTION.exec(last)?.[1] : undefined;
+    // A channel after the group is optional here: only a mention or a #name is taken as one.
+    const hasChannel = Boolean(mention || last?.startsWith('#'));
+    const groupName = (hasChannel ? rest.slice(0, -1) : rest).join(' ');
+    if (!groupName) return error('Name the group to stop routing: `/care route off <group name>`; `/care routes` lists the routes.');
+    return mention ? { kind: 'route-off', groupName, channelId: mention } : { kind: 'route-off', groupName };
   }
-  const last = args.at(-1);
-  const channel = last ? CHANNEL_MENTION.exec(last)?.[1] : undefined;
+  const channel = args.length >= 2 ? channelRef(args.at(-1)) : null;
   const groupName = args.slice(0, -1).join(' ');
-  if (!channel || !groupName) return error(`Name the group and pick the channel with #: \`${USAGE.route}\``);
-  return { kind: 'route', groupName, channelId: channel };
+  if (!channel || !groupName)
+    return error(`Name the notification group, then the channel last: e.g. \`/care route Home managers #care-team\`. \`/care routes\` shows the routes set.`);
+  return { kind: 'route', groupName, channel };
 }
 
 /** `/care summary [time] [weekdays|daily]`, `/care summary on|off`; alone: show the setting. */

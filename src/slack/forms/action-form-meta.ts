@@ -21,5 +21,6 @@ export const ActionFormMetaSchema = z.object({
   origin: EditOriginSchema.optional(),
   dueWas: z.string().datetime().optional(),
   farAheadOk: z.string().datetime().optional(),
+  taskCut: z.object({ from: z.number().int().positive(), digest: z.string().regex(/^[0-9a-f]{16}$/) }).optional(),
 });
 export type ActionFormMeta = z.infer<typeof ActionFormMetaSchema>;

@@ -3,6 +3,7 @@ import { isHhMm, isIsoDate, zonedToUtc } from '../../time/zones.js';
 import type { ActionField, ActionFormValue, ReminderValue } from '../../services/action-model.js';
 import { FIELD_ACTION_ID, FieldIds as F, isCareId, reminderFieldIds } from '../ids.js';
 import { clean } from '../text.js';
+import { TASK_MAX, tooLongTaskError } from './task-limit.js';
 import { NO_REMINDER, REMINDER_MINUTES, REMINDER_METHODS } from '../views/action-form-modal.js';
 
 /** Slack's view.state.values: block_id -> action_id -> element state. */
@@ -48,7 +49,7 @@ export function parseActionForm(raw: unknown, timezone: string, mode: 'create' |
 
   const task = clean(get(values, F.task)?.value ?? '').trim();
   if (!task) errors[F.task] = 'Say what needs doing.';
-  else if (task.length > 3000) errors[F.task] = 'Keep the task under 3,000 characters.';
+  else if (task.length > TASK_MAX) errors[F.task] = tooLongTaskError(task.length);
 
   const date = get(values, F.dueDate)?.selected_date ?? '';
   const time = get(values, F.dueTime)?.selected_time ?? '';

@@ -54,6 +54,17 @@ export interface ActionModalMeta {
   dueWas?: string;
   /** A due time more than a year ahead the person has been asked about once (ISO): submitting it again keeps it. */
   farAheadOk?: string;
+  /** The task was longer than the form holds: its whole length, and a digest of the cut text shown (see forms/task-limit.ts). */
+  taskCut?: { from: number; digest: string };
+}
+
+/** Under the task, when the text was longer than a form holds: said at once, not found out later. */
+export function taskCutNotice(meta: Pick<ActionModalMeta, 'mode' | 'taskCut'>): string | undefined {
+  if (!meta.taskCut) return undefined;
+  const from = meta.taskCut.from.toLocaleString('en-GB');
+  return meta.mode === 'edit'
+    ? `This action’s task is ${from} characters; a task here holds at most 3,000. Only the first 3,000 are shown, and saving them as they are would cut the rest: shorten it here, or change it in the care system.`
+    : `Your text is ${from} characters; a task holds at most 3,000. Only the first 3,000 are in the box: shorten it before saving.`;
 }
 
 /** Whether the edit form opens with More options shown: something there is set. */
@@ -171,6 +182,7 @@ export function actionModal(meta: ActionModalMeta, privateMetadata: string, init
       max_length: 3000,
       ...(initial.task ? { initial_value: plain(initial.task, 3000) } : {}),
     }),
+    ...(taskCutNotice(meta) ? [{ ...context(`:warning: ${taskCutNotice(meta)}`), block_id: BlockIds.taskNotice }] : []),
     input(F.dueDate, 'Due date', { type: 'datepicker', action_id: V, ...(initial.dueDate ? { initial_date: initial.dueDate } : {}) }),
     input(
       F.dueTime,

@@ -6,7 +6,14 @@ import { button, context, section, type Block } from './blocks.js';
 const MAX = 20;
 
 export function locationsBlocks(items: LocationView[], words: string): Block[] {
-  if (!items.length) return [section(words ? `No locations match “${userText(words, 100)}”.` : 'No locations found.')];
+  if (!items.length)
+    return [
+      section(
+        words
+          ? `No locations match “${userText(words, 100)}”. Try part of the name, or \`/care locations\` alone for all of them.`
+          : 'The care system has no locations this app may read.',
+      ),
+    ];
   const blocks: Block[] = items.slice(0, MAX).map((l) =>
     section(
       [
@@ -25,7 +32,14 @@ export function locationsBlocks(items: LocationView[], words: string): Block[] {
 }
 
 export function literatureBlocks(items: LiteratureView[], words: string): Block[] {
-  if (!items.length) return [section(words ? `No literature matches “${userText(words, 100)}”.` : 'No literature found.')];
+  if (!items.length)
+    return [
+      section(
+        words
+          ? `No literature matches “${userText(words, 100)}”. Try part of the name, or \`/care literature\` alone for all of it.`
+          : 'The care system has no literature this app may read.',
+      ),
+    ];
   const blocks: Block[] = items.slice(0, MAX).map((item) =>
     section(
       `*${userText(item.name ?? 'Untitled', 200)}*${item.ref ? ` (${userText(item.ref, 50)})` : ''}\n${item.locationName ? userText(item.locationName, 100) : 'All locations'}`,

@@ -6,12 +6,16 @@ export interface HelpState {
   linked: boolean;
   careUserName?: string;
   isAdmin: boolean;
+  /** Not linked, and their request to link is waiting for an admin. */
+  requestWaiting?: boolean;
 }
 
 export function helpBlocks(state: HelpState): Block[] {
   const link = state.linked
     ? `:link: Your Slack account is linked${state.careUserName ? ` to *${userText(state.careUserName, 100)}*` : ''} in the care system.`
-    : ':grey_question: Your Slack account is *not linked* yet. Type `/care link` so you can create, edit and complete actions.';
+    : state.requestWaiting
+      ? ':hourglass_flowing_sand: Your Slack account is *not linked* yet: your request is waiting for an admin, and you will get a message when it is decided. Until then you can use the reference commands below.'
+      : ':grey_question: Your Slack account is *not linked* yet. Type `/care link` so you can create, edit and complete actions.';
   const blocks: Block[] = [
     section(link),
     section(
@@ -20,8 +24,8 @@ export function helpBlocks(state: HelpState): Block[] {
         '`/care mine` — your open actions: overdue, today, next 7 days',
         '`/care due [today|tomorrow|week|overdue] [@person]` — what is due',
         '`/care new [task]` — create an action (`/care new Call the GP tomorrow 3pm` sets the due time too)',
-        '`/care show|done|reopen <action no>` — see, complete or reopen one',
-        '`/care find <words>` — search actions',
+        '`/care show|done|reopen &lt;action no&gt;` — see, complete or reopen one',
+        '`/care find &lt;words&gt;` — search actions',
         '`/care summary [HH:MM] [weekdays|daily]` · `/care summary off` — a DM each morning with your overdue, due-today and urgent actions',
         '*Reference*',
         '`/care locations [words]` · `/care literature [words]`',
@@ -35,14 +39,21 @@ export function helpBlocks(state: HelpState): Block[] {
       section(
         [
           '*Admin*',
-          '`/care link @person <care user Id>` · `/care links`',
-          '`/care digest here [HH:MM] [weekdays|daily] [mine-only|urgent-only|@person…|location <name>] [--show-tasks] [--quiet]`',
-          '`/care digest off|list|now` · `/care route <group> #channel` · `/care routes`',
+          '`/care link @person &lt;care user Id&gt;` · `/care links` (link requests come to you in a DM: Approve picks the care user by name)',
+          '`/care digest here [HH:MM] [weekdays|daily] [mine-only|urgent-only|@person…|location &lt;name&gt;] [--show-tasks] [--quiet]` (people by @name or name)',
+          '`/care digest off|list|now` · `/care route &lt;group&gt; #channel` · `/care routes`',
         ].join('\n'),
       ),
     );
   }
-  blocks.push(actions(BlockIds.helpActions, [button('New action', ActionIds.newAction, 'new', 'primary')]));
+  // Only linked people can create actions: the others are shown how to link, not a button that cannot work for them.
+  if (state.linked) blocks.push(actions(BlockIds.helpActions, [button('New action', ActionIds.newAction, 'new', 'primary')]));
+  else if (!state.requestWaiting)
+    blocks.push(
+      context(
+        ':point_right: To link: type `/care link`. If your Slack email is the one the care system has, you are linked at once; otherwise an admin is asked and you get a message when it is done.',
+      ),
+    );
   blocks.push(context('Task text is only shown in private places and in channels an admin opted in.'));
   return blocks;
 }

@@ -8,18 +8,19 @@ import { clickOrigin } from '../../edited-in-place.js';
 import { ActionIds, CallbackIds } from '../../ids.js';
 import { type ActionFormInitial, type ActionModalMeta, actionModal, hasMoreOptions, type ReminderForm } from '../../views/action-form-modal.js';
 import { loadingModal, messageModal } from '../../views/simple-modals.js';
+import { fitTask } from '../../forms/task-limit.js';
 import { buttonListener, tellClicker } from '../error-policy.js';
 
 const TITLE = 'Edit care action';
 
 /** The form's starting values from the action as the care system has it, in the editor's zone. */
-async function initialValues(deps: SlackDeps, teamId: string, action: Action, tz: string): Promise<ActionFormInitial> {
+async function initialValues(deps: SlackDeps, teamId: string, action: Action, tz: string, task: string): Promise<ActionFormInitial> {
   const due = parseApiDateTime(action.due);
   const local = due ? localParts(due, tz) : null;
   const assignee = action.assigned_to ? await deps.identity.slackUserFor(teamId, action.assigned_to) : null;
   const groupNames = await deps.directory.groupNames(action.notify_on_complete ?? []);
   const initial: ActionFormInitial = {
-    task: action.task ?? '',
+    task,
     ...(local ? { dueDate: local.date, dueTime: local.time } : {}),
     ...(assignee ? { assigneeSlackUserId: assignee } : {}),
     urgent: Boolean(action.urgent),
@@ -56,6 +57,8 @@ export function registerEditButton(app: App, deps: SlackDeps): void {
         const channelId = body.channel?.id ?? body.container?.channel_id;
         const origin = clickOrigin(body, action.block_id);
         const dueWas = parseApiDateTime(current.due)?.toISOString();
+        // A task longer than the form holds is shown cut, and saving it unchanged is refused (never cut silently).
+        const fitted = fitTask(current.task ?? '');
         const meta: ActionModalMeta = {
           mode: 'edit',
           actionId: current._id,
@@ -63,9 +66,10 @@ export function registerEditButton(app: App, deps: SlackDeps): void {
           ...(channelId ? { channelId } : {}),
           ...(origin ? { origin } : {}),
           ...(dueWas ? { dueWas } : {}),
+          ...(fitted.cut ? { taskCut: fitted.cut } : {}),
         };
         const sealed = deps.signedMetadata.encode(meta, { ...actor, form: CallbackIds.actionModal });
-        await deps.slack.views.update({ view_id: viewId, view: actionModal(meta, sealed, await initialValues(deps, actor.teamId, current, tz)) });
+        await deps.slack.views.update({ view_id: viewId, view: actionModal(meta, sealed, await initialValues(deps, actor.teamId, current, tz, fitted.task)) });
       } catch (err) {
         deps.logger.warn('could not open the edit form', { error: err });
         await deps.slack.views.update({ view_id: viewId, view: messageModal(TITLE, describeError(err)) }).catch(() => undefined);

@@ -1,8 +1,11 @@
 import type { App } from '@slack/bolt';
 import type { SlackDeps } from '../../deps.js';
 import { ActionIds, CallbackIds } from '../../ids.js';
-import { approveLinkModal } from '../../views/simple-modals.js';
+import { describeError } from '../../../services/errors.js';
+import { approveLinkModal, loadingModal, messageModal } from '../../views/simple-modals.js';
 import { buttonListener } from '../error-policy.js';
+
+const TITLE = 'Approve link';
 
 /** Approve / Reject on a link request in an admin's DM. */
 export function registerLinkRequestButtons(app: App, deps: SlackDeps): void {
@@ -13,16 +16,32 @@ export function registerLinkRequestButtons(app: App, deps: SlackDeps): void {
       // admin is checked when the form is submitted (decideRequest), before anything changes.
       const admin = { teamId: body.team?.id ?? '', userId: body.user.id };
       const request = await deps.identity.pendingRequest(admin.teamId, Number(action.value));
-      const meta = {
-        requestId: String(request.id),
-        ...(body.channel?.id ? { channel: body.channel.id } : {}),
-        ...(body.message?.ts ? { ts: body.message.ts } : {}),
-      };
-      const sealed = deps.signedMetadata.encode(meta, { ...admin, form: CallbackIds.approveLinkModal });
-      await deps.slack.views.open({
-        trigger_id: body.trigger_id,
-        view: approveLinkModal(CallbackIds.approveLinkModal, sealed, request.slackUserId, request.careUserId ?? undefined),
-      });
+      const opened = await deps.slack.views.open({ trigger_id: body.trigger_id, view: loadingModal(TITLE) });
+      const viewId = opened.view?.id;
+      if (!viewId) return;
+      try {
+        const meta = {
+          requestId: String(request.id),
+          ...(body.channel?.id ? { channel: body.channel.id } : {}),
+          ...(body.message?.ts ? { ts: body.message.ts } : {}),
+        };
+        const sealed = deps.signedMetadata.encode(meta, { ...admin, form: CallbackIds.approveLinkModal });
+        // Who asked (name and email from Slack), whether care users can be listed, and the care user they named, if any.
+        const [profile, canSearch, named] = await Promise.all([
+          deps.profiles.get(request.slackUserId).catch(() => null),
+          deps.identity.canListCareUsers(),
+          request.careUserId ? deps.identity.careUsers([request.careUserId]) : Promise.resolve(new Map()),
+        ]);
+        const suggested = request.careUserId ? (named.get(request.careUserId) ?? { id: request.careUserId }) : undefined;
+        const requester = { slackUserId: request.slackUserId, ...(profile ? { name: profile.name, email: profile.email } : {}) };
+        await deps.slack.views.update({
+          view_id: viewId,
+          view: approveLinkModal(CallbackIds.approveLinkModal, sealed, requester, { canSearch, ...(suggested ? { suggested } : {}) }),
+        });
+      } catch (err) {
+        deps.logger.warn('could not fill the approval form', { error: err });
+        await deps.slack.views.update({ view_id: viewId, view: messageModal(TITLE, `:warning: ${describeError(err)}`) }).catch(() => undefined);
+      }
     }),
   );
 

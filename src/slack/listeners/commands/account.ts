@@ -1,5 +1,6 @@
 import type { CommandContext, SlackDeps } from '../../deps.js';
 import { publishHome } from '../../home-publisher.js';
+import { slackDate } from '../../../time/slack-date.js';
 import { userText } from '../../text.js';
 import { section } from '../../views/blocks.js';
 import { helpBlocks } from '../../views/help.js';
@@ -16,16 +17,26 @@ const WHY_REQUESTED = {
 
 /** `/care`, `/care help` */
 export const help: CommandHandler<'help'> = async (_cmd, ctx, deps) => {
-  const [link, isAdmin] = await Promise.all([deps.identity.getLink(actorOf(ctx)), deps.identity.isAdmin(actorOf(ctx))]);
+  const actor = actorOf(ctx);
+  const [link, isAdmin] = await Promise.all([deps.identity.getLink(actor), deps.identity.isAdmin(actor)]);
   const careUserName = link ? await deps.identity.careUserName(link.careUserId) : undefined;
-  await ctx.reply({ text: 'What /care can do', blocks: helpBlocks({ linked: Boolean(link), ...(careUserName ? { careUserName } : {}), isAdmin }) });
+  const pending = link ? null : await deps.identity.pendingRequestOf(actor);
+  await ctx.reply({
+    text: 'What /care can do',
+    blocks: helpBlocks({ linked: Boolean(link), ...(careUserName ? { careUserName } : {}), isAdmin, ...(pending ? { requestWaiting: true } : {}) }),
+  });
 };
 
-/** `/care whoami` */
+/** `/care whoami`: linked to whom, or not linked (and whether a request is waiting for an admin). */
 export const whoami: CommandHandler<'whoami'> = async (_cmd, ctx, deps) => {
   const link = await deps.identity.getLink(actorOf(ctx));
   if (!link) {
-    await ctx.reply({ text: 'Your Slack account is not linked to the care system. Type `/care link`.' });
+    const pending = await deps.identity.pendingRequestOf(actorOf(ctx));
+    await ctx.reply({
+      text: pending
+        ? `Your Slack account is not linked yet: your request to link it, sent ${slackDate(new Date(pending.requestedAt), deps.timezone)}, is waiting for an admin. You will get a message when it is decided; nothing more to do meanwhile.`
+        : 'Your Slack account is not linked to the care system. Type `/care link`: it matches your Slack email, or asks an admin.',
+    });
     return;
   }
   const name = await deps.identity.careUserName(link.careUserId);
@@ -61,7 +72,11 @@ export const link: CommandHandler<'link'> = async (cmd, ctx, deps) => {
 export const unlink: CommandHandler<'unlink'> = async (cmd, ctx, deps) => {
   const target = cmd.slackUserId ?? ctx.userId;
   const removed = await deps.identity.unlink(actorOf(ctx), target);
-  await ctx.reply({ text: removed ? (target === ctx.userId ? 'Your account is unlinked.' : `<@${target}> is unlinked.`) : 'There was no link to remove.' });
+  const none =
+    target === ctx.userId
+      ? 'Your account was not linked, so there was nothing to unlink. `/care whoami` shows where you stand.'
+      : `<@${target}> was not linked, so there was nothing to unlink. \`/care links\` lists who is.`;
+  await ctx.reply({ text: removed ? (target === ctx.userId ? 'Your account is unlinked.' : `<@${target}> is unlinked.`) : none });
   if (removed) await publishHome(deps, ctx.teamId, target);
 };
 
@@ -82,14 +97,20 @@ export const links: CommandHandler<'links'> = async (_cmd, ctx, deps) => {
   await ctx.reply({ text: 'Linked accounts', blocks });
 };
 
-/** Tell each admin in a DM, with Approve / Reject buttons. */
+/** Tell each admin in a DM who asks (Slack name and email), with Approve / Reject buttons. */
 async function notifyAdmins(deps: SlackDeps, requestId: string, requester: string, careUserId: string | null): Promise<void> {
+  const [profile, named] = await Promise.all([
+    deps.profiles.get(requester).catch(() => null),
+    careUserId ? deps.identity.careUserName(careUserId) : Promise.resolve(undefined),
+  ]);
+  const who = { slackUserId: requester, ...(profile ? { name: profile.name, email: profile.email } : {}) };
+  const candidate = careUserId ? { id: careUserId, ...(named ? { name: named } : {}) } : undefined;
   for (const adminId of deps.identity.adminIds()) {
     try {
       await deps.slack.chat.postMessage({
         channel: adminId,
         text: `<@${requester}> asks to link their Slack account to the care system.`,
-        blocks: linkRequestBlocks(requestId, requester, careUserId ? { id: careUserId } : undefined),
+        blocks: linkRequestBlocks(requestId, who, candidate),
       });
     } catch (err) {
       deps.logger.warn('could not tell an admin about a link request', { requestId, error: err });

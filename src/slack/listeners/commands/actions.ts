@@ -6,6 +6,7 @@ import { openCreateForm } from '../../open-action-form.js';
 import { actionCard } from '../../views/action-card.js';
 import { section } from '../../views/blocks.js';
 import { notLinkedBlocks } from '../../views/help.js';
+import { nameProblemText } from '../../views/name-lookup.js';
 import type { CommandHandler } from './handler.js';
 
 const actorOf = (ctx: CommandContext) => ({ teamId: ctx.teamId, userId: ctx.userId });
@@ -30,10 +31,19 @@ export const mine: CommandHandler<'mine'> = async (_cmd, ctx, deps) => {
   await ctx.reply(await renderCommandList(deps, actorOf(ctx), { kind: 'mine' }, await deps.profiles.tz(ctx.userId)));
 };
 
-/** `/care due [window] [@person]` */
+/** `/care due [window] [@person]`: the person as a mention, or `@name` looked up in the workspace. */
 export const due: CommandHandler<'due'> = async (cmd, ctx, deps) => {
   await deps.identity.requireLink(actorOf(ctx));
-  const source = { kind: 'due' as const, window: cmd.window, slackUserId: cmd.slackUserId ?? ctx.userId };
+  let slackUserId = cmd.slackUserId ?? ctx.userId;
+  if (cmd.personName) {
+    const found = await deps.names.person({ type: 'name', name: cmd.personName });
+    if (found.kind !== 'found') {
+      await ctx.reply({ text: nameProblemText({ kind: 'person-name', lookup: found }) });
+      return;
+    }
+    slackUserId = found.match.id;
+  }
+  const source = { kind: 'due' as const, window: cmd.window, slackUserId };
   await ctx.reply(await renderCommandList(deps, actorOf(ctx), source, await deps.profiles.tz(ctx.userId)));
 };
 

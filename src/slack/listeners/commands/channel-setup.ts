@@ -1,7 +1,9 @@
 import type { DigestFilters } from '../../../store/index.js';
 import { slackDate } from '../../../time/slack-date.js';
+import { USAGE } from '../../commands/parse.js';
 import type { CommandContext } from '../../deps.js';
-import { userText } from '../../text.js';
+import { escapeMrkdwn, userText } from '../../text.js';
+import { nameProblemText } from '../../views/name-lookup.js';
 import type { CommandHandler } from './handler.js';
 
 const adminOf = (ctx: CommandContext) => ({ teamId: ctx.teamId, userId: ctx.userId });
@@ -35,6 +37,12 @@ export const digestHere: CommandHandler<'digest-here'> = async (cmd, ctx, deps) 
     await ctx.reply({ text: `No location is called “${userText(result.name, 80)}”. \`/care locations\` lists them.` });
     return;
   }
+  if (result.kind === 'person-name' || result.kind === 'channel-name') {
+    // A word that is no option was taken as a person's name: say how the options go too.
+    const optionsToo = result.lookup.kind === 'unknown' && result.lookup.near.length === 0 ? ` The options are: \`${escapeMrkdwn(USAGE.digest)}\`` : '';
+    await ctx.reply({ text: `${nameProblemText(result)}${optionsToo}` });
+    return;
+  }
   const sub = result.subscription;
   const privacy = result.isPrivate
     ? 'Task text is shown (private channel).'
@@ -50,7 +58,9 @@ export const digestHere: CommandHandler<'digest-here'> = async (cmd, ctx, deps) 
 /** `/care digest off` */
 export const digestOff: CommandHandler<'digest-off'> = async (_cmd, ctx, deps) => {
   const removed = await deps.channelSetup.removeDigest(adminOf(ctx), ctx.channelId);
-  await ctx.reply({ text: removed ? 'This channel will get no more digests.' : 'This channel had no digest.' });
+  await ctx.reply({
+    text: removed ? 'This channel will get no more digests.' : 'This channel had no digest to stop. `/care digest list` shows which channels have one.',
+  });
 };
 
 /** `/care digest list` */
@@ -70,8 +80,9 @@ export const digestList: CommandHandler<'digest-list'> = async (_cmd, ctx, deps)
 
 const DIGEST_NOW_ANSWERS = {
   posted: 'Digest posted.',
-  empty: 'Nothing is due, and this digest stays quiet when empty.',
-  failed: 'The digest could not be posted; it is logged for your admin.',
+  empty: 'Nothing is due, and this digest stays quiet when empty. To post even then, set it again without --quiet: `/care digest here`.',
+  failed:
+    'The digest could not be posted; the reason is logged for your admin. Try `/care digest now` again in a minute; if it fails again, check I am still in this channel.',
   'no-digest': 'This channel has no digest. Set one up with `/care digest here`.',
 } as const;
 
@@ -80,22 +91,37 @@ export const digestNow: CommandHandler<'digest-now'> = async (_cmd, ctx, deps) =
   await ctx.reply({ text: DIGEST_NOW_ANSWERS[await deps.channelSetup.postDigestNow(adminOf(ctx), ctx.channelId)] });
 };
 
-/** `/care route <group> #channel` */
+/** `/care route <group> <channel>`: the channel as a mention, `#name` or `name`. */
 export const route: CommandHandler<'route'> = async (cmd, ctx, deps) => {
-  const result = await deps.channelSetup.setRoute(adminOf(ctx), cmd.groupName, cmd.channelId);
-  const text =
-    result.kind === 'not-member'
-      ? `I am not in <#${cmd.channelId}>, so I could not post there. Invite me to it first, then try again.`
-      : result.kind === 'no-such-group'
-        ? `No notification group is called “${userText(cmd.groupName, 80)}”.`
-        : `Completions notified to *${userText(result.route.groupName, 80)}* will also be posted in <#${cmd.channelId}>.`;
+  const result = await deps.channelSetup.setRoute(adminOf(ctx), cmd.groupName, cmd.channel);
+  let text: string;
+  switch (result.kind) {
+    case 'channel-name':
+    case 'person-name':
+      text = nameProblemText(result);
+      break;
+    case 'not-member':
+      text = `I am not in <#${result.channelId}>, so I could not post there. Invite me to it first (\`/invite @Care Actions\` in that channel), then try again.`;
+      break;
+    case 'no-such-group':
+      text = `No notification group is called “${userText(cmd.groupName, 80)}”.${
+        result.groups.length
+          ? ` The groups${result.groups.length === 10 ? ' include' : ' are'}: ${result.groups.map((g) => `*${userText(g, 60)}*`).join(', ')}.`
+          : ''
+      } Type the group's name as the care system has it, then the channel: \`/care route &lt;group name&gt; #channel\`.`;
+      break;
+    default:
+      text = `Completions notified to *${userText(result.route.groupName, 80)}* will also be posted in <#${result.route.channelId}>.`;
+  }
   await ctx.reply({ text });
 };
 
 /** `/care route off <group>` */
 export const routeOff: CommandHandler<'route-off'> = async (cmd, ctx, deps) => {
   const removed = await deps.channelSetup.removeRoute(adminOf(ctx), cmd.groupName);
-  await ctx.reply({ text: removed ? 'Route removed.' : 'There was no such route.' });
+  await ctx.reply({
+    text: removed ? 'Route removed.' : `No route for “${userText(cmd.groupName, 80)}” to remove. \`/care routes\` lists the routes, by group name.`,
+  });
 };
 
 /** `/care routes` */
@@ -104,6 +130,6 @@ export const routes: CommandHandler<'routes'> = async (_cmd, ctx, deps) => {
   await ctx.reply({
     text: all.length
       ? all.map((r) => `*${userText(r.groupName, 80)}* → <#${r.channelId}> (set by <@${r.setUpBy}>)`).join('\n')
-      : 'No notification group is routed to a channel yet.',
+      : 'No notification group is routed to a channel yet. `/care route &lt;group name&gt; #channel` sets one up.',
   });
 };

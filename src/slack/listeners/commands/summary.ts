@@ -31,6 +31,10 @@ export const summarySet: CommandHandler<'summary-set'> = async (cmd, ctx, deps) 
 export const summaryOff: CommandHandler<'summary-off'> = async (_cmd, ctx, deps) => {
   if (await toldToLink(ctx, deps)) return;
   const wasOn = await deps.summaries.turnOff(actorOf(ctx));
-  await ctx.reply({ text: wasOn ? 'Your morning summary is off. `/care summary on` turns it back on at the same time.' : 'Your morning summary was not on.' });
+  await ctx.reply({
+    text: wasOn
+      ? 'Your morning summary is off. `/care summary on` turns it back on at the same time.'
+      : 'Your morning summary was not on. `/care summary 07:30` turns it on (any time, weekdays or daily).',
+  });
   if (wasOn) await publishHome(deps, ctx.teamId, ctx.userId);
 };

@@ -10,7 +10,8 @@ import { formStateOf } from '../../forms/form-state.js';
 import { showEditedInPlace } from '../../edited-in-place.js';
 import { isSharedConversation } from '../../surface.js';
 import { refreshHomes } from '../../home-publisher.js';
-import { CallbackIds } from '../../ids.js';
+import { CallbackIds, FieldIds } from '../../ids.js';
+import { cutTaskError, isUntouchedCut } from '../../forms/task-limit.js';
 import { actionCard, actionFallback } from '../../views/action-card.js';
 import { actionModal } from '../../views/action-form-modal.js';
 import { section } from '../../views/blocks.js';
@@ -104,6 +105,10 @@ export function registerActionFormSubmit(app: App, deps: SlackDeps): void {
     const meta: Meta = issued.data;
     const shown = new Set(view.blocks.flatMap((b) => (b.type === 'input' && b.block_id ? [b.block_id] : [])));
     const parsed = parseActionForm(view.state.values, meta.tz, meta.mode, shown);
+    if (parsed.ok && isUntouchedCut(parsed.value.task, meta.taskCut)) {
+      await ack({ response_action: 'errors', errors: { [FieldIds.task]: cutTaskError(meta.taskCut!) } });
+      return;
+    }
     if (!parsed.ok) {
       await ack({ response_action: 'errors', errors: onShownFields(parsed.errors, shown) });
       return;

@@ -4,11 +4,43 @@ import { describeError } from '../../../services/errors.js';
 import type { SlackDeps } from '../../deps.js';
 import { publishHome } from '../../home-publisher.js';
 import { CallbackIds, FIELD_ACTION_ID, FieldIds, isCareId } from '../../ids.js';
+import { userText } from '../../text.js';
 import { damagedFormModal } from '../../views/simple-modals.js';
 
 const MetaSchema = z.object({ requestId: z.string().regex(/^\d+$/), channel: z.string().optional(), ts: z.string().optional() });
 
-/** The admin's "Approve link" modal: link the requester to the care user Id given. */
+// Only strings get through, whatever arrives.
+const ValuesSchema = z.record(
+  z.string(),
+  z.record(z.string(), z.looseObject({ value: z.string().nullish(), selected_option: z.looseObject({ value: z.string() }).nullish() })),
+);
+
+type Picked = { careUserId: string; from: string } | { errors: Record<string, string> };
+
+/**
+ * The care user the admin chose: picked from the list, or typed as an Id
+ * (either is enough; both must agree). Errors go under a field the form shows.
+ */
+export function chosenCareUser(raw: unknown, shown: ReadonlySet<string>): Picked {
+  const values = ValuesSchema.safeParse(raw);
+  const fallback = shown.has(FieldIds.linkCareUser) ? FieldIds.linkCareUser : FieldIds.linkCareUserId;
+  if (!values.success) return { errors: { [fallback]: 'The form arrived damaged; please close it and try again.' } };
+  const listed = shown.has(FieldIds.linkCareUser) ? (values.data[FieldIds.linkCareUser]?.[FIELD_ACTION_ID]?.selected_option?.value ?? '') : '';
+  const typed = (values.data[FieldIds.linkCareUserId]?.[FIELD_ACTION_ID]?.value ?? '').trim().toLowerCase();
+  if (typed && !isCareId(typed)) return { errors: { [FieldIds.linkCareUserId]: 'A care user Id is 24 letters (a–f) and digits.' } };
+  if (listed && !isCareId(listed)) return { errors: { [FieldIds.linkCareUser]: 'Pick the care user from the list again.' } };
+  if (listed && typed && listed !== typed)
+    return { errors: { [FieldIds.linkCareUserId]: 'This Id is not the care user picked above. Clear one of the two, or make them the same person.' } };
+  if (!listed && !typed)
+    return {
+      errors: {
+        [fallback]: shown.has(FieldIds.linkCareUser) ? 'Pick the care user from the list, or type their care user Id below.' : 'Give their care user Id.',
+      },
+    };
+  return listed ? { careUserId: listed, from: FieldIds.linkCareUser } : { careUserId: typed, from: FieldIds.linkCareUserId };
+}
+
+/** The admin's "Approve link" modal: link the requester to the care user picked (or whose Id was given). */
 export function registerApproveLinkModal(app: App, deps: SlackDeps): void {
   app.view(CallbackIds.approveLinkModal, async ({ ack, body, view }) => {
     const admin = { teamId: body.team?.id ?? view.team_id, userId: body.user.id };
@@ -23,17 +55,21 @@ export function registerApproveLinkModal(app: App, deps: SlackDeps): void {
       return;
     }
     const meta = issued.data;
-    const careUserId = (view.state.values[FieldIds.linkCareUserId]?.[FIELD_ACTION_ID]?.value ?? '').trim().toLowerCase();
-    if (!isCareId(careUserId)) {
-      await ack({ response_action: 'errors', errors: { [FieldIds.linkCareUserId]: 'A care user Id is 24 letters (a–f) and digits.' } });
+    const picked = chosenCareUser(view.state.values, new Set(view.blocks.flatMap((b) => (b.type === 'input' && b.block_id ? [b.block_id] : []))));
+    if ('errors' in picked) {
+      await ack({ response_action: 'errors', errors: picked.errors });
       return;
     }
+    const { careUserId } = picked;
+    const errorBlock = picked.from;
     try {
       const request = await deps.identity.decideRequest(admin, Number(meta.requestId), 'approved', careUserId);
       await ack();
+      const name = await deps.identity.careUserName(careUserId);
       if (meta.channel && meta.ts) {
+        const to = name ? ` Linked to *${userText(name, 100)}*.` : '';
         await deps.slack.chat
-          .update({ channel: meta.channel, ts: meta.ts, text: `Link request from <@${request.slackUserId}> approved by <@${admin.userId}>.`, blocks: [] })
+          .update({ channel: meta.channel, ts: meta.ts, text: `Link request from <@${request.slackUserId}> approved by <@${admin.userId}>.${to}`, blocks: [] })
           .catch((err) => deps.logger.warn('could not update the request message', { error: err }));
       }
       await deps.slack.chat.postMessage({
@@ -42,7 +78,8 @@ export function registerApproveLinkModal(app: App, deps: SlackDeps): void {
       });
       await publishHome(deps, admin.teamId, request.slackUserId);
     } catch (err) {
-      await ack({ response_action: 'errors', errors: { [FieldIds.linkCareUserId]: describeError(err).slice(0, 150) } });
+      // An inline error is plain text: no code marks.
+      await ack({ response_action: 'errors', errors: { [errorBlock]: describeError(err).replace(/`/g, '').slice(0, 150) } });
     }
   });
 }
