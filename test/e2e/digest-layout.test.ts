@@ -120,6 +120,21 @@ describe('the channel digest, as a manager reads it', () => {
     expect(rowOf(read(digest), 'nobodyUrgent')).toMatch(/\[Take it\]$/);
   });
 
+  it('View on the digest (a thread parent) shows the card to the clicker alone, in the channel, not in the thread', async () => {
+    const digest = digestsIn(h, '#care-team')[0]!;
+    expect(read(digest)).not.toContain('Task sophie1');
+    await h.driver.clickButton('oliver', { channel: '#care-team', text: 'View', ts: digest.ts });
+    const card = await h.fake.waitFor(
+      () => h.fake.ephemerals('oliver', { channel: '#care-team' }).find((e) => JSON.stringify(e.blocks ?? []).includes('Only you can see')),
+      {
+        timeoutMs: 10_000,
+        message: 'no card for Oliver',
+      },
+    );
+    expect(card.thread_ts).toBeUndefined();
+    expect(h.fake.ephemerals('amelia', { channel: '#care-team' }).some((e) => JSON.stringify(e.blocks ?? []).includes('Only you can see'))).toBe(false);
+  });
+
   it('a thread cut short by a failed post is finished on the next run: every part once, in order', { timeout: 60_000 }, async () => {
     await command(h, 'amelia', '/care digest here 09:15 weekdays', { channel: '#general' });
     // Slack fails the "Due today" part through all the deliverer's attempts (about 8 s of backoff).

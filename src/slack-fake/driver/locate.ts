@@ -49,7 +49,8 @@ function messageCandidates(fake: SlackFake, user: SlackUser, channel: FakeChanne
           user: user.id,
           messageTs: message.ts,
           ephemeral: false,
-          ...(message.thread_ts ? { threadTs: message.thread_ts } : {}),
+          // A reply's answers stay in its thread; a thread's parent is clicked in the channel, where they appear.
+          ...(message.thread_ts && message.thread_ts !== message.ts ? { threadTs: message.thread_ts } : {}),
         }),
       }),
     }));
