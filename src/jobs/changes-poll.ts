@@ -54,6 +54,8 @@ export function changesPollJob(deps: {
   assignments: AssignmentNotices;
   schedule: string;
   overlapMs: number;
+  /** After a poll that read everything: the newest `modified` it knows of (ms since the epoch). */
+  onPolled?: ((newestModifiedMs: number) => void) | undefined;
 }): Job {
   const PER_PAGE = 100;
   /**
@@ -136,6 +138,7 @@ export function changesPollJob(deps: {
       await deps.notices.retryUnfinished();
       await deps.urgent.retryUnfinished(subscriptions);
       await deps.assignments.retryUnfinished();
+      deps.onPolled?.(Math.max(newest, cursor));
       return report;
     },
   };
