@@ -8,13 +8,25 @@ function failureOf(err: unknown): string {
   return name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : 'network_error';
 }
 
+/** `ok` or Slack's error code, read from the start of the body (Slack puts `ok` first, then `error`). */
+export function resultOfBody(body: string): string {
+  const head = /^\s*\{\s*"ok"\s*:\s*(true|false)/.exec(body);
+  if (head) return head[1] === 'true' ? 'ok' : slackResult(/"error"\s*:\s*"([^"\\]{1,60})"/.exec(body)?.[1]);
+  try {
+    const { ok, error } = JSON.parse(body) as { ok?: boolean; error?: string };
+    return ok ? 'ok' : slackResult(error);
+  } catch {
+    return 'unreadable';
+  }
+}
+
 /**
  * Slack Web API calls, seen at the `fetch` every WebClient of the app is given
  * (Bolt's, the listeners', the jobs' and the deliverer's, and the Socket Mode
  * connection opener): by method and result (`ok`, Slack's error code,
  * `ratelimited`, `http_<status>`, `timeout`, `network_error`), and every
  * `ratelimited` answer with the wait it asked for. Each HTTP request counts
- * once, so a call the client retries counts once per attempt.
+ * once (a 200 when its body is read), so a call the client retries counts once per attempt.
  */
 export function slackApiMetrics(registry: Registry, base: FetchFunction = globalThis.fetch as unknown as FetchFunction): FetchFunction {
   const registers = [registry];
@@ -62,20 +74,20 @@ export function slackApiMetrics(registry: Registry, base: FetchFunction = global
       if (Number.isFinite(after) && after > 0) rateLimitWait.inc({ method }, after);
     } else if (response.status !== 200) {
       calls.inc({ method, result: slackResult(`http_${response.status}`) });
-    } else if (response.headers.get('content-type')?.includes('json') && 'clone' in response) {
-      // The caller reads the body; a copy tells ok from Slack's error code, off the caller's path.
-      void (response as Response)
-        .clone()
-        .json()
-        .then(
-          (body) => {
-            const { ok, error } = (body ?? {}) as { ok?: boolean; error?: string };
-            calls.inc({ method, result: ok ? 'ok' : slackResult(error) });
-          },
-          () => calls.inc({ method, result: 'unreadable' }),
-        );
     } else {
-      calls.inc({ method, result: 'ok' });
+      // Counted when the client reads the body (WebClient reads it as text): no copy of the stream, no second parse.
+      const text = response.text.bind(response);
+      response.text = async () => {
+        let body: string;
+        try {
+          body = await text();
+        } catch (err) {
+          calls.inc({ method, result: failureOf(err) });
+          throw err;
+        }
+        calls.inc({ method, result: resultOfBody(body) });
+        return body;
+      };
     }
     return response;
   };
