@@ -62,7 +62,7 @@ async function main(): Promise<void> {
     mode: config.SLACK_APP_TOKEN ? 'socket' : 'http',
     workspaces: 'single',
     port,
-    metrics: `${metricsPort ?? port}/metrics${config.METRICS_TOKEN ? ' (bearer token)' : ''}`,
+    metrics: `:${metricsPort ?? port}/metrics${config.METRICS_TOKEN ? ' (bearer token)' : ''}`,
     store: app.store.kind,
   });
 
