@@ -8,6 +8,12 @@
  *
  *   npx tsx bench/ack-latency.ts
  *   BENCH_COMMANDS=400 BENCH_USERS=20 npx tsx bench/ack-latency.ts
+ *   BENCH_METRICS=off npx tsx bench/ack-latency.ts    # the cost of metrics: compare with on (the default)
+ *
+ * BENCH_METRICS=on (default) runs the app as `npm start` does: every series
+ * observed, Node's process metrics too, and /metrics scraped every
+ * BENCH_SCRAPE_MS (default 1000 ms, far more often than Prometheus would).
+ * BENCH_METRICS=off builds the app without metrics: nothing observed, no /metrics.
  *
  * "ack" = the app's HTTP answer to Slack's request (Slack's limit: 3 s).
  * "answer" = from sending the command until the app's ephemeral reply reaches
@@ -21,6 +27,8 @@ import { linkDirectly, startHarness, type Harness } from '../test/e2e/harness.js
 const COMMANDS = Number(process.env.BENCH_COMMANDS ?? 200);
 const USERS = Math.min(Number(process.env.BENCH_USERS ?? 20), DEMO_USERS.length);
 const RATE = 10;
+const METRICS = (process.env.BENCH_METRICS ?? 'on') !== 'off';
+const SCRAPE_MS = Number(process.env.BENCH_SCRAPE_MS ?? 1000);
 const FIND_WORDS = ['medication', 'review', 'call', 'fees', 'family', 'brochure', 'visit'];
 
 /** The care demo workspace plus one Slack person per remaining demo care user (same email). */
@@ -81,10 +89,24 @@ async function runOne(h: Harness, user: string, text: string): Promise<Sample> {
   }
 }
 
+/** The acks the app's own histogram counted (a check that metrics saw every request). */
+async function ackCount(h: Harness): Promise<number> {
+  const text = await (await fetch(h.appUrl('/metrics'))).text();
+  return Number(/^care_slack_ack_latency_seconds_count\{transport="http"\} (\d+)$/m.exec(text)?.[1] ?? NaN);
+}
+
 const fmt = (ms: number) => (Number.isFinite(ms) ? `${Math.round(ms)} ms` : 'n/a');
 
 async function main(): Promise<void> {
-  const h = await startHarness({ workspace: benchWorkspace(), sandbox: { rateLimit: RATE }, careRateLimitPerSecond: RATE, logLevel: 'warn' });
+  const h = await startHarness({
+    workspace: benchWorkspace(),
+    sandbox: { rateLimit: RATE },
+    careRateLimitPerSecond: RATE,
+    logLevel: 'warn',
+    metrics: METRICS ? { processMetrics: true } : { enabled: false },
+  });
+  const scrapes: number[] = [];
+  let scraping: NodeJS.Timeout | undefined;
   try {
     const people = h.fake.state.users.filter((u) => u.profile.email?.endsWith('@brightwatercare.example')).slice(0, USERS);
     for (const p of people) await linkDirectly(h, p.id);
@@ -93,12 +115,33 @@ async function main(): Promise<void> {
     const samples: Sample[] = [];
     let next = 0;
     const wallStart = performance.now();
+    const cpuStart = process.cpuUsage();
+    if (METRICS) {
+      scraping = setInterval(() => {
+        const started = performance.now();
+        void fetch(h.appUrl('/metrics')).then(
+          (res) => res.text().then(() => scrapes.push(performance.now() - started)),
+          () => undefined,
+        );
+      }, SCRAPE_MS);
+    }
     await Promise.all(
       people.map(async (person) => {
         for (let i = next++; i < mix.length; i = next++) samples.push(await runOne(h, person.id, mix[i]!));
       }),
     );
     const wallMs = performance.now() - wallStart;
+    const cpu = process.cpuUsage(cpuStart);
+    clearInterval(scraping);
+    const seenAcks = METRICS ? await ackCount(h) : NaN;
+    // With nothing else running: what one scrape costs (20 in a row, the median).
+    const quiet: number[] = [];
+    for (let i = 0; METRICS && i < 20; i++) {
+      const started = performance.now();
+      await (await fetch(h.appUrl('/metrics'))).text();
+      quiet.push(performance.now() - started);
+    }
+    quiet.sort((a, b) => a - b);
     const stats = await h.control('stats');
 
     const acks = samples.map((s) => s.ackMs).sort((a, b) => a - b);
@@ -110,7 +153,10 @@ async function main(): Promise<void> {
     for (const s of samples) bySub.set(s.sub, [...(bySub.get(s.sub) ?? []), s]);
 
     const out: string[] = [];
-    out.push(`## /care ack latency: ${samples.length} commands, ${people.length} people at once, sandbox ${RATE} req/s, client ${RATE} req/s`, '');
+    out.push(
+      `## /care ack latency: ${samples.length} commands, ${people.length} people at once, sandbox ${RATE} req/s, client ${RATE} req/s, metrics ${METRICS ? `on (scraped every ${SCRAPE_MS} ms)` : 'off'}`,
+      '',
+    );
     out.push('| measure | p50 | p99 | max |', '| --- | ---: | ---: | ---: |');
     out.push(`| ack (HTTP answer to Slack) | ${fmt(percentile(acks, 50))} | ${fmt(percentile(acks, 99))} | ${fmt(acks.at(-1) ?? NaN)} |`);
     out.push(`| final answer (ephemeral at the fake) | ${fmt(percentile(answers, 50))} | ${fmt(percentile(answers, 99))} | ${fmt(answers.at(-1) ?? NaN)} |`);
@@ -127,9 +173,16 @@ async function main(): Promise<void> {
     out.push(
       `- acked within 3 s: ${samples.filter((s) => s.acked).length}/${samples.length}; fake ack failures: ${h.fake.ackStats().failures}; answers missing: ${samples.length - answers.length}`,
     );
+    out.push(`- CPU of this process (app, sandbox, Slack fake and driver together) during the run: ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s`);
     out.push(
       `- wall time ${(wallMs / 1000).toFixed(1)} s = ${(samples.length / (wallMs / 1000)).toFixed(1)} commands/s; care API requests ${stats.total} (${(stats.total / (wallMs / 1000)).toFixed(1)}/s), by status ${JSON.stringify(byStatus)}`,
     );
+    if (METRICS) {
+      const sorted = [...scrapes].sort((a, b) => a - b);
+      out.push(
+        `- metrics: ${scrapes.length} scrapes of /metrics during the run, p50 ${fmt(percentile(sorted, 50))}, max ${fmt(sorted.at(-1) ?? NaN)}; after it, alone: median ${percentile(quiet, 50).toFixed(1)} ms; acks counted by care_slack_ack_latency_seconds: ${seenAcks}`,
+      );
+    }
     out.push(`- ack p99 target < 300 ms: ${percentile(acks, 99) < 300 ? 'met' : 'NOT met'}`);
     const errors = samples.filter((s) => s.error);
     if (errors.length) out.push(`- ${errors.length} answers never arrived, e.g. ${errors[0]!.error}`);

@@ -6,6 +6,7 @@ import { type CareClient, createCareClient } from './care/index.js';
 import { createHealth } from './health.js';
 import { createJobs, type Scheduler } from './jobs/index.js';
 import type { Logger } from './logging/logger.js';
+import { createAppMetrics, type MetricsSettings } from './metrics/index.js';
 import type { ActionView } from './services/action-model.js';
 import { createActionsService } from './services/actions.js';
 import { withCareWebLink } from './services/care-web-link.js';
@@ -59,6 +60,8 @@ export interface AppSettings {
   jobs?: { pollSeconds?: number; overlapMs?: number; staleAfterMs?: number; leaseMs?: number; instanceId?: string | undefined };
   /** Shown on admins' Home tab (default: package.json's version). */
   version?: string;
+  /** /metrics (on by default, on the app's port): METRICS_PORT, METRICS_TOKEN. */
+  metrics?: MetricsSettings;
 }
 
 export interface ComposedApp {
@@ -70,8 +73,8 @@ export interface ComposedApp {
   jobs: Scheduler;
   notices: CompletionNotices;
   digests: Digests;
-  /** Start the HTTP (or Socket Mode) receiver; `withJobs` also starts the scheduler. */
-  start(port: number, host?: string, options?: { withJobs?: boolean }): Promise<{ port: number }>;
+  /** Start the HTTP (or Socket Mode) receiver; `withJobs` also starts the scheduler. `metricsPort`: METRICS_PORT's server. */
+  start(port: number, host?: string, options?: { withJobs?: boolean }): Promise<{ port: number; metricsPort?: number | undefined }>;
   stop(): Promise<void>;
 }
 
@@ -80,15 +83,17 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
   const { logger } = settings;
   const now = settings.now ?? (() => new Date());
   const store = await openStore({ databaseUrl: settings.store.databaseUrl, dataDir: settings.store.dataDir, logger, clock: () => now().getTime() });
-  const care = createCareClient({ ...settings.care, logger: logger.child({ component: 'care-api' }) });
+  const metrics = createAppMetrics(settings.metrics ?? {}, { store });
+  const care = createCareClient({ ...settings.care, logger: logger.child({ component: 'care-api' }), onAttempt: metrics.careAttempt });
   const token = settings.slack.botToken;
   const apiUrl = settings.slack.apiUrl;
-  const slack = createSlackWebClient(token, 'interactive', { apiUrl, logger });
+  const fetch = metrics.slack.fetch; // every Web API call, counted
+  const slack = createSlackWebClient(token, 'interactive', { apiUrl, logger, fetch });
   // Scheduled work posts through its own client: bounded retries (honouring Retry-After) and a timeout.
-  const jobSlack = createSlackWebClient(token, 'jobs', { apiUrl, logger });
+  const jobSlack = createSlackWebClient(token, 'jobs', { apiUrl, logger, fetch });
   const staleAfterMs = settings.jobs?.staleAfterMs ?? 2 * 60_000;
   // The deliverer's posts: no retries of the client's own; a timeout well inside a claim's staleness.
-  const poster = createSlackWebClient(token, 'poster', { apiUrl, logger, posterTimeoutMs: Math.min(10_000, Math.max(1_000, staleAfterMs / 4)) });
+  const poster = createSlackWebClient(token, 'poster', { apiUrl, logger, fetch, posterTimeoutMs: Math.min(10_000, Math.max(1_000, staleAfterMs / 4)) });
   const holder = settings.jobs?.instanceId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
 
   const profiles = createSlackProfiles({
@@ -109,7 +114,9 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     digest: renderDigest,
     morningSummary: renderMorningSummary,
   };
-  const deliverer = createDeliverer({ store, slack: jobSlack, poster, holder, logger: logger.child({ component: 'delivery' }), staleAfterMs });
+  const deliverer = metrics.observeDeliverer(
+    createDeliverer({ store, slack: jobSlack, poster, holder, logger: logger.child({ component: 'delivery' }), staleAfterMs }),
+  );
   let teamId: Promise<string> | undefined;
   const team = () =>
     (teamId ??= jobSlack.auth.test().then(
@@ -170,7 +177,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     now,
     staleAfterMs,
   });
-  const digests = createDigests({ care, store, identity, channels, deliverer, render, logger });
+  const digests = metrics.observeDigests(createDigests({ care, store, identity, channels, deliverer, render, logger }));
   const summaries = createMorningSummaries({
     care,
     store,
@@ -258,6 +265,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     pollSeconds: settings.jobs?.pollSeconds ?? 60,
     ...(settings.jobs?.overlapMs ? { overlapMs: settings.jobs.overlapMs } : {}),
     ...(settings.jobs?.leaseMs ? { leaseMs: settings.jobs.leaseMs } : {}),
+    observer: metrics.jobs,
   });
 
   const health = createHealth({ store, care });
@@ -271,6 +279,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
       // Remembered in the store, so a replay is refused whichever instance it reaches. The guard keeps
       // the wall clock (Slack signs with it), not the app's clock, which tests and the demo move.
       replayGuard: createReplayGuard({ store }),
+      metrics: metrics.slack,
     },
     deps,
   );
@@ -287,13 +296,15 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     digests,
     async start(port, host, options) {
       const started = await slackApp.start(port, host);
+      const metricsPort = await metrics.listen(host ?? '127.0.0.1');
       if (options?.withJobs) jobs.start();
-      return started;
+      return { ...started, metricsPort };
     },
     async stop() {
       if (stopped) return;
       stopped = true;
       await slackApp.stop().catch((err) => logger.warn('stopping the Slack receiver failed', { error: err }));
+      await metrics.close();
       await jobs.stop();
       await care.close();
       await store.close();

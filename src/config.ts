@@ -54,6 +54,21 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent'], { error: 'must be one of debug, info, warn, error, silent' }).default('info'),
   COMPLETION_POLL_SECONDS: z.coerce.number().int().min(5, 'must be at least 5').default(60),
   INSTANCE_ID: optionalString,
+  METRICS_PORT: optionalString.pipe(
+    z.coerce
+      .number<string | undefined>({ error: 'must be a port number' })
+      .int('must be a whole number')
+      .min(1, 'must be a port number')
+      .max(65535, 'must be a port number')
+      .optional(),
+  ),
+  METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters (e.g. openssl rand -hex 32)'),
+});
+
+/** Checks between variables, reported like the others. */
+const CheckedEnvSchema = EnvSchema.superRefine((env, ctx) => {
+  if (env.METRICS_PORT !== undefined && env.METRICS_PORT === env.PORT)
+    ctx.addIssue({ code: 'custom', path: ['METRICS_PORT'], message: 'must differ from PORT (leave it empty to serve /metrics on PORT)' });
 });
 
 export type Config = z.infer<typeof EnvSchema>;
@@ -67,7 +82,7 @@ export class ConfigError extends Error {
 
 /** Read the configuration from env; one clear line per missing or invalid variable. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
-  const result = EnvSchema.safeParse(env);
+  const result = CheckedEnvSchema.safeParse(env);
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => `${issue.path.join('.') || '(env)'} ${issue.message}`);
   throw new ConfigError(problems);

@@ -38,6 +38,7 @@ async function main(): Promise<void> {
       adminSlackUserIds: config.ADMIN_SLACK_USER_IDS,
       logger,
       jobs: { pollSeconds: config.COMPLETION_POLL_SECONDS, instanceId: config.INSTANCE_ID },
+      metrics: { port: config.METRICS_PORT, token: config.METRICS_TOKEN, processMetrics: true },
     });
   } catch (err) {
     if (isStoreError(err)) {
@@ -46,12 +47,13 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const { port } = await app.start(config.PORT, '0.0.0.0', { withJobs: true });
+  const { port, metricsPort } = await app.start(config.PORT, '0.0.0.0', { withJobs: true });
   logger.info('care-actions-slack is running', {
     version: appVersion(),
     mode: config.SLACK_APP_TOKEN ? 'socket' : 'http',
     workspaces: 'single',
     port,
+    metrics: `:${metricsPort ?? port}/metrics${config.METRICS_TOKEN ? ' (bearer token)' : ''}`,
     store: app.store.kind,
   });
 

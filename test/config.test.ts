@@ -45,4 +45,25 @@ describe('configuration from env', () => {
   it('splits the admin list', () => {
     expect(loadConfig({ ...good, ADMIN_SLACK_USER_IDS: 'U1, U2' }).ADMIN_SLACK_USER_IDS).toEqual(['U1', 'U2']);
   });
+
+  it('reads the metrics port and token, and refuses a port shared with PORT or a short token without echoing it', () => {
+    expect(loadConfig({ ...good, METRICS_PORT: '', METRICS_TOKEN: '' })).toMatchObject({ METRICS_PORT: undefined, METRICS_TOKEN: undefined });
+    expect(loadConfig({ ...good, METRICS_PORT: '9464', METRICS_TOKEN: 'a-long-enough-token' })).toMatchObject({
+      METRICS_PORT: 9464,
+      METRICS_TOKEN: 'a-long-enough-token',
+    });
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig({ ...good, ...env });
+      } catch (e) {
+        return (e as ConfigError).problems;
+      }
+      return [];
+    };
+    expect(problems({ METRICS_PORT: '3000' })).toEqual(['METRICS_PORT must differ from PORT (leave it empty to serve /metrics on PORT)']);
+    expect(problems({ METRICS_PORT: 'nine' })).toEqual(['METRICS_PORT must be a port number']);
+    const short = problems({ METRICS_TOKEN: 'tiny-secret' });
+    expect(short).toEqual(['METRICS_TOKEN must be at least 16 characters (e.g. openssl rand -hex 32)']);
+    expect(short.join('\n')).not.toContain('tiny-secret');
+  });
 });

@@ -14,6 +14,7 @@ import { createLocationsResource, type LocationsResource } from './resources/loc
 import { createNotificationGroupsResource, type NotificationGroupsResource } from './resources/notification-groups.js';
 import { createUsersResource, type UsersResource } from './resources/users.js';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './retry-policy.js';
+import type { CareAttemptObserver } from './observer.js';
 import type { CareClientStats } from './stats.js';
 import { createTransport } from './transport.js';
 
@@ -40,6 +41,8 @@ export interface CareClientOptions {
   clock?: CareClock | undefined;
   /** For tests: jitter source in [0, 1). Default Math.random. */
   random?: (() => number) | undefined;
+  /** Told about every HTTP attempt (resource, method, status, waits): for metrics. Must be quick; its errors are ignored. */
+  onAttempt?: CareAttemptObserver | undefined;
 }
 
 export interface CareClient {
@@ -92,6 +95,7 @@ export function createCareClient(options: CareClientOptions): CareClient {
     backoff: { ...DEFAULT_BACKOFF, ...options.retryBackoff },
     maxRateLimitWaitMs,
     connections: options.connections,
+    onAttempt: options.onAttempt,
   });
 
   return {
@@ -109,6 +113,7 @@ export type { CareClock } from './clock.js';
 export { systemClock } from './clock.js';
 export type { CareLogger } from './logger.js';
 export type { CareClientStats } from './stats.js';
+export type { CareAttempt, CareAttemptObserver } from './observer.js';
 export type { BackoffOptions } from './retry-policy.js';
 export {
   CareApiError,

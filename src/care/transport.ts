@@ -12,6 +12,7 @@ import { compactParams, encodeParams } from './params.js';
 import { parseRateLimitHeaders, type RateLimiter } from './rate-limiter.js';
 import { shouldRetry, type AttemptOutcome, type BackoffOptions } from './retry-policy.js';
 import { authHeaders, canonicalPath, type WireValue } from './signing.js';
+import { type CareAttempt, type CareAttemptObserver, resourceOf } from './observer.js';
 import { createStats, type CareClientStats } from './stats.js';
 
 export interface Credentials {
@@ -32,6 +33,8 @@ export interface TransportOptions {
   backoff: BackoffOptions;
   maxRateLimitWaitMs: number;
   connections?: number | undefined;
+  /** Told about every attempt (metrics); its errors are ignored. */
+  onAttempt?: CareAttemptObserver | undefined;
 }
 
 export type HttpMethod = 'GET' | 'PUT' | 'PATCH';
@@ -53,6 +56,8 @@ export interface Transport {
   close(): Promise<void>;
 }
 
+type AttemptTiming = { retry: boolean; backoffMs: number; waitedMs: number };
+
 type Attempt = { done: true; value: unknown } | { done: false; error: CareApiError; outcome: AttemptOutcome };
 
 export function createTransport(options: TransportOptions): Transport {
@@ -60,8 +65,20 @@ export function createTransport(options: TransportOptions): Transport {
   const pool = createPool(endpoint.origin, options.timeoutMs, options.connections);
   const stats = createStats();
 
-  async function attempt<T>(req: CareRequest<T>, apiPath: string, params: Record<string, WireValue>): Promise<Attempt> {
+  /** Tell the observer (if any) about one attempt; an observer's failure never fails a request. */
+  function report(req: CareRequest<unknown>, apiPath: string, timing: AttemptTiming, status: CareAttempt['status'], started: number): void {
+    if (!options.onAttempt) return;
+    try {
+      options.onAttempt({ resource: resourceOf(apiPath), method: req.method, status, ...timing, durationMs: clock.now() - started });
+    } catch {
+      // metrics must never break a call
+    }
+  }
+
+  async function attempt<T>(req: CareRequest<T>, apiPath: string, params: Record<string, WireValue>, backoffMs: number, retry: boolean): Promise<Attempt> {
+    const asked = clock.now();
     const permit = await limiter.acquire();
+    const timing = { retry, backoffMs, waitedMs: clock.now() - asked };
     const encoded = encodeParams(params);
     const isGet = req.method === 'GET';
     const headers = authHeaders({ ...credentials, method: req.method, path: req.path, params, timestamp: clock.now() / 1000 });
@@ -85,8 +102,10 @@ export function createTransport(options: TransportOptions): Transport {
           ? new TimeoutError({ ...base, timeoutMs: options.timeoutMs, cause: result.error })
           : new NetworkError({ ...base, code: 'code' in result.outcome ? result.outcome.code : undefined, cause: result.error });
       stats.outcome(clock.now(), { ok: false, error: error.name });
+      report(req, apiPath, timing, result.outcome.kind, started);
       return { done: false, error, outcome: result.outcome };
     }
+    report(req, apiPath, timing, result.status, started);
     const rate = parseRateLimitHeaders(result.headers);
     limiter.observe(rate, permit, result.status !== 429);
     stats.rateLimit(clock.now(), rate);
@@ -107,8 +126,9 @@ export function createTransport(options: TransportOptions): Transport {
     const params = compactParams(req.params ?? {});
     const idempotent = req.idempotent ?? req.method !== 'PUT';
     try {
+      let backoffMs = 0;
       for (let retryNumber = 1; ; retryNumber++) {
-        const result = await attempt(req, apiPath, params);
+        const result = await attempt(req, apiPath, params, backoffMs, retryNumber > 1);
         if (result.done) return result.value as T | null;
         const decision = shouldRetry({
           outcome: result.outcome,
@@ -126,6 +146,7 @@ export function createTransport(options: TransportOptions): Transport {
         logger.warn('care request retry', { method: req.method, path: apiPath, retry: retryNumber, reason: decision.reason, delayMs: decision.delayMs });
         // Every call of this client waits on a 429, not just this one.
         if (result.outcome.kind === 'status' && result.outcome.status === 429) limiter.blockUntil(clock.now() + decision.delayMs);
+        backoffMs = decision.delayMs;
         await clock.sleep(decision.delayMs);
       }
     } catch (error) {

@@ -59,6 +59,8 @@ export function changesPollJob(deps: {
   overlapMs: number;
   /** The app's clock, for the time of the last run. */
   now?: () => Date;
+  /** After a poll that read everything: the newest `modified` it knows of (ms since the epoch). */
+  onPolled?: ((newestModifiedMs: number) => void) | undefined;
 }): Job {
   const PER_PAGE = 100;
   /**
@@ -142,6 +144,7 @@ export function changesPollJob(deps: {
       await deps.urgent.retryUnfinished(subscriptions);
       await deps.assignments.retryUnfinished();
       await deps.changes?.retryUnfinished();
+      deps.onPolled?.(Math.max(newest, cursor));
       return report;
     },
   };

@@ -9,6 +9,7 @@ import type { Logger } from '../logging/logger.js';
 import type { Store } from '../store/index.js';
 import { changesPollJob } from './changes-poll.js';
 import { digestTickJob } from './digest-tick.js';
+import type { JobsObserver } from './observer.js';
 import { createScheduler, everySeconds, type Scheduler } from './scheduler.js';
 import { summaryTickJob } from './summary-tick.js';
 
@@ -32,6 +33,8 @@ export interface JobsOptions {
   overlapMs?: number;
   /** Job lease length (default 60 s): how long a dead instance holds a job up. */
   leaseMs?: number;
+  /** Leases, runs and poll lag, for metrics. */
+  observer?: JobsObserver | undefined;
 }
 
 export function createJobs(o: JobsOptions): Scheduler {
@@ -40,6 +43,7 @@ export function createJobs(o: JobsOptions): Scheduler {
     holder: o.holder,
     logger: o.logger,
     ...(o.leaseMs ? { leaseMs: o.leaseMs } : {}),
+    observer: o.observer,
     jobs: [
       digestTickJob({ digests: o.digests, now: o.now }),
       summaryTickJob({ summaries: o.summaries, now: o.now }),
@@ -53,6 +57,7 @@ export function createJobs(o: JobsOptions): Scheduler {
         schedule: everySeconds(o.pollSeconds),
         overlapMs: o.overlapMs ?? 5 * 60_000,
         now: o.now,
+        onPolled: (newest) => o.observer?.polled?.(o.now().getTime() - newest),
       }),
     ],
   });
@@ -60,3 +65,4 @@ export function createJobs(o: JobsOptions): Scheduler {
 
 export { everySeconds } from './scheduler.js';
 export type { Scheduler, Job } from './scheduler.js';
+export type { JobsObserver } from './observer.js';

@@ -1,6 +1,7 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from '../logging/logger.js';
 import type { Store } from '../store/index.js';
+import type { JobsObserver } from './observer.js';
 
 export interface JobContext {
   /** Aborted when the scheduler stops or the lease is lost: stop at the next safe point. */
@@ -32,6 +33,8 @@ export interface SchedulerOptions {
   logger: Logger;
   /** Lease length; renewed at a third of it while a job runs. Default 60 s. */
   leaseMs?: number;
+  /** Told about leases taken and let go and about each run (metrics). */
+  observer?: JobsObserver | undefined;
 }
 
 /** Every N seconds as a cron expression node-cron accepts (whole minutes past 59 s). */
@@ -43,6 +46,7 @@ export function everySeconds(seconds: number): string {
 
 export function createScheduler(options: SchedulerOptions): Scheduler {
   const { store, holder, logger } = options;
+  const observe = options.observer ?? {};
   const leaseMs = options.leaseMs ?? 60_000;
   const jobs = new Map(options.jobs.map((j) => [j.name, j]));
   const running = new Map<string, Promise<{ ran: boolean; result?: unknown }>>();
@@ -61,7 +65,9 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       return { ran: false };
     }
     if (!leased) return { ran: false }; // another instance has it
+    observe.lease?.(job.name, true);
     if (stopping.signal.aborted) {
+      observe.lease?.(job.name, false);
       await store.releaseLease(job.name, holder).catch(() => undefined);
       return { ran: false };
     }
@@ -74,6 +80,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     const lost = (why: string) => {
       if (abort.signal.aborted) return;
       logger.warn(`${why}; stopping the run`, { job: job.name });
+      observe.lease?.(job.name, false);
       abort.abort();
     };
     const renew = setInterval(
@@ -96,15 +103,18 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     try {
       const result = await job.run({ signal: abort.signal, logger: logger.child({ job: job.name }) });
       logger.debug('job finished', { job: job.name, ms: Date.now() - started });
+      observe.ran?.(job.name, Date.now() - started, true);
       return { ran: true, result };
     } catch (err) {
       // The cursor was not moved past what failed: the next run resumes from it.
       logger.error('job failed; it will resume from its cursor next run', { job: job.name, error: err });
+      observe.ran?.(job.name, Date.now() - started, false);
       return { ran: true, result: { error: err instanceof Error ? err.message : String(err) } };
     } finally {
       clearInterval(renew);
       stopping.signal.removeEventListener('abort', onStop);
       await store.releaseLease(job.name, holder).catch(() => undefined);
+      observe.lease?.(job.name, false);
     }
   }
 

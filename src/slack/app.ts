@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { App } from '@slack/bolt';
 import { boltLogger } from './bolt-logger.js';
-import { slackClientOptions } from './web-clients.js';
+import { type SlackFetch, slackClientOptions } from './web-clients.js';
 import type { SlackDeps } from './deps.js';
 import { createHttpReceiver } from './http-receiver.js';
 import { registerCompleteReopen } from './listeners/actions/complete-reopen.js';
@@ -30,7 +30,7 @@ import { registerApproveLinkModal } from './listeners/views/approve-link-submit.
 import { registerSummaryModal } from './listeners/views/summary-submit.js';
 import { registerSnoozeSubmit } from './listeners/views/snooze-submit.js';
 import type { ReplayGuard } from './replay-guard.js';
-import { SocketModeConnections } from './socket-receiver.js';
+import { SocketModeConnections, type SocketRoute } from './socket-receiver.js';
 
 export interface SlackAppOptions {
   botToken: string;
@@ -45,6 +45,14 @@ export interface SlackAppOptions {
   replayGuard?: ReplayGuard | undefined;
   /** Socket Mode only: connections held open at once (default 2, see socket-receiver.ts). */
   socketConnections?: number | undefined;
+  /** Metrics: GET /metrics (when served on this port), the Web API's fetch, and each ack's latency. */
+  metrics?: SlackAppMetrics | undefined;
+}
+
+export interface SlackAppMetrics {
+  route?: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  fetch?: SlackFetch | undefined;
+  onAck?: ((transport: 'http' | 'socket', ms: number) => void) | undefined;
 }
 
 export interface SlackApp {
@@ -63,7 +71,12 @@ async function healthRoute(check: SlackAppOptions['health'], res: ServerResponse
 /** The Bolt app with every listener registered; thin listeners over the services in deps. */
 export function createSlackApp(options: SlackAppOptions, deps: SlackDeps): SlackApp {
   const logger = boltLogger(deps.logger);
-  const customRoutes = [{ path: '/healthz', method: ['GET'], handler: (_req: IncomingMessage, res: ServerResponse) => void healthRoute(options.health, res) }];
+  const { metrics } = options;
+  const customRoutes: SocketRoute[] = [
+    { path: '/healthz', method: ['GET'], handler: (_req: IncomingMessage, res: ServerResponse) => void healthRoute(options.health, res) },
+  ];
+  if (metrics?.route) customRoutes.push({ path: '/metrics', method: ['GET'], handler: metrics.route });
+  const onAck = metrics?.onAck;
   // Socket Mode requests are not signed: the replay guard is for HTTP only.
   const sockets = options.appToken
     ? new SocketModeConnections({
@@ -72,16 +85,25 @@ export function createSlackApp(options: SlackAppOptions, deps: SlackDeps): Slack
         slackApiUrl: options.slackApiUrl,
         logger,
         routes: customRoutes,
+        fetch: metrics?.fetch,
+        onAck: onAck && ((ms) => onAck('socket', ms)),
       })
     : undefined;
   const receiver =
     sockets ??
-    createHttpReceiver({ signingSecret: options.signingSecret, customRoutes, boltLogger: logger, replayGuard: options.replayGuard, logger: deps.logger });
+    createHttpReceiver({
+      signingSecret: options.signingSecret,
+      customRoutes,
+      boltLogger: logger,
+      replayGuard: options.replayGuard,
+      logger: deps.logger,
+      onAck: onAck && ((ms) => onAck('http', ms)),
+    });
   const app = new App({
     token: options.botToken,
     receiver,
     logger,
-    clientOptions: slackClientOptions('interactive', { apiUrl: options.slackApiUrl }),
+    clientOptions: slackClientOptions('interactive', { apiUrl: options.slackApiUrl, fetch: metrics?.fetch }),
   });
 
   registerCareCommand(app, deps);

@@ -21,6 +21,8 @@ export interface HttpReceiverOptions {
   replayGuard?: ReplayGuard | undefined;
   /** Where refusals are logged (never with the signature or the body). */
   logger: Logger;
+  /** Told how long each request to /slack/events took to answer, from its arrival (metrics). */
+  onAck?: ((ms: number) => void) | undefined;
 }
 
 type Screening = { pass: true } | { pass: false; status: number; verdict?: ReplayVerdict };
@@ -94,6 +96,18 @@ function guardRequests(receiver: HTTPReceiver, guard: ReplayGuard, options: Http
   };
 }
 
+/** Times every POST to /slack/events from its arrival to the end of the answer (the guard's time included). */
+function timeAnswers(receiver: HTTPReceiver, onAck: (ms: number) => void): void {
+  const inner = receiver.requestListener;
+  receiver.requestListener = (req, res) => {
+    if (req.method === 'POST' && new URL(req.url ?? '/', 'http://localhost').pathname === EVENTS_PATH) {
+      const arrived = performance.now();
+      res.once('finish', () => onAck(performance.now() - arrived));
+    }
+    return inner(req, res);
+  };
+}
+
 export function createHttpReceiver(options: HttpReceiverOptions): HTTPReceiver {
   const receiver = new HTTPReceiver({
     signingSecret: options.signingSecret,
@@ -102,5 +116,6 @@ export function createHttpReceiver(options: HttpReceiverOptions): HTTPReceiver {
     logger: options.boltLogger,
   });
   if (options.replayGuard) guardRequests(receiver, options.replayGuard, options);
+  if (options.onAck) timeAnswers(receiver, options.onAck);
   return receiver;
 }

@@ -16,6 +16,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type App, type Logger as BoltLogger, type Receiver, SocketModeReceiver } from '@slack/bolt';
+import type { SlackFetch } from './web-clients.js';
 
 export interface SocketRoute {
   path: string;
@@ -32,9 +33,33 @@ export interface SocketReceiverOptions {
   logger: BoltLogger;
   /** Served over HTTP on the port `start` is given (GET /healthz). */
   routes: SocketRoute[];
+  /** The `fetch` of apps.connections.open (metrics observe it). */
+  fetch?: SlackFetch | undefined;
+  /** Told how long each envelope took to ack, from its arrival (metrics). */
+  onAck?: ((ms: number) => void) | undefined;
 }
 
 export const DEFAULT_SOCKET_CONNECTIONS = 2;
+
+/**
+ * The app as the connections see it: each envelope's ack is timed from the
+ * moment the receiver hands the envelope over (just after it arrived).
+ */
+function timedAcks(app: App, onAck: (ms: number) => void): App {
+  const timed = Object.create(app) as App;
+  timed.processEvent = (event) => {
+    const arrived = performance.now();
+    const ack = event.ack;
+    return app.processEvent({
+      ...event,
+      ack: async (response) => {
+        await ack(response);
+        onAck(performance.now() - arrived);
+      },
+    });
+  };
+  return timed;
+}
 
 function serveRoutes(routes: SocketRoute[]): Server {
   return createServer((req, res) => {
@@ -60,13 +85,20 @@ export class SocketModeConnections implements Receiver {
           appToken: options.appToken,
           logger,
           // No retryConfig: the client's own (many quick retries of apps.connections.open) is what keeps it reconnecting.
-          installerOptions: { clientOptions: { timeout: 10_000, ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}) } },
+          installerOptions: {
+            clientOptions: {
+              timeout: 10_000,
+              ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
+              ...(options.fetch ? { fetch: options.fetch } : {}),
+            },
+          },
         }),
     );
   }
 
   init(app: App): void {
-    for (const receiver of this.receivers) receiver.init(app);
+    const target = this.options.onAck ? timedAcks(app, this.options.onAck) : app;
+    for (const receiver of this.receivers) receiver.init(target);
   }
 
   /** Listens for the routes, then opens every connection (each resolves on Slack's `hello`). */

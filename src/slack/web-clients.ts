@@ -12,8 +12,14 @@ import { boltLogger } from './bolt-logger.js';
  */
 export type SlackClientUse = 'interactive' | 'jobs' | 'poster';
 
-export function slackClientOptions(use: SlackClientUse, o: { apiUrl?: string | undefined; posterTimeoutMs?: number }): WebClientOptions {
-  const base = o.apiUrl ? { slackApiUrl: o.apiUrl } : {};
+/** The `fetch` every Web API call goes through (metrics observe calls here); the global one by default. */
+export type SlackFetch = NonNullable<WebClientOptions['fetch']>;
+
+export function slackClientOptions(
+  use: SlackClientUse,
+  o: { apiUrl?: string | undefined; posterTimeoutMs?: number; fetch?: SlackFetch | undefined },
+): WebClientOptions {
+  const base = { ...(o.apiUrl ? { slackApiUrl: o.apiUrl } : {}), ...(o.fetch ? { fetch: o.fetch } : {}) };
   switch (use) {
     case 'interactive':
       return { ...base, retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 2000 }, timeout: 10_000, rejectRateLimitedCalls: false };
@@ -31,7 +37,7 @@ export function slackClientOptions(use: SlackClientUse, o: { apiUrl?: string | u
 export function createSlackWebClient(
   token: string,
   use: SlackClientUse,
-  o: { apiUrl?: string | undefined; logger: Logger; posterTimeoutMs?: number },
+  o: { apiUrl?: string | undefined; logger: Logger; posterTimeoutMs?: number; fetch?: SlackFetch | undefined },
 ): WebClient {
   const logger = { ...boltLogger(o.logger.child({ component: 'slack-web-api' })), debug: () => undefined };
   return new WebClient(token, { ...slackClientOptions(use, o), logger });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { composeApp, type ComposedApp } from '../../src/compose.js';
 import { careWorkspace } from '../../src/demo/care-workspace.js';
+import type { MetricsSettings } from '../../src/metrics/index.js';
 import { memoryLogger } from '../../src/logging/logger.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { createSlackDriver, startSlackFake, type FakeEphemeral, type SlackDriver, type SlackFake, type Workspace } from '../../src/slack-fake/index.js';
@@ -18,8 +19,10 @@ export interface Harness {
   /** Move both the sandbox's and the app's clocks to this instant. */
   setTime(at: Date | string): Promise<void>;
   transport: 'http' | 'socket';
-  /** An address on the app's HTTP server (e.g. /healthz; in Socket Mode it serves /healthz only). */
+  /** An address on the app's HTTP server (e.g. /healthz; in Socket Mode it serves /healthz and /metrics only). */
   appUrl(path: string): string;
+  /** The port of /metrics when the app was given one of its own (`metrics.port`). */
+  metricsPort?: number | undefined;
   /** The sandbox's test controls (JSON over HTTP). */
   control(path: string, body?: unknown, method?: string): Promise<any>;
   close(): Promise<void>;
@@ -54,6 +57,8 @@ export interface HarnessOptions {
    * (the app runs in Socket Mode with the fake's app-level token; the driver sends envelopes).
    */
   transport?: 'http' | 'socket';
+  /** The app's metrics settings (default: on, /metrics on the app's port, no token). */
+  metrics?: MetricsSettings;
 }
 
 const SIGNING_SECRET = 'e2e-signing-secret';
@@ -86,8 +91,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     now,
     ...(options.jobs ? { jobs: options.jobs } : {}),
     ...(options.careWebUrl ? { careWebUrl: options.careWebUrl } : {}),
+    ...(options.metrics ? { metrics: options.metrics } : {}),
   });
-  const { port } = await app.start(0);
+  const { port, metricsPort } = await app.start(0);
   const driver =
     transport === 'socket'
       ? createSlackDriver({ fake, transport: 'socket' })
@@ -101,6 +107,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     now,
     transport,
     appUrl: (path) => `http://127.0.0.1:${port}${path}`,
+    metricsPort,
     async setTime(at) {
       const target = new Date(at);
       const res = await fetch(`${sandbox.controlsUrl}/clock`, {
