@@ -17,6 +17,7 @@ import { createDigests, type Digests } from './services/digests.js';
 import { createDirectoryService } from './services/directory.js';
 import { createIdentityService } from './services/identity.js';
 import { createMorningSummaries } from './services/morning-summaries.js';
+import { createReadCaches, type ReadCaches, type ReadCacheSettings } from './services/read-cache/read-caches.js';
 import type { MessageRenderers } from './services/renderers.js';
 import { createSlackProfiles } from './services/slack-profiles.js';
 import { createSummarySettings } from './services/summary-settings.js';
@@ -51,6 +52,8 @@ export interface AppSettings {
   /** The app's clock (the demo and tests move it with the sandbox's). */
   now?: () => Date;
   jobs?: { pollSeconds?: number; overlapMs?: number; staleAfterMs?: number; leaseMs?: number; instanceId?: string | undefined };
+  /** Care data held in memory for speed (bounds, freshness of reference data); see services/read-cache/. */
+  readCache?: ReadCacheSettings;
 }
 
 export interface ComposedApp {
@@ -62,6 +65,8 @@ export interface ComposedApp {
   jobs: Scheduler;
   notices: CompletionNotices;
   digests: Digests;
+  /** Care data held in memory for speed (stats for tests and benches). */
+  reads: ReadCaches;
   /** Start the HTTP (or Socket Mode) receiver; `withJobs` also starts the scheduler. */
   start(port: number, host?: string, options?: { withJobs?: boolean }): Promise<{ port: number }>;
   stop(): Promise<void>;
@@ -88,8 +93,18 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     defaultTz: settings.timezone,
     ...(settings.slack.lookupFailureTtlMs !== undefined ? { failureTtlMs: settings.slack.lookupFailureTtlMs } : {}),
   });
-  const identity = createIdentityService({ store, care, profiles, adminSlackUserIds: settings.adminSlackUserIds, logger });
-  const directory = createDirectoryService({ care });
+  // Care data held in memory for speed, kept fresh by the changes feed and our own writes (services/read-cache/).
+  const pollSeconds = settings.jobs?.pollSeconds ?? 60;
+  const reads = createReadCaches({
+    care,
+    now: () => now().getTime(),
+    logger,
+    pollSeconds,
+    overlapMs: settings.jobs?.overlapMs ?? 5 * 60_000,
+    settings: settings.readCache,
+  });
+  const identity = createIdentityService({ store, care, profiles, adminSlackUserIds: settings.adminSlackUserIds, logger, reference: reads.reference });
+  const directory = createDirectoryService({ care, reference: reads.reference });
   const channels = createChannelPolicy({ slack, store });
   // The posts services make show the same "Open in care system" link as every other card.
   const linked = (view: ActionView) => withCareWebLink(settings.careWebUrl, view);
@@ -162,7 +177,8 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     logger: logger.child({ component: 'summaries' }),
   });
   const actions = createActionsService({
-    care,
+    care: reads.care,
+    reads: reads.actions,
     store,
     identity,
     logger,
@@ -193,6 +209,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     now,
     timezone: settings.timezone,
     homeQueues: new Map(),
+    careVersion: () => reads.actions.version(),
     signedMetadata: createSignedMetadata({ key: metadataKey(settings.slack.signingSecret), now }),
   };
   const jobs = createJobs({
@@ -206,8 +223,9 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     holder,
     logger,
     now,
-    pollSeconds: settings.jobs?.pollSeconds ?? 60,
+    pollSeconds,
     ...(settings.jobs?.overlapMs ? { overlapMs: settings.jobs.overlapMs } : {}),
+    cacheSync: reads.sync,
     ...(settings.jobs?.leaseMs ? { leaseMs: settings.jobs.leaseMs } : {}),
   });
 
@@ -236,6 +254,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     jobs,
     notices,
     digests,
+    reads,
     async start(port, host, options) {
       const started = await slackApp.start(port, host);
       if (options?.withJobs) jobs.start();

@@ -2,6 +2,7 @@ import type { CareClient } from '../care/index.js';
 import { ACTION_ATTRIBUTES } from '../services/action-model.js';
 import type { AssignmentNotices } from '../services/assignment-notices.js';
 import type { CompletionNotices } from '../services/completion-notices.js';
+import type { ChangesObserver } from '../services/read-cache/change-sync.js';
 import type { UrgentAlerts } from '../services/urgent-alerts.js';
 import type { Store } from '../store/index.js';
 import { parseApiDateTime } from '../time/slack-date.js';
@@ -54,6 +55,8 @@ export function changesPollJob(deps: {
   assignments: AssignmentNotices;
   schedule: string;
   overlapMs: number;
+  /** The instance's action cache: every page read, and each complete run (see read-cache/change-sync.ts). */
+  changes?: ChangesObserver;
 }): Job {
   const PER_PAGE = 100;
   /**
@@ -87,8 +90,12 @@ export function changesPollJob(deps: {
       const subscriptions = (await deps.store.listSubscriptions()).filter((s) => s.urgentAlerts);
       // `modified_after` has whole-second resolution and excludes its own second (never before 1970).
       let since = Math.max(0, Math.floor((start - deps.overlapMs) / 1000) * 1000);
+      const firstSince = since;
+      const startedAt = deps.changes?.mark();
+      let complete = false;
       let page = 1;
       while (report.requests < MAX_REQUESTS) {
+        const readStart = deps.changes?.mark();
         const res = await deps.care.actions.list({
           filters: { modified_after: new Date(since) },
           attributes: [...ACTION_ATTRIBUTES],
@@ -97,6 +104,7 @@ export function changesPollJob(deps: {
           page,
         });
         report.requests++;
+        if (readStart !== undefined) deps.changes?.page(res.items, readStart);
         let last = since;
         // Each action's notices, alerts and assignment DMs are its own ledger rows and cursors, so a page's
         // actions are worked a few at a time: one slow Slack post does not hold back the rest of the page.
@@ -117,7 +125,10 @@ export function changesPollJob(deps: {
             newest = Math.max(newest, modified);
           }
         }
-        if (res.items.length < PER_PAGE) break;
+        if (res.items.length < PER_PAGE) {
+          complete = true;
+          break;
+        }
         const lastSecond = Math.floor(last / 1000) * 1000;
         if (lastSecond - 1000 > since) {
           // Everything modified before the last second seen is done: ask again from there.
@@ -133,6 +144,7 @@ export function changesPollJob(deps: {
         if (signal.aborted) return report;
       }
       if (newest > start) await deps.store.setCursor(CHANGES_CURSOR, new Date(Math.max(newest, cursor)).toISOString());
+      if (complete && startedAt !== undefined) deps.changes?.covered({ sinceMs: firstSince, throughMs: Math.max(newest, cursor), startedAt });
       await deps.notices.retryUnfinished();
       await deps.urgent.retryUnfinished(subscriptions);
       await deps.assignments.retryUnfinished();

@@ -3,12 +3,14 @@ import type { AssignmentNotices } from '../services/assignment-notices.js';
 import type { CompletionNotices } from '../services/completion-notices.js';
 import type { Digests } from '../services/digests.js';
 import type { MorningSummaries } from '../services/morning-summaries.js';
+import type { ChangeSync } from '../services/read-cache/change-sync.js';
 import type { UrgentAlerts } from '../services/urgent-alerts.js';
 import type { Logger } from '../logging/logger.js';
 import type { Store } from '../store/index.js';
+import { cacheSyncJob } from './cache-sync.js';
 import { changesPollJob } from './changes-poll.js';
 import { digestTickJob } from './digest-tick.js';
-import { createScheduler, everySeconds, type Scheduler } from './scheduler.js';
+import { createScheduler, everySeconds, everySecondsHalfway, type Scheduler } from './scheduler.js';
 import { summaryTickJob } from './summary-tick.js';
 
 export interface JobsOptions {
@@ -29,6 +31,8 @@ export interface JobsOptions {
   overlapMs?: number;
   /** Job lease length (default 60 s): how long a dead instance holds a job up. */
   leaseMs?: number;
+  /** The instance's action cache: told what each poll reads, and synced on its own when no poll here did. */
+  cacheSync?: ChangeSync;
 }
 
 export function createJobs(o: JobsOptions): Scheduler {
@@ -48,7 +52,9 @@ export function createJobs(o: JobsOptions): Scheduler {
         assignments: o.assignments,
         schedule: everySeconds(o.pollSeconds),
         overlapMs: o.overlapMs ?? 5 * 60_000,
+        ...(o.cacheSync ? { changes: o.cacheSync } : {}),
       }),
+      ...(o.cacheSync ? [cacheSyncJob({ sync: o.cacheSync, schedule: everySecondsHalfway(o.pollSeconds) })] : []),
     ],
   });
 }

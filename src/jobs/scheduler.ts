@@ -14,6 +14,8 @@ export interface Job {
   schedule: string;
   /** Also run once when the scheduler starts (e.g. to catch up a digest missed while the app was down). */
   runOnStart?: boolean;
+  /** Work of this instance alone (e.g. its own memory): runs on every instance, without a lease. */
+  local?: boolean;
   run(ctx: JobContext): Promise<unknown>;
 }
 
@@ -41,6 +43,16 @@ export function everySeconds(seconds: number): string {
   return minutes === 1 ? '0 * * * * *' : `0 */${minutes} * * * *`;
 }
 
+/** As everySeconds, but half a period later (30 s past the minute for minutes): between the runs of the other. */
+export function everySecondsHalfway(seconds: number): string {
+  if (seconds < 60) {
+    const n = Math.max(1, Math.round(seconds));
+    return n === 1 ? '* * * * * *' : `${Math.floor(n / 2)}-59/${n} * * * * *`;
+  }
+  const minutes = Math.max(1, Math.round(seconds / 60));
+  return minutes === 1 ? '30 * * * * *' : `30 */${minutes} * * * *`;
+}
+
 export function createScheduler(options: SchedulerOptions): Scheduler {
   const { store, holder, logger } = options;
   const leaseMs = options.leaseMs ?? 60_000;
@@ -51,7 +63,22 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
 
   type RunResult = { ran: boolean; result?: unknown };
 
+  async function localRun(job: Job): Promise<RunResult> {
+    const abort = new AbortController();
+    const onStop = () => abort.abort();
+    stopping.signal.addEventListener('abort', onStop);
+    try {
+      return { ran: true, result: await job.run({ signal: abort.signal, logger: logger.child({ job: job.name }) }) };
+    } catch (err) {
+      logger.error('job failed; it runs again next time', { job: job.name, error: err });
+      return { ran: true, result: { error: err instanceof Error ? err.message : String(err) } };
+    } finally {
+      stopping.signal.removeEventListener('abort', onStop);
+    }
+  }
+
   async function leasedRun(job: Job): Promise<RunResult> {
+    if (job.local) return localRun(job);
     let leased: boolean;
     try {
       leased = await store.acquireLease(job.name, holder, leaseMs);
