@@ -103,7 +103,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     overlapMs: settings.jobs?.overlapMs ?? 5 * 60_000,
     settings: settings.readCache,
   });
-  const identity = createIdentityService({ store, care, profiles, adminSlackUserIds: settings.adminSlackUserIds, logger, reference: reads.reference });
+  const identity = createIdentityService({ store, care, profiles, adminSlackUserIds: settings.adminSlackUserIds, logger, users: reads.users });
   const directory = createDirectoryService({ care, reference: reads.reference });
   const channels = createChannelPolicy({ slack, store });
   // The posts services make show the same "Open in care system" link as every other card.

@@ -57,7 +57,7 @@ export function createActionsService(deps: {
   reads: ActionCache;
 }): ActionsService {
   const { care, store, identity, logger, reads } = deps;
-  const open = createOpenActions(reads);
+  const open = createOpenActions(reads, logger);
 
   async function audit(actor: Actor, verb: string, actionId: string, details: Record<string, unknown> = {}) {
     await store.appendAudit({ teamId: actor.teamId, userId: actor.userId, verb, actionId, details });

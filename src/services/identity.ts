@@ -1,8 +1,8 @@
-import { ForbiddenError, MethodNotAllowedError, NotFoundError, type CareClient, type CareUser } from '../care/index.js';
+import { NotFoundError, type CareClient } from '../care/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { IdentityLink, LinkRequest, Store } from '../store/index.js';
 import { UserFacingError } from './errors.js';
-import type { ReferenceCache } from './read-cache/reference-cache.js';
+import { type CareUserDirectory, type CareUserRow, fullName, usersUnavailable } from './read-cache/care-users.js';
 import type { SlackProfiles } from './slack-profiles.js';
 
 export interface Actor {
@@ -50,61 +50,24 @@ export interface LinkRow {
   createdAt: number;
 }
 
-const fullName = (u: Pick<CareUser, 'first_name' | 'last_name' | 'email'>) => [u.first_name, u.last_name].filter(Boolean).join(' ') || u.email || 'care user';
-const usersUnavailable = (err: unknown) => err instanceof ForbiddenError || err instanceof NotFoundError || err instanceof MethodNotAllowedError;
-
-type UserRow = Pick<CareUser, '_id' | 'email' | 'first_name' | 'last_name'>;
-/** Every care user, for names and linking by email: `null` when the key may not read users, or there are too many to hold. */
-type UserDirectory = UserRow[] | null;
-/** More care users than this: names are read per id (still kept a few minutes) and linking searches. */
-const USER_DIRECTORY_LIMIT = 5_000;
-const USER_ATTRIBUTES = ['_id', 'email', 'first_name', 'last_name'] as const;
-
 export function createIdentityService(deps: {
   store: Store;
   care: CareClient;
   profiles: SlackProfiles;
   adminSlackUserIds: string[];
   logger: Logger;
-  /** Care users change rarely: the directory and names are kept a few minutes, refreshed in the background. */
-  reference: ReferenceCache;
+  /** Care users (names, linking by email), kept a few minutes and refreshed in the background. */
+  users: CareUserDirectory;
 }): IdentityService {
-  const { store, care, profiles, logger, reference } = deps;
-  const indexes = new WeakMap<UserRow[], { byId: Map<string, UserRow>; byEmail: Map<string, UserRow> }>();
-
-  /** Every care user (one paged read, shared, kept a few minutes); null when unavailable or too many. */
-  async function directory(): Promise<{ byId: Map<string, UserRow>; byEmail: Map<string, UserRow> } | null> {
-    const rows = await reference
-      .get<UserDirectory>('users:all', async () => {
-        try {
-          const all: UserRow[] = [];
-          for await (const u of care.users.iterate({ attributes: [...USER_ATTRIBUTES], limit: USER_DIRECTORY_LIMIT + 1 })) all.push(u);
-          return all.length > USER_DIRECTORY_LIMIT ? null : all;
-        } catch (err) {
-          if (usersUnavailable(err)) return null;
-          throw err;
-        }
-      })
-      .catch((err) => {
-        logger.warn('could not read the care users', { error: err });
-        return null;
-      });
-    if (!rows) return null;
-    let index = indexes.get(rows);
-    if (!index) {
-      index = { byId: new Map(rows.map((u) => [u._id, u])), byEmail: new Map(rows.filter((u) => u.email).map((u) => [u.email!.toLowerCase(), u])) };
-      indexes.set(rows, index);
-    }
-    return index;
-  }
+  const { store, care, profiles, users } = deps;
 
   async function audit(actor: Actor, verb: string, details: Record<string, unknown>) {
     await store.appendAudit({ teamId: actor.teamId, userId: actor.userId, verb, details });
   }
 
-  async function findCareUserByEmail(email: string): Promise<UserRow | null> {
+  async function findCareUserByEmail(email: string): Promise<CareUserRow | null> {
     // The directory answers at once; a miss (a care user added since it was read) still asks the API.
-    const known = (await directory())?.byEmail.get(email.toLowerCase());
+    const known = (await users.directory())?.byEmail.get(email.toLowerCase());
     if (known) return known;
     const page = await care.users.list({ filters: { q: email }, attributes: ['_id', 'email', 'first_name', 'last_name'], per_page: 100 });
     return page.items.find((u) => u.email?.toLowerCase() === email.toLowerCase()) ?? null;
@@ -208,37 +171,7 @@ export function createIdentityService(deps: {
       return (await service.careUserNames([careUserId])).get(careUserId);
     },
 
-    async careUserNames(careUserIds) {
-      const out = new Map<string, string>();
-      const wanted = [...new Set(careUserIds)];
-      if (!wanted.length) return out;
-      const known = await directory();
-      for (const id of wanted) {
-        const u = known?.byId.get(id);
-        if (u) out.set(id, fullName(u));
-      }
-      const missing = wanted.filter((id) => !out.has(id)).sort();
-      if (missing.length) {
-        // Not in the directory (added since, or no directory): these ids, also kept a few minutes.
-        const found = await reference
-          .get(`user-names:${missing.join(',')}`, async () => {
-            const rows: [string, string][] = [];
-            try {
-              for await (const u of care.users.iterate({ filters: { ids: missing }, attributes: [...USER_ATTRIBUTES], limit: 500 }))
-                rows.push([u._id, fullName(u)]);
-            } catch (err) {
-              if (!usersUnavailable(err)) throw err;
-            }
-            return rows;
-          })
-          .catch((err) => {
-            logger.warn('could not read care user names', { error: err });
-            return [] as [string, string][];
-          });
-        for (const [id, name] of found) out.set(id, name);
-      }
-      return out;
-    },
+    careUserNames: (careUserIds) => users.names(careUserIds),
 
     adminIds: () => [...deps.adminSlackUserIds],
 

@@ -32,6 +32,7 @@ describe('answers from memory, kept fresh by the changes feed and our own writes
   const sync = async () => {
     const run = await h.app.jobs.runOnce('read-cache-sync');
     expect(run.ran).toBe(true);
+    await h.app.reads.idle(); // what it reads ahead in the background is done
   };
 
   beforeAll(async () => {
@@ -106,6 +107,7 @@ describe('answers from memory, kept fresh by the changes feed and our own writes
     expect(before.text).toContain('Order incontinence supplies');
     await resetStats();
     const polled = await poll(h);
+    await h.app.reads.idle();
     const after = await command(h, 'sophie', '/care mine');
     expect(after.text).toContain('Ring the GP about the flu jabs');
     expect(after.text).not.toContain('Order incontinence supplies');

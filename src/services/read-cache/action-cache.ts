@@ -76,6 +76,10 @@ export interface ActionCache {
   synced(startedAt: number): void;
   /** Whether answers may come from memory now. */
   trusted(): boolean;
+  /** Resolves once no read of it is in flight (e.g. a background one). */
+  idle(): Promise<void>;
+  /** Called (not awaited) each time answers may come from memory again: the first sync, or one after a lapse. */
+  onTrusted(listener: () => void): void;
   /**
    * Moves on with every change this instance learns of; null while answers may
    * not come from memory (changes may be happening unseen).
@@ -151,6 +155,7 @@ export function createActionCache(options: ActionCacheOptions): ActionCache {
   let fetchIds = 0;
   let epoch = 0;
   let syncedAt: number | null = null;
+  const trustedListeners: (() => void)[] = [];
   const counts = { hits: 0, misses: 0, shared: 0, changes: 0, invalidations: 0 };
 
   const trusted = () => syncedAt !== null && now() - syncedAt <= options.maxLagMs;
@@ -331,6 +336,7 @@ export function createActionCache(options: ActionCacheOptions): ActionCache {
     },
 
     synced(startedAt) {
+      const wasTrusted = trusted();
       if (syncedAt === null) {
         // The first sync: what was read before it began may have missed changes no feed will repeat.
         for (const [key, list] of [...lists.entries()]) if (list.readStart < startedAt) lists.delete(key);
@@ -339,9 +345,12 @@ export function createActionCache(options: ActionCacheOptions): ActionCache {
       }
       syncedAt = Math.max(syncedAt ?? startedAt, startedAt);
       logger.debug('action cache synced', { records: records.size, lists: lists.size });
+      if (!wasTrusted && trusted()) for (const listener of trustedListeners) listener();
     },
 
     trusted,
+    idle: () => inFlight.settled(),
+    onTrusted: (listener) => void trustedListeners.push(listener),
     version: () => (trusted() ? seq + epoch : null),
     now,
 

@@ -10,19 +10,27 @@ export interface InFlight<V> {
   has(key: string): boolean;
   detach(key: string): void;
   keys(): IterableIterator<string>;
+  /** Resolves once no read (joinable or detached) is in flight. */
+  settled(): Promise<void>;
 }
 
 export function createInFlight<V>(): InFlight<V> {
   const running = new Map<string, Promise<V>>();
+  const all = new Set<Promise<V>>();
   return {
     run(key, load) {
       const current = running.get(key);
       if (current) return current;
       const started = (async () => load())().finally(() => {
         if (running.get(key) === started) running.delete(key);
+        all.delete(started);
       });
       running.set(key, started);
+      all.add(started);
       return started;
+    },
+    async settled() {
+      while (all.size) await Promise.allSettled([...all]);
     },
     has: (key) => running.has(key),
     detach: (key) => void running.delete(key),

@@ -9,8 +9,10 @@
  * person's own query, as before.
  */
 import type { Action } from '../../care/index.js';
+import type { Logger } from '../../logging/logger.js';
 import { ACTION_ATTRIBUTES } from '../action-model.js';
 import type { ActionCache } from './action-cache.js';
+import type { ListQuery } from './action-filters.js';
 
 /** The shared list holds at most this many actions; beyond it, per-person queries. */
 export const SHARED_LIST_LIMIT = 1_000;
@@ -27,16 +29,23 @@ export interface OpenActions {
   of(careUserId: string, range: { start_date?: string; end_date: string }, now: Date, limit: number): Promise<Action[]>;
 }
 
-export function createOpenActions(cache: ActionCache): OpenActions {
+/** Everyone's open actions due up to a little beyond anyone's "next 7 days" from `now`. */
+function sharedQuery(now: Date): ListQuery {
+  const end = new Date(now.getTime() + 9 * DAY_MS).toISOString().slice(0, 10);
+  return { filters: { completed: 'no', end_date: end }, attributes: [...ACTION_ATTRIBUTES], sort_by: ['due'], per_page: 100, limit: SHARED_LIST_LIMIT };
+}
+
+export function createOpenActions(cache: ActionCache, logger: Logger): OpenActions {
   let tooBigUntil = 0;
+  // Read once as soon as answers may come from memory (at start), so the first people do not wait for it.
+  cache.onTrusted(() => {
+    cache.list(sharedQuery(new Date(cache.now())), { background: true }).catch((err) => logger.warn('could not read the open actions ahead', { error: err }));
+  });
   return {
     async of(careUserId, range, now, limit) {
-      const end = new Date(now.getTime() + 9 * DAY_MS).toISOString().slice(0, 10);
-      if (cache.trusted() && range.end_date <= end && cache.now() >= tooBigUntil) {
-        const everyone = await cache.list(
-          { filters: { completed: 'no', end_date: end }, attributes: [...ACTION_ATTRIBUTES], sort_by: ['due'], per_page: 100, limit: SHARED_LIST_LIMIT },
-          { background: true },
-        );
+      const shared = sharedQuery(now);
+      if (cache.trusted() && range.end_date <= String(shared.filters?.end_date) && cache.now() >= tooBigUntil) {
+        const everyone = await cache.list(shared, { background: true });
         if (everyone.length < SHARED_LIST_LIMIT) return everyone.filter((a) => a.assigned_to === careUserId).slice(0, limit);
         tooBigUntil = cache.now() + TOO_BIG_FOR_MS;
       }

@@ -7,6 +7,7 @@
 import type { CareClient } from '../../care/index.js';
 import type { Logger } from '../../logging/logger.js';
 import { type ActionCache, createActionCache } from './action-cache.js';
+import { type CareUserDirectory, createCareUserDirectory } from './care-users.js';
 import { type ChangeSync, createChangeSync } from './change-sync.js';
 import { observeWrites } from './observe-writes.js';
 import { createReferenceCache, type ReferenceCache } from './reference-cache.js';
@@ -14,9 +15,13 @@ import { createReferenceCache, type ReferenceCache } from './reference-cache.js'
 export interface ReadCaches {
   actions: ActionCache;
   reference: ReferenceCache;
+  /** Care users for names and linking, read once and shared. */
+  users: CareUserDirectory;
   sync: ChangeSync;
   /** The client services use: every action write is told to `actions`. */
   care: CareClient;
+  /** Resolves once no read of the caches is in flight (background refreshes, warm-up reads). */
+  idle(): Promise<void>;
 }
 
 export interface ReadCacheSettings {
@@ -52,6 +57,12 @@ export function createReadCaches(deps: {
     maxBytes: Math.floor(total / 3),
     ...(deps.settings?.referenceFreshMs !== undefined ? { freshMs: deps.settings.referenceFreshMs } : {}),
   });
+  const users = createCareUserDirectory({ care: deps.care, reference, logger });
+  // Read at start (once the cache follows the changes feed), so the first Home tabs do not wait for the names.
+  actions.onTrusted(() => void users.directory());
   const sync = createChangeSync({ care: deps.care, cache: actions, overlapMs: deps.overlapMs, intervalMs, logger });
-  return { actions, reference, sync, care: observeWrites(deps.care, actions) };
+  const idle = async () => {
+    await Promise.all([actions.idle(), reference.idle()]);
+  };
+  return { actions, reference, users, sync, care: observeWrites(deps.care, actions), idle };
 }

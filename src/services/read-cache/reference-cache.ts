@@ -29,6 +29,8 @@ export interface ReferenceCache {
   get<V>(key: string, load: () => Promise<V>): Promise<V>;
   /** Forget one value (e.g. after a change made through the app). */
   forget(key: string): void;
+  /** Resolves once no read of it is in flight (e.g. a background refresh). */
+  idle(): Promise<void>;
   stats(): { entries: number; bytes: number; hits: number; staleHits: number; misses: number; refreshes: number; evictions: number };
 }
 
@@ -95,6 +97,7 @@ export function createReferenceCache(options: ReferenceCacheOptions): ReferenceC
       held.delete(key);
       inFlight.detach(key);
     },
+    idle: () => inFlight.settled(),
     stats: () => ({ entries: held.size, bytes: held.bytes, ...counts, evictions: held.evictions }),
   };
 }
