@@ -149,7 +149,7 @@ const fmt = (ms: number) => (Number.isFinite(ms) ? `${Math.round(ms)} ms` : 'n/a
 const sorted = (xs: number[]) => xs.filter(Number.isFinite).sort((a, b) => a - b);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A fresh app with its jobs running (as `npm start`), people linked; the sandbox's counters start after a settling second. */
+/** A fresh app with its jobs running (as `npm start`), people linked; the sandbox's counters start once it has settled. */
 async function start(workspace: Workspace, people: number, dataFile?: string): Promise<{ h: Harness; ids: string[]; startup: number }> {
   const h = await startHarness({
     workspace,
@@ -164,7 +164,10 @@ async function start(workspace: Workspace, people: number, dataFile?: string): P
   for (const id of ids) await linkDirectly(h, id);
   await h.control('stats/reset', {});
   h.app.jobs.start();
-  await sleep(1_000);
+  // Settle: what the app reads at start is done, and a quiet second has passed (linking used the key's allowance).
+  await sleep(1_500);
+  await (h.app as { reads?: { idle(): Promise<void> } }).reads?.idle();
+  await sleep(1_100);
   const startup = (await h.control('stats')).total as number;
   await h.control('stats/reset', {});
   return { h, ids, startup };
