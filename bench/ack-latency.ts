@@ -10,10 +10,12 @@
  *   (each person types their next command when the answer to the last one
  *   has arrived);
  * - **shift change**: 40 people (the demo staff and a second shift, each with
- *   their own actions) each open the Home tab and type `/care mine` within 10 s.
+ *   their own actions) each open the Home tab and type `/care mine` within 10 s;
+ * - **busy**: the shift change while the care system's web app changes an
+ *   action every second and the changes poll runs every 5 s.
  *
  *   npx tsx bench/ack-latency.ts
- *   BENCH_COMMANDS=400 BENCH_USERS=20 BENCH_SCENARIOS=mixed npx tsx bench/ack-latency.ts
+ *   BENCH_COMMANDS=400 BENCH_USERS=20 BENCH_SCENARIOS=mixed,shift,busy npx tsx bench/ack-latency.ts
  *
  * "ack" = the app's HTTP answer to Slack's request (Slack's limit: 3 s).
  * "answer" = from sending the command until the app's ephemeral reply reaches
@@ -22,15 +24,16 @@
  * publish within 8 s while the tab was published in the 5 s before it counts
  * as answered by the tab already shown (its ack time), and is counted apart.
  */
+import { readFile } from 'node:fs/promises';
 import { careWorkspace } from '../src/demo/care-workspace.js';
 import { DEMO_USERS } from '../src/sandbox/index.js';
 import type { Workspace } from '../src/slack-fake/index.js';
-import { linkDirectly, startHarness, type Harness } from '../test/e2e/harness.js';
+import { linkDirectly, startHarness, type Harness, webAppAction } from '../test/e2e/harness.js';
 import { type ShiftPerson, writeShiftData } from './shift-data.js';
 
 const COMMANDS = Number(process.env.BENCH_COMMANDS ?? 200);
 const USERS = Math.min(Number(process.env.BENCH_USERS ?? 20), DEMO_USERS.length);
-const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'mixed,shift').split(',');
+const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'mixed,shift,busy').split(',');
 const SHIFT_WINDOW_MS = 10_000;
 const RATE = 10;
 const FIND_WORDS = ['medication', 'review', 'call', 'fees', 'family', 'brochure', 'visit'];
@@ -150,18 +153,25 @@ const sorted = (xs: number[]) => xs.filter(Number.isFinite).sort((a, b) => a - b
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A fresh app with its jobs running (as `npm start`), people linked; the sandbox's counters start once it has settled. */
-async function start(workspace: Workspace, people: number, dataFile?: string): Promise<{ h: Harness; ids: string[]; startup: number }> {
+async function start(
+  workspace: Workspace,
+  people: number,
+  dataFile?: string,
+  pollSeconds?: number,
+): Promise<{ h: Harness; ids: string[]; careIds: string[]; startup: number }> {
   const h = await startHarness({
     workspace,
     sandbox: { rateLimit: RATE, ...(dataFile ? { dataFile } : {}) },
     careRateLimitPerSecond: RATE,
     logLevel: 'warn',
+    ...(pollSeconds ? { jobs: { pollSeconds } } : {}),
   });
   const ids = h.fake.state.users
     .filter((u) => u.profile.email?.endsWith('@brightwatercare.example'))
     .slice(0, people)
     .map((u) => u.id);
-  for (const id of ids) await linkDirectly(h, id);
+  const careIds: string[] = [];
+  for (const id of ids) careIds.push(await linkDirectly(h, id));
   await h.control('stats/reset', {});
   h.app.jobs.start();
   // Settle: what the app reads at start is done, and a quiet second has passed (linking used the key's allowance).
@@ -170,7 +180,7 @@ async function start(workspace: Workspace, people: number, dataFile?: string): P
   await sleep(1_100);
   const startup = (await h.control('stats')).total as number;
   await h.control('stats/reset', {});
-  return { h, ids, startup };
+  return { h, ids, careIds, startup };
 }
 
 function report(title: string, samples: Sample[], wallMs: number, stats: any, h: Harness, startup: number): string[] {
@@ -235,9 +245,34 @@ async function mixed(): Promise<string[]> {
   }
 }
 
-async function shiftChange(): Promise<string[]> {
+/**
+ * `busy`: the same, while the care system's web app changes an action every
+ * second (a new one for one of the 40, or one of theirs completed) and the
+ * changes poll runs every 5 s, so what the app holds keeps changing.
+ */
+async function shiftChange(busy = false): Promise<string[]> {
   const { file, added } = await writeShiftData();
-  const { h, ids, startup } = await start(benchWorkspace(added), 40, file);
+  const { h, ids, careIds, startup } = await start(benchWorkspace(added), 40, file, busy ? 5 : undefined);
+  let changing = busy;
+  let changes = 0;
+  // Open actions by assignee, from the data file (so the bench asks the care API nothing of its own).
+  const data = JSON.parse(await readFile(file, 'utf8')) as { data: { actions: { _id: string; assigned_to: string | null; completed: string | null }[] } };
+  const openActions = new Map<string, string[]>();
+  for (const a of data.data.actions) if (a.assigned_to && !a.completed) openActions.set(a.assigned_to, [...(openActions.get(a.assigned_to) ?? []), a._id]);
+  const webApp = (async () => {
+    const r = random(4242);
+    while (changing) {
+      await sleep(1_000);
+      const who = careIds[Math.floor(r() * careIds.length)]!;
+      if (r() < 0.5) {
+        await webAppAction(h, { task: `Shift handover note ${changes}`, due: new Date(Date.now() + r() * 6 * 3_600_000), assigned_to: who });
+      } else {
+        const id = openActions.get(who)?.pop();
+        if (id) await h.control(`actions/${id}/complete`, {});
+      }
+      changes++;
+    }
+  })();
   try {
     const published = watchHomes(h);
     const r = random(777);
@@ -258,8 +293,10 @@ async function shiftChange(): Promise<string[]> {
     );
     const wallMs = performance.now() - wallStart;
     const stats = await h.control('stats');
+    changing = false;
+    await webApp;
     const out = report(
-      `shift change: ${ids.length} people open the Home tab and type /care mine within ${SHIFT_WINDOW_MS / 1000} s`,
+      `shift change${busy ? ` while the web app changes an action every second (${changes} changes; poll every 5 s)` : ''}: ${ids.length} people open the Home tab and type /care mine within ${SHIFT_WINDOW_MS / 1000} s`,
       samples,
       wallMs,
       stats,
@@ -279,7 +316,8 @@ async function shiftChange(): Promise<string[]> {
 async function main(): Promise<void> {
   const out: string[] = [];
   if (SCENARIOS.includes('mixed')) out.push(...(await mixed()), '');
-  if (SCENARIOS.includes('shift')) out.push(...(await shiftChange()));
+  if (SCENARIOS.includes('shift')) out.push(...(await shiftChange()), '');
+  if (SCENARIOS.includes('busy')) out.push(...(await shiftChange(true)));
   console.log(out.join('\n'));
 }
 
