@@ -3,9 +3,9 @@ import type { Job } from './scheduler.js';
 
 /**
  * This instance's action cache learns of changes even when another instance
- * holds the changes poll: every instance, halfway between polls, reads the
- * changes itself unless a poll run here already did (see change-sync.ts).
- * On start it takes its starting point (one request).
+ * holds the changes poll: every instance, just after each poll tick, reads the
+ * changes itself unless a poll run here does (see change-sync.ts). On start it
+ * takes its starting point (one request).
  */
 export function cacheSyncJob(deps: { sync: ChangeSync; schedule: string }): Job {
   return {

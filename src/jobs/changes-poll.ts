@@ -91,7 +91,7 @@ export function changesPollJob(deps: {
       // `modified_after` has whole-second resolution and excludes its own second (never before 1970).
       let since = Math.max(0, Math.floor((start - deps.overlapMs) / 1000) * 1000);
       const firstSince = since;
-      const startedAt = deps.changes?.mark();
+      const startedAt = deps.changes?.started({ sinceMs: since });
       let complete = false;
       let page = 1;
       while (report.requests < MAX_REQUESTS) {

@@ -10,7 +10,7 @@ import type { Store } from '../store/index.js';
 import { cacheSyncJob } from './cache-sync.js';
 import { changesPollJob } from './changes-poll.js';
 import { digestTickJob } from './digest-tick.js';
-import { createScheduler, everySeconds, everySecondsHalfway, type Scheduler } from './scheduler.js';
+import { createScheduler, everySeconds, everySecondsJustAfter, type Scheduler } from './scheduler.js';
 import { summaryTickJob } from './summary-tick.js';
 
 export interface JobsOptions {
@@ -54,7 +54,7 @@ export function createJobs(o: JobsOptions): Scheduler {
         overlapMs: o.overlapMs ?? 5 * 60_000,
         ...(o.cacheSync ? { changes: o.cacheSync } : {}),
       }),
-      ...(o.cacheSync ? [cacheSyncJob({ sync: o.cacheSync, schedule: everySecondsHalfway(o.pollSeconds) })] : []),
+      ...(o.cacheSync ? [cacheSyncJob({ sync: o.cacheSync, schedule: everySecondsJustAfter(o.pollSeconds) })] : []),
     ],
   });
 }

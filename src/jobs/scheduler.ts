@@ -43,14 +43,14 @@ export function everySeconds(seconds: number): string {
   return minutes === 1 ? '0 * * * * *' : `0 */${minutes} * * * *`;
 }
 
-/** As everySeconds, but half a period later (30 s past the minute for minutes): between the runs of the other. */
-export function everySecondsHalfway(seconds: number): string {
+/** As everySeconds, a moment later (1 s; 5 s past the minute for minutes): just after each run of the other. */
+export function everySecondsJustAfter(seconds: number): string {
   if (seconds < 60) {
     const n = Math.max(1, Math.round(seconds));
-    return n === 1 ? '* * * * * *' : `${Math.floor(n / 2)}-59/${n} * * * * *`;
+    return n === 1 ? '* * * * * *' : `1-59/${n} * * * * *`;
   }
   const minutes = Math.max(1, Math.round(seconds / 60));
-  return minutes === 1 ? '30 * * * * *' : `30 */${minutes} * * * *`;
+  return minutes === 1 ? '5 * * * * *' : `5 */${minutes} * * * *`;
 }
 
 export function createScheduler(options: SchedulerOptions): Scheduler {

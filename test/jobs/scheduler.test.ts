@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createScheduler, everySeconds, everySecondsHalfway, type Job, type Scheduler } from '../../src/jobs/scheduler.js';
+import { createScheduler, everySeconds, everySecondsJustAfter, type Job, type Scheduler } from '../../src/jobs/scheduler.js';
 import { memoryLogger, silentLogger } from '../../src/logging/logger.js';
 import { openStore, type OpenedStore } from '../../src/store/index.js';
 
@@ -123,11 +123,12 @@ describe('scheduler with a real SQLite store', () => {
     expect((await Promise.all([...runs, again])).map((r) => r.ran)).toEqual([true, true, true]);
   });
 
-  it('schedules the cache sync halfway between polls', () => {
+  it('schedules the cache sync just after each poll tick', () => {
     expect(everySeconds(5)).toBe('*/5 * * * * *');
-    expect(everySecondsHalfway(5)).toBe('2-59/5 * * * * *');
-    expect(everySecondsHalfway(60)).toBe('30 * * * * *');
-    expect(everySecondsHalfway(300)).toBe('30 */5 * * * *');
+    expect(everySecondsJustAfter(5)).toBe('1-59/5 * * * * *');
+    expect(everySeconds(60)).toBe('0 * * * * *');
+    expect(everySecondsJustAfter(60)).toBe('5 * * * * *');
+    expect(everySecondsJustAfter(300)).toBe('5 */5 * * * *');
   });
 
   it('never runs a job twice at once in one instance, even when triggered twice together', async () => {

@@ -6,9 +6,11 @@
  *   page it reads, and says when a run read everything since a point at or
  *   before this instance's own cursor: that run is this instance's sync, and
  *   no request of its own is needed;
- * - otherwise (another instance held the poll, or it failed), `syncIfDue`
- *   reads the changes since its own cursor (minus the same overlap the poll
- *   uses), a few requests at most, in the background.
+ * - otherwise (another instance held the poll this round, or the poll here
+ *   began later than this instance's cursor), `syncIfDue`, a second or a few
+ *   after each poll tick, reads the changes since its own cursor (minus the
+ *   same overlap the poll uses), in the background. So every instance is at
+ *   most about one poll interval behind.
  *
  * The cursor is the care system's own time (the newest `modified` seen), in
  * memory only.
@@ -21,6 +23,8 @@ import type { ActionCache } from './action-cache.js';
 
 /** What the changes poll tells the cache. */
 export interface ChangesObserver {
+  /** A poll run begins, reading changes modified after `sinceMs` (care time); returns its start (a `mark()`). */
+  started(run: { sinceMs: number }): number;
   /** The app's clock, read just before a request of the feed. */
   mark(): number;
   /** One page of the feed, read with a request that began at `readStart` (a `mark()`). */
@@ -30,7 +34,11 @@ export interface ChangesObserver {
 }
 
 export interface ChangeSync extends ChangesObserver {
-  /** Unless a sync began within three quarters of the interval, read the changes since the cursor. */
+  /**
+   * Run a little after each poll tick: unless a poll run here that covers this
+   * instance began within half an interval (or a sync did), read the changes
+   * since the cursor.
+   */
   syncIfDue(): Promise<{ skipped: boolean; requests: number }>;
 }
 
@@ -41,6 +49,8 @@ export function createChangeSync(deps: { care: CareClient; cache: ActionCache; o
   const { care, cache, overlapMs } = deps;
   let cursorMs: number | null = null;
   let lastSyncAt: number | null = null;
+  /** When a poll run here that will cover this instance began. */
+  let coveringPollAt: number | null = null;
   let running: Promise<{ skipped: boolean; requests: number }> | undefined;
 
   const secondFloor = (ms: number) => Math.max(0, Math.floor(ms / 1000) * 1000);
@@ -97,15 +107,24 @@ export function createChangeSync(deps: { care: CareClient; cache: ActionCache; o
     return { skipped: false, requests };
   }
 
+  const covers = (sinceMs: number) => cursorMs === null || sinceMs <= secondFloor(cursorMs - overlapMs);
+  const recent = (at: number | null) => at !== null && cache.now() - at < deps.intervalMs / 2;
+
   return {
+    started({ sinceMs }) {
+      const at = cache.now();
+      if (covers(sinceMs)) coveringPollAt = at;
+      return at;
+    },
     mark: () => cache.now(),
     page: (actions, readStart) => cache.applyFeed(actions, readStart),
     covered({ sinceMs, throughMs, startedAt }) {
       // It covers us only if it read from no later than we would have.
-      if (cursorMs === null || sinceMs <= secondFloor(cursorMs - overlapMs)) synced(startedAt, throughMs);
+      if (covers(sinceMs)) synced(startedAt, throughMs);
     },
     syncIfDue() {
-      if (lastSyncAt !== null && cache.now() - lastSyncAt < 0.75 * deps.intervalMs) return Promise.resolve({ skipped: true, requests: 0 });
+      // A poll here began this round and reads from no later than we would: it is this instance's sync.
+      if (recent(coveringPollAt) || recent(lastSyncAt)) return Promise.resolve({ skipped: true, requests: 0 });
       running ??= readChanges().finally(() => {
         running = undefined;
       });
