@@ -48,9 +48,9 @@ describe('the action cache against the sandbox', () => {
   let sandbox: RunningSandbox;
   let care: CareClient;
   let ids: string[];
-  const control = async (path: string, body?: unknown) => {
+  const control = async (path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST') => {
     const res = await fetch(`${sandbox.controlsUrl}/${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
+      method,
       headers: { 'content-type': 'application/json' },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
@@ -131,6 +131,28 @@ describe('the action cache against the sandbox', () => {
       await careA.close();
       await careB.close();
     }
+  });
+
+  it('a change the feed brings is news for the lists even when a search already brought the new state', async () => {
+    let clock = Date.now();
+    const logger = memoryLogger();
+    const cache = createActionCache({ care, now: () => clock, logger, maxLagMs: 120_000 });
+    const sync = createChangeSync({ care, cache, overlapMs: 300_000, intervalMs: 60_000, logger });
+    await sync.syncIfDue();
+    const users = await care.users.collect({ attributes: ['_id'], per_page: 100, limit: 2 });
+    const [ann, ben] = users.map((u) => u._id);
+    const byAssignee = { filters: { assigned_to: ann!, completed: 'no' as const }, attributes: attrs, per_page: 100, limit: 500 };
+    const before = await cache.list(byAssignee);
+    const moved = (
+      await care.actions.collect({ filters: { assigned_to: ben!, completed: 'no' }, attributes: ['_id', 'action_no'], per_page: 1, limit: 1 })
+    )[0]!;
+    expect(before.map((a) => a._id)).not.toContain(moved._id);
+    await control(`actions/${moved._id}`, { assigned_to: ann }, 'PATCH'); // in the web app
+    // A search reads the moved action (never held before) in its new state, before the feed says anything.
+    for await (const _ of cache.remembering(care.actions.iterate({ filters: { ids: [moved._id], completed: 'unset' }, attributes: attrs, limit: 1 })));
+    clock += 40_000;
+    await sync.syncIfDue();
+    expect((await cache.list(byAssignee)).map((a) => a._id)).toContain(moved._id);
   });
 
   it('reference data: answered from memory while fresh; when stale, answered at once while one background read refreshes it', async () => {

@@ -303,12 +303,14 @@ export function createActionCache(options: ActionCacheOptions): ActionCache {
         const h = hash(content);
         if (feedSeen.get(action._id) === h) continue; // already known (an overlap's re-read)
         feedSeen.set(action._id, h);
+        // News for the lists even when a read already brought this state into the records: they may predate it.
         const current = records.peek(action._id);
-        if (current?.content === content) continue;
-        const m = modifiedMs(action);
-        if (current && (m < current.modifiedMs || (m === current.modifiedMs && current.readStart >= readEnd))) continue; // we hold newer
-        if (!current || m > current.modifiedMs || readStart >= current.readEnd) keep(action, content, readStart, readEnd);
-        else records.delete(action._id);
+        if (current?.content !== content) {
+          const m = modifiedMs(action);
+          if (!current || m > current.modifiedMs || (m === current.modifiedMs && readStart >= current.readEnd)) keep(action, content, readStart, readEnd);
+          else if (m === current.modifiedMs && current.readStart < readEnd) records.delete(action._id); // same second, overlapping reads
+          // else we hold a newer state: keep it
+        }
         noteChange(action, current?.action, readEnd, null, refresh);
       }
       startRefreshes(refresh);
