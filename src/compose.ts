@@ -20,6 +20,7 @@ import { createDigests, type Digests } from './services/digests.js';
 import { createDirectoryService } from './services/directory.js';
 import { createIdentityService } from './services/identity.js';
 import { createMorningSummaries } from './services/morning-summaries.js';
+import { createReadCaches, type ReadCaches, type ReadCacheSettings } from './services/read-cache/read-caches.js';
 import type { MessageRenderers } from './services/renderers.js';
 import { createSlackProfiles } from './services/slack-profiles.js';
 import { createStatusService } from './services/status.js';
@@ -62,6 +63,8 @@ export interface AppSettings {
   version?: string;
   /** /metrics (on by default, on the app's port): METRICS_PORT, METRICS_TOKEN. */
   metrics?: MetricsSettings;
+  /** Care data held in memory for speed (bounds, freshness of reference data); see services/read-cache/. */
+  readCache?: ReadCacheSettings;
 }
 
 export interface ComposedApp {
@@ -73,6 +76,8 @@ export interface ComposedApp {
   jobs: Scheduler;
   notices: CompletionNotices;
   digests: Digests;
+  /** Care data held in memory for speed (stats for tests and benches). */
+  reads: ReadCaches;
   /** Start the HTTP (or Socket Mode) receiver; `withJobs` also starts the scheduler. `metricsPort`: METRICS_PORT's server. */
   start(port: number, host?: string, options?: { withJobs?: boolean }): Promise<{ port: number; metricsPort?: number | undefined }>;
   stop(): Promise<void>;
@@ -101,8 +106,18 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     defaultTz: settings.timezone,
     ...(settings.slack.lookupFailureTtlMs !== undefined ? { failureTtlMs: settings.slack.lookupFailureTtlMs } : {}),
   });
-  const identity = createIdentityService({ store, care, profiles, adminSlackUserIds: settings.adminSlackUserIds, logger });
-  const directory = createDirectoryService({ care });
+  // Care data held in memory for speed, kept fresh by the changes feed and our own writes (services/read-cache/).
+  const pollSeconds = settings.jobs?.pollSeconds ?? 60;
+  const reads = createReadCaches({
+    care,
+    now: () => now().getTime(),
+    logger,
+    pollSeconds,
+    overlapMs: settings.jobs?.overlapMs ?? 5 * 60_000,
+    settings: settings.readCache,
+  });
+  const identity = createIdentityService({ store, care, profiles, adminSlackUserIds: settings.adminSlackUserIds, logger, users: reads.users });
+  const directory = createDirectoryService({ care, reference: reads.reference });
   const channels = createChannelPolicy({ slack, store });
   // The posts services make show the same "Open in care system" link as every other card.
   const linked = (view: ActionView) => withCareWebLink(settings.careWebUrl, view);
@@ -190,7 +205,8 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     logger: logger.child({ component: 'summaries' }),
   });
   const actions = createActionsService({
-    care,
+    care: reads.care,
+    reads: reads.actions,
     store,
     identity,
     logger,
@@ -246,6 +262,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     now,
     timezone: settings.timezone,
     homeQueues: new Map(),
+    careVersion: () => reads.actions.version(),
     signedMetadata: createSignedMetadata({ key: metadataKey(settings.slack.signingSecret), now }),
     teamView,
     status,
@@ -262,8 +279,9 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     holder,
     logger,
     now,
-    pollSeconds: settings.jobs?.pollSeconds ?? 60,
+    pollSeconds,
     ...(settings.jobs?.overlapMs ? { overlapMs: settings.jobs.overlapMs } : {}),
+    cacheSync: reads.sync,
     ...(settings.jobs?.leaseMs ? { leaseMs: settings.jobs.leaseMs } : {}),
     observer: metrics.jobs,
   });
@@ -294,6 +312,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     jobs,
     notices,
     digests,
+    reads,
     async start(port, host, options) {
       const started = await slackApp.start(port, host);
       const metricsPort = await metrics.listen(host ?? '127.0.0.1');

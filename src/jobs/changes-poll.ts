@@ -4,6 +4,7 @@ import type { AssignmentNotices } from '../services/assignment-notices.js';
 import type { ChangeNotices } from '../services/change-notices.js';
 import type { CompletionNotices } from '../services/completion-notices.js';
 import { CHANGES_CURSOR, CHANGES_LAST_RUN_CURSOR, type LastPollRun } from '../services/poll-cursors.js';
+import type { ChangesObserver } from '../services/read-cache/change-sync.js';
 import type { UrgentAlerts } from '../services/urgent-alerts.js';
 import type { Store } from '../store/index.js';
 import { parseApiDateTime } from '../time/slack-date.js';
@@ -61,6 +62,8 @@ export function changesPollJob(deps: {
   now?: () => Date;
   /** After a poll that read everything: the newest `modified` it knows of (ms since the epoch). */
   onPolled?: ((newestModifiedMs: number) => void) | undefined;
+  /** The instance's action cache: every page read, and each complete run (see read-cache/change-sync.ts). */
+  cacheFeed?: ChangesObserver;
 }): Job {
   const PER_PAGE = 100;
   /**
@@ -94,8 +97,12 @@ export function changesPollJob(deps: {
       const subscriptions = (await deps.store.listSubscriptions()).filter((s) => s.urgentAlerts);
       // `modified_after` has whole-second resolution and excludes its own second (never before 1970).
       let since = Math.max(0, Math.floor((start - deps.overlapMs) / 1000) * 1000);
+      const firstSince = since;
+      const startedAt = deps.cacheFeed?.started({ sinceMs: since });
+      let complete = false;
       let page = 1;
       while (report.requests < MAX_REQUESTS) {
+        const readStart = deps.cacheFeed?.mark();
         const res = await deps.care.actions.list({
           filters: { modified_after: new Date(since) },
           attributes: [...ACTION_ATTRIBUTES],
@@ -104,6 +111,7 @@ export function changesPollJob(deps: {
           page,
         });
         report.requests++;
+        if (readStart !== undefined) deps.cacheFeed?.page(res.items, readStart);
         let last = since;
         // Each action's notices, alerts and assignment DMs are its own ledger rows and cursors, so a page's
         // actions are worked a few at a time: one slow Slack post does not hold back the rest of the page.
@@ -124,7 +132,10 @@ export function changesPollJob(deps: {
             newest = Math.max(newest, modified);
           }
         }
-        if (res.items.length < PER_PAGE) break;
+        if (res.items.length < PER_PAGE) {
+          complete = true;
+          break;
+        }
         const lastSecond = Math.floor(last / 1000) * 1000;
         if (lastSecond - 1000 > since) {
           // Everything modified before the last second seen is done: ask again from there.
@@ -140,6 +151,7 @@ export function changesPollJob(deps: {
         if (signal.aborted) return report;
       }
       if (newest > start) await deps.store.setCursor(CHANGES_CURSOR, new Date(Math.max(newest, cursor)).toISOString());
+      if (complete && startedAt !== undefined) deps.cacheFeed?.covered({ sinceMs: firstSince, throughMs: Math.max(newest, cursor), startedAt });
       await deps.notices.retryUnfinished();
       await deps.urgent.retryUnfinished(subscriptions);
       await deps.assignments.retryUnfinished();

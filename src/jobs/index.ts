@@ -4,13 +4,15 @@ import type { ChangeNotices } from '../services/change-notices.js';
 import type { CompletionNotices } from '../services/completion-notices.js';
 import type { Digests } from '../services/digests.js';
 import type { MorningSummaries } from '../services/morning-summaries.js';
+import type { ChangeSync } from '../services/read-cache/change-sync.js';
 import type { UrgentAlerts } from '../services/urgent-alerts.js';
 import type { Logger } from '../logging/logger.js';
 import type { Store } from '../store/index.js';
+import { cacheSyncJob } from './cache-sync.js';
 import { changesPollJob } from './changes-poll.js';
 import { digestTickJob } from './digest-tick.js';
 import type { JobsObserver } from './observer.js';
-import { createScheduler, everySeconds, type Scheduler } from './scheduler.js';
+import { createScheduler, everySeconds, everySecondsJustAfter, type Scheduler } from './scheduler.js';
 import { summaryTickJob } from './summary-tick.js';
 
 export interface JobsOptions {
@@ -35,6 +37,8 @@ export interface JobsOptions {
   leaseMs?: number;
   /** Leases, runs and poll lag, for metrics. */
   observer?: JobsObserver | undefined;
+  /** The instance's action cache: told what each poll reads, and synced on its own when no poll here did. */
+  cacheSync?: ChangeSync;
 }
 
 export function createJobs(o: JobsOptions): Scheduler {
@@ -58,7 +62,9 @@ export function createJobs(o: JobsOptions): Scheduler {
         overlapMs: o.overlapMs ?? 5 * 60_000,
         now: o.now,
         onPolled: (newest) => o.observer?.polled?.(o.now().getTime() - newest),
+        ...(o.cacheSync ? { cacheFeed: o.cacheSync } : {}),
       }),
+      ...(o.cacheSync ? [cacheSyncJob({ sync: o.cacheSync, schedule: everySecondsJustAfter(o.pollSeconds) })] : []),
     ],
   });
 }

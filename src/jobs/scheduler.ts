@@ -15,6 +15,8 @@ export interface Job {
   schedule: string;
   /** Also run once when the scheduler starts (e.g. to catch up a digest missed while the app was down). */
   runOnStart?: boolean;
+  /** Work of this instance alone (e.g. its own memory): runs on every instance, without a lease. */
+  local?: boolean;
   run(ctx: JobContext): Promise<unknown>;
 }
 
@@ -44,6 +46,16 @@ export function everySeconds(seconds: number): string {
   return minutes === 1 ? '0 * * * * *' : `0 */${minutes} * * * *`;
 }
 
+/** As everySeconds, a moment later (1 s; 5 s past the minute for minutes): just after each run of the other. */
+export function everySecondsJustAfter(seconds: number): string {
+  if (seconds < 60) {
+    const n = Math.max(1, Math.round(seconds));
+    return n === 1 ? '* * * * * *' : `1-59/${n} * * * * *`;
+  }
+  const minutes = Math.max(1, Math.round(seconds / 60));
+  return minutes === 1 ? '5 * * * * *' : `5 */${minutes} * * * *`;
+}
+
 export function createScheduler(options: SchedulerOptions): Scheduler {
   const { store, holder, logger } = options;
   const observe = options.observer ?? {};
@@ -55,7 +67,22 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
 
   type RunResult = { ran: boolean; result?: unknown };
 
+  async function localRun(job: Job): Promise<RunResult> {
+    const abort = new AbortController();
+    const onStop = () => abort.abort();
+    stopping.signal.addEventListener('abort', onStop);
+    try {
+      return { ran: true, result: await job.run({ signal: abort.signal, logger: logger.child({ job: job.name }) }) };
+    } catch (err) {
+      logger.error('job failed; it runs again next time', { job: job.name, error: err });
+      return { ran: true, result: { error: err instanceof Error ? err.message : String(err) } };
+    } finally {
+      stopping.signal.removeEventListener('abort', onStop);
+    }
+  }
+
   async function leasedRun(job: Job): Promise<RunResult> {
+    if (job.local) return localRun(job);
     let leased: boolean;
     try {
       leased = await store.acquireLease(job.name, holder, leaseMs);

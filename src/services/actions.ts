@@ -11,6 +11,8 @@ import { withCareWebLinks } from './care-web-link.js';
 import type { AssignmentChange } from './assignment-notices.js';
 import type { ActionChange } from './change-notices.js';
 import type { Actor, IdentityService } from './identity.js';
+import type { ActionCache } from './read-cache/action-cache.js';
+import { createOpenActions } from './read-cache/open-actions.js';
 
 export interface ActionsService {
   /** By Id: the whole action. By number: the action with ACTION_ATTRIBUTES only (enough for cards). */
@@ -66,8 +68,11 @@ export function createActionsService(deps: {
    * someone else did it. It must not throw.
    */
   announceChange?: (action: Action, change: ActionChange) => void;
+  /** Lists and cards read through the instance's action cache (read-cache/); writes go through `care` as before. */
+  reads: ActionCache;
 }): ActionsService {
-  const { care, store, identity, logger } = deps;
+  const { care, store, identity, logger, reads } = deps;
+  const open = createOpenActions(reads, logger);
 
   async function audit(actor: Actor, verb: string, actionId: string, details: Record<string, unknown> = {}) {
     await store.appendAudit({ teamId: actor.teamId, userId: actor.userId, verb, actionId, details });
@@ -109,12 +114,17 @@ export function createActionsService(deps: {
       }
       // Action numbers resolve through filters-q (a substring search), with an exact match on action_no.
       // The match comes back with what cards need, so no second request (the API's rate limit is the bottleneck).
-      for await (const a of care.actions.iterate({
-        filters: { q: ref.no, completed: 'unset' },
-        attributes: [...ACTION_ATTRIBUTES],
-        per_page: 100,
-        limit: 1000,
-      })) {
+      // An action the cache holds (kept fresh by the changes feed) needs no request at all.
+      const held = reads.byNumber(ref.no);
+      if (held) return held;
+      for await (const a of reads.remembering(
+        care.actions.iterate({
+          filters: { q: ref.no, completed: 'unset' },
+          attributes: [...ACTION_ATTRIBUTES],
+          per_page: 100,
+          limit: 1000,
+        }),
+      )) {
         if (a.action_no === ref.no) return a;
       }
       throw new UserFacingError(`There is no action #${ref.no}. Check the number on its card, or search by words: \`/care find &lt;words&gt;\``, 'not-found');
@@ -124,25 +134,13 @@ export function createActionsService(deps: {
 
     async mine(actor, careUserId, now, tz) {
       const week = dueWindow('week', now, tz);
-      const items = await care.actions.collect({
-        filters: { assigned_to: careUserId, completed: 'no', end_date: apiDateRange(week).end_date },
-        attributes: [...ACTION_ATTRIBUTES],
-        sort_by: ['due'],
-        per_page: 100,
-        limit: MAX_LISTED,
-      });
+      const items = await open.of(careUserId, { end_date: apiDateRange(week).end_date }, now, MAX_LISTED);
       return bucketByDue(await service.views(items, actor.teamId), now, tz);
     },
 
     async due(actor, careUserId, windowName, now, tz) {
       const window = dueWindow(windowName, now, tz);
-      const items = await care.actions.collect({
-        filters: { assigned_to: careUserId, completed: 'no', ...apiDateRange(window) },
-        attributes: [...ACTION_ATTRIBUTES],
-        sort_by: ['due'],
-        per_page: 100,
-        limit: MAX_LISTED,
-      });
+      const items = await open.of(careUserId, apiDateRange(window), now, MAX_LISTED);
       const inRange = items.filter((a) => {
         const due = parseApiDateTime(a.due);
         return due !== null && inWindow(due, window);
@@ -151,7 +149,7 @@ export function createActionsService(deps: {
     },
 
     async find(actor, words) {
-      const items = await care.actions.collect({
+      const items = await reads.list({
         filters: { q: words, completed: 'unset' },
         attributes: [...ACTION_ATTRIBUTES],
         sort_by: ['-due'],

@@ -1,4 +1,5 @@
 import type { CareClient } from '../care/index.js';
+import type { ReferenceCache } from './read-cache/reference-cache.js';
 
 export interface LocationView {
   id: string;
@@ -29,75 +30,92 @@ export interface DirectoryService {
   groupByName(name: string): Promise<{ id: string; name: string } | null>;
 }
 
-export function createDirectoryService(deps: { care: CareClient }): DirectoryService {
-  const { care } = deps;
+/**
+ * Locations, literature and notification groups change rarely: every answer
+ * is kept for a few minutes and refreshed in the background (reference-cache.ts),
+ * so people do not wait for the API after the first read of the same words.
+ */
+export function createDirectoryService(deps: { care: CareClient; reference: ReferenceCache }): DirectoryService {
+  const { care, reference } = deps;
   const q = (words: string) => (words.trim() ? { q: words.trim() } : {});
+  const key = (kind: string, part: string) => `${kind}:${part}`;
 
   async function locationNames(ids: string[]): Promise<Map<string, string>> {
-    const out = new Map<string, string>();
-    if (!ids.length) return out;
-    for await (const l of care.locations.iterate({ filters: { ids, suspended: 'unset' }, attributes: ['_id', 'name'], limit: 100 }))
-      out.set(l._id, l.name ?? l._id);
-    return out;
+    if (!ids.length) return new Map();
+    const pairs = await reference.get(key('location-names', [...ids].sort().join(',')), async () => {
+      const out: [string, string][] = [];
+      for await (const l of care.locations.iterate({ filters: { ids, suspended: 'unset' }, attributes: ['_id', 'name'], limit: 100 }))
+        out.push([l._id, l.name ?? l._id]);
+      return out;
+    });
+    return new Map(pairs);
   }
 
   return {
-    async locations(words) {
-      const items = await care.locations.collect({
-        filters: q(words),
-        attributes: ['_id', 'name', 'ref', 'phone', 'street_address', 'suspended'],
-        sort_by: ['name'],
-        per_page: 100,
-        limit: 100,
-      });
-      return items.map((l) => ({
-        id: l._id,
-        name: l.name ?? null,
-        ref: l.ref ?? null,
-        phone: l.phone ?? null,
-        town: l.street_address?.town ?? null,
-        suspended: Boolean(l.suspended),
-      }));
-    },
+    locations: (words) =>
+      reference.get(key('locations', words.trim().toLowerCase()), async () => {
+        const items = await care.locations.collect({
+          filters: q(words),
+          attributes: ['_id', 'name', 'ref', 'phone', 'street_address', 'suspended'],
+          sort_by: ['name'],
+          per_page: 100,
+          limit: 100,
+        });
+        return items.map((l) => ({
+          id: l._id,
+          name: l.name ?? null,
+          ref: l.ref ?? null,
+          phone: l.phone ?? null,
+          town: l.street_address?.town ?? null,
+          suspended: Boolean(l.suspended),
+        }));
+      }),
 
-    async literature(words) {
-      const items = await care.literatureItems.collect({
-        filters: q(words),
-        attributes: ['_id', 'name', 'ref', 'file', 'location'],
-        sort_by: ['name'],
-        per_page: 100,
-        limit: 100,
-      });
-      const names = await locationNames([...new Set(items.map((i) => i.location).filter((v): v is string => Boolean(v)))]);
-      return items.map((i) => ({
-        id: i._id,
-        name: i.name ?? null,
-        ref: i.ref ?? null,
-        file: i.file ?? null,
-        locationName: i.location ? (names.get(i.location) ?? null) : null,
-      }));
-    },
+    literature: (words) =>
+      reference.get(key('literature', words.trim().toLowerCase()), async () => {
+        const items = await care.literatureItems.collect({
+          filters: q(words),
+          attributes: ['_id', 'name', 'ref', 'file', 'location'],
+          sort_by: ['name'],
+          per_page: 100,
+          limit: 100,
+        });
+        const names = await locationNames([...new Set(items.map((i) => i.location).filter((v): v is string => Boolean(v)))]);
+        return items.map((i) => ({
+          id: i._id,
+          name: i.name ?? null,
+          ref: i.ref ?? null,
+          file: i.file ?? null,
+          locationName: i.location ? (names.get(i.location) ?? null) : null,
+        }));
+      }),
 
-    async literatureItem(id) {
-      const i = await care.literatureItems.retrieve(id, { attributes: ['_id', 'name', 'ref', 'file', 'location'] });
-      return { id: i._id, name: i.name ?? null, ref: i.ref ?? null, file: i.file ?? null };
-    },
+    literatureItem: (id) =>
+      reference.get(key('literature-item', id), async () => {
+        const i = await care.literatureItems.retrieve(id, { attributes: ['_id', 'name', 'ref', 'file', 'location'] });
+        return { id: i._id, name: i.name ?? null, ref: i.ref ?? null, file: i.file ?? null };
+      }),
 
-    async notificationGroups(query) {
-      const items = await care.notificationGroups.collect({ filters: q(query), attributes: ['_id', 'name'], sort_by: ['name'], per_page: 100, limit: 100 });
-      return items.map((g) => ({ id: g._id, name: g.name ?? g._id }));
-    },
+    notificationGroups: (query) =>
+      reference.get(key('groups', query.trim().toLowerCase()), async () => {
+        const items = await care.notificationGroups.collect({ filters: q(query), attributes: ['_id', 'name'], sort_by: ['name'], per_page: 100, limit: 100 });
+        return items.map((g) => ({ id: g._id, name: g.name ?? g._id }));
+      }),
 
     async groupNames(ids) {
       if (!ids.length) return new Map();
-      const items = await care.notificationGroups.collect({ filters: { ids }, attributes: ['_id', 'name'], per_page: 100, limit: ids.length });
-      return new Map(items.map((g) => [g._id, g.name ?? g._id]));
+      const pairs = await reference.get(key('group-names', [...ids].sort().join(',')), async () => {
+        const items = await care.notificationGroups.collect({ filters: { ids }, attributes: ['_id', 'name'], per_page: 100, limit: ids.length });
+        return items.map((g): [string, string] => [g._id, g.name ?? g._id]);
+      });
+      return new Map(pairs);
     },
 
-    async groupByName(name) {
-      const items = await care.notificationGroups.collect({ filters: { q: name }, attributes: ['_id', 'name'], per_page: 100, limit: 100 });
-      const hit = items.find((g) => (g.name ?? '').toLowerCase() === name.toLowerCase());
-      return hit ? { id: hit._id, name: hit.name ?? hit._id } : null;
-    },
+    groupByName: (name) =>
+      reference.get(key('group-by-name', name.trim().toLowerCase()), async () => {
+        const items = await care.notificationGroups.collect({ filters: { q: name }, attributes: ['_id', 'name'], per_page: 100, limit: 100 });
+        const hit = items.find((g) => (g.name ?? '').toLowerCase() === name.toLowerCase());
+        return hit ? { id: hit._id, name: hit.name ?? hit._id } : null;
+      }),
   };
 }

@@ -1,7 +1,8 @@
-import { ForbiddenError, MethodNotAllowedError, NotFoundError, type CareClient, type CareUser } from '../care/index.js';
+import { NotFoundError, type CareClient } from '../care/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { IdentityLink, LinkRequest, Store } from '../store/index.js';
 import { UserFacingError } from './errors.js';
+import { type CareUserDirectory, type CareUserRow, fullName, usersUnavailable } from './read-cache/care-users.js';
 import type { SlackProfiles } from './slack-profiles.js';
 
 export interface Actor {
@@ -69,14 +70,12 @@ export interface LinkRow {
   createdAt: number;
 }
 
-const fullName = (u: Pick<CareUser, 'first_name' | 'last_name' | 'email'>) => [u.first_name, u.last_name].filter(Boolean).join(' ') || u.email || 'care user';
-const summary = (u: Pick<CareUser, '_id' | 'first_name' | 'last_name' | 'email'>): CareUserSummary => ({
+const summary = (u: CareUserRow): CareUserSummary => ({
   id: u._id,
   name: fullName(u),
   email: u.email ?? null,
 });
 const PICK_LIMIT = 100;
-const usersUnavailable = (err: unknown) => err instanceof ForbiddenError || err instanceof NotFoundError || err instanceof MethodNotAllowedError;
 
 export function createIdentityService(deps: {
   store: Store;
@@ -84,18 +83,19 @@ export function createIdentityService(deps: {
   profiles: SlackProfiles;
   adminSlackUserIds: string[];
   logger: Logger;
-  now?: () => number;
+  /** Care users (names, linking by email), kept a few minutes and refreshed in the background. */
+  users: CareUserDirectory;
 }): IdentityService {
-  const { store, care, profiles, logger } = deps;
-  const names = new Map<string, { at: number; user: CareUserSummary }>();
-  const now = deps.now ?? Date.now;
-  const NAME_TTL = 15 * 60_000;
+  const { store, care, profiles, users, logger } = deps;
 
   async function audit(actor: Actor, verb: string, details: Record<string, unknown>) {
     await store.appendAudit({ teamId: actor.teamId, userId: actor.userId, verb, details });
   }
 
-  async function findCareUserByEmail(email: string): Promise<CareUser | null> {
+  async function findCareUserByEmail(email: string): Promise<CareUserRow | null> {
+    // The directory answers at once; a miss (a care user added since it was read) still asks the API.
+    const known = (await users.directory())?.byEmail.get(email.toLowerCase());
+    if (known) return known;
     const page = await care.users.list({ filters: { q: email }, attributes: ['_id', 'email', 'first_name', 'last_name'], per_page: 100 });
     return page.items.find((u) => u.email?.toLowerCase() === email.toLowerCase()) ?? null;
   }
@@ -209,25 +209,22 @@ export function createIdentityService(deps: {
       return (await service.careUserNames([careUserId])).get(careUserId);
     },
 
-    async careUserNames(careUserIds) {
-      const users = await service.careUsers(careUserIds);
-      return new Map([...users].map(([id, u]) => [id, u.name]));
-    },
+    careUserNames: (careUserIds) => users.names(careUserIds),
 
     async careUsers(careUserIds) {
+      // From the directory kept in memory (see read-cache/care-users.ts); those not in it are read.
       const out = new Map<string, CareUserSummary>();
-      const missing: string[] = [];
-      for (const id of new Set(careUserIds)) {
-        const hit = names.get(id);
-        if (hit && now() - hit.at < NAME_TTL) out.set(id, hit.user);
-        else missing.push(id);
+      const wanted = [...new Set(careUserIds)];
+      const known = wanted.length ? await users.directory() : null;
+      for (const id of wanted) {
+        const u = known?.byId.get(id);
+        if (u) out.set(id, summary(u));
       }
+      const missing = wanted.filter((id) => !out.has(id));
       if (missing.length) {
         try {
-          for await (const u of care.users.iterate({ filters: { ids: missing }, attributes: ['_id', 'first_name', 'last_name', 'email'], limit: 500 })) {
-            names.set(u._id, { at: now(), user: summary(u) });
+          for await (const u of care.users.iterate({ filters: { ids: missing }, attributes: ['_id', 'first_name', 'last_name', 'email'], limit: 500 }))
             out.set(u._id, summary(u));
-          }
         } catch (err) {
           if (!usersUnavailable(err)) logger.warn('could not read care user names', { error: err });
         }
@@ -252,7 +249,6 @@ export function createIdentityService(deps: {
           .map(summary)
           .filter((u) => q === u.id || words.every((w) => `${u.name} ${u.email ?? ''}`.toLowerCase().includes(w)))
           .sort((a, b) => a.name.localeCompare(b.name));
-        for (const u of users) names.set(u.id, { at: now(), user: u });
         return { available: true, users: users.slice(0, PICK_LIMIT) };
       } catch (err) {
         if (usersUnavailable(err)) return { available: false, users: [] };

@@ -24,6 +24,9 @@ export interface CommandContext {
 export interface HomeQueue {
   generation: number;
   tail: Promise<void>;
+  /** When the latest render began (the app's clock, ms) and the care data version it read. */
+  renderedAt?: number;
+  renderedVersion?: number | null;
 }
 
 /**
@@ -50,6 +53,8 @@ export interface SlackDeps {
   timezone: string;
   /** Per-person Home tab publish queues of this app instance (see home-publisher.ts). */
   homeQueues: Map<string, HomeQueue>;
+  /** Moves on with every change to care actions this instance learns of; null when it cannot know (see read-cache/action-cache.ts). */
+  careVersion?: () => number | null;
   /** Seals every modal's private_metadata to the person and form it was issued to (see signed-metadata.ts). */
   signedMetadata: SignedMetadata;
   /** Admins' Home tab: the team view and the app's status (with Retry of failed deliveries). */

@@ -28,10 +28,29 @@ async function adminHome(deps: SlackDeps, teamId: string, userId: string): Promi
   return { team, status };
 }
 
+/**
+ * Opening the Home tab renders it again at most once per person in this long
+ * while nothing changed: someone flicking between tabs keeps what was published
+ * a moment ago. Any change to care actions this instance learned of since that
+ * render (and any change made through Slack, which publishes at once) renders again.
+ */
+export const HOME_OPEN_QUIET_MS = 5_000;
+
+/** app_home_opened: publish, unless this person's Home was rendered within HOME_OPEN_QUIET_MS from the same data. */
+export async function homeOpened(deps: SlackDeps, teamId: string, userId: string): Promise<void> {
+  const queue = queueFor(deps, `${teamId}/${userId}`);
+  const version = deps.careVersion?.() ?? null;
+  const recent = queue.renderedAt !== undefined && deps.now().getTime() - queue.renderedAt < HOME_OPEN_QUIET_MS;
+  if (recent && version !== null && version === queue.renderedVersion) return;
+  await publishHome(deps, teamId, userId);
+}
+
 /** Render and publish one person's Home tab; never throws (a failure is logged). */
 export async function publishHome(deps: SlackDeps, teamId: string, userId: string, limit = HOME_PAGE_SIZE, offset = 0): Promise<void> {
   const queue = queueFor(deps, `${teamId}/${userId}`);
   const generation = ++queue.generation;
+  queue.renderedAt = deps.now().getTime();
+  queue.renderedVersion = deps.careVersion?.() ?? null;
   try {
     // Read side by side with the person's own list (adminHome never rejects).
     const admin = adminHome(deps, teamId, userId).then((a) => (a ? { admin: a } : {}));

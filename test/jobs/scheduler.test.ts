@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createScheduler, type Job, type Scheduler } from '../../src/jobs/scheduler.js';
+import { createScheduler, everySeconds, everySecondsJustAfter, type Job, type Scheduler } from '../../src/jobs/scheduler.js';
 import { memoryLogger, silentLogger } from '../../src/logging/logger.js';
 import { openStore, type OpenedStore } from '../../src/store/index.js';
 
@@ -104,6 +104,31 @@ describe('scheduler with a real SQLite store', () => {
     g.open();
     expect(await second).toEqual({ ran: true, result: 2 });
     expect(g.state.maxActive).toBe(1);
+  });
+
+  it('runs a local job on every instance at once (no lease), still never twice at once within one', async () => {
+    const g = gatedJob('local');
+    const local = { ...g.job, local: true };
+    const a = scheduler(await instanceStore(), 'instance-a', [local]);
+    const b = scheduler(await instanceStore(), 'instance-b', [local]);
+    const runs = [a.runOnce('local'), b.runOnce('local')];
+    await g.started(2);
+    expect(g.active).toBe(2);
+    const again = a.runOnce('local'); // waits for this instance's own run
+    await tick();
+    expect(g.active).toBe(2);
+    g.open();
+    await g.started(3);
+    g.open();
+    expect((await Promise.all([...runs, again])).map((r) => r.ran)).toEqual([true, true, true]);
+  });
+
+  it('schedules the cache sync just after each poll tick', () => {
+    expect(everySeconds(5)).toBe('*/5 * * * * *');
+    expect(everySecondsJustAfter(5)).toBe('1-59/5 * * * * *');
+    expect(everySeconds(60)).toBe('0 * * * * *');
+    expect(everySecondsJustAfter(60)).toBe('5 * * * * *');
+    expect(everySecondsJustAfter(300)).toBe('5 */5 * * * *');
   });
 
   it('never runs a job twice at once in one instance, even when triggered twice together', async () => {

@@ -1,0 +1,18 @@
+import type { ChangeSync } from '../services/read-cache/change-sync.js';
+import type { Job } from './scheduler.js';
+
+/**
+ * This instance's action cache learns of changes even when another instance
+ * holds the changes poll: every instance, just after each poll tick, reads the
+ * changes itself unless a poll run here does (see change-sync.ts). On start it
+ * takes its starting point (one request).
+ */
+export function cacheSyncJob(deps: { sync: ChangeSync; schedule: string }): Job {
+  return {
+    name: 'read-cache-sync',
+    schedule: deps.schedule,
+    runOnStart: true,
+    local: true,
+    run: () => deps.sync.syncIfDue(),
+  };
+}
