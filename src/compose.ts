@@ -167,31 +167,10 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     staleAfterMs,
     logger: logger.child({ component: 'urgent-alerts' }),
   });
-  const assignments = createAssignmentNotices({
-    care,
-    store,
-    slack: jobSlack,
-    identity,
-    profiles,
-    deliverer,
-    render,
-    teamId: team,
-    logger: logger.child({ component: 'assignment-notices' }),
-    now,
-    staleAfterMs,
-  });
-  const changes = createChangeNotices({
-    care,
-    store,
-    slack: jobSlack,
-    identity,
-    profiles,
-    deliverer,
-    render,
-    logger: logger.child({ component: 'change-notices' }),
-    now,
-    staleAfterMs,
-  });
+  // The DMs to one person about one action (assignments, changes others made) share what they are built from.
+  const dmNoticeDeps = { care, store, slack: jobSlack, identity, profiles, deliverer, render, now, staleAfterMs };
+  const assignments = createAssignmentNotices({ ...dmNoticeDeps, teamId: team, logger: logger.child({ component: 'assignment-notices' }) });
+  const changes = createChangeNotices({ ...dmNoticeDeps, logger: logger.child({ component: 'change-notices' }) });
   const digests = metrics.observeDigests(createDigests({ care, store, identity, channels, deliverer, render, logger }));
   const summaries = createMorningSummaries({
     care,
