@@ -206,7 +206,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
       void changes.tell(action, change).catch((err) => logger.warn('a change DM could not be sent now', { actionId: action._id, error: err })),
   });
   // Admins' Home tab: the team view, and the status with Retry, which runs a kind's unfinished rows now.
-  const teamView = createTeamView({ care, store, identity, timezone: settings.timezone, now });
+  const teamView = createTeamView({ care, store, identity, timezone: settings.timezone, now, reads: reads.actions });
   const status = createStatusService({
     store,
     care,

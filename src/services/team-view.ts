@@ -2,7 +2,8 @@
  * The admins' team view (their Home tab): who has what overdue and due today,
  * the unassigned queue, and which channels get digests and routed notices.
  * One paged care query, like a digest's: open actions due by the end of the
- * coming week.
+ * coming week, through the instance's action cache when it has one (a
+ * repeated read while nothing changed asks the care API nothing).
  */
 import type { CareClient } from '../care/index.js';
 import type { Store, Subscription } from '../store/index.js';
@@ -12,6 +13,8 @@ import { addDays, localParts } from '../time/zones.js';
 import { ACTION_ATTRIBUTES, type ActionView, bucketByDue } from './action-model.js';
 import { toActionViews } from './action-views.js';
 import type { Actor, IdentityService } from './identity.js';
+import type { ActionCache } from './read-cache/action-cache.js';
+import type { ListQuery } from './read-cache/action-filters.js';
 
 /** One carer's load: overdue and due today (a Slack mention when linked, else their care name). */
 export interface CarerLoad {
@@ -69,8 +72,11 @@ export function createTeamView(deps: {
   timezone: string;
   now: () => Date;
   maxRead?: number;
+  /** The instance's action cache: the Team view's list is shared and kept fresh by the changes feed (see read-cache/). */
+  reads?: Pick<ActionCache, 'list'>;
 }): TeamViewService {
   const maxRead = deps.maxRead ?? TEAM_VIEW_MAX_READ;
+  const readOpen = (query: ListQuery) => (deps.reads ? deps.reads.list(query) : deps.care.actions.collect(query));
 
   async function channelPlans(teamId: string, now: Date): Promise<ChannelPlan[]> {
     const [subs, routes] = await Promise.all([deps.store.listSubscriptions(teamId), deps.store.listRoutes(teamId)]);
@@ -101,7 +107,7 @@ export function createTeamView(deps: {
       const tz = deps.timezone;
       const week = dueWindow('week', now, tz);
       const [actions, channels] = await Promise.all([
-        deps.care.actions.collect({
+        readOpen({
           filters: { completed: 'no', end_date: apiDateRange(week).end_date },
           attributes: [...ACTION_ATTRIBUTES],
           sort_by: ['due'],

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { careUserIdByEmail, command, linkDirectly, startHarness, webAppAction, type Harness } from './harness.js';
-import { deliveryActionId, deliveryKind, poll } from './fixtures/jobs-support.js';
+import { countRequests, deliveryActionId, deliveryKind, poll } from './fixtures/jobs-support.js';
 
 const START = new Date('2026-03-10T10:00:00Z');
 const at = (iso: string) => new Date(iso);
@@ -105,6 +105,18 @@ describe("an admin's Home tab", () => {
     expect(text).toContain('#care-team: digest 08:00 on weekdays (Europe/London), next Mar 11, 2026 at 8:00 AM');
     expect(text).toContain('#care-leads: completions of Heather Lodge nurses as they happen');
     expect(text).toContain(`Version\n${VERSION}`);
+  });
+
+  it('an admin opening the Home tab again reads the team from memory while nothing changed, and sees a change made in Slack at once', async () => {
+    const run = await h.app.jobs.runOnce('read-cache-sync'); // this instance follows the changes feed: answers may come from memory
+    expect(run.ran).toBe(true);
+    const admin = { teamId: h.fake.state.team.id, userId: h.fake.user('amelia')!.id };
+    const first = await h.app.deps.teamView.read(admin);
+    await h.app.reads.idle();
+    await h.control('stats/reset', {});
+    const again = await h.app.deps.teamView.read(admin);
+    expect(countRequests(await h.control('stats'), 'GET /v1/actions')).toBe(0);
+    expect(JSON.stringify(again)).toBe(JSON.stringify(first));
   });
 
   it('Status shows a failed delivery with its reason; Retry from the Home sends it once and the numbers change', async () => {
