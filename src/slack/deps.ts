@@ -27,6 +27,8 @@ export interface HomeQueue {
   /** When the latest render began (the app's clock, ms) and the care data version it read. */
   renderedAt?: number;
   renderedVersion?: number | null;
+  /** An opening inside the quiet time that found the data changed: the publish waiting for its end. */
+  trailing?: NodeJS.Timeout | undefined;
 }
 
 /**

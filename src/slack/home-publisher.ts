@@ -29,26 +29,37 @@ async function adminHome(deps: SlackDeps, teamId: string, userId: string): Promi
 }
 
 /**
- * Opening the Home tab renders it again at most once per person in this long
- * while nothing changed: someone flicking between tabs keeps what was published
- * a moment ago. Any change to care actions this instance learned of since that
- * render (and any change made through Slack, which publishes at once) renders again.
+ * Opening the Home tab publishes at most once per person in this long. An
+ * opening inside it changes nothing when the care data this instance knows of
+ * is as it was at that render (someone flicking between tabs keeps what was
+ * published a moment ago); when something changed, one publish follows at the
+ * end of the quiet time, so the tab is at most this far behind. Changes made
+ * through Slack do not wait: they publish at once (refreshHomes).
  */
 export const HOME_OPEN_QUIET_MS = 5_000;
 
-/** app_home_opened: publish, unless this person's Home was rendered within HOME_OPEN_QUIET_MS from the same data. */
+/** app_home_opened: publish, at most once per person per HOME_OPEN_QUIET_MS (see above). */
 export async function homeOpened(deps: SlackDeps, teamId: string, userId: string): Promise<void> {
   const queue = queueFor(deps, `${teamId}/${userId}`);
+  const sinceRender = queue.renderedAt === undefined ? Infinity : deps.now().getTime() - queue.renderedAt;
+  if (sinceRender >= HOME_OPEN_QUIET_MS) return publishHome(deps, teamId, userId);
   const version = deps.careVersion?.() ?? null;
-  const recent = queue.renderedAt !== undefined && deps.now().getTime() - queue.renderedAt < HOME_OPEN_QUIET_MS;
-  if (recent && version !== null && version === queue.renderedVersion) return;
-  await publishHome(deps, teamId, userId);
+  if (version !== null && version === queue.renderedVersion) return;
+  if (queue.trailing) return; // one publish is already waiting for the end of the quiet time
+  queue.trailing = setTimeout(() => {
+    queue.trailing = undefined;
+    void publishHome(deps, teamId, userId);
+  }, HOME_OPEN_QUIET_MS - sinceRender);
+  queue.trailing.unref?.();
 }
 
 /** Render and publish one person's Home tab; never throws (a failure is logged). */
 export async function publishHome(deps: SlackDeps, teamId: string, userId: string, limit = HOME_PAGE_SIZE, offset = 0): Promise<void> {
   const queue = queueFor(deps, `${teamId}/${userId}`);
   const generation = ++queue.generation;
+  // This render is newer than any publish waiting for the end of a quiet time.
+  if (queue.trailing) clearTimeout(queue.trailing);
+  queue.trailing = undefined;
   queue.renderedAt = deps.now().getTime();
   queue.renderedVersion = deps.careVersion?.() ?? null;
   try {
