@@ -69,7 +69,7 @@ export interface SlackFake {
   workspace(teamId: string): SlackFake;
   /** The team ids the fake serves, the default one first. */
   teamIds(): string[];
-  /** The app's OAuth credentials (one app, many installs). */
+  /** The app's OAuth credentials (one app, many installs); push to `redirectUris` to set the app's Redirect URLs. */
   oauth: OAuthAppConfig;
   /** Slack's authorize page (`/oauth/v2/authorize`) on this fake. */
   authorizeUrl: string;
@@ -159,7 +159,13 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
     if (token !== null) tokens.add(token ?? (i === 0 ? (options.botToken ?? DEFAULT_TOKEN) : DEFAULT_OTHER_TOKEN(workspace.team.id)), workspace.team.id);
   });
   const first = contexts.get(installs[0]!.team.id)!;
-  const oauth = new FakeOAuth({ ...DEFAULT_OAUTH_APP, ...options.oauth }, clock, tokens, (teamId) => contexts.get(teamId)?.store, first.store.state.team.id);
+  const oauth = new FakeOAuth(
+    { ...DEFAULT_OAUTH_APP, ...options.oauth, redirectUris: [...(options.oauth?.redirectUris ?? [])] },
+    clock,
+    tokens,
+    (teamId) => contexts.get(teamId)?.store,
+    first.store.state.team.id,
+  );
   const server = await startFakeServer(
     {
       auth: {
