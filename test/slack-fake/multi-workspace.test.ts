@@ -112,16 +112,11 @@ describe('Slack fake: several workspaces at once', () => {
     ).toEqual(['hello erin']);
     expect(f.messages('#care-team').map((m) => m.text)).toEqual(['hello bob']);
 
-    await f.workspace('T0SUN').store.addMessage({
-      type: 'message',
-      ts: f.workspace('T0SUN').store.newTs(),
+    await webClient(f, f.workspace('T0SUN').botToken).chat.postMessage({
       channel: 'C0SUNCARE',
-      user: 'U0SUNBOT',
-      bot_id: 'B0SUNBOT',
       text: 'button',
       blocks: [{ type: 'actions', block_id: 'b', elements: [{ type: 'button', action_id: 'hi', text: { type: 'plain_text', text: 'Hi' } }] }],
-      via: 'chat.postMessage',
-    } as never);
+    });
     await sunDriver.clickButton('frank', { channel: '#care-team', text: 'Hi' });
     expect(seen).toEqual([
       { team: 'T0SUN', user: 'U0ERIN' },
