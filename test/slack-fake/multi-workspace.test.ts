@@ -39,6 +39,7 @@ describe('Slack fake: several workspaces at once', () => {
     expect(await errorOf(a.users.info({ user: 'U0ERIN' }))).toBe('user_not_found');
     expect(await errorOf(b.users.info({ user: 'U0ALICE' }))).toBe('user_not_found');
     expect(await errorOf(b.users.lookupByEmail({ email: 'alice@example.org' }))).toBe('users_not_found');
+    expect(await errorOf(a.conversations.open({ users: 'U0FRANK' }))).toBe('user_not_found');
     expect((await b.users.list({})).members?.map((m) => m.id)).toEqual(['U0ERIN', 'U0FRANK', 'U0SUNBOT']);
 
     await b.chat.postMessage({ channel: 'C0SUNCARE', text: 'for Sunrise' });
