@@ -3,7 +3,9 @@
  * (`clientOptions.slackApiUrl = fake.apiUrl`) and a driver that acts like
  * people in Slack by sending the app signed requests.
  */
-export { startSlackFake, type SlackFake, type SlackFakeOptions } from './start-fake.js';
+export { startSlackFake, type SlackFake, type SlackFakeOptions, type WorkspaceInstall } from './start-fake.js';
+export { DEFAULT_OAUTH_APP, OAUTH_CODE_LIFETIME_MS, type OAuthAppConfig } from './oauth.js';
+export type { InstallResult } from './driver/install.js';
 export { createSlackDriver, SlackDriver, type SlackDriverOptions, type DriverResult, type ConfirmAnswer } from './driver/driver.js';
 export { ModalHandle, REQUIRED_FIELD, type SubmitResult } from './driver/modal-handle.js';
 export { TROUBLE_CONNECTING, type SubmitOutcome } from './driver/apply-ack.js';
@@ -14,7 +16,7 @@ export type { Delivery, Transport } from './driver/transport.js';
 export type { FakeSocketMode, SocketConnectionInfo, EnvelopeRecord, SocketAnswer } from './socket/socket-mode.js';
 export type { DisconnectReason, EnvelopeType } from './socket/messages.js';
 export { slackSignature } from './driver/sign.js';
-export { demoWorkspace, DEFAULT_BOT_SCOPES, type Workspace, type WorkspaceUser, type WorkspaceChannel } from './workspace.js';
+export { demoWorkspace, secondDemoWorkspace, DEFAULT_BOT_SCOPES, type Workspace, type WorkspaceUser, type WorkspaceChannel } from './workspace.js';
 export { manualClock, systemClock, type Clock, type ManualClock } from './clock.js';
 export { DEFAULT_POST_RATE_LIMIT, type PostRateLimit } from './rate-limiter.js';
 export type { Faults, FaultFailure, FaultConfig } from './faults.js';

@@ -5,7 +5,8 @@ import { foreignRequest, mediaType } from '../local-http/local-only.js';
 import { ApiError } from './api/api-error.js';
 import type { Args } from './api/args.js';
 import type { ApiContext } from './api/context.js';
-import { handleApiCall, type ApiAnswer, type FakeTokens } from './api/router.js';
+import { handleApiCall, type ApiAnswer, type FakeAuth } from './api/router.js';
+import type { FakeOAuth } from './oauth.js';
 import { postToResponseUrl } from './response-urls.js';
 
 const MAX_BODY = 4 * 1024 * 1024;
@@ -63,12 +64,29 @@ export interface FakeServerHandle {
   close(): Promise<void>;
 }
 
+/** What the server routes to: the workspaces (by token, by team id) and the app's OAuth. */
+export interface FakeRouting {
+  auth: FakeAuth;
+  /** A workspace's context by team id. */
+  team(teamId: string): ApiContext | undefined;
+  oauth: FakeOAuth;
+}
+
+/** `Authorization: Basic base64(user:password)`, as oauth.v2.access accepts the client id and secret. */
+function basicCredentials(auth: string | undefined): { user: string; password: string } | undefined {
+  if (!auth?.startsWith('Basic ')) return undefined;
+  const decoded = Buffer.from(auth.slice(6).trim(), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon < 0 ? undefined : { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
 /**
- * Serves `/api/<method>`, `/response/<id>`, `/_fake/state` and the Socket Mode
+ * Serves `/api/<method>`, `/response/<id>`, `/oauth/v2/authorize`, `/_fake/state` and the Socket Mode
  * WebSocket (`/link/`) on 127.0.0.1, to programs on this machine only (a
  * foreign Host or Origin is a 403).
  */
-export async function startFakeServer(ctx: ApiContext, tokens: FakeTokens, port: number): Promise<FakeServerHandle> {
+export async function startFakeServer(routing: FakeRouting, port: number): Promise<FakeServerHandle> {
+  const ctx = routing.auth.fallback;
   const local = { host: '127.0.0.1', port: () => (server.address() as AddressInfo | null)?.port };
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -79,16 +97,29 @@ export async function startFakeServer(ctx: ApiContext, tokens: FakeTokens, port:
         const { args, json } = parseArgs(req, await readBody(req), url.searchParams);
         const auth = req.headers.authorization;
         const bearer = auth?.startsWith('Bearer ') ? auth.slice(7).trim() : undefined;
+        const basic = basicCredentials(auth);
         const method = decodeURIComponent(url.pathname.slice('/api/'.length));
-        send(res, await handleApiCall(ctx, { method, args, json, ...(bearer ? { bearer } : {}) }, tokens), ctx.store.state.bot.scopes.join(','));
+        const answer = await handleApiCall(routing.auth, { method, args, json, ...(bearer ? { bearer } : {}), ...(basic ? { basic } : {}) });
+        const scopes = ((bearer ? routing.auth.bot(bearer)?.ctx : undefined) ?? ctx).store.state.bot.scopes.join(',');
+        send(res, answer, scopes);
         return;
       }
       if (url.pathname.startsWith('/response/') && req.method === 'POST') {
-        send(res, await responseUrlPost(ctx, req, url));
+        const teamId = decodeURIComponent(url.pathname.slice('/response/'.length)).split('/')[0] ?? '';
+        send(res, await responseUrlPost(routing.team(teamId) ?? ctx, req, url));
+        return;
+      }
+      if (url.pathname === '/oauth/v2/authorize' && req.method === 'GET') {
+        const answer = routing.oauth.authorize(url.searchParams);
+        res.writeHead(answer.status, { 'content-type': 'text/plain; charset=utf-8', ...answer.headers });
+        res.end(answer.body);
         return;
       }
       if (url.pathname === '/_fake/state' && req.method === 'GET') {
-        send(res, { status: 200, headers: {}, body: ctx.store.snapshot() as unknown as Record<string, unknown> });
+        const team = url.searchParams.get('team');
+        const store = (team ? routing.team(team) : ctx)?.store;
+        if (!store) throw new ApiError('team_not_found', {}, 404);
+        send(res, { status: 200, headers: {}, body: store.snapshot() as unknown as Record<string, unknown> });
         return;
       }
       send(res, { status: 404, headers: {}, body: 'Not Found' });

@@ -6,9 +6,11 @@ import { Faults } from './faults.js';
 import { DEFAULT_POST_RATE_LIMIT, RateLimiter, type PostRateLimit } from './rate-limiter.js';
 import * as read from './readers.js';
 import { issueResponseUrl } from './response-urls.js';
+import { DEFAULT_OAUTH_APP, FakeOAuth, type OAuthAppConfig } from './oauth.js';
 import { startFakeServer } from './server.js';
 import { FakeSocketMode, type SocketModeOptions } from './socket/socket-mode.js';
 import { FakeStore } from './store.js';
+import { TokenRegistry } from './tokens.js';
 import { issueTrigger } from './triggers.js';
 import type {
   AckRecord,
@@ -26,11 +28,24 @@ import { visibleText, type Readable } from './visible-text.js';
 import { waitFor, type WaitOptions } from './wait-for.js';
 import { demoWorkspace, type Workspace } from './workspace.js';
 
+/** A workspace the fake serves, with its bot token (`null`: the app is not installed there yet; an OAuth install gives it one). */
+export type WorkspaceInstall = Workspace & { botToken?: string | null };
+
 export interface SlackFakeOptions {
   /** 0 (default) = any free port on 127.0.0.1. */
   port?: number;
+  /** One workspace (default `demoWorkspace()`); `workspaces` for several. */
   workspace?: Workspace;
+  /**
+   * Several workspaces, each with its own team, people, channels, bot and bot token (one app, many installs).
+   * The first is the fake's default workspace (`fake.teamId`, the readers, the driver). A workspace without
+   * `botToken` gets a token of its own; the first one gets `botToken` below.
+   */
+  workspaces?: WorkspaceInstall[];
+  /** The first workspace's bot token. */
   botToken?: string;
+  /** The app's OAuth credentials and Redirect URLs (oauth.v2.access, /oauth/v2/authorize). */
+  oauth?: Partial<OAuthAppConfig>;
   /** The app-level token (`xapp-…`) apps.connections.open takes. */
   appToken?: string;
   /** Socket Mode timings (how often the fake pings, how long a connection told to go may stay). */
@@ -48,7 +63,21 @@ export interface SlackFake {
   url: string;
   /** Pass as `clientOptions.slackApiUrl`; ends with "/api/". */
   apiUrl: string;
-  botToken: string;
+  /** This workspace's newest bot token that works ('' when it has none: not installed, or uninstalled). */
+  readonly botToken: string;
+  /** The same fake seen from another workspace: its readers, its store, its bot token (throws for an unknown team). */
+  workspace(teamId: string): SlackFake;
+  /** The team ids the fake serves, the default one first. */
+  teamIds(): string[];
+  /** The app's OAuth credentials (one app, many installs); push to `redirectUris` to set the app's Redirect URLs. */
+  oauth: OAuthAppConfig;
+  /** Slack's authorize page (`/oauth/v2/authorize`) on this fake. */
+  authorizeUrl: string;
+  /**
+   * The app is uninstalled from a workspace: its bot tokens answer `token_revoked` from now on.
+   * (The driver's `uninstall` also tells the app, with `tokens_revoked` and `app_uninstalled`.)
+   */
+  uninstall(teamId: string): void;
   /** Pass as the app's `appToken` to run it in Socket Mode against this fake. */
   appToken: string;
   /** The Socket Mode endpoint: its connections, envelopes, and `disconnect` / `drop` to test reconnects. */
@@ -93,42 +122,128 @@ export interface SlackFake {
 const DEFAULT_TOKEN = 'xoxb-0000000000-fake-slack-bot-token';
 const DEFAULT_APP_TOKEN = 'xapp-1-A0000000000-0000000000-fake-slack-app-level-token';
 
+const DEFAULT_OTHER_TOKEN = (teamId: string) => `xoxb-${teamId}-fake-slack-bot-token`;
+
+/** What every workspace of one fake shares. */
+interface Shared {
+  url: string;
+  socket: FakeSocketMode;
+  clock: Clock;
+  faults: Faults;
+  tokens: TokenRegistry;
+  oauth: FakeOAuth;
+  contexts: Map<string, ApiContext>;
+  close(): Promise<void>;
+}
+
 export async function startSlackFake(options: SlackFakeOptions = {}): Promise<SlackFake> {
   const clock = options.clock ?? systemClock;
-  const store = new FakeStore(options.workspace ?? demoWorkspace(), clock);
-  const botToken = options.botToken ?? DEFAULT_TOKEN;
+  const installs: WorkspaceInstall[] = options.workspaces ?? [options.workspace ?? demoWorkspace()];
+  if (installs.length === 0) throw new Error('Slack fake: no workspace');
   const faults = new Faults(options.random);
-  const rateLimiter = new RateLimiter(options.postRateLimit ?? DEFAULT_POST_RATE_LIMIT, clock);
   const appToken = options.appToken ?? DEFAULT_APP_TOKEN;
   const logger = (options.logger ?? silentLogger).child({ component: 'slack-fake' });
-  const socket = new FakeSocketMode({ appId: store.state.bot.appId, clock, logger, ...options.socketMode });
+  const tokens = new TokenRegistry();
+  const rateLimiters: RateLimiter[] = [];
+  const contexts = new Map<string, ApiContext>();
   let baseUrl = '';
-  const ctx: ApiContext = {
-    store,
-    rateLimiter,
-    faults,
-    logger,
-    issueResponseUrl: (origin) => issueResponseUrl(store, baseUrl, origin),
-    socketMode: socket,
-  };
-  const server = await startFakeServer(ctx, { bot: botToken, app: appToken }, options.port ?? 0);
+  const socket = new FakeSocketMode({ appId: installs[0]!.bot.appId, clock, logger, ...options.socketMode });
+  installs.forEach((install, i) => {
+    const { botToken: token, ...workspace } = install;
+    if (contexts.has(workspace.team.id)) throw new Error(`Slack fake: two workspaces with team ${workspace.team.id}`);
+    const store = new FakeStore(workspace, clock);
+    const rateLimiter = new RateLimiter(options.postRateLimit ?? DEFAULT_POST_RATE_LIMIT, clock);
+    rateLimiters.push(rateLimiter);
+    const ctx: ApiContext = { store, rateLimiter, faults, logger, issueResponseUrl: (origin) => issueResponseUrl(store, baseUrl, origin), socketMode: socket };
+    contexts.set(workspace.team.id, ctx);
+    if (token !== null) tokens.add(token ?? (i === 0 ? (options.botToken ?? DEFAULT_TOKEN) : DEFAULT_OTHER_TOKEN(workspace.team.id)), workspace.team.id);
+  });
+  const first = contexts.get(installs[0]!.team.id)!;
+  const oauth = new FakeOAuth(
+    { ...DEFAULT_OAUTH_APP, ...options.oauth, redirectUris: [...(options.oauth?.redirectUris ?? [])] },
+    clock,
+    tokens,
+    (teamId) => contexts.get(teamId)?.store,
+    first.store.state.team.id,
+  );
+  const server = await startFakeServer(
+    {
+      auth: {
+        fallback: first,
+        appToken,
+        bot: (token) => {
+          const record = tokens.get(token);
+          const ctx = record && contexts.get(record.teamId);
+          return ctx && record ? { ctx, revoked: record.revoked } : undefined;
+        },
+        revoke: (token) => tokens.revoke(token),
+        exchange: (args, basic) => oauth.exchange(args, basic),
+      },
+      team: (teamId) => contexts.get(teamId),
+      oauth,
+    },
+    options.port ?? 0,
+  );
   baseUrl = server.url;
+  const shared: Shared = { url: server.url, socket, clock, faults, tokens, oauth, contexts, close: () => server.close() };
+  const views = new Map<string, SlackFake>();
+  const view = (teamId: string): SlackFake => {
+    const ctx = contexts.get(teamId);
+    if (!ctx) throw new Error(`Slack fake: no workspace ${teamId}`);
+    let v = views.get(teamId);
+    if (!v) {
+      v = workspaceView(
+        ctx,
+        shared,
+        appToken,
+        (limit) => {
+          for (const r of rateLimiters) r.configure(limit);
+        },
+        view,
+      );
+      views.set(teamId, v);
+    }
+    return v;
+  };
+  return view(first.store.state.team.id);
+}
 
+/** The fake as one workspace sees it: its store and readers; the server, socket, clock and faults are shared. */
+function workspaceView(
+  ctx: ApiContext,
+  shared: Shared,
+  appToken: string,
+  setPostRateLimit: (limit: PostRateLimit | false) => void,
+  view: (teamId: string) => SlackFake,
+): SlackFake {
+  const { store } = ctx;
+  const { clock } = shared;
+  const teamId = store.state.team.id;
   return {
-    url: server.url,
-    apiUrl: `${server.url}api/`,
-    botToken,
+    url: shared.url,
+    apiUrl: `${shared.url}api/`,
+    get botToken() {
+      return shared.tokens.current(teamId) ?? '';
+    },
+    workspace: view,
+    teamIds: () => [...shared.contexts.keys()],
+    oauth: shared.oauth.app,
+    authorizeUrl: `${shared.url}oauth/v2/authorize`,
+    uninstall: (team) => {
+      view(team);
+      shared.tokens.revokeTeam(team);
+    },
     appToken,
-    socket,
-    teamId: store.state.team.id,
+    socket: shared.socket,
+    teamId,
     botUserId: store.state.bot.userId,
     clock,
-    faults,
+    faults: shared.faults,
     store,
     get state() {
       return store.state;
     },
-    setPostRateLimit: (limit) => rateLimiter.configure(limit),
+    setPostRateLimit,
     issueTrigger: (user, viewId) => issueTrigger(store, store.requireUser(user).id, viewId),
     issueResponseUrl: ctx.issueResponseUrl,
     messages: (channel) => read.channelMessages(store, channel),
@@ -154,6 +269,6 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
       return () => store.events.off('change', listener);
     },
     snapshot: () => store.snapshot(),
-    close: () => server.close(),
+    close: () => shared.close(),
   };
 }

@@ -76,6 +76,27 @@ export function demoWorkspace(overrides: { scopes?: string[] } = {}): Workspace 
   };
 }
 
+/**
+ * A second care provider's workspace (the same app installed again): team `T0SUN`, bot `U0SUNBOT`,
+ * Erin (admin and owner, Europe/Dublin) and Frank (Europe/Dublin); `#general` and `#care-team`
+ * (public, bot is a member). Its ids and handles differ from `demoWorkspace()`'s.
+ */
+export function secondDemoWorkspace(overrides: { scopes?: string[] } = {}): Workspace {
+  const bot = 'U0SUNBOT';
+  return {
+    team: { id: 'T0SUN', name: 'Sunrise Care', domain: 'sunrise-care' },
+    bot: { userId: bot, botId: 'B0SUNBOT', appId: 'A0CAREAPP', name: 'careactions', scopes: overrides.scopes ?? DEFAULT_BOT_SCOPES },
+    users: [
+      { id: 'U0ERIN', name: 'erin', realName: 'Erin Owner', email: 'erin@sunrise.example', tz: 'Europe/Dublin', isAdmin: true, isOwner: true },
+      { id: 'U0FRANK', name: 'frank', realName: 'Frank Carer', email: 'frank@sunrise.example', tz: 'Europe/Dublin' },
+    ],
+    channels: [
+      { id: 'C0SUNGEN', name: 'general', members: ['U0ERIN', 'U0FRANK', bot] },
+      { id: 'C0SUNCARE', name: 'care-team', members: ['U0ERIN', 'U0FRANK', bot] },
+    ],
+  };
+}
+
 /** Slack's user object for a workspace person at a given instant (tz_offset follows DST). */
 export function toSlackUser(user: WorkspaceUser, team: FakeTeam, nowMs: number): SlackUser {
   const at = new Date(nowMs);

@@ -11,10 +11,20 @@ import { viewMethods } from './views.js';
 
 export const METHODS: Record<string, MethodHandler> = { ...conversationMethods, ...chatMethods, ...viewMethods, ...userMethods, ...appMethods };
 
-/** The tokens the fake issued: the bot token for Web API methods, the app-level token for apps.connections.open. */
-export interface FakeTokens {
-  bot: string;
-  app: string;
+/**
+ * How calls are authenticated: every workspace's bot tokens (a call runs in its token's workspace),
+ * the app-level token for apps.connections.open, and the app's client credentials for oauth.v2.access.
+ */
+export interface FakeAuth {
+  /** Where calls that name no workspace are recorded (the first workspace). */
+  fallback: ApiContext;
+  /** The workspace a bot token acts in (undefined: not a bot token this fake issued). */
+  bot(token: string): { ctx: ApiContext; revoked: boolean } | undefined;
+  appToken: string;
+  /** auth.revoke: the token stops working. */
+  revoke(token: string): void;
+  /** oauth.v2.access. */
+  exchange(args: Args, basic?: { user: string; password: string }): Record<string, unknown>;
 }
 
 export interface ApiRequest {
@@ -24,6 +34,8 @@ export interface ApiRequest {
   bearer?: string;
   /** True when args came from a JSON body (Slack ignores a `token` field there). */
   json: boolean;
+  /** HTTP Basic credentials (oauth.v2.access takes the client id and secret this way). */
+  basic?: { user: string; password: string };
 }
 
 export interface ApiAnswer {
@@ -40,10 +52,28 @@ function failureError(f: FaultFailure): ApiError | { status: number } {
   return new ApiError(f.error ?? 'internal_error', {}, f.status ?? 200);
 }
 
-/** Runs one Web API call through faults, auth and the method, and records it. */
-export async function handleApiCall(ctx: ApiContext, req: ApiRequest, tokens: FakeTokens): Promise<ApiAnswer> {
-  const { store } = ctx;
-  const at = store.clock.now();
+/** Methods that take no token (the app's client credentials instead). */
+const CLIENT_METHODS = new Set(['oauth.v2.access']);
+
+/** The workspace a token acts in, or the Slack error for it. */
+function authenticate(auth: FakeAuth, method: string, token: string | undefined): ApiContext {
+  if (!token) throw new ApiError('not_authed');
+  const appMethod = APP_TOKEN_METHODS.has(method);
+  if (token === auth.appToken) {
+    if (appMethod) return auth.fallback;
+    throw new ApiError('not_allowed_token_type');
+  }
+  const bot = auth.bot(token);
+  if (!bot) throw new ApiError('invalid_auth');
+  if (bot.revoked) throw new ApiError('token_revoked');
+  if (appMethod) throw new ApiError('not_allowed_token_type');
+  return bot.ctx;
+}
+
+/** Runs one Web API call through faults, auth and the method, and records it in its workspace. */
+export async function handleApiCall(auth: FakeAuth, req: ApiRequest): Promise<ApiAnswer> {
+  let ctx = auth.fallback;
+  const at = ctx.store.clock.now();
   const started = performance.now();
   const { token: bodyToken, ...args } = req.args;
   const decision = ctx.faults.decide(req.method, req.args);
@@ -51,14 +81,20 @@ export async function handleApiCall(ctx: ApiContext, req: ApiRequest, tokens: Fa
   let answer: ApiAnswer;
   try {
     if (decision.failure) throw failureError(decision.failure);
-    const handler = METHODS[req.method];
-    if (!handler) throw new ApiError('unknown_method');
     const token = req.bearer ?? (req.json ? undefined : typeof bodyToken === 'string' ? bodyToken : undefined);
-    if (!token) throw new ApiError('not_authed');
-    const [expected, other] = APP_TOKEN_METHODS.has(req.method) ? [tokens.app, tokens.bot] : [tokens.bot, tokens.app];
-    if (token === other) throw new ApiError('not_allowed_token_type');
-    if (token !== expected) throw new ApiError('invalid_auth');
-    const result = await handler(ctx, args);
+    let result: Record<string, unknown>;
+    if (CLIENT_METHODS.has(req.method)) {
+      result = auth.exchange(args, req.basic);
+    } else if (req.method === 'auth.revoke') {
+      ctx = authenticate(auth, req.method, token);
+      if (args.test !== true && args.test !== 'true' && args.test !== '1') auth.revoke(token!);
+      result = { revoked: true };
+    } else {
+      const handler = METHODS[req.method];
+      if (!handler) throw new ApiError('unknown_method');
+      ctx = authenticate(auth, req.method, token);
+      result = await handler(ctx, args);
+    }
     answer = { status: 200, headers: {}, body: { ok: true, ...result } };
   } catch (e) {
     if (e instanceof ApiError) answer = { status: e.status, headers: e.headers, body: e.body() };
@@ -69,9 +105,10 @@ export async function handleApiCall(ctx: ApiContext, req: ApiRequest, tokens: Fa
       answer = { status: 200, headers: {}, body: { ok: false, error: 'internal_error' } };
     }
   }
-  store.recordCall({
+  const { client_secret: _secret, ...recorded } = args;
+  ctx.store.recordCall({
     method: req.method,
-    args,
+    args: recorded,
     status: answer.status,
     result: typeof answer.body === 'string' ? { ok: false, error: `http_${answer.status}` } : answer.body,
     at,

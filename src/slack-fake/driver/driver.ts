@@ -1,6 +1,7 @@
 import type { SlackFake } from '../start-fake.js';
 import type { DriverRequestKind, FakeMessage, SlackUser, StateValue } from '../types.js';
 import { applyCommandAck } from './apply-ack.js';
+import { installApp, type InstallResult } from './install.js';
 import { textOf } from '../find-blocks.js';
 import { locate, notFound, type ElementQuery, type Found, type Where } from './locate.js';
 import { ModalHandle } from './modal-handle.js';
@@ -12,7 +13,7 @@ import { type Delivery, httpTransport, socketTransport, type Transport } from '.
 
 interface DriverCommonOptions {
   fake: SlackFake;
-  /** Defaults to the fake's team. */
+  /** The workspace whose people this driver acts as (default: the fake's first workspace). */
   teamId?: string;
   /** Slack gives up on an ack after 3000 ms. */
   ackTimeoutMs?: number;
@@ -53,10 +54,11 @@ export class SlackDriver implements ModalDriver {
   readonly transport: Transport;
   private readonly options: Required<Omit<DriverCommonOptions, 'teamId' | 'fake'>> & { http?: { eventsUrl: string; signingSecret: string } };
 
+  private readonly created: SlackDriverOptions;
+
   constructor(options: SlackDriverOptions) {
-    this.fake = options.fake;
-    if (options.teamId && options.teamId !== options.fake.teamId)
-      throw new Error(`Slack driver: team ${options.teamId} is not the fake's team ${options.fake.teamId}`);
+    this.created = options;
+    this.fake = options.teamId ? options.fake.workspace(options.teamId) : options.fake;
     const common = { ackTimeoutMs: options.ackTimeoutMs ?? 3000, waitTimeoutMs: options.waitTimeoutMs ?? 2000, now: options.now ?? Date.now };
     if (options.transport === 'socket') {
       this.options = common;
@@ -67,6 +69,32 @@ export class SlackDriver implements ModalDriver {
     }
     const store = this.fake.store;
     this.resolver = { userId: (ref) => store.requireUser(ref).id, channelId: (ref) => store.requireChannel(ref).id };
+  }
+
+  /** The same driver acting as people of another workspace (same app, same transport): payloads carry that team. */
+  forTeam(teamId: string): SlackDriver {
+    return new SlackDriver({ ...this.created, teamId });
+  }
+
+  /**
+   * A person of `teamId` installs the app through its install page (`installUrl`, e.g. the app's
+   * `/slack/install`): see `installApp` in install.ts. `deny: true` clicks Cancel instead of Allow.
+   */
+  installApp(teamId: string, userRef: string, options: { installUrl: string; deny?: boolean }): Promise<InstallResult> {
+    return installApp(this.fake, teamId, userRef, options);
+  }
+
+  /**
+   * The app is uninstalled from `teamId` (default this driver's): its bot tokens are revoked in the fake
+   * (`token_revoked` from now on), then the app is told, as Slack does, with a `tokens_revoked` event
+   * and an `app_uninstalled` event carrying that team id. Returns the app's two answers.
+   */
+  async uninstall(teamId: string = this.fake.teamId): Promise<DriverResult[]> {
+    const team = this.forTeam(teamId);
+    this.fake.uninstall(teamId);
+    const revoked = await team.sendEvent({ type: 'tokens_revoked', tokens: { oauth: [], bot: [team.fake.botUserId] } }, { user: team.fake.botUserId });
+    const uninstalled = await team.sendEvent({ type: 'app_uninstalled' }, { user: team.fake.botUserId });
+    return [revoked, uninstalled];
   }
 
   get waitTimeoutMs(): number {
