@@ -4,27 +4,26 @@
  * stores each installation through the `installationStore` the caller adds
  * (installation-store.ts).
  *
- * How a bad or replayed `state` is refused (@slack/oauth 4, InstallProvider
- * with its default ClearStateStore, stateVerification on):
- * - /slack/install makes the state (a JWT signed with SLACK_STATE_SECRET holding
- *   the install options and the time) and sets it in an HttpOnly, Secure cookie
+ * How a bad or replayed `state` is refused (@slack/oauth 4's InstallProvider,
+ * stateVerification on):
+ * - /slack/install makes the state and sets it in an HttpOnly, Secure cookie
  *   (`slack-app-oauth-state`, 10 minutes).
  * - /slack/oauth_redirect refuses, before any call to Slack and so storing
  *   nothing, a callback without `state`, one whose `state` differs from the
- *   browser's cookie (not this browser's install), one whose signature does not
- *   verify (forged, or another secret), and one older than 10 minutes. The
- *   answer is the failure page below.
- * - Every callback answer deletes the cookie, so the browser that installed
- *   cannot send the same state again. The state store itself keeps no record
- *   of used states: a request that resends both the cookie and the state
- *   (captured) within the 10 minutes passes the state check; it then needs a
- *   `code` that Slack accepts, and a code is single-use (oauth.v2.access
- *   answers invalid_code to a second exchange), so a replayed callback stores
- *   nothing. Refusing a reused state outright would need a StateStore that
- *   remembers states (e.g. over the store's seen_requests).
+ *   browser's cookie (not this browser's install), one whose signature does
+ *   not verify (forged, or another secret), and one older than 10 minutes.
+ *   The answer is the failure page below (400). Every callback answer deletes
+ *   the cookie.
+ * - Replay: with Bolt's default state store (a JWT signed with
+ *   SLACK_STATE_SECRET, no record of use), a request that resends both the
+ *   cookie and the state within the 10 minutes passes the state check; only
+ *   Slack's single-use `code` then stops it. Pass `stateStore:
+ *   oneTimeStateStore(...)` (oauth-state-store.ts) and a state is accepted once:
+ *   a second callback with it is refused (400) before Slack is asked, across
+ *   instances sharing the store.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AppOptions, Installation } from '@slack/bolt';
+import type { AppOptions, Installation, StateStore } from '@slack/bolt';
 
 /** The bot scopes manifest.yml asks for (test/slack/oauth-settings.test.ts keeps the two in step). */
 export const BOT_SCOPES = [
@@ -94,8 +93,8 @@ function page(res: ServerResponse, status: number, title: string, text: string):
   );
 }
 
-/** Pure: Bolt's OAuth options (add `installationStore`). */
-export function oauthSettings(config: OAuthConfig): OAuthSettings {
+/** Pure: Bolt's OAuth options (add `installationStore`); `stateStore` replaces Bolt's default (see above). */
+export function oauthSettings(config: OAuthConfig, options: { stateStore?: StateStore } = {}): OAuthSettings {
   return {
     clientId: config.clientId,
     clientSecret: config.clientSecret,
@@ -108,6 +107,7 @@ export function oauthSettings(config: OAuthConfig): OAuthSettings {
       directInstall: false,
       // See the file comment for what this refuses.
       stateVerification: true,
+      ...(options.stateStore ? { stateStore: options.stateStore } : {}),
       callbackOptions: {
         success: (installation: Installation, _options: unknown, _req: IncomingMessage, res: ServerResponse) =>
           page(res, 200, 'Care Actions is installed', successSentence(installation)),

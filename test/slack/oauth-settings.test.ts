@@ -15,6 +15,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { KeyRing } from '../../src/crypto/key-ring.js';
 import { installationStore } from '../../src/slack/installation-store.js';
 import { BOT_SCOPES, failureSentence, oauthSettings, successSentence } from '../../src/slack/oauth-settings.js';
+import { oneTimeStateStore } from '../../src/slack/oauth-state-store.js';
 import { sqliteHarness } from '../store/harness.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -108,12 +109,13 @@ async function slackOAuthApi(): Promise<{ url: string; calls: string[] }> {
   return { url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/api/`, calls };
 }
 
-async function oauthApp() {
+async function oauthApp(options: { oneTimeState?: boolean } = {}) {
   const f = await sqliteHarness().fresh({ keyRing: new KeyRing([randomBytes(32)]) });
   const slack = await slackOAuthApi();
+  const stateStore = options.oneTimeState ? oneTimeStateStore({ secret: config.stateSecret, seen: f.store }) : undefined;
   const app = new App({
     signingSecret: 'signing-secret',
-    ...oauthSettings(config),
+    ...oauthSettings(config, { stateStore }),
     installationStore: installationStore(f.store),
     clientOptions: { slackApiUrl: slack.url },
     logLevel: LogLevel.ERROR,
@@ -179,5 +181,52 @@ describe('Installing through Bolt with these settings', () => {
     }
     expect(slack.calls).toEqual([]);
     expect(await stored()).toBeNull();
+  });
+});
+
+describe('Replaying a callback (same state and cookie, another code)', () => {
+  it("passes Bolt's default state check within its 10 minutes: only Slack's single-use code would stop it", async () => {
+    const { base, slack } = await oauthApp();
+    const { state, cookie } = await openInstallPage(base);
+    expect((await callback(base, `code=first&state=${encodeURIComponent(state)}`, cookie)).status).toBe(200);
+    expect((await callback(base, `code=second&state=${encodeURIComponent(state)}`, cookie)).status).toBe(200);
+    expect(slack.calls).toEqual(['oauth.v2.access', 'auth.test', 'oauth.v2.access', 'auth.test']);
+  });
+
+  it('is refused with the one-time state store: 400, Slack not asked again, the first install kept', async () => {
+    const { base, slack, stored } = await oauthApp({ oneTimeState: true });
+    const { state, cookie } = await openInstallPage(base);
+    expect((await callback(base, `code=first&state=${encodeURIComponent(state)}`, cookie)).status).toBe(200);
+    const replay = await callback(base, `code=second&state=${encodeURIComponent(state)}`, cookie);
+    expect(replay.status).toBe(400);
+    expect(replay.html).toContain('this install link has expired or was opened in another browser');
+    expect(slack.calls).toEqual(['oauth.v2.access', 'auth.test']);
+    expect((await stored())?.bot?.token).toBe('xoxb-T0SUN-from-oauth');
+  });
+});
+
+describe('One-time OAuth state', () => {
+  const options = { scopes: [...BOT_SCOPES], metadata: 'm' };
+  const made = new Date(Date.UTC(2026, 0, 5, 9, 0, 0));
+  const later = (seconds: number) => new Date(made.getTime() + seconds * 1000);
+
+  it('gives back the install options once, within 10 minutes, and only for a state signed with its secret', async () => {
+    const { store } = await sqliteHarness().fresh();
+    const states = oneTimeStateStore({ secret: config.stateSecret, seen: store });
+    const [a, b, c, d] = await Promise.all([1, 2, 3, 4].map(() => states.generateStateParam(options, made)));
+    expect(new Set([a, b, c, d]).size).toBe(4);
+
+    expect(await states.verifyStateParam(later(599), a!)).toEqual(options);
+    await expect(states.verifyStateParam(later(599), a!)).rejects.toMatchObject({
+      code: 'slack_oauth_invalid_state',
+      message: 'The OAuth state was used already.',
+    });
+    await expect(states.verifyStateParam(later(600), b!)).rejects.toThrow('The OAuth state has expired.');
+    const other = oneTimeStateStore({ secret: 'another-secret-0123456789', seen: store });
+    await expect(other.verifyStateParam(later(1), c!)).rejects.toThrow('The OAuth state is not one this app signed.');
+    const [body, signature] = d!.split('.');
+    const tampered = `${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body!, 'base64url').toString()), t: later(500).getTime() })).toString('base64url')}.${signature}`;
+    await expect(states.verifyStateParam(later(700), tampered)).rejects.toThrow('The OAuth state is not one this app signed.');
+    await expect(states.verifyStateParam(later(1), 'garbage')).rejects.toThrow('The OAuth state is not one this app signed.');
   });
 });
