@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseKeyRing } from './crypto/key-ring.js';
 import { careWebTemplateProblem } from './services/care-web-link.js';
 import { isValidTimeZone } from './time/zones.js';
 
@@ -7,28 +8,41 @@ const optionalString = z
   .optional()
   .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined));
 
-const url = (what: string) =>
-  z
-    .string({ error: `is required (${what})` })
-    .trim()
-    .min(1, `is required (${what})`)
-    .url(`must be a URL (${what})`);
-
 const required = (what: string) =>
   z
     .string({ error: `is required (${what})` })
     .trim()
     .min(1, `is required (${what})`);
 
+const CARE_URL_HINT = 'e.g. https://api.carehq.co.uk/v1';
+
 const EnvSchema = z.object({
-  SLACK_BOT_TOKEN: required('the bot token, xoxb-...').refine((v) => v.startsWith('xoxb-'), 'must start with xoxb-'),
+  // Required in single-workspace mode, refused in multi-workspace mode (checked below).
+  SLACK_BOT_TOKEN: optionalString.refine((v) => v === undefined || v.startsWith('xoxb-'), 'must start with xoxb-'),
   SLACK_SIGNING_SECRET: required("the app's signing secret"),
   SLACK_APP_TOKEN: optionalString.refine((v) => v === undefined || v.startsWith('xapp-'), 'must start with xapp- (Socket Mode app token)'),
   SLACK_API_URL: optionalString.refine((v) => v === undefined || URL.canParse(v), 'must be a URL'),
-  CARE_API_BASE_URL: url('e.g. https://api.carehq.co.uk/v1'),
-  CARE_ACCOUNT_ID: required('the care account Id'),
-  CARE_API_KEY: required('the care API key'),
-  CARE_API_SECRET: required('the care API secret'),
+  // The care account of single-workspace mode (required there, checked below); in multi-workspace mode each workspace connects its own.
+  CARE_API_BASE_URL: optionalString.refine((v) => v === undefined || URL.canParse(v), `must be a URL (${CARE_URL_HINT})`),
+  CARE_ACCOUNT_ID: optionalString,
+  CARE_API_KEY: optionalString,
+  CARE_API_SECRET: optionalString,
+  // Multi-workspace mode ("Add to Slack"): all four set and no SLACK_BOT_TOKEN (checked below).
+  SLACK_CLIENT_ID: optionalString,
+  SLACK_CLIENT_SECRET: optionalString,
+  SLACK_STATE_SECRET: optionalString.refine(
+    (v) => v === undefined || v.length >= 16,
+    'must be at least 16 characters: it signs the OAuth state (e.g. openssl rand -hex 32)',
+  ),
+  ENCRYPTION_KEY: optionalString.superRefine((v, ctx) => {
+    if (v === undefined) return;
+    try {
+      parseKeyRing(v);
+    } catch (error) {
+      // KeyRingError names the key's position, never its value.
+      ctx.addIssue({ code: 'custom', message: `is not usable: ${(error as Error).message}` });
+    }
+  }),
   CARE_WEB_URL: optionalString.superRefine((v, ctx) => {
     const problem = v === undefined ? null : careWebTemplateProblem(v);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
@@ -65,13 +79,79 @@ const EnvSchema = z.object({
   METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters (e.g. openssl rand -hex 32)'),
 });
 
+/** What multi-workspace mode needs, in the order problems are reported. */
+export const MULTI_WORKSPACE_VARIABLES = ['SLACK_CLIENT_ID', 'SLACK_CLIENT_SECRET', 'SLACK_STATE_SECRET', 'ENCRYPTION_KEY'] as const;
+const OAUTH_VARIABLES = ['SLACK_CLIENT_ID', 'SLACK_CLIENT_SECRET', 'SLACK_STATE_SECRET'] as const;
+const SINGLE_REQUIRED = {
+  SLACK_BOT_TOKEN: 'the bot token, xoxb-...; or set SLACK_CLIENT_ID, SLACK_CLIENT_SECRET, SLACK_STATE_SECRET and ENCRYPTION_KEY to serve many workspaces',
+  CARE_API_BASE_URL: CARE_URL_HINT,
+  CARE_ACCOUNT_ID: 'the care account Id',
+  CARE_API_KEY: 'the care API key',
+  CARE_API_SECRET: 'the care API secret',
+} as const;
+
+type Env = z.infer<typeof EnvSchema>;
+
+const present = (env: Record<string, string | undefined>, name: string) => (env[name] ?? '').trim() !== '';
+
+/**
+ * The mode: multi-workspace when any of the OAuth variables is set (then all
+ * four multi-workspace variables are required and SLACK_BOT_TOKEN is refused),
+ * else single-workspace. ENCRYPTION_KEY alone does not choose a mode.
+ */
+const modeOf = (env: Record<string, string | undefined>): 'single' | 'multi' => (OAUTH_VARIABLES.some((name) => present(env, name)) ? 'multi' : 'single');
+
+/** What each mode requires, judged on the raw env so it is reported together with every other problem. */
+function modeProblems(env: Record<string, string | undefined>): string[] {
+  if (modeOf(env) === 'single') {
+    return (Object.entries(SINGLE_REQUIRED) as [string, string][])
+      .filter(([name]) => !present(env, name))
+      .map(([name, what]) => `${name} is required (${what})`);
+  }
+  const given = MULTI_WORKSPACE_VARIABLES.filter((name) => present(env, name)).join(', ');
+  const problems = MULTI_WORKSPACE_VARIABLES.filter((name) => !present(env, name)).map(
+    (name) => `${name} is required for multi-workspace mode (${given} set; set all four, or none of the SLACK_CLIENT_/SLACK_STATE_ ones for one workspace)`,
+  );
+  if (present(env, 'SLACK_BOT_TOKEN'))
+    problems.push(
+      'SLACK_BOT_TOKEN must be unset in multi-workspace mode (each workspace gets its bot token by installing the app); or unset SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_STATE_SECRET for one workspace',
+    );
+  return problems;
+}
+
 /** Checks between variables, reported like the others. */
 const CheckedEnvSchema = EnvSchema.superRefine((env, ctx) => {
   if (env.METRICS_PORT !== undefined && env.METRICS_PORT === env.PORT)
     ctx.addIssue({ code: 'custom', path: ['METRICS_PORT'], message: 'must differ from PORT (leave it empty to serve /metrics on PORT)' });
 });
 
-export type Config = z.infer<typeof EnvSchema>;
+type Common = Omit<Env, keyof typeof SINGLE_REQUIRED | (typeof MULTI_WORKSPACE_VARIABLES)[number]>;
+
+/** One workspace, one care account, both from the environment (as before multi-workspace mode). */
+export type Config = Common & {
+  mode: 'single';
+  SLACK_BOT_TOKEN: string;
+  CARE_API_BASE_URL: string;
+  CARE_ACCOUNT_ID: string;
+  CARE_API_KEY: string;
+  CARE_API_SECRET: string;
+  /** Optional here: the store may keep secrets encrypted with it. */
+  ENCRYPTION_KEY: string | undefined;
+};
+
+/** Many workspaces installed through "Add to Slack"; each connects its own care account (CARE_* variables are not used). */
+export type MultiWorkspaceConfig = Common & {
+  mode: 'multi';
+  /** Refused in this mode. */
+  SLACK_BOT_TOKEN: undefined;
+  SLACK_CLIENT_ID: string;
+  SLACK_CLIENT_SECRET: string;
+  SLACK_STATE_SECRET: string;
+  /** One or more keys (crypto/key-ring.ts parseKeyRing); already checked to parse. */
+  ENCRYPTION_KEY: string;
+};
+
+export type AppConfig = Config | MultiWorkspaceConfig;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -80,10 +160,26 @@ export class ConfigError extends Error {
   }
 }
 
-/** Read the configuration from env; one clear line per missing or invalid variable. */
-export function loadConfig(env: Record<string, string | undefined>): Config {
+/** Read the configuration of either mode from env; one clear line per missing or invalid variable. */
+export function loadAppConfig(env: Record<string, string | undefined>): AppConfig {
   const result = CheckedEnvSchema.safeParse(env);
-  if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => `${issue.path.join('.') || '(env)'} ${issue.message}`);
-  throw new ConfigError(problems);
+  const problems = [...(result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.') || '(env)'} ${issue.message}`)), ...modeProblems(env)];
+  if (!result.success || problems.length > 0) throw new ConfigError(problems);
+  const data = result.data;
+  // modeProblems guarantees the fields each mode needs.
+  if (modeOf(env) === 'multi') return { ...data, mode: 'multi' } as MultiWorkspaceConfig;
+  return { ...data, mode: 'single' } as Config;
+}
+
+/**
+ * Single-workspace configuration, as main.ts starts today. Multi-workspace
+ * variables are checked as in loadAppConfig; a complete multi-workspace set is
+ * refused here until start-up serves that mode (it then uses loadAppConfig).
+ */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const config = loadAppConfig(env);
+  if (config.mode === 'single') return config;
+  throw new ConfigError([
+    'SLACK_CLIENT_ID multi-workspace mode is configured, but this start-up serves one workspace only (set SLACK_BOT_TOKEN and unset the OAuth variables)',
+  ]);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, loadAppConfig, loadConfig } from '../src/config.js';
 
 const good = {
   SLACK_BOT_TOKEN: 'xoxb-1',
@@ -65,5 +65,61 @@ describe('configuration from env', () => {
     const short = problems({ METRICS_TOKEN: 'tiny-secret' });
     expect(short).toEqual(['METRICS_TOKEN must be at least 16 characters (e.g. openssl rand -hex 32)']);
     expect(short.join('\n')).not.toContain('tiny-secret');
+  });
+
+  describe('multi-workspace mode', () => {
+    const key = Buffer.alloc(32, 7).toString('base64');
+    const multi = {
+      SLACK_SIGNING_SECRET: 'sig',
+      SLACK_CLIENT_ID: '123.456',
+      SLACK_CLIENT_SECRET: 'client-secret-value',
+      SLACK_STATE_SECRET: 'state-secret-at-least-16',
+      ENCRYPTION_KEY: key,
+    };
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadAppConfig(env);
+      } catch (e) {
+        return (e as ConfigError).problems;
+      }
+      return [];
+    };
+
+    it('is chosen by the four OAuth variables without SLACK_BOT_TOKEN, and needs no CARE_* variables', () => {
+      const c = loadAppConfig(multi);
+      expect(c).toMatchObject({ mode: 'multi', SLACK_CLIENT_ID: '123.456', SLACK_STATE_SECRET: 'state-secret-at-least-16', ENCRYPTION_KEY: key, PORT: 3000 });
+      expect(c.SLACK_BOT_TOKEN).toBeUndefined();
+    });
+
+    it('leaves single-workspace mode as it was (ENCRYPTION_KEY alone chooses no mode)', () => {
+      expect(loadAppConfig(good)).toMatchObject({ mode: 'single', SLACK_BOT_TOKEN: 'xoxb-1', CARE_API_KEY: 'key' });
+      expect(loadConfig({ ...good, ENCRYPTION_KEY: key })).toMatchObject({ mode: 'single', ENCRYPTION_KEY: key });
+    });
+
+    it('names each missing variable of a partial set, and never echoes the ones given', () => {
+      const found = problems({ SLACK_SIGNING_SECRET: 'sig', SLACK_CLIENT_ID: '123.456', SLACK_CLIENT_SECRET: 'client-secret-value' });
+      expect(found).toEqual([
+        'SLACK_STATE_SECRET is required for multi-workspace mode (SLACK_CLIENT_ID, SLACK_CLIENT_SECRET set; set all four, or none of the SLACK_CLIENT_/SLACK_STATE_ ones for one workspace)',
+        'ENCRYPTION_KEY is required for multi-workspace mode (SLACK_CLIENT_ID, SLACK_CLIENT_SECRET set; set all four, or none of the SLACK_CLIENT_/SLACK_STATE_ ones for one workspace)',
+      ]);
+      expect(found.join('\n')).not.toContain('client-secret-value');
+      expect(problems({ ...multi, SLACK_CLIENT_ID: '' }).map((p) => p.split(' ')[0])).toEqual(['SLACK_CLIENT_ID']);
+    });
+
+    it('refuses SLACK_BOT_TOKEN beside the OAuth variables, and loadConfig (single-workspace start-up) refuses multi mode', () => {
+      expect(problems({ ...multi, SLACK_BOT_TOKEN: 'xoxb-1' })).toEqual([
+        'SLACK_BOT_TOKEN must be unset in multi-workspace mode (each workspace gets its bot token by installing the app); or unset SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_STATE_SECRET for one workspace',
+      ]);
+      expect(() => loadConfig(multi)).toThrow(ConfigError);
+    });
+
+    it('refuses an unusable ENCRYPTION_KEY or a short state secret without echoing them', () => {
+      const found = problems({ ...multi, ENCRYPTION_KEY: 'not-a-real-key-value', SLACK_STATE_SECRET: 'short-state' });
+      expect(found).toEqual([
+        'SLACK_STATE_SECRET must be at least 16 characters: it signs the OAuth state (e.g. openssl rand -hex 32)',
+        expect.stringMatching(/^ENCRYPTION_KEY is not usable: The 1st key in ENCRYPTION_KEY is not 32 bytes/),
+      ]);
+      expect(found.join('\n')).not.toMatch(/not-a-real-key-value|short-state/);
+    });
   });
 });

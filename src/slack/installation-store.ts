@@ -1,0 +1,137 @@
+/**
+ * Bolt's OAuth InstallationStore over our Store: Bolt stores what the OAuth
+ * redirect gave it (and the tokens it refreshed), fetches by enterprise for an
+ * org-wide (Enterprise Grid) install and by team otherwise, and deletes on
+ * uninstall. The store keeps every token encrypted; this file never logs one
+ * (only the installation's key, e.g. `team:T123`).
+ */
+import type { Installation, InstallationQuery, InstallationStore, Logger } from '@slack/bolt';
+import type { InstallationQuery as StoreQuery, SlackInstallation, SlackInstallationInput, Store } from '../store/index.js';
+
+export type InstallationRows = Pick<Store, 'saveInstallation' | 'getInstallation' | 'deleteInstallation'>;
+
+/** Why an installation was not stored or not found; the message names the team or org, never a token. */
+export class InstallationStoreError extends Error {
+  override readonly name = 'InstallationStoreError';
+}
+
+const orUndefined = <T>(value: T | null | undefined): T | undefined => (value === null ? undefined : value);
+
+function describe(q: StoreQuery): string {
+  return q.isEnterpriseInstall ? `org ${q.enterpriseId ?? '(no enterprise Id)'}` : `workspace ${q.teamId ?? '(no team Id)'}`;
+}
+
+/** Bolt's installation as the store takes it. Refuses one without a bot token: this app only acts as its bot. */
+export function toStoreInput(installation: Installation): SlackInstallationInput {
+  const isEnterpriseInstall = installation.isEnterpriseInstall === true;
+  const query: StoreQuery = { isEnterpriseInstall, teamId: installation.team?.id, enterpriseId: installation.enterprise?.id };
+  if (!installation.bot?.token) {
+    // A user-token-only grant (user scopes alone) would replace the bot's row and leave the workspace without a bot.
+    throw new InstallationStoreError(`The installation for ${describe(query)} has no bot token; this app needs its bot (install it with the bot scopes).`);
+  }
+  const { bot, user, incomingWebhook: hook } = installation;
+  return {
+    isEnterpriseInstall,
+    teamId: installation.team?.id ?? null,
+    teamName: installation.team?.name ?? null,
+    enterpriseId: installation.enterprise?.id ?? null,
+    enterpriseName: installation.enterprise?.name ?? null,
+    enterpriseUrl: installation.enterpriseUrl ?? null,
+    appId: installation.appId ?? null,
+    authVersion: installation.authVersion ?? 'v2',
+    bot: {
+      token: bot.token,
+      refreshToken: bot.refreshToken ?? null,
+      expiresAt: bot.expiresAt ?? null,
+      scopes: bot.scopes ?? [],
+      id: bot.id,
+      userId: bot.userId,
+    },
+    user: {
+      id: user.id,
+      token: user.token ?? null,
+      refreshToken: user.refreshToken ?? null,
+      expiresAt: user.expiresAt ?? null,
+      scopes: user.scopes ?? null,
+    },
+    incomingWebhook: hook
+      ? { url: hook.url, channel: hook.channel ?? null, channelId: hook.channelId ?? null, configurationUrl: hook.configurationUrl ?? null }
+      : null,
+    metadata: installation.metadata ?? null,
+  };
+}
+
+/** A stored installation as Bolt reads it (absent fields left out, as Bolt's own stores do). */
+export function toBoltInstallation(row: SlackInstallation): Installation<'v1' | 'v2', boolean> {
+  const installation: Installation<'v2', boolean> = {
+    team: row.isEnterpriseInstall || row.teamId === null ? undefined : { id: row.teamId, name: orUndefined(row.teamName) },
+    enterprise: row.enterpriseId === null ? undefined : { id: row.enterpriseId, name: orUndefined(row.enterpriseName) },
+    user: {
+      id: row.user.id,
+      token: orUndefined(row.user.token),
+      refreshToken: orUndefined(row.user.refreshToken),
+      expiresAt: orUndefined(row.user.expiresAt),
+      scopes: orUndefined(row.user.scopes),
+    },
+    isEnterpriseInstall: row.isEnterpriseInstall,
+    authVersion: 'v2',
+    appId: orUndefined(row.appId),
+    enterpriseUrl: orUndefined(row.enterpriseUrl),
+    metadata: orUndefined(row.metadata),
+  };
+  if (row.bot) {
+    installation.tokenType = 'bot';
+    installation.bot = {
+      token: row.bot.token,
+      refreshToken: orUndefined(row.bot.refreshToken),
+      expiresAt: orUndefined(row.bot.expiresAt),
+      scopes: row.bot.scopes,
+      id: row.bot.id,
+      userId: row.bot.userId,
+    };
+  }
+  if (row.incomingWebhook) {
+    installation.incomingWebhook = {
+      url: row.incomingWebhook.url,
+      channel: orUndefined(row.incomingWebhook.channel),
+      channelId: orUndefined(row.incomingWebhook.channelId),
+      configurationUrl: orUndefined(row.incomingWebhook.configurationUrl),
+    };
+  }
+  if (row.authVersion === 'v1') return { ...installation, authVersion: 'v1' } as unknown as Installation<'v1', boolean>;
+  return installation;
+}
+
+const storeQuery = (q: InstallationQuery<boolean>): StoreQuery => ({
+  isEnterpriseInstall: q.isEnterpriseInstall === true,
+  teamId: q.teamId ?? null,
+  enterpriseId: q.enterpriseId ?? null,
+});
+
+/**
+ * The InstallationStore to give Bolt (`installationStore`). Fetching an
+ * installation that is not there throws (Bolt's authorize turns any throw into
+ * an AuthorizationError and the request is refused), as @slack/oauth's own
+ * stores do for a query that names nothing.
+ */
+export function installationStore(rows: InstallationRows): InstallationStore {
+  return {
+    async storeInstallation(installation, logger?: Logger) {
+      const input = toStoreInput(installation as Installation);
+      const saved = await rows.saveInstallation(input);
+      logger?.debug(`Stored the Slack installation for ${describe(saved)}`);
+    },
+    async fetchInstallation(query, logger?: Logger) {
+      const q = storeQuery(query);
+      const row = await rows.getInstallation(q);
+      if (!row) throw new InstallationStoreError(`No Slack installation for ${describe(q)}: the app is not installed there (or was uninstalled).`);
+      logger?.debug(`Fetched the Slack installation for ${describe(q)}`);
+      return toBoltInstallation(row);
+    },
+    async deleteInstallation(query, logger?: Logger) {
+      const q = storeQuery(query);
+      const deleted = await rows.deleteInstallation(q);
+      logger?.debug(`${deleted ? 'Deleted' : 'There was no'} Slack installation for ${describe(q)}`);
+    },
+  };
+}

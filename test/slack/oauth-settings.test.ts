@@ -1,0 +1,232 @@
+/**
+ * Bolt's OAuth options: scopes in step with manifest.yml, the pages' sentences,
+ * and Bolt's own HTTP receiver serving /slack/install and /slack/oauth_redirect
+ * with them over a real SQLite store: a good callback stores the installation;
+ * a callback with a missing, forged or other-browser state is refused and
+ * stores nothing (and never reaches Slack).
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { App, LogLevel } from '@slack/bolt';
+import jwt from 'jsonwebtoken';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { KeyRing } from '../../src/crypto/key-ring.js';
+import { installationStore } from '../../src/slack/installation-store.js';
+import { BOT_SCOPES, failureSentence, oauthSettings, successSentence } from '../../src/slack/oauth-settings.js';
+import { oneTimeStateStore } from '../../src/slack/oauth-state-store.js';
+import { sqliteHarness } from '../store/harness.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+/** The items of manifest.yml's oauth_config.scopes.bot list (comments dropped). */
+function manifestBotScopes(): string[] {
+  const lines = readFileSync(join(ROOT, 'manifest.yml'), 'utf8').split('\n');
+  const start = lines.findIndex((l, i) => l.trim() === 'bot:' && lines[i - 1]?.trim() === 'scopes:');
+  const indent = lines[start]!.length - lines[start]!.trimStart().length;
+  const scopes: string[] = [];
+  for (const line of lines.slice(start + 1)) {
+    if (line.trim() === '' || line.trim().startsWith('#')) continue;
+    if (line.length - line.trimStart().length <= indent) break;
+    scopes.push(
+      line
+        .trim()
+        .replace(/^- /, '')
+        .replace(/\s+#.*$/, ''),
+    );
+  }
+  return scopes;
+}
+
+const config = { clientId: '111.222', clientSecret: 'client-secret', stateSecret: 'state-secret-0123456789' };
+
+describe('OAuth settings', () => {
+  it('ask for exactly the bot scopes of manifest.yml', () => {
+    expect(manifestBotScopes().length).toBeGreaterThan(5);
+    expect([...BOT_SCOPES].sort()).toEqual(manifestBotScopes().sort());
+    expect(oauthSettings(config).scopes).toEqual([...BOT_SCOPES]);
+  });
+
+  it('serve an install page (not a redirect) and the redirect path, with state verification on', () => {
+    const s = oauthSettings(config);
+    expect(s).toMatchObject({ clientId: '111.222', clientSecret: 'client-secret', stateSecret: 'state-secret-0123456789' });
+    expect(s.installerOptions).toMatchObject({
+      installPath: '/slack/install',
+      redirectUriPath: '/slack/oauth_redirect',
+      directInstall: false,
+      stateVerification: true,
+    });
+  });
+
+  it('greet the workspace, or the org for an org-wide install, and say what to try after a failure', () => {
+    expect(successSentence({ team: { id: 'T1', name: 'Sunrise Care' }, enterprise: undefined, isEnterpriseInstall: false })).toBe(
+      "Installed in Sunrise Care: open Slack and type /care to start; an admin connects the care system from the app's Home tab.",
+    );
+    expect(successSentence({ team: undefined, enterprise: { id: 'E1', name: 'Care Group' }, isEnterpriseInstall: true })).toMatch(/^Installed in Care Group:/);
+    expect(failureSentence('slack_oauth_invalid_state')).toEqual({
+      status: 400,
+      text: 'Care Actions was not installed: this install link has expired or was opened in another browser. Start again from /slack/install in this browser and finish within 10 minutes.',
+    });
+    expect(failureSentence('anything_else').status).toBe(500);
+  });
+});
+
+/** Stands in for Slack's Web API for the two calls of the OAuth callback (the Slack fake does not serve oauth.v2.access yet). */
+async function slackOAuthApi(): Promise<{ url: string; calls: string[] }> {
+  const calls: string[] = [];
+  const server: Server = createServer((req, res) => {
+    const method = (req.url ?? '').replace(/^\/api\//, '').split('?')[0]!;
+    calls.push(method);
+    req.resume();
+    res.setHeader('Content-Type', 'application/json');
+    if (method === 'oauth.v2.access') {
+      res.end(
+        JSON.stringify({
+          ok: true,
+          app_id: 'A0APP',
+          authed_user: { id: 'U0INSTALLER' },
+          scope: BOT_SCOPES.join(','),
+          token_type: 'bot',
+          access_token: 'xoxb-T0SUN-from-oauth',
+          bot_user_id: 'U0BOT',
+          team: { id: 'T0SUN', name: 'Sunrise <Care>' },
+          enterprise: null,
+          is_enterprise_install: false,
+        }),
+      );
+    } else if (method === 'auth.test') {
+      res.end(
+        JSON.stringify({ ok: true, url: 'https://sunrise.slack.example/', team: 'Sunrise', user: 'care', team_id: 'T0SUN', user_id: 'U0BOT', bot_id: 'B0BOT' }),
+      );
+    } else {
+      res.end(JSON.stringify({ ok: false, error: 'unknown_method' }));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const address = server.address();
+  return { url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/api/`, calls };
+}
+
+async function oauthApp(options: { oneTimeState?: boolean } = {}) {
+  const f = await sqliteHarness().fresh({ keyRing: new KeyRing([randomBytes(32)]) });
+  const slack = await slackOAuthApi();
+  const stateStore = options.oneTimeState ? oneTimeStateStore({ secret: config.stateSecret, seen: f.store }) : undefined;
+  const app = new App({
+    signingSecret: 'signing-secret',
+    ...oauthSettings(config, { stateStore }),
+    installationStore: installationStore(f.store),
+    clientOptions: { slackApiUrl: slack.url },
+    logLevel: LogLevel.ERROR,
+    logger: { debug() {}, info() {}, warn() {}, error() {}, setLevel() {}, getLevel: () => LogLevel.ERROR, setName() {} },
+  });
+  const server = (await app.start({ port: 0, host: '127.0.0.1' })) as Server;
+  onTestFinished(async () => {
+    await app.stop();
+  });
+  const address = server.address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const teamQuery = { isEnterpriseInstall: false, teamId: 'T0SUN', enterpriseId: null };
+  return { base, slack, stored: () => f.store.getInstallation(teamQuery) };
+}
+
+/** Open the install page as a browser: its state (from the Add to Slack link) and the cookie it set. */
+async function openInstallPage(base: string): Promise<{ state: string; cookie: string; html: string }> {
+  const res = await fetch(`${base}/slack/install`);
+  const html = await res.text();
+  expect(res.status).toBe(200);
+  const state = decodeURIComponent(/[?&;]state=([^&"']+)/.exec(html)?.[1] ?? '');
+  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0]!;
+  expect(cookie).toBe(`slack-app-oauth-state=${state}`);
+  return { state, cookie, html };
+}
+
+const callback = (base: string, query: string, cookie?: string) =>
+  fetch(`${base}/slack/oauth_redirect?${query}`, { headers: cookie ? { cookie } : {} }).then(async (r) => ({ status: r.status, html: await r.text() }));
+
+describe('Installing through Bolt with these settings', () => {
+  it('stores the installation from a good callback and shows the success page', async () => {
+    const { base, slack, stored } = await oauthApp();
+    const { state, cookie, html } = await openInstallPage(base);
+    expect(html).toContain('client_id=111.222');
+    expect(html).toContain(`scope=${encodeURIComponent(BOT_SCOPES.join(','))}`);
+
+    const done = await callback(base, `code=good-code&state=${encodeURIComponent(state)}`, cookie);
+    expect(done.status).toBe(200);
+    expect(done.html).toContain(
+      'Installed in Sunrise &lt;Care&gt;: open Slack and type /care to start; an admin connects the care system from the app&#39;s Home tab.',
+    );
+    expect(slack.calls).toEqual(['oauth.v2.access', 'auth.test']);
+    expect(await stored()).toMatchObject({
+      teamId: 'T0SUN',
+      teamName: 'Sunrise <Care>',
+      bot: { token: 'xoxb-T0SUN-from-oauth', id: 'B0BOT', userId: 'U0BOT' },
+    });
+  });
+
+  it('refuses a callback without state, with a forged state, or with a state from another browser: 400, nothing stored, Slack never asked', async () => {
+    const { base, slack, stored } = await oauthApp();
+    const { state, cookie } = await openInstallPage(base);
+    const forged = jwt.sign({ installOptions: { scopes: [...BOT_SCOPES] }, now: new Date().toJSON(), random: 1 }, 'not-the-state-secret');
+
+    for (const [query, sentCookie] of [
+      ['code=c1', cookie],
+      [`code=c1&state=${encodeURIComponent(forged)}`, `slack-app-oauth-state=${forged}`],
+      [`code=c1&state=${encodeURIComponent(state)}`, undefined],
+    ] as const) {
+      const answer = await callback(base, query, sentCookie);
+      expect(answer.status, query).toBe(400);
+      expect(answer.html).toContain('Care Actions was not installed: this install link has expired or was opened in another browser.');
+    }
+    expect(slack.calls).toEqual([]);
+    expect(await stored()).toBeNull();
+  });
+});
+
+describe('Replaying a callback (same state and cookie, another code)', () => {
+  it("passes Bolt's default state check within its 10 minutes: only Slack's single-use code would stop it", async () => {
+    const { base, slack } = await oauthApp();
+    const { state, cookie } = await openInstallPage(base);
+    expect((await callback(base, `code=first&state=${encodeURIComponent(state)}`, cookie)).status).toBe(200);
+    expect((await callback(base, `code=second&state=${encodeURIComponent(state)}`, cookie)).status).toBe(200);
+    expect(slack.calls).toEqual(['oauth.v2.access', 'auth.test', 'oauth.v2.access', 'auth.test']);
+  });
+
+  it('is refused with the one-time state store: 400, Slack not asked again, the first install kept', async () => {
+    const { base, slack, stored } = await oauthApp({ oneTimeState: true });
+    const { state, cookie } = await openInstallPage(base);
+    expect((await callback(base, `code=first&state=${encodeURIComponent(state)}`, cookie)).status).toBe(200);
+    const replay = await callback(base, `code=second&state=${encodeURIComponent(state)}`, cookie);
+    expect(replay.status).toBe(400);
+    expect(replay.html).toContain('this install link has expired or was opened in another browser');
+    expect(slack.calls).toEqual(['oauth.v2.access', 'auth.test']);
+    expect((await stored())?.bot?.token).toBe('xoxb-T0SUN-from-oauth');
+  });
+});
+
+describe('One-time OAuth state', () => {
+  const options = { scopes: [...BOT_SCOPES], metadata: 'm' };
+  const made = new Date(Date.UTC(2026, 0, 5, 9, 0, 0));
+  const later = (seconds: number) => new Date(made.getTime() + seconds * 1000);
+
+  it('gives back the install options once, within 10 minutes, and only for a state signed with its secret', async () => {
+    const { store } = await sqliteHarness().fresh();
+    const states = oneTimeStateStore({ secret: config.stateSecret, seen: store });
+    const [a, b, c, d] = await Promise.all([1, 2, 3, 4].map(() => states.generateStateParam(options, made)));
+    expect(new Set([a, b, c, d]).size).toBe(4);
+
+    expect(await states.verifyStateParam(later(599), a!)).toEqual(options);
+    await expect(states.verifyStateParam(later(599), a!)).rejects.toMatchObject({
+      code: 'slack_oauth_invalid_state',
+      message: 'The OAuth state was used already.',
+    });
+    await expect(states.verifyStateParam(later(600), b!)).rejects.toThrow('The OAuth state has expired.');
+    const other = oneTimeStateStore({ secret: 'another-secret-0123456789', seen: store });
+    await expect(other.verifyStateParam(later(1), c!)).rejects.toThrow('The OAuth state is not one this app signed.');
+    const [body, signature] = d!.split('.');
+    const tampered = `${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body!, 'base64url').toString()), t: later(500).getTime() })).toString('base64url')}.${signature}`;
+    await expect(states.verifyStateParam(later(700), tampered)).rejects.toThrow('The OAuth state is not one this app signed.');
+    await expect(states.verifyStateParam(later(1), 'garbage')).rejects.toThrow('The OAuth state is not one this app signed.');
+  });
+});
