@@ -1,5 +1,6 @@
 import { DEMO_USERS } from '../sandbox/index.js';
 import type { Workspace } from '../slack-fake/index.js';
+import { BOT_SCOPES } from '../slack/oauth-settings.js';
 
 /**
  * A Slack workspace whose people are the sandbox's demo staff (same emails, so
@@ -25,18 +26,7 @@ export function careWorkspace(): Workspace {
       appId: 'A0CAREAPP',
       name: 'care-actions',
       // The scopes manifest.yml asks for (history: to check for an earlier attempt's message before re-sending).
-      scopes: [
-        'commands',
-        'chat:write',
-        'users:read',
-        'users:read.email',
-        'im:write',
-        'im:history',
-        'channels:read',
-        'channels:history',
-        'groups:read',
-        'groups:history',
-      ],
+      scopes: [...BOT_SCOPES],
     },
     users: [
       {
