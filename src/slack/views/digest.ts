@@ -61,6 +61,6 @@ export function renderDigest(c: DigestContent, ctx: RenderContext, options: Dige
     blocks.push(section(thread.accounted ? `*Most pressing* (${c.top.length} of ${count(total)})` : `*All ${count(total)}*`));
     for (const a of c.top) blocks.push(sharedRow(a, ctx));
   }
-  if (thread.messages.length) blocks.push(context(`:thread: In the thread: ${thread.summary}.`));
+  if (thread.messages.length) blocks.push(context(`:thread: In the thread, besides the ones above: ${thread.summary}.`));
   return { main: { text, blocks }, thread: thread.messages };
 }
