@@ -85,7 +85,9 @@ describe('the channel digest, as a manager reads it', () => {
     expect(rowOf(read(digest!), 'nobody1')).toMatch(/unassigned.*\[Take it\]$/);
     expect(read(digest!)).not.toContain('[Complete]');
     expect(read(digest!)).not.toContain('Task ');
-    expect(read(digest!)).toContain('In the thread, besides the ones above: Overdue (19) · Due today (4) · Unassigned (2) · those older than 30 days as one line per carer.');
+    expect(read(digest!)).toContain(
+      'In the thread, besides the ones above: Overdue (19) · Due today (4) · Unassigned (2) · those older than 30 days as one line per carer.',
+    );
   });
 
   it('the thread: a message per section, the old ones as one line per carer, everything once', () => {
