@@ -7,12 +7,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { App, LogLevel } from '@slack/bolt';
 import jwt from 'jsonwebtoken';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { KeyRing } from '../../src/crypto/key-ring.js';
+import { demoWorkspace, secondDemoWorkspace, startSlackFake } from '../../src/slack-fake/index.js';
 import { installationStore } from '../../src/slack/installation-store.js';
 import { BOT_SCOPES, failureSentence, oauthSettings, successSentence } from '../../src/slack/oauth-settings.js';
 import { oneTimeStateStore } from '../../src/slack/oauth-state-store.js';
@@ -72,52 +73,46 @@ describe('OAuth settings', () => {
   });
 });
 
-/** Stands in for Slack's Web API for the two calls of the OAuth callback (the Slack fake does not serve oauth.v2.access yet). */
-async function slackOAuthApi(): Promise<{ url: string; calls: string[] }> {
-  const calls: string[] = [];
-  const server: Server = createServer((req, res) => {
-    const method = (req.url ?? '').replace(/^\/api\//, '').split('?')[0]!;
-    calls.push(method);
-    req.resume();
-    res.setHeader('Content-Type', 'application/json');
-    if (method === 'oauth.v2.access') {
-      res.end(
-        JSON.stringify({
-          ok: true,
-          app_id: 'A0APP',
-          authed_user: { id: 'U0INSTALLER' },
-          scope: BOT_SCOPES.join(','),
-          token_type: 'bot',
-          access_token: 'xoxb-T0SUN-from-oauth',
-          bot_user_id: 'U0BOT',
-          team: { id: 'T0SUN', name: 'Sunrise <Care>' },
-          enterprise: null,
-          is_enterprise_install: false,
-        }),
-      );
-    } else if (method === 'auth.test') {
-      res.end(
-        JSON.stringify({ ok: true, url: 'https://sunrise.slack.example/', team: 'Sunrise', user: 'care', team_id: 'T0SUN', user_id: 'U0BOT', bot_id: 'B0BOT' }),
-      );
-    } else {
-      res.end(JSON.stringify({ ok: false, error: 'unknown_method' }));
-    }
+/** Slack's side of an install: the Slack fake with a second workspace (Sunrise Care) the app is not installed in yet. */
+async function slackWithSunrise() {
+  const fake = await startSlackFake({
+    workspaces: [demoWorkspace(), { ...secondDemoWorkspace(), botToken: null }],
+    oauth: { clientId: config.clientId, clientSecret: config.clientSecret },
+    postRateLimit: false,
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const address = server.address();
-  return { url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/api/`, calls };
+  onTestFinished(() => fake.close());
+  /** What the person's browser gets from Slack's authorize page after they click Allow: a one-time code. */
+  const allow = async (state: string, appBase: string) => {
+    // The app's redirect URL as set in its Slack configuration: the authorize page (sent none, as Bolt sends none) goes back there.
+    fake.oauth.redirectUris.splice(0, fake.oauth.redirectUris.length, `${appBase}/slack/oauth_redirect`);
+    const url = new URL(fake.authorizeUrl);
+    for (const [k, v] of Object.entries({
+      client_id: config.clientId,
+      scope: BOT_SCOPES.join(','),
+      state,
+      team: 'T0SUN',
+      user: 'U0ERIN',
+    }))
+      url.searchParams.set(k, v);
+    const res = await fetch(url, { redirect: 'manual' });
+    const code = new URL(res.headers.get('location') ?? 'http://x/').searchParams.get('code');
+    if (!code) throw new Error(`the fake gave no code (${res.status})`);
+    return code;
+  };
+  // The exchange is logged with the first workspace (it names none); auth.test with the new token, in Sunrise Care.
+  const calls = () => [...fake.calls('oauth.v2.access'), ...fake.workspace('T0SUN').calls('auth.test')].sort((x, y) => x.seq - y.seq).map((c) => c.method);
+  return { fake, allow, calls };
 }
 
 async function oauthApp(options: { oneTimeState?: boolean } = {}) {
   const f = await sqliteHarness().fresh({ keyRing: new KeyRing([randomBytes(32)]) });
-  const slack = await slackOAuthApi();
+  const slack = await slackWithSunrise();
   const stateStore = options.oneTimeState ? oneTimeStateStore({ secret: config.stateSecret, seen: f.store }) : undefined;
   const app = new App({
     signingSecret: 'signing-secret',
     ...oauthSettings(config, { stateStore }),
     installationStore: installationStore(f.store),
-    clientOptions: { slackApiUrl: slack.url },
+    clientOptions: { slackApiUrl: slack.fake.apiUrl },
     logLevel: LogLevel.ERROR,
     logger: { debug() {}, info() {}, warn() {}, error() {}, setLevel() {}, getLevel: () => LogLevel.ERROR, setName() {} },
   });
@@ -152,17 +147,16 @@ describe('Installing through Bolt with these settings', () => {
     expect(html).toContain('client_id=111.222');
     expect(html).toContain(`scope=${encodeURIComponent(BOT_SCOPES.join(','))}`);
 
-    const done = await callback(base, `code=good-code&state=${encodeURIComponent(state)}`, cookie);
+    const done = await callback(base, `code=${await slack.allow(state, base)}&state=${encodeURIComponent(state)}`, cookie);
     expect(done.status).toBe(200);
     expect(done.html).toContain(
-      'Installed in Sunrise &lt;Care&gt;: open Slack and type /care to start; an admin connects the care system from the app&#39;s Home tab.',
+      'Installed in Sunrise Care: open Slack and type /care to start; an admin connects the care system from the app&#39;s Home tab.',
     );
-    expect(slack.calls).toEqual(['oauth.v2.access', 'auth.test']);
-    expect(await stored()).toMatchObject({
-      teamId: 'T0SUN',
-      teamName: 'Sunrise <Care>',
-      bot: { token: 'xoxb-T0SUN-from-oauth', id: 'B0BOT', userId: 'U0BOT' },
-    });
+    expect(slack.calls()).toEqual(['oauth.v2.access', 'auth.test']);
+    const installed = await stored();
+    expect(installed).toMatchObject({ teamId: 'T0SUN', teamName: 'Sunrise Care', bot: { id: 'B0SUNBOT', userId: 'U0SUNBOT' } });
+    // The token Slack issued works, in Sunrise Care only.
+    expect(installed?.bot?.token).toBe(slack.fake.workspace('T0SUN').botToken);
   });
 
   it('refuses a callback without state, with a forged state, or with a state from another browser: 400, nothing stored, Slack never asked', async () => {
@@ -179,7 +173,7 @@ describe('Installing through Bolt with these settings', () => {
       expect(answer.status, query).toBe(400);
       expect(answer.html).toContain('Care Actions was not installed: this install link has expired or was opened in another browser.');
     }
-    expect(slack.calls).toEqual([]);
+    expect(slack.calls()).toEqual([]);
     expect(await stored()).toBeNull();
   });
 });
@@ -188,20 +182,21 @@ describe('Replaying a callback (same state and cookie, another code)', () => {
   it("passes Bolt's default state check within its 10 minutes: only Slack's single-use code would stop it", async () => {
     const { base, slack } = await oauthApp();
     const { state, cookie } = await openInstallPage(base);
-    expect((await callback(base, `code=first&state=${encodeURIComponent(state)}`, cookie)).status).toBe(200);
-    expect((await callback(base, `code=second&state=${encodeURIComponent(state)}`, cookie)).status).toBe(200);
-    expect(slack.calls).toEqual(['oauth.v2.access', 'auth.test', 'oauth.v2.access', 'auth.test']);
+    expect((await callback(base, `code=${await slack.allow(state, base)}&state=${encodeURIComponent(state)}`, cookie)).status).toBe(200);
+    expect((await callback(base, `code=${await slack.allow(state, base)}&state=${encodeURIComponent(state)}`, cookie)).status).toBe(200);
+    expect(slack.calls()).toEqual(['oauth.v2.access', 'auth.test', 'oauth.v2.access', 'auth.test']);
   });
 
   it('is refused with the one-time state store: 400, Slack not asked again, the first install kept', async () => {
     const { base, slack, stored } = await oauthApp({ oneTimeState: true });
     const { state, cookie } = await openInstallPage(base);
-    expect((await callback(base, `code=first&state=${encodeURIComponent(state)}`, cookie)).status).toBe(200);
-    const replay = await callback(base, `code=second&state=${encodeURIComponent(state)}`, cookie);
+    expect((await callback(base, `code=${await slack.allow(state, base)}&state=${encodeURIComponent(state)}`, cookie)).status).toBe(200);
+    const first = (await stored())?.bot?.token;
+    const replay = await callback(base, `code=${await slack.allow(state, base)}&state=${encodeURIComponent(state)}`, cookie);
     expect(replay.status).toBe(400);
     expect(replay.html).toContain('this install link has expired or was opened in another browser');
-    expect(slack.calls).toEqual(['oauth.v2.access', 'auth.test']);
-    expect((await stored())?.bot?.token).toBe('xoxb-T0SUN-from-oauth');
+    expect(slack.calls()).toEqual(['oauth.v2.access', 'auth.test']);
+    expect((await stored())?.bot?.token).toBe(first);
   });
 });
 
