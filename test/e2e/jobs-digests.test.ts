@@ -1,7 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appLives } from './fixtures/app-lives.js';
 import { command, linkDirectly, startHarness, webAppAction, type Harness } from './harness.js';
 import { apiRequests, digestsIn, digestTickAt, lineIds } from './fixtures/jobs-support.js';
 
@@ -337,21 +335,7 @@ describe('empty days, quiet digests and the admin commands', () => {
 });
 
 describe('a digest missed while the app was down', () => {
-  let dataDir: string;
-  beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'care-e2e-missed-'));
-  });
-  afterAll(async () => rm(dataDir, { recursive: true, force: true }));
-
-  /** One life of the app on the shared data directory, starting at `at`, with its scheduler running. */
-  async function life<T>(at: string, body: (h: Harness) => Promise<T>): Promise<T> {
-    const h = await startHarness({ startAt: new Date(at), dataDir, sandbox: { seed: 'empty' } });
-    try {
-      return await body(h);
-    } finally {
-      await h.close();
-    }
-  }
+  const life = appLives('care-e2e-missed-');
 
   it('is posted once on start the same day, and never the next day', async () => {
     // Monday 14 June 2027, 07:00 in London: set up for 08:00, then the app goes down.

@@ -1,10 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestSchema, PG_SKIPPED, TEST_DATABASE_URL, type TestSchema } from '../helpers/pg.js';
 import { deliveryKind, lineIds } from './fixtures/jobs-support.js';
 import { urlWithSchema } from './fixtures/spawn-instance.js';
+import { appLives } from './fixtures/app-lives.js';
 import { command, linkDirectly, startHarness, webAppAction, type Harness } from './harness.js';
 
 /**
@@ -254,21 +252,7 @@ describe('a 01:30 summary across the UK clock changes', () => {
 });
 
 describe('a summary missed while the app was down', () => {
-  let dataDir: string;
-  beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'care-e2e-summary-'));
-  });
-  afterAll(async () => rm(dataDir, { recursive: true, force: true }));
-
-  /** One life of the app on the shared data directory, starting at `at`. */
-  async function life<T>(at: string, body: (h: Harness) => Promise<T>): Promise<T> {
-    const h = await startHarness({ startAt: new Date(at), dataDir, sandbox: { seed: 'empty' } });
-    try {
-      return await body(h);
-    } finally {
-      await h.close();
-    }
-  }
+  const life = appLives('care-e2e-summary-');
 
   it('goes out once on start the same local day, never the next day', async () => {
     // Monday 14 June 2027, 07:00 in London: set for 07:30, then the app goes down.
