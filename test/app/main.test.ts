@@ -36,6 +36,17 @@ describe('npm start', () => {
   let fake: SlackFake;
   let dataDir: string;
   const children: ChildProcess[] = [];
+  /** Every required variable, pointing at this test's Slack fake and sandbox. */
+  const validEnv = () => ({
+    SLACK_BOT_TOKEN: fake.botToken,
+    SLACK_SIGNING_SECRET: 'main-test-secret',
+    SLACK_API_URL: fake.apiUrl,
+    CARE_API_BASE_URL: sandbox.url,
+    CARE_ACCOUNT_ID: sandbox.credentials.accountId,
+    CARE_API_KEY: sandbox.credentials.apiKey,
+    CARE_API_SECRET: sandbox.credentials.apiSecret,
+  });
+
   beforeAll(async () => {
     // npm run build, as a deployment would: the sources compiled to dist/ (plain node runs them, no tsx).
     const build = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
@@ -67,13 +78,7 @@ describe('npm start', () => {
   it('says the database cannot be reached and exits 3', async () => {
     const deadPort = await freePort();
     const r = run({
-      SLACK_BOT_TOKEN: fake.botToken,
-      SLACK_SIGNING_SECRET: 'main-test-secret',
-      SLACK_API_URL: fake.apiUrl,
-      CARE_API_BASE_URL: sandbox.url,
-      CARE_ACCOUNT_ID: sandbox.credentials.accountId,
-      CARE_API_KEY: sandbox.credentials.apiKey,
-      CARE_API_SECRET: sandbox.credentials.apiSecret,
+      ...validEnv(),
       DATABASE_URL: `postgres://nobody:secret-pw@127.0.0.1:${deadPort}/care`,
       PORT: String(await freePort()),
     });
@@ -86,13 +91,7 @@ describe('npm start', () => {
   it('serves /healthz with the store and the care API checked, and stops cleanly on SIGTERM', async () => {
     const port = await freePort();
     const r = run({
-      SLACK_BOT_TOKEN: fake.botToken,
-      SLACK_SIGNING_SECRET: 'main-test-secret',
-      SLACK_API_URL: fake.apiUrl,
-      CARE_API_BASE_URL: sandbox.url,
-      CARE_ACCOUNT_ID: sandbox.credentials.accountId,
-      CARE_API_KEY: sandbox.credentials.apiKey,
-      CARE_API_SECRET: sandbox.credentials.apiSecret,
+      ...validEnv(),
       DATA_DIR: dataDir,
       PORT: String(port),
       LOG_LEVEL: 'info',
@@ -123,9 +122,7 @@ describe('npm start', () => {
     const port = await freePort();
     const deadPort = await freePort();
     const r = run({
-      SLACK_BOT_TOKEN: fake.botToken,
-      SLACK_SIGNING_SECRET: 'main-test-secret',
-      SLACK_API_URL: fake.apiUrl,
+      ...validEnv(),
       CARE_API_BASE_URL: `http://127.0.0.1:${deadPort}/v1`,
       CARE_ACCOUNT_ID: 'a',
       CARE_API_KEY: 'k',
@@ -151,14 +148,8 @@ describe('npm start', () => {
     const port = await freePort();
     const socketDir = await mkdtemp(join(tmpdir(), 'care-main-socket-'));
     const r = run({
-      SLACK_BOT_TOKEN: fake.botToken,
-      SLACK_SIGNING_SECRET: 'main-test-secret',
+      ...validEnv(),
       SLACK_APP_TOKEN: fake.appToken,
-      SLACK_API_URL: fake.apiUrl,
-      CARE_API_BASE_URL: sandbox.url,
-      CARE_ACCOUNT_ID: sandbox.credentials.accountId,
-      CARE_API_KEY: sandbox.credentials.apiKey,
-      CARE_API_SECRET: sandbox.credentials.apiSecret,
       DATA_DIR: socketDir,
       PORT: String(port),
       LOG_LEVEL: 'info',
