@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Ctx, Row } from './db.js';
 import { bool, json, num, str } from './db.js';
 import { StoreError } from './errors.js';
+import { isTimeZone } from './time-zone.js';
 import type { DigestDays, DigestFilters, Subscription, SubscriptionInput } from './types.js';
 
 const COLUMNS =
@@ -17,15 +18,6 @@ const filtersSchema = z.looseObject({
   urgentOnly: z.boolean().optional(),
   locationId: z.string().nullable().optional(),
 });
-
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-GB', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function validate(input: SubscriptionInput): DigestFilters {
   if (!HH_MM.test(input.time)) {

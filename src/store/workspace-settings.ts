@@ -6,19 +6,11 @@
 import type { Ctx, Row } from './db.js';
 import { num, str, strOrNull } from './db.js';
 import { StoreError } from './errors.js';
+import { isTimeZone } from './time-zone.js';
 import type { WorkspaceSettings, WorkspaceSettingsPatch } from './workspace-types.js';
 
 const COLUMNS = 'workspace_id, time_zone, care_web_url, admin_user_ids, updated_by, updated_at';
 const SLACK_USER = /^[UW][A-Z0-9]+$/;
-
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-GB', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function validate(patch: WorkspaceSettingsPatch): void {
   if (typeof patch.timeZone === 'string' && !isTimeZone(patch.timeZone)) {
