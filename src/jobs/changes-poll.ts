@@ -1,9 +1,9 @@
 import type { CareClient } from '../care/index.js';
-import { ACTION_ATTRIBUTES } from '../services/action-model.js';
 import type { AssignmentNotices } from '../services/assignment-notices.js';
 import type { ChangeNotices } from '../services/change-notices.js';
 import type { CompletionNotices } from '../services/completion-notices.js';
 import { CHANGES_CURSOR, CHANGES_LAST_RUN_CURSOR, type LastPollRun } from '../services/poll-cursors.js';
+import { changedPages } from '../services/changes-feed.js';
 import type { ChangesObserver } from '../services/read-cache/change-sync.js';
 import type { UrgentAlerts } from '../services/urgent-alerts.js';
 import type { Store } from '../store/index.js';
@@ -65,7 +65,6 @@ export function changesPollJob(deps: {
   /** The instance's action cache: every page read, and each complete run (see read-cache/change-sync.ts). */
   cacheFeed?: ChangesObserver;
 }): Job {
-  const PER_PAGE = 100;
   /**
    * The very first poll starts from the care system's own time, never the
    * app's: the newest `modified` it holds (one request, once). A care clock
@@ -96,27 +95,18 @@ export function changesPollJob(deps: {
       let newest = start;
       const subscriptions = (await deps.store.listSubscriptions()).filter((s) => s.urgentAlerts);
       // `modified_after` has whole-second resolution and excludes its own second (never before 1970).
-      let since = Math.max(0, Math.floor((start - deps.overlapMs) / 1000) * 1000);
-      const firstSince = since;
-      const startedAt = deps.cacheFeed?.started({ sinceMs: since });
+      const firstSince = Math.max(0, Math.floor((start - deps.overlapMs) / 1000) * 1000);
+      const startedAt = deps.cacheFeed?.started({ sinceMs: firstSince });
       let complete = false;
-      let page = 1;
-      while (report.requests < MAX_REQUESTS) {
-        const readStart = deps.cacheFeed?.mark();
-        const res = await deps.care.actions.list({
-          filters: { modified_after: new Date(since) },
-          attributes: [...ACTION_ATTRIBUTES],
-          sort_by: ['modified'],
-          per_page: PER_PAGE,
-          page,
-        });
-        report.requests++;
-        if (readStart !== undefined) deps.cacheFeed?.page(res.items, readStart);
-        let last = since;
+      const before = report.requests;
+      const now = () => deps.cacheFeed?.mark() ?? 0;
+      for await (const page of changedPages(deps.care, { sinceMs: firstSince, maxRequests: MAX_REQUESTS - before, now })) {
+        report.requests = before + page.requests;
+        if (startedAt !== undefined) deps.cacheFeed?.page(page.items, page.readStart);
         // Each action's notices, alerts and assignment DMs are its own ledger rows and cursors, so a page's
         // actions are worked a few at a time: one slow Slack post does not hold back the rest of the page.
         // The cursor moves only once the whole page is done.
-        await eachWithLimit(res.items, PAGE_CONCURRENCY, async (action) => {
+        await eachWithLimit(page.items, PAGE_CONCURRENCY, async (action) => {
           report.seen++;
           if (action.completed && action.notify_on_complete?.length) {
             report.completions++;
@@ -125,28 +115,15 @@ export function changesPollJob(deps: {
           await deps.urgent.consider(action, subscriptions);
           await deps.assignments.consider(action);
         });
-        for (const action of res.items) {
-          const modified = parseApiDateTime(action.modified)?.getTime();
-          if (modified !== undefined) {
-            last = Math.max(last, modified);
-            newest = Math.max(newest, modified);
-          }
-        }
-        if (res.items.length < PER_PAGE) {
+        newest = Math.max(newest, page.newestMs);
+        if (!page.more) {
           complete = true;
           break;
         }
-        const lastSecond = Math.floor(last / 1000) * 1000;
-        if (lastSecond - 1000 > since) {
-          // Everything modified before the last second seen is done: ask again from there.
-          since = lastSecond - 1000;
-          page = 1;
-          if (since > cursor) {
-            cursor = since;
-            await deps.store.setCursor(CHANGES_CURSOR, new Date(cursor).toISOString());
-          }
-        } else {
-          page++; // a whole page within one second: step through that second by page
+        // Everything modified before where the next page is read from is done.
+        if (page.nextSinceMs > cursor) {
+          cursor = page.nextSinceMs;
+          await deps.store.setCursor(CHANGES_CURSOR, new Date(cursor).toISOString());
         }
         if (signal.aborted) return report;
       }

@@ -18,7 +18,7 @@
 import type { CareClient } from '../../care/index.js';
 import type { Logger } from '../../logging/logger.js';
 import { parseApiDateTime } from '../../time/slack-date.js';
-import { ACTION_ATTRIBUTES } from '../action-model.js';
+import { changedPages } from '../changes-feed.js';
 import type { ActionCache } from './action-cache.js';
 
 /** What the changes poll tells the cache. */
@@ -42,7 +42,6 @@ export interface ChangeSync extends ChangesObserver {
   syncIfDue(): Promise<{ skipped: boolean; requests: number }>;
 }
 
-const PER_PAGE = 100;
 const MAX_REQUESTS = 200;
 
 export function createChangeSync(deps: { care: CareClient; cache: ActionCache; overlapMs: number; intervalMs: number; logger: Logger }): ChangeSync {
@@ -63,45 +62,22 @@ export function createChangeSync(deps: { care: CareClient; cache: ActionCache; o
 
   async function readChanges(): Promise<{ skipped: boolean; requests: number }> {
     const startedAt = cache.now();
-    let requests = 0;
     if (cursorMs === null) {
       // The first sync: from the care system's newest change on (the cache holds nothing older).
       const res = await care.actions.list({ attributes: ['_id', 'modified'], sort_by: ['-modified'], per_page: 1 });
       synced(startedAt, parseApiDateTime(res.items[0]?.modified)?.getTime() ?? 0);
       return { skipped: false, requests: 1 };
     }
-    let since = secondFloor(cursorMs - overlapMs);
     let newest = cursorMs;
-    let page = 1;
-    while (requests < MAX_REQUESTS) {
-      const readStart = cache.now();
-      const res = await care.actions.list({
-        filters: { modified_after: new Date(since) },
-        attributes: [...ACTION_ATTRIBUTES],
-        sort_by: ['modified'],
-        per_page: PER_PAGE,
-        page,
-      });
-      requests++;
-      cache.applyFeed(res.items, readStart);
-      let last = since;
-      for (const a of res.items) {
-        const m = parseApiDateTime(a.modified)?.getTime();
-        if (m !== undefined) {
-          last = Math.max(last, m);
-          newest = Math.max(newest, m);
-        }
-      }
-      if (res.items.length < PER_PAGE) {
+    let requests = 0;
+    for await (const page of changedPages(care, { sinceMs: cursorMs - overlapMs, maxRequests: MAX_REQUESTS, now: cache.now })) {
+      requests = page.requests;
+      cache.applyFeed(page.items, page.readStart);
+      newest = Math.max(newest, page.newestMs);
+      if (!page.more) {
         synced(startedAt, newest);
         return { skipped: false, requests };
       }
-      // Pages keyed on `modified` (as the changes poll does): a record changed while we read cannot push another out of sight.
-      const lastSecond = secondFloor(last);
-      if (lastSecond - 1000 > since) {
-        since = lastSecond - 1000;
-        page = 1;
-      } else page++;
     }
     deps.logger.warn('the action cache sync stopped at its request limit; answers come from the API until a sync completes', { requests });
     return { skipped: false, requests };
