@@ -237,6 +237,12 @@ export function createIdentityService(deps: {
       // The API's q looks for one piece of text in one field: ask with the longest word, keep those with every word.
       const words = q.split(/[\s,;()<>·|]+/).filter((w) => /[\p{L}\p{N}]/u.test(w));
       const longest = [...words].sort((a, b) => b.length - a.length)[0];
+      const matches = (u: CareUserSummary) => q === u.id || words.every((w) => `${u.name} ${u.email ?? ''}`.toLowerCase().includes(w));
+      const byName = (a: CareUserSummary, b: CareUserSummary) => a.name.localeCompare(b.name);
+      // Each keystroke in the approval form asks: answered from the care users held in memory (read-cache/care-users.ts)
+      // when there are, else from the API.
+      const known = await users.directory();
+      if (known) return { available: true, users: [...known.byId.values()].map(summary).filter(matches).sort(byName).slice(0, PICK_LIMIT) };
       try {
         const items = await care.users.collect({
           filters: /^[0-9a-f]{24}$/.test(q) ? { ids: [q] } : longest ? { q: longest } : {},
@@ -245,11 +251,7 @@ export function createIdentityService(deps: {
           // Everyone (no words) is one page; with words, a few pages before keeping the matches.
           limit: longest ? 300 : PICK_LIMIT,
         });
-        const users = items
-          .map(summary)
-          .filter((u) => q === u.id || words.every((w) => `${u.name} ${u.email ?? ''}`.toLowerCase().includes(w)))
-          .sort((a, b) => a.name.localeCompare(b.name));
-        return { available: true, users: users.slice(0, PICK_LIMIT) };
+        return { available: true, users: items.map(summary).filter(matches).sort(byName).slice(0, PICK_LIMIT) };
       } catch (err) {
         if (usersUnavailable(err)) return { available: false, users: [] };
         throw err;
