@@ -4,9 +4,10 @@
  * change is one conditional statement (compare-and-set on state + attempts),
  * so concurrent instances never both win.
  */
-import type { Ctx, Param } from './db.js';
+import type { Ctx, Dialect, Param } from './db.js';
 import { bool, num } from './db.js';
 import { COLUMNS, DEFAULT_MAX_ATTEMPTS, GAVE_UP_REASON, toDelivery } from './delivery-rows.js';
+import { recipientTeamWhere } from './recipient-team.js';
 import { sharedNow } from './shared-clock.js';
 import type { ClaimOptions, ClaimOutcome, Delivery, DeliveryFilter, DeliveryKey } from './types.js';
 
@@ -153,7 +154,7 @@ export async function getDeliveryById(ctx: Ctx, id: number): Promise<Delivery | 
   return row ? toDelivery(row) : null;
 }
 
-function where(filter: DeliveryFilter): { sql: string; params: Param[] } {
+function where(dialect: Dialect, filter: DeliveryFilter): { sql: string; params: Param[] } {
   const parts: string[] = [];
   const params: Param[] = [];
   const add = (column: string, value: string | undefined) => {
@@ -166,18 +167,23 @@ function where(filter: DeliveryFilter): { sql: string; params: Param[] } {
   add('action_id', filter.actionId);
   add('recipient', filter.recipient);
   add('state', filter.state);
+  if (filter.teamId !== undefined) {
+    const team = recipientTeamWhere(dialect, filter.teamId);
+    parts.push(team.sql);
+    params.push(...team.params);
+  }
   return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
 }
 
 export async function listDeliveries(ctx: Ctx, filter: DeliveryFilter = {}): Promise<Delivery[]> {
-  const { sql, params } = where(filter);
+  const { sql, params } = where(ctx.db.kind, filter);
   const limit = Math.max(1, Math.min(filter.limit ?? 1000, 10_000));
   const rows = await ctx.db.all(`SELECT ${COLUMNS} FROM deliveries ${sql} ORDER BY id ${filter.order === 'desc' ? 'DESC' : 'ASC'} LIMIT ?`, [...params, limit]);
   return rows.map(toDelivery);
 }
 
 export async function countDeliveries(ctx: Ctx, filter: Omit<DeliveryFilter, 'order' | 'limit'> = {}): Promise<number> {
-  const { sql, params } = where(filter);
+  const { sql, params } = where(ctx.db.kind, filter);
   const row = await ctx.db.get(`SELECT COUNT(*) AS n FROM deliveries ${sql}`, params);
   return row ? num(row.n) : 0;
 }

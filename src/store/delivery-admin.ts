@@ -6,13 +6,15 @@
 import type { Ctx } from './db.js';
 import { num, str } from './db.js';
 import { COLUMNS, toDelivery } from './delivery-rows.js';
+import { recipientTeamWhere } from './recipient-team.js';
 import { sharedNow } from './shared-clock.js';
 import type { Delivery, RecentDeliveries, RecentDeliveriesQuery } from './types.js';
 
 export async function recentDeliveries(ctx: Ctx, query: RecentDeliveriesQuery): Promise<RecentDeliveries> {
   const now = sharedNow(ctx);
-  const since = `updated_at >= ${now.sql} - ?`;
-  const window = [now.value, Math.max(0, query.windowMs)];
+  const team = query.teamId === undefined ? null : recipientTeamWhere(ctx.db.kind, query.teamId);
+  const since = `updated_at >= ${now.sql} - ?${team ? ` AND ${team.sql}` : ''}`;
+  const window = [now.value, Math.max(0, query.windowMs), ...(team?.params ?? [])];
   const counts = await ctx.db.all(`SELECT state, COUNT(*) AS n FROM deliveries WHERE ${since} GROUP BY state`, window);
   const out: RecentDeliveries = { sent: 0, pending: 0, failed: 0, failedRows: [] };
   for (const row of counts) {

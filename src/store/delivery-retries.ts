@@ -7,6 +7,7 @@
 import type { Ctx } from './db.js';
 import { sharedNow } from './shared-clock.js';
 import { COLUMNS, DEFAULT_MAX_ATTEMPTS, GAVE_UP_REASON, toDelivery } from './delivery-rows.js';
+import { recipientTeamWhere } from './recipient-team.js';
 import type { Delivery, UnfinishedQuery } from './types.js';
 
 export async function unfinishedDeliveries(ctx: Ctx, kind: string, query: UnfinishedQuery): Promise<Delivery[]> {
@@ -14,14 +15,16 @@ export async function unfinishedDeliveries(ctx: Ctx, kind: string, query: Unfini
   const maxAttempts = query.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   const limit = Math.max(1, Math.min(query.limit ?? 200, 10_000));
   const unfinished = `((state = 'failed' AND retryable = ?) OR (state = 'pending' AND claimed_at <= ${now.sql} - ?))`;
-  const unfinishedParams = [true, now.value, query.staleAfterMs];
+  const team = query.teamId === undefined ? null : recipientTeamWhere(ctx.db.kind, query.teamId);
+  const inTeam = team ? ` AND ${team.sql}` : '';
+  const unfinishedParams = [true, now.value, query.staleAfterMs, ...(team?.params ?? [])];
   await ctx.db.run(
     `UPDATE deliveries SET state = 'failed', retryable = ?, last_error = ${GAVE_UP_REASON}, updated_at = ${now.sql}
-     WHERE kind = ? AND attempts >= ? AND ${unfinished}`,
+     WHERE kind = ? AND attempts >= ? AND ${unfinished}${inTeam}`,
     [false, now.value, kind, maxAttempts, ...unfinishedParams],
   );
   const rows = await ctx.db.all(
-    `SELECT ${COLUMNS} FROM deliveries WHERE kind = ? AND attempts < ? AND ${unfinished}
+    `SELECT ${COLUMNS} FROM deliveries WHERE kind = ? AND attempts < ? AND ${unfinished}${inTeam}
      ORDER BY updated_at, id LIMIT ?`,
     [kind, maxAttempts, ...unfinishedParams, limit],
   );

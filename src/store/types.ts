@@ -201,6 +201,8 @@ export interface UnfinishedQuery {
   maxAttempts?: number;
   /** Least recently tried first; default 200. */
   limit?: number;
+  /** Only rows whose recipient is in this workspace (`<type>:<teamId>/…`); default every workspace. */
+  teamId?: string;
 }
 
 export interface DeliveryFilter {
@@ -208,6 +210,8 @@ export interface DeliveryFilter {
   actionId?: string;
   recipient?: string;
   state?: DeliveryState;
+  /** Only rows whose recipient is in this workspace (`<type>:<teamId>/…`); default every workspace. */
+  teamId?: string;
   /** Newest first when set to 'desc'; default oldest first. */
   order?: 'asc' | 'desc';
   limit?: number;
@@ -218,6 +222,8 @@ export interface RecentDeliveriesQuery {
   windowMs: number;
   /** How many of the failed rows to return, newest first (default 10). */
   failedLimit?: number;
+  /** Counts and failed rows of this workspace only (recipient `<type>:<teamId>/…`); default every workspace. */
+  teamId?: string;
 }
 
 /** Deliveries last changed within a window: how many in each state now, and the newest failed rows. */

@@ -1,0 +1,19 @@
+/**
+ * A ledger row's workspace is in its recipient: `<type>:<teamId>/<id>` (user:, channel:, email:).
+ * The predicate compares the text between the first ':' and the next '/' exactly (case and all),
+ * so T1 never matches T12 and no LIKE wildcard in a team id can widen it.
+ */
+import type { Dialect, Param } from './db.js';
+
+const COLON_AT: Record<Dialect, string> = {
+  postgres: "strpos(recipient, ':')",
+  sqlite: "instr(recipient, ':')",
+};
+
+/** SQL (no leading AND) and its params: the rows whose recipient belongs to `teamId`. */
+export function recipientTeamWhere(dialect: Dialect, teamId: string): { sql: string; params: Param[] } {
+  const prefix = `${teamId}/`;
+  const at = COLON_AT[dialect];
+  // Both databases count characters in substr(), so the length is counted in code points here.
+  return { sql: `(${at} > 0 AND substr(recipient, ${at} + 1, ?) = ?)`, params: [Array.from(prefix).length, prefix] };
+}
