@@ -34,9 +34,12 @@ export async function getLinkBySlackUser(ctx: Ctx, teamId: string, slackUserId: 
   return row ? toLink(row) : null;
 }
 
-/** Every Slack user linked to a care user (one per workspace, usually). */
-export async function getLinksByCareUser(ctx: Ctx, careUserId: string): Promise<IdentityLink[]> {
-  const rows = await ctx.db.all(`SELECT ${COLUMNS} FROM identity_links WHERE care_user_id = ? ORDER BY team_id, slack_user_id`, [careUserId]);
+/** Every Slack user linked to a care user (one per workspace, usually); with teamId, only that workspace's. */
+export async function getLinksByCareUser(ctx: Ctx, careUserId: string, teamId?: string): Promise<IdentityLink[]> {
+  const rows =
+    teamId === undefined
+      ? await ctx.db.all(`SELECT ${COLUMNS} FROM identity_links WHERE care_user_id = ? ORDER BY team_id, slack_user_id`, [careUserId])
+      : await ctx.db.all(`SELECT ${COLUMNS} FROM identity_links WHERE care_user_id = ? AND team_id = ? ORDER BY slack_user_id`, [careUserId, teamId]);
   return rows.map(toLink);
 }
 

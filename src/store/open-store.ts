@@ -122,7 +122,7 @@ function createStore(ctx: Ctx, migration: MigrateResult): OpenedStore {
 
     upsertLink: (input) => links.upsertLink(ctx, input),
     getLinkBySlackUser: (teamId, slackUserId) => links.getLinkBySlackUser(ctx, teamId, slackUserId),
-    getLinksByCareUser: (careUserId) => links.getLinksByCareUser(ctx, careUserId),
+    getLinksByCareUser: (careUserId, teamId) => links.getLinksByCareUser(ctx, careUserId, teamId),
     listLinks: (teamId) => links.listLinks(ctx, teamId),
     deleteLink: (teamId, slackUserId) => links.deleteLink(ctx, teamId, slackUserId),
 
@@ -138,11 +138,11 @@ function createStore(ctx: Ctx, migration: MigrateResult): OpenedStore {
 
     upsertSummarySetting: (input) => summarySettings.upsertSummarySetting(ctx, input),
     getSummarySetting: (teamId, slackUserId) => summarySettings.getSummarySetting(ctx, teamId, slackUserId),
-    listEnabledSummarySettings: () => summarySettings.listEnabledSummarySettings(ctx),
+    listEnabledSummarySettings: (teamId) => summarySettings.listEnabledSummarySettings(ctx, teamId),
 
     upsertRoute: (input) => routes.upsertRoute(ctx, input),
     listRoutes: (teamId) => routes.listRoutes(ctx, teamId),
-    routesForGroups: (groupIds) => routes.routesForGroups(ctx, groupIds),
+    routesForGroups: (groupIds, teamId) => routes.routesForGroups(ctx, groupIds, teamId),
     deleteRoute: (teamId, groupId) => routes.deleteRoute(ctx, teamId, groupId),
 
     claimDelivery: (key, options) => deliveries.claimDelivery(ctx, key, options),

@@ -37,17 +37,18 @@ export async function listRoutes(ctx: Ctx, teamId?: string): Promise<GroupRoute[
   return rows.map(toRoute);
 }
 
-/** The routes of any of these groups (e.g. an action's notify_on_complete), in every workspace. */
-export async function routesForGroups(ctx: Ctx, groupIds: readonly string[]): Promise<GroupRoute[]> {
+/** The routes of any of these groups (e.g. an action's notify_on_complete), in every workspace or only teamId's. */
+export async function routesForGroups(ctx: Ctx, groupIds: readonly string[], teamId?: string): Promise<GroupRoute[]> {
   const unique = [...new Set(groupIds)];
   if (unique.length === 0) return [];
   const out: GroupRoute[] = [];
   // Chunks keep the parameter count well inside both databases' limits.
   for (let i = 0; i < unique.length; i += 200) {
     const chunk = unique.slice(i, i + 200);
+    const inTeam = teamId === undefined ? '' : ' AND team_id = ?';
     const rows = await ctx.db.all(
-      `SELECT ${COLUMNS} FROM group_routes WHERE group_id IN (${chunk.map(() => '?').join(', ')}) ORDER BY team_id, group_id`,
-      chunk,
+      `SELECT ${COLUMNS} FROM group_routes WHERE group_id IN (${chunk.map(() => '?').join(', ')})${inTeam} ORDER BY team_id, group_id`,
+      teamId === undefined ? chunk : [...chunk, teamId],
     );
     out.push(...rows.map(toRoute));
   }

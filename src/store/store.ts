@@ -48,7 +48,8 @@ export interface Store {
   // identity links
   upsertLink(input: LinkInput): Promise<IdentityLink>;
   getLinkBySlackUser(teamId: string, slackUserId: string): Promise<IdentityLink | null>;
-  getLinksByCareUser(careUserId: string): Promise<IdentityLink[]>;
+  /** Every Slack user linked to a care user; with teamId, only that workspace's. */
+  getLinksByCareUser(careUserId: string, teamId?: string): Promise<IdentityLink[]>;
   listLinks(teamId?: string): Promise<IdentityLink[]>;
   deleteLink(teamId: string, slackUserId: string): Promise<boolean>;
 
@@ -67,13 +68,14 @@ export interface Store {
   // personal morning summaries
   upsertSummarySetting(input: SummarySettingInput): Promise<SummarySetting>;
   getSummarySetting(teamId: string, slackUserId: string): Promise<SummarySetting | null>;
-  /** The summaries that are on, in every workspace. */
-  listEnabledSummarySettings(): Promise<SummarySetting[]>;
+  /** The summaries that are on: in every workspace, or only in teamId's. */
+  listEnabledSummarySettings(teamId?: string): Promise<SummarySetting[]>;
 
   // notification-group routes
   upsertRoute(input: GroupRouteInput): Promise<GroupRoute>;
   listRoutes(teamId?: string): Promise<GroupRoute[]>;
-  routesForGroups(groupIds: readonly string[]): Promise<GroupRoute[]>;
+  /** The routes of any of these groups: in every workspace, or only in teamId's. */
+  routesForGroups(groupIds: readonly string[], teamId?: string): Promise<GroupRoute[]>;
   deleteRoute(teamId: string, groupId: string): Promise<boolean>;
 
   // delivery ledger

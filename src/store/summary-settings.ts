@@ -43,8 +43,11 @@ export async function getSummarySetting(ctx: Ctx, teamId: string, slackUserId: s
   return row ? toSetting(row) : null;
 }
 
-/** The summaries that are on (every workspace), in a stable order. */
-export async function listEnabledSummarySettings(ctx: Ctx): Promise<SummarySetting[]> {
-  const rows = await ctx.db.all(`SELECT ${COLUMNS} FROM summary_settings WHERE enabled = ? ORDER BY team_id, slack_user_id`, [true]);
+/** The summaries that are on (every workspace, or only teamId's), in a stable order. */
+export async function listEnabledSummarySettings(ctx: Ctx, teamId?: string): Promise<SummarySetting[]> {
+  const rows =
+    teamId === undefined
+      ? await ctx.db.all(`SELECT ${COLUMNS} FROM summary_settings WHERE enabled = ? ORDER BY team_id, slack_user_id`, [true])
+      : await ctx.db.all(`SELECT ${COLUMNS} FROM summary_settings WHERE enabled = ? AND team_id = ? ORDER BY slack_user_id`, [true, teamId]);
   return rows.map(toSetting);
 }
