@@ -7,6 +7,7 @@ import { ledgerContract } from './ledger.js';
 import { ledgerAdminContract } from './ledger-admin.js';
 import { seenRequestsContract } from './seen-requests.js';
 import { summariesContract } from './summaries.js';
+import { teamScopeContract } from './team-scope.js';
 import { workspacesContract } from './workspaces.js';
 
 export function storeContract(h: Harness): void {
@@ -17,5 +18,6 @@ export function storeContract(h: Harness): void {
   jobsContract(h);
   seenRequestsContract(h);
   summariesContract(h);
+  teamScopeContract(h);
   workspacesContract(h);
 }
