@@ -112,6 +112,10 @@ function modeProblems(env: Record<string, string | undefined>): string[] {
   const problems = MULTI_WORKSPACE_VARIABLES.filter((name) => !present(env, name)).map(
     (name) => `${name} is required for multi-workspace mode (${given} set; set all four, or none of the SLACK_CLIENT_/SLACK_STATE_ ones for one workspace)`,
   );
+  if (present(env, 'SLACK_APP_TOKEN'))
+    problems.push(
+      'SLACK_APP_TOKEN must be unset in multi-workspace mode: Socket Mode serves one workspace; many workspaces reach the app over HTTP (Request URL https://<your host>/slack/events)',
+    );
   if (present(env, 'SLACK_BOT_TOKEN'))
     problems.push(
       'SLACK_BOT_TOKEN must be unset in multi-workspace mode (each workspace gets its bot token by installing the app); or unset SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_STATE_SECRET for one workspace',

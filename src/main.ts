@@ -4,14 +4,16 @@
  */
 import { appVersion } from './app-version.js';
 import { composeApp } from './compose.js';
-import { ConfigError, loadConfig } from './config.js';
+import { composeMultiApp } from './compose-multi.js';
+import { type AppConfig, ConfigError, loadAppConfig } from './config.js';
+import { parseKeyRing } from './crypto/key-ring.js';
 import { createLogger } from './logging/logger.js';
 import { isStoreError } from './store/index.js';
 
 async function main(): Promise<void> {
-  let config: ReturnType<typeof loadConfig>;
+  let config: AppConfig;
   try {
-    config = loadConfig(process.env);
+    config = loadAppConfig(process.env);
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);
@@ -21,25 +23,42 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger({ level: config.LOG_LEVEL, base: { app: 'care-actions-slack' } });
-  let app: Awaited<ReturnType<typeof composeApp>>;
+  let app: Awaited<ReturnType<typeof composeApp>> | Awaited<ReturnType<typeof composeMultiApp>>;
+  const common = {
+    store: { databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR },
+    timezone: config.APP_TIMEZONE,
+    careWebUrl: config.CARE_WEB_URL,
+    logger,
+    jobs: { pollSeconds: config.COMPLETION_POLL_SECONDS, instanceId: config.INSTANCE_ID },
+    metrics: { port: config.METRICS_PORT, token: config.METRICS_TOKEN, processMetrics: true },
+  };
   try {
-    app = await composeApp({
-      slack: { botToken: config.SLACK_BOT_TOKEN, signingSecret: config.SLACK_SIGNING_SECRET, appToken: config.SLACK_APP_TOKEN, apiUrl: config.SLACK_API_URL },
-      care: {
-        baseUrl: config.CARE_API_BASE_URL,
-        accountId: config.CARE_ACCOUNT_ID,
-        apiKey: config.CARE_API_KEY,
-        apiSecret: config.CARE_API_SECRET,
-        rateLimitPerSecond: config.CARE_RATE_LIMIT,
-      },
-      careWebUrl: config.CARE_WEB_URL,
-      store: { databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR },
-      timezone: config.APP_TIMEZONE,
-      adminSlackUserIds: config.ADMIN_SLACK_USER_IDS,
-      logger,
-      jobs: { pollSeconds: config.COMPLETION_POLL_SECONDS, instanceId: config.INSTANCE_ID },
-      metrics: { port: config.METRICS_PORT, token: config.METRICS_TOKEN, processMetrics: true },
-    });
+    app =
+      config.mode === 'multi'
+        ? await composeMultiApp({
+            ...common,
+            slack: {
+              signingSecret: config.SLACK_SIGNING_SECRET,
+              clientId: config.SLACK_CLIENT_ID,
+              clientSecret: config.SLACK_CLIENT_SECRET,
+              stateSecret: config.SLACK_STATE_SECRET,
+              apiUrl: config.SLACK_API_URL,
+            },
+            keyRing: parseKeyRing(config.ENCRYPTION_KEY),
+            care: { rateLimitPerSecond: config.CARE_RATE_LIMIT },
+          })
+        : await composeApp({
+            ...common,
+            slack: { botToken: config.SLACK_BOT_TOKEN, signingSecret: config.SLACK_SIGNING_SECRET, appToken: config.SLACK_APP_TOKEN, apiUrl: config.SLACK_API_URL },
+            care: {
+              baseUrl: config.CARE_API_BASE_URL,
+              accountId: config.CARE_ACCOUNT_ID,
+              apiKey: config.CARE_API_KEY,
+              apiSecret: config.CARE_API_SECRET,
+              rateLimitPerSecond: config.CARE_RATE_LIMIT,
+            },
+            adminSlackUserIds: config.ADMIN_SLACK_USER_IDS,
+          });
   } catch (err) {
     if (isStoreError(err)) {
       console.error(`Cannot start: ${(err as Error).message}`);
@@ -51,7 +70,7 @@ async function main(): Promise<void> {
   logger.info('care-actions-slack is running', {
     version: appVersion(),
     mode: config.SLACK_APP_TOKEN ? 'socket' : 'http',
-    workspaces: 'single',
+    workspaces: config.mode,
     port,
     metrics: `:${metricsPort ?? port}/metrics${config.METRICS_TOKEN ? ' (bearer token)' : ''}`,
     store: app.store.kind,

@@ -12,7 +12,7 @@ import { cacheSyncJob } from './cache-sync.js';
 import { changesPollJob } from './changes-poll.js';
 import { digestTickJob } from './digest-tick.js';
 import type { JobsObserver } from './observer.js';
-import { createScheduler, everySeconds, everySecondsJustAfter, type Scheduler } from './scheduler.js';
+import { createScheduler, everySeconds, everySecondsJustAfter, type Job, type Scheduler } from './scheduler.js';
 import { summaryTickJob } from './summary-tick.js';
 
 export interface JobsOptions {
@@ -41,6 +41,31 @@ export interface JobsOptions {
   cacheSync?: ChangeSync;
 }
 
+export type WorkspaceJobsOptions = Omit<JobsOptions, 'holder' | 'logger' | 'leaseMs'>;
+
+/** One workspace's scheduled work, as data: the digest and summary ticks, the changes poll and the read-cache sync. */
+export function workspaceJobs(o: WorkspaceJobsOptions): Job[] {
+  return [
+    digestTickJob({ digests: o.digests, now: o.now }),
+    summaryTickJob({ summaries: o.summaries, now: o.now }),
+    changesPollJob({
+      care: o.care,
+      store: o.store,
+      notices: o.notices,
+      urgent: o.urgent,
+      assignments: o.assignments,
+      ...(o.changes ? { changes: o.changes } : {}),
+      schedule: everySeconds(o.pollSeconds),
+      overlapMs: o.overlapMs ?? 5 * 60_000,
+      now: o.now,
+      onPolled: (newest) => o.observer?.polled?.(o.now().getTime() - newest),
+      ...(o.cacheSync ? { cacheFeed: o.cacheSync } : {}),
+    }),
+    ...(o.cacheSync ? [cacheSyncJob({ sync: o.cacheSync, schedule: everySecondsJustAfter(o.pollSeconds) })] : []),
+  ];
+}
+
+/** A single workspace's jobs under one scheduler (one lease per job). */
 export function createJobs(o: JobsOptions): Scheduler {
   return createScheduler({
     store: o.store,
@@ -48,24 +73,7 @@ export function createJobs(o: JobsOptions): Scheduler {
     logger: o.logger,
     ...(o.leaseMs ? { leaseMs: o.leaseMs } : {}),
     observer: o.observer,
-    jobs: [
-      digestTickJob({ digests: o.digests, now: o.now }),
-      summaryTickJob({ summaries: o.summaries, now: o.now }),
-      changesPollJob({
-        care: o.care,
-        store: o.store,
-        notices: o.notices,
-        urgent: o.urgent,
-        assignments: o.assignments,
-        ...(o.changes ? { changes: o.changes } : {}),
-        schedule: everySeconds(o.pollSeconds),
-        overlapMs: o.overlapMs ?? 5 * 60_000,
-        now: o.now,
-        onPolled: (newest) => o.observer?.polled?.(o.now().getTime() - newest),
-        ...(o.cacheSync ? { cacheFeed: o.cacheSync } : {}),
-      }),
-      ...(o.cacheSync ? [cacheSyncJob({ sync: o.cacheSync, schedule: everySecondsJustAfter(o.pollSeconds) })] : []),
-    ],
+    jobs: workspaceJobs(o),
   });
 }
 

@@ -3,7 +3,8 @@ import { App } from '@slack/bolt';
 import { boltLogger } from './bolt-logger.js';
 import { type SlackFetch, slackClientOptions } from './web-clients.js';
 import type { SlackDeps } from './deps.js';
-import { createHttpReceiver } from './http-receiver.js';
+import { createHttpReceiver, type HttpReceiverOptions } from './http-receiver.js';
+import type { Logger } from '../logging/logger.js';
 import { registerCompleteReopen } from './listeners/actions/complete-reopen.js';
 import { registerEditButton } from './listeners/actions/edit-action.js';
 import { registerHomePageButtons } from './listeners/actions/home-pages.js';
@@ -33,7 +34,14 @@ import type { ReplayGuard } from './replay-guard.js';
 import { SocketModeConnections, type SocketRoute } from './socket-receiver.js';
 
 export interface SlackAppOptions {
-  botToken: string;
+  /** One workspace: its bot token. Many: leave it out and give `oauth` (each request is authorised by its installation). */
+  botToken?: string | undefined;
+  /** Multi-workspace mode (HTTP only): "Add to Slack" and the installation store Bolt authorises requests from. */
+  oauth?: HttpReceiverOptions['oauth'];
+  /** Registered before every listener: a deployment serving many workspaces resolves the request's workspace here (tenancy/). */
+  beforeListeners?: ((app: App) => void) | undefined;
+  /** Where the receiver and unhandled listener errors are logged (default: deps.logger). */
+  logger?: Logger | undefined;
   signingSecret: string;
   /** Socket Mode when set (xapp-...); HTTP receiver otherwise. */
   appToken?: string | undefined;
@@ -70,7 +78,8 @@ async function healthRoute(check: SlackAppOptions['health'], res: ServerResponse
 
 /** The Bolt app with every listener registered; thin listeners over the services in deps. */
 export function createSlackApp(options: SlackAppOptions, deps: SlackDeps): SlackApp {
-  const logger = boltLogger(deps.logger);
+  const appLogger = options.logger ?? deps.logger;
+  const logger = boltLogger(appLogger);
   const { metrics } = options;
   const customRoutes: SocketRoute[] = [
     { path: '/healthz', method: ['GET'], handler: (_req: IncomingMessage, res: ServerResponse) => void healthRoute(options.health, res) },
@@ -96,16 +105,18 @@ export function createSlackApp(options: SlackAppOptions, deps: SlackDeps): Slack
       customRoutes,
       boltLogger: logger,
       replayGuard: options.replayGuard,
-      logger: deps.logger,
+      logger: appLogger,
+      oauth: options.oauth,
       onAck: onAck && ((ms) => onAck('http', ms)),
     });
   const app = new App({
-    token: options.botToken,
+    ...(options.botToken ? { token: options.botToken } : {}),
     receiver,
     logger,
     clientOptions: slackClientOptions('interactive', { apiUrl: options.slackApiUrl, fetch: metrics?.fetch }),
   });
 
+  options.beforeListeners?.(app);
   registerCareCommand(app, deps);
   registerCompleteReopen(app, deps);
   registerViewButton(app, deps);
@@ -134,7 +145,7 @@ export function createSlackApp(options: SlackAppOptions, deps: SlackDeps): Slack
 
   // Anything a listener did not handle: log without payloads; the person already got an ack.
   app.error(async (error) => {
-    deps.logger.error('unhandled error in a Slack listener', { code: (error as { code?: string }).code, error: { name: error.name, message: error.message } });
+    appLogger.error('unhandled error in a Slack listener', { code: (error as { code?: string }).code, error: { name: error.name, message: error.message } });
   });
 
   return {

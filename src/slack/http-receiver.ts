@@ -7,7 +7,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type CustomRoute, HTTPModuleFunctions, HTTPReceiver, type Logger as BoltLogger, verifySlackRequest } from '@slack/bolt';
+import type { InstallationStore } from '@slack/bolt';
 import type { Logger } from '../logging/logger.js';
+import type { OAuthSettings } from './oauth-settings.js';
 import type { ReplayGuard, ReplayVerdict } from './replay-guard.js';
 
 export const EVENTS_PATH = '/slack/events';
@@ -23,6 +25,8 @@ export interface HttpReceiverOptions {
   logger: Logger;
   /** Told how long each request to /slack/events took to answer, from its arrival (metrics). */
   onAck?: ((ms: number) => void) | undefined;
+  /** Multi-workspace mode: Bolt's OAuth (/slack/install, /slack/oauth_redirect) and its installation store (oauth-settings.ts). */
+  oauth?: (OAuthSettings & { installationStore: InstallationStore }) | undefined;
 }
 
 type Screening = { pass: true } | { pass: false; status: number; verdict?: ReplayVerdict };
@@ -114,6 +118,7 @@ export function createHttpReceiver(options: HttpReceiverOptions): HTTPReceiver {
     endpoints: [EVENTS_PATH],
     customRoutes: options.customRoutes,
     logger: options.boltLogger,
+    ...(options.oauth ?? {}),
   });
   if (options.replayGuard) guardRequests(receiver, options.replayGuard, options);
   if (options.onAck) timeAnswers(receiver, options.onAck);

@@ -93,8 +93,17 @@ function page(res: ServerResponse, status: number, title: string, text: string):
   );
 }
 
-/** Pure: Bolt's OAuth options (add `installationStore`); `stateStore` replaces Bolt's default (see above). */
-export function oauthSettings(config: OAuthConfig, options: { stateStore?: StateStore } = {}): OAuthSettings {
+export interface OAuthOptions {
+  /** Replaces Bolt's default state store (see above). */
+  stateStore?: StateStore | undefined;
+  /** Told after an installation is stored and the success page sent (e.g. to DM the installer); its failure is the caller's to log. */
+  onInstalled?: ((installation: Installation) => void) | undefined;
+  /** Another Slack (the local fake): its Web API for oauth.v2.access, and its authorize page. */
+  slackApiUrl?: string | undefined;
+}
+
+/** Pure: Bolt's OAuth options (add `installationStore`). */
+export function oauthSettings(config: OAuthConfig, options: OAuthOptions = {}): OAuthSettings {
   return {
     clientId: config.clientId,
     clientSecret: config.clientSecret,
@@ -108,9 +117,14 @@ export function oauthSettings(config: OAuthConfig, options: { stateStore?: State
       // See the file comment for what this refuses.
       stateVerification: true,
       ...(options.stateStore ? { stateStore: options.stateStore } : {}),
+      ...(options.slackApiUrl
+        ? { clientOptions: { slackApiUrl: options.slackApiUrl }, authorizationUrl: new URL('/oauth/v2/authorize', options.slackApiUrl).href }
+        : {}),
       callbackOptions: {
-        success: (installation: Installation, _options: unknown, _req: IncomingMessage, res: ServerResponse) =>
-          page(res, 200, 'Care Actions is installed', successSentence(installation)),
+        success: (installation: Installation, _options: unknown, _req: IncomingMessage, res: ServerResponse) => {
+          page(res, 200, 'Care Actions is installed', successSentence(installation));
+          options.onInstalled?.(installation);
+        },
         failure: (error: { code?: string }, _options: unknown, _req: IncomingMessage, res: ServerResponse) => {
           const { status, text } = failureSentence(error.code);
           page(res, status, 'Care Actions was not installed', text);

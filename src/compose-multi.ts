@@ -1,0 +1,217 @@
+/**
+ * A deployment serving many workspaces ("Add to Slack"): each installs the
+ * app through OAuth and connects its own care account; every request and
+ * every job runs with that workspace's own Slack token, care client and view
+ * of the store (workspaces/). Several instances share one PostgreSQL: jobs
+ * run per workspace under their own leases, so instances share the work.
+ */
+import { TZDate } from '@date-fns/tz';
+import type { Installation } from '@slack/bolt';
+import { format } from 'date-fns';
+import type { KeyRing } from './crypto/key-ring.js';
+import { type AppSettings, composeShared } from './compose.js';
+import { createCareClient } from './care/index.js';
+import { createWorkspaceScheduler, type WorkspaceScheduler } from './jobs/workspace-scheduler.js';
+import { everySeconds, everySecondsJustAfter } from './jobs/scheduler.js';
+import { createDmChannels } from './services/dm-channels.js';
+import { createWorkspaceTrouble } from './services/workspace-trouble.js';
+import { createSlackApp, type SlackApp } from './slack/app.js';
+import { installationStore } from './slack/installation-store.js';
+import { oauthSettings } from './slack/oauth-settings.js';
+import { oneTimeStateStore } from './slack/oauth-state-store.js';
+import { createReplayGuard } from './slack/replay-guard.js';
+import { registerTenancy } from './slack/tenancy/tenancy.js';
+import { createWorkspaceScope } from './slack/tenancy/workspace-scope.js';
+import { createSlackWebClient } from './slack/web-clients.js';
+import { registerConnectCare } from './slack/listeners/workspace/connect-care.js';
+import { connectCareHome, isConnectCareInteraction } from './slack/views/connect-care.js';
+import type { Store } from './store/index.js';
+import { composeWorkspace } from './workspaces/compose-workspace.js';
+import { multiWorkspaceRegistry, type WorkspaceRegistry } from './workspaces/registry.js';
+import { storeForWorkspace } from './workspaces/scoped-store.js';
+import { adminReason } from './workspaces/workspace-admins.js';
+
+export interface MultiAppSettings extends Omit<AppSettings, 'slack' | 'care' | 'adminSlackUserIds'> {
+  slack: {
+    signingSecret: string;
+    clientId: string;
+    clientSecret: string;
+    stateSecret: string;
+    /** Another Slack (the local fake): its Web API, OAuth exchange and authorize page. */
+    apiUrl?: string | undefined;
+    lookupFailureTtlMs?: number;
+  };
+  /** Tokens and care secrets are kept encrypted with it (ENCRYPTION_KEY). */
+  keyRing: KeyRing;
+  /** Every workspace's care client: requests per second (CARE_RATE_LIMIT) and pooled connections. */
+  care?: { rateLimitPerSecond?: number | undefined; connections?: number | undefined };
+  /** A workspace's runs of one job kind at once on this instance (default 8). */
+  jobConcurrency?: number;
+  /** How long a workspace is used as composed before its rows are read again (default 60 s). */
+  recheckMs?: number;
+}
+
+export interface MultiComposedApp {
+  mode: 'multi';
+  store: Store;
+  registry: WorkspaceRegistry;
+  slackApp: SlackApp;
+  jobs: WorkspaceScheduler;
+  start(port: number, host?: string, options?: { withJobs?: boolean }): Promise<{ port: number; metricsPort?: number | undefined }>;
+  stop(): Promise<void>;
+}
+
+/** Job kinds, one lease per workspace each (`changes-poll:T123`). */
+function jobKinds(pollSeconds: number) {
+  return [
+    { name: 'digests', schedule: '0 * * * * *', runOnStart: true },
+    { name: 'summaries', schedule: '30 * * * * *' },
+    { name: 'changes-poll', schedule: everySeconds(pollSeconds) },
+    { name: 'read-cache-sync', schedule: everySecondsJustAfter(pollSeconds), local: true },
+  ];
+}
+
+export async function composeMultiApp(settings: MultiAppSettings): Promise<MultiComposedApp> {
+  const { logger } = settings;
+  const { store, metrics, shared } = await composeShared({ ...settings, keyRing: settings.keyRing });
+  const apiUrl = settings.slack.apiUrl;
+  const slackFor = (token: string) => createSlackWebClient(token, 'interactive', { apiUrl, logger, fetch: metrics.slack.fetch });
+
+  const registry = multiWorkspaceRegistry({
+    store,
+    logger,
+    ...(settings.recheckMs !== undefined ? { recheckMs: settings.recheckMs } : {}),
+    defaults: {
+      timezone: settings.timezone,
+      careWebUrl: settings.careWebUrl,
+      rateLimitPerSecond: settings.care?.rateLimitPerSecond,
+      careConnections: settings.care?.connections ?? 2,
+    },
+    compose: (workspaceId, spec) =>
+      composeWorkspace({ ...shared, store: storeForWorkspace(store, workspaceId), logger: logger.child({ team: workspaceId }) }, spec),
+  });
+  const scope = createWorkspaceScope();
+  const reasonFor = (workspaceId: string, userId: string, slack?: Parameters<typeof adminReason>[0]['slack']) =>
+    adminReason({ store, slack: slack ?? { users: { info: async () => ({ ok: false }) } as never } }, workspaceId, userId);
+
+  // The installer is told, in a DM from the new bot, what to do next.
+  const onInstalled = (installation: Installation) => {
+    const token = installation.bot?.token;
+    if (!token || !installation.user?.id) return;
+    void slackFor(token)
+      .chat.postMessage({
+        channel: installation.user.id,
+        text: "Care Actions is installed. Next, connect your care system: open the app's *Home* tab and choose *Connect your care system* (you need the care account's API address, account Id, API key and secret). Until then, `/care` says it is waiting for an admin.",
+      })
+      .catch((error) => logger.warn('could not DM the installer', { error }));
+  };
+
+  const slackApp = createSlackApp(
+    {
+      signingSecret: settings.slack.signingSecret,
+      slackApiUrl: apiUrl,
+      logger,
+      health: async () => ({
+        store: await store.ping().then(
+          () => ({ ok: true }),
+          () => ({ ok: false, detail: 'the database does not answer' }),
+        ),
+      }),
+      replayGuard: createReplayGuard({ store }),
+      metrics: metrics.slack,
+      oauth: {
+        ...oauthSettings(settings.slack, {
+          stateStore: oneTimeStateStore({ secret: settings.slack.stateSecret, seen: store }),
+          onInstalled,
+          slackApiUrl: apiUrl,
+        }),
+        installationStore: installationStore(store),
+      },
+      beforeListeners: (app) => {
+        registerTenancy(app, {
+          registry,
+          scope,
+          store,
+          logger,
+          adminReason: (workspaceId, userId, slack) => reasonFor(workspaceId, userId, slack),
+          defaults: { timezone: settings.timezone, careWebUrl: settings.careWebUrl },
+          setupHome: async (workspaceId, _userId, isAdmin) => connectCareHome({ isAdmin, connection: await store.getCareConnection(workspaceId) }),
+          isSetupInteraction: isConnectCareInteraction,
+        });
+        registerConnectCare(app, {
+          store,
+          isAdmin: async (workspaceId, userId) => {
+            const installation = await store.getInstallation({ isEnterpriseInstall: false, teamId: workspaceId });
+            return (await reasonFor(workspaceId, userId, installation?.bot ? slackFor(installation.bot.token) : undefined)) !== null;
+          },
+          careClientFor: (c) => createCareClient({ ...c, maxRetries: 0, timeoutMs: 5_000, logger: logger.child({ component: 'care-connect' }) }),
+          onChanged: (workspaceId) => registry.refresh(workspaceId),
+          signedMetadata: shared.signedMetadata,
+          logger,
+        });
+      },
+    },
+    scope.deps,
+  );
+
+  const ready = async (workspaceId: string) => {
+    const lookup = await registry.get(workspaceId);
+    return lookup.state === 'ready' ? lookup.workspace : null;
+  };
+  const troubleOf = async (workspaceId: string) => {
+    const workspace = await ready(workspaceId);
+    if (!workspace) return null;
+    const timezone = (await store.getWorkspaceSettings(workspaceId))?.timeZone ?? settings.timezone;
+    return createWorkspaceTrouble({
+      teamId: workspaceId,
+      deliverer: workspace.deliverer,
+      dm: createDmChannels(workspace.jobSlack),
+      admins: () => workspace.identity.adminIds(),
+      formatTime: (ms) => format(new TZDate(ms, timezone), "HH:mm 'on' EEE d MMM"),
+    });
+  };
+  const jobs = createWorkspaceScheduler({
+    store,
+    holder: shared.holder,
+    logger,
+    kinds: jobKinds(shared.pollSeconds),
+    workspaces: () => registry.connected(),
+    jobFor: async (workspaceId, kind) => (await ready(workspaceId))?.jobs.find((j) => j.name === kind) ?? null,
+    ...(settings.jobConcurrency ? { concurrency: settings.jobConcurrency } : {}),
+    ...(settings.jobs?.leaseMs ? { leaseMs: settings.jobs.leaseMs } : {}),
+    now: () => shared.now().getTime(),
+    observer: metrics.jobs,
+    onTrouble: async (workspaceId, trouble) => {
+      logger.warn("a workspace's scheduled work keeps failing; its admins are told once", { team: workspaceId, kind: trouble.kind, error: trouble.error });
+      await (await troubleOf(workspaceId))?.troubled(trouble);
+    },
+    onRecovered: async (workspaceId, trouble) => {
+      logger.info("a workspace's scheduled work works again", { team: workspaceId });
+      await (await troubleOf(workspaceId))?.recovered(trouble, shared.now().getTime());
+    },
+  });
+
+  let stopped = false;
+  return {
+    mode: 'multi',
+    store,
+    registry,
+    slackApp,
+    jobs,
+    async start(port, host, options) {
+      const started = await slackApp.start(port, host);
+      const metricsPort = await metrics.listen(host ?? '127.0.0.1');
+      if (options?.withJobs) jobs.start();
+      return { ...started, metricsPort };
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await slackApp.stop().catch((err) => logger.warn('stopping the Slack receiver failed', { error: err }));
+      await metrics.close();
+      await jobs.stop();
+      await registry.close();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * A deployment serving many workspaces, on the Slack side: every request is
+ * served by the workspace it came from. Registered before every other
+ * listener, this middleware
+ * - resolves the request's workspace (Bolt's context: the team, or the org for
+ *   an org-wide install) and runs the rest of the request in its scope
+ *   (workspace-scope.ts), so listeners use that workspace's services only;
+ * - answers the workspace's own set-up commands (`/care admins`, `/care
+ *   settings`), which work before the care system is connected;
+ * - until a care account is connected, answers every `/care` and every click
+ *   with what an admin must do, and shows the set-up Home tab;
+ * - on `app_uninstalled` and `tokens_revoked` (the bot's), forgets the
+ *   workspace's tokens and care secrets, so its jobs stop; its audit stays.
+ */
+import type { AnyMiddlewareArgs, App, Context } from '@slack/bolt';
+import type { Logger } from '../../logging/logger.js';
+import type { Store } from '../../store/index.js';
+import type { WorkspaceRegistry } from '../../workspaces/registry.js';
+import { safeRespond } from '../respond.js';
+import { parseWorkspaceCommand, runWorkspaceCommand, type WorkspaceCommandDeps } from './workspace-commands.js';
+import type { WorkspaceScope } from './workspace-scope.js';
+
+export interface TenancyDeps {
+  registry: WorkspaceRegistry;
+  scope: WorkspaceScope;
+  store: Pick<Store, 'deleteInstallation' | 'deleteCareConnection' | 'appendAudit'> & WorkspaceCommandDeps['store'];
+  logger: Logger;
+  /** Why a person is an admin of a workspace, or null (workspace-admins.ts), with that workspace's bot client. */
+  adminReason(workspaceId: string, userId: string, slack: AnyArgs['client']): ReturnType<WorkspaceCommandDeps['adminReason']>;
+  defaults: WorkspaceCommandDeps['defaults'];
+  /** The Home tab of a workspace with no care account yet (admins get the connect button). */
+  setupHome(workspaceId: string, userId: string, isAdmin: boolean): Promise<{ type: 'home'; blocks: unknown[] }>;
+  /** Interactions that are the set-up's own (the connect form): let through, outside any workspace's scope. */
+  isSetupInteraction(body: Record<string, unknown>): boolean;
+}
+
+type AnyArgs = AnyMiddlewareArgs & { context: Context; next: () => Promise<void>; client: import('@slack/web-api').WebClient; logger: unknown };
+
+/** The workspace a request belongs to: the org for an org-wide install, else the team. */
+export function workspaceOf(context: Context): string | undefined {
+  return (context.isEnterpriseInstall ? context.enterpriseId : context.teamId) ?? undefined;
+}
+
+export function notConnectedSentence(): string {
+  return "Care Actions is installed here but not connected to your care system yet, so it cannot show or change actions. A Care Actions admin connects it from the app's *Home* tab (whoever installed the app, or a Slack workspace admin); `/care admins` shows who they are.";
+}
+
+const eventType = (body: Record<string, unknown>) =>
+  body.type === 'event_callback' ? ((body.event as { type?: string } | undefined)?.type ?? undefined) : undefined;
+
+export function registerTenancy(app: App, deps: TenancyDeps): void {
+  const { registry, scope, store, logger } = deps;
+
+  async function forget(body: Record<string, unknown>, why: string) {
+    const teamId = typeof body.team_id === 'string' ? body.team_id : undefined;
+    const enterpriseId = typeof body.enterprise_id === 'string' ? body.enterprise_id : undefined;
+    const orgWide = body.is_enterprise_install === true;
+    const workspaceId = orgWide ? enterpriseId : teamId;
+    if (!workspaceId) return;
+    await store.deleteInstallation(orgWide ? { isEnterpriseInstall: true, enterpriseId } : { isEnterpriseInstall: false, teamId });
+    await store.deleteCareConnection(workspaceId);
+    await store.appendAudit({ teamId: workspaceId, userId: '-', verb: 'workspace.uninstalled', details: { why } });
+    await registry.refresh(workspaceId);
+    logger.info('workspace uninstalled: its tokens and care secrets are deleted, its jobs stop', { team: workspaceId, why });
+  }
+
+  app.event('app_uninstalled', async ({ body }) => forget(body as unknown as Record<string, unknown>, 'app_uninstalled'));
+  app.event('tokens_revoked', async ({ event, body }) => {
+    // Only the bot's tokens matter: this app acts as its bot and keeps no user token.
+    if ((event.tokens.bot ?? []).length > 0) await forget(body as unknown as Record<string, unknown>, 'tokens_revoked');
+  });
+
+  app.use(async (raw) => {
+    const args = raw as unknown as AnyArgs;
+    const body = args.body as unknown as Record<string, unknown>;
+    const type = eventType(body);
+    if (type === 'app_uninstalled' || type === 'tokens_revoked') return args.next();
+    if (deps.isSetupInteraction(body)) return args.next();
+    const workspaceId = workspaceOf(args.context);
+    if (!workspaceId) return; // nothing here to serve it with
+
+    // The workspace's own set-up commands, connected or not.
+    if ('command' in args && args.command.command === '/care') {
+      const cmd = parseWorkspaceCommand(args.command.text ?? '');
+      if (cmd) {
+        await args.ack();
+        const text = await runWorkspaceCommand(cmd, workspaceId, args.command.user_id, {
+          store,
+          defaults: deps.defaults,
+          adminReason: (userId) => deps.adminReason(workspaceId, userId, args.client),
+          onChanged: () => registry.refresh(workspaceId),
+        }).catch((error: unknown) => {
+          logger.warn('a workspace command failed', { sub: cmd.kind, error });
+          return 'That did not work because the app could not reach its database. Try again in a minute.';
+        });
+        await safeRespond(args.respond, { response_type: 'ephemeral', text }, logger);
+        return;
+      }
+    }
+
+    const lookup = await registry.get(workspaceId);
+    if (lookup.state === 'ready') return scope.run(lookup.workspace.deps, args.next);
+
+    // Not connected (or no longer installed): say what an admin must do, whatever was asked.
+    const sentence = notConnectedSentence();
+    if ('command' in args) {
+      await args.ack({ response_type: 'ephemeral', text: sentence });
+      return;
+    }
+    if (type === 'app_home_opened') {
+      const event = body.event as { user: string; tab?: string };
+      if (event.tab !== 'home' || lookup.state !== 'not-connected') return;
+      const isAdmin = (await deps.adminReason(workspaceId, event.user, args.client)) !== null;
+      await args.client.views.publish({ user_id: event.user, view: (await deps.setupHome(workspaceId, event.user, isAdmin)) as never });
+      return;
+    }
+    if ('ack' in args && typeof args.ack === 'function') {
+      await (args.ack as () => Promise<void>)();
+      const userId = (body.user as { id?: string } | undefined)?.id;
+      if ('respond' in args && (await safeRespond(args.respond as never, { response_type: 'ephemeral', replace_original: false, text: sentence }, logger))) return;
+      if (userId) await args.client.chat.postMessage({ channel: userId, text: sentence }).catch((error) => logger.warn('could not tell someone the workspace is not connected', { error }));
+    }
+  });
+}

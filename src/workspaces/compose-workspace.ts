@@ -1,0 +1,287 @@
+/**
+ * Everything one workspace's work is built from: its Slack clients (its bot
+ * token), its care client (its key and its own 10 req/s limiter), its read
+ * caches, and every service the listeners and jobs use, over its own view of
+ * the store. A single-workspace deployment builds one from the environment; a
+ * deployment serving many builds one per installed and connected workspace
+ * (registry.ts).
+ */
+import type { WebClient } from '@slack/web-api';
+import { type CareClient, createCareClient } from '../care/index.js';
+import { createHealth, type HealthReport } from '../health.js';
+import { type Job, workspaceJobs } from '../jobs/index.js';
+import type { Logger } from '../logging/logger.js';
+import type { AppMetrics } from '../metrics/index.js';
+import type { ActionView } from '../services/action-model.js';
+import { createActionsService } from '../services/actions.js';
+import { createAssignmentNotices, type AssignmentNotices } from '../services/assignment-notices.js';
+import { withCareWebLink } from '../services/care-web-link.js';
+import { type ChangeNotices, createChangeNotices } from '../services/change-notices.js';
+import { createChannelPolicy } from '../services/channel-policy.js';
+import { createChannelSetup } from '../services/channel-setup.js';
+import { type CompletionNotices, createCompletionNotices } from '../services/completion-notices.js';
+import { createDeliverer, type Deliverer } from '../services/delivery.js';
+import { createDigests, type Digests } from '../services/digests.js';
+import { createDirectoryService } from '../services/directory.js';
+import { createIdentityService, type IdentityService } from '../services/identity.js';
+import { createMorningSummaries, type MorningSummaries } from '../services/morning-summaries.js';
+import { createReadCaches, type ReadCaches, type ReadCacheSettings } from '../services/read-cache/read-caches.js';
+import type { MessageRenderers } from '../services/renderers.js';
+import { createSlackProfiles } from '../services/slack-profiles.js';
+import { createStatusService } from '../services/status.js';
+import { createSummarySettings } from '../services/summary-settings.js';
+import { createTeamView } from '../services/team-view.js';
+import { createUrgentAlerts, type UrgentAlerts } from '../services/urgent-alerts.js';
+import { createWorkspaceNames } from '../services/workspace-names.js';
+import type { SlackDeps } from '../slack/deps.js';
+import type { SignedMetadata } from '../slack/signed-metadata.js';
+import { assignmentNotice } from '../slack/views/assignment-notice.js';
+import { changeNotice } from '../slack/views/change-notice.js';
+import { renderDigest } from '../slack/views/digest.js';
+import { renderMorningSummary } from '../slack/views/morning-summary.js';
+import { completionNotice, urgentAlert } from '../slack/views/notices.js';
+import { createSlackWebClient } from '../slack/web-clients.js';
+import type { Store } from '../store/index.js';
+
+/** What every workspace of a deployment shares. */
+export interface WorkspaceShared {
+  /** The store as this workspace sees it (the whole store in single-workspace mode; scoped-store.ts otherwise). */
+  store: Store;
+  metrics: AppMetrics;
+  logger: Logger;
+  now: () => Date;
+  /** This instance's name in leases and delivery claims. */
+  holder: string;
+  staleAfterMs: number;
+  pollSeconds: number;
+  overlapMs: number;
+  slackApiUrl?: string | undefined;
+  signedMetadata: SignedMetadata;
+  version: string;
+  readCache?: ReadCacheSettings | undefined;
+  lookupFailureTtlMs?: number | undefined;
+}
+
+/** One workspace: its tokens, its care account and its settings. */
+export interface WorkspaceSpec {
+  /** Known in multi-workspace mode; in single-workspace mode learned from auth.test when first needed. */
+  teamId?: string | undefined;
+  botToken: string;
+  care: { baseUrl: string; accountId: string; apiKey: string; apiSecret: string; rateLimitPerSecond?: number | undefined; connections?: number | undefined };
+  timezone: string;
+  careWebUrl?: string | undefined;
+  /** Admins besides the workspace's own Slack admins and owners. */
+  adminSlackUserIds: string[];
+}
+
+export interface Workspace {
+  teamId: () => Promise<string>;
+  deps: SlackDeps;
+  care: CareClient;
+  /** The client listeners post with; `jobSlack` is the one scheduled work posts with. */
+  slack: WebClient;
+  jobSlack: WebClient;
+  reads: ReadCaches;
+  identity: IdentityService;
+  notices: CompletionNotices;
+  urgent: UrgentAlerts;
+  assignments: AssignmentNotices;
+  changes: ChangeNotices;
+  digests: Digests;
+  summaries: MorningSummaries;
+  /** Its delivery ledger's poster (exactly-once posts of this workspace). */
+  deliverer: Deliverer;
+  /** This workspace's scheduled work (digest tick, summary tick, changes poll, read-cache sync). */
+  jobs: Job[];
+  health: () => Promise<HealthReport>;
+  /** Close its care client and stop its caches (the store is shared and stays open). */
+  close(): Promise<void>;
+}
+
+export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): Workspace {
+  const { store, metrics, logger, now, staleAfterMs, pollSeconds } = shared;
+  const care = createCareClient({ ...spec.care, logger: logger.child({ component: 'care-api' }), onAttempt: metrics.careAttempt });
+  const token = spec.botToken;
+  const apiUrl = shared.slackApiUrl;
+  const fetch = metrics.slack.fetch; // every Web API call, counted
+  const slack = createSlackWebClient(token, 'interactive', { apiUrl, logger, fetch });
+  // Scheduled work posts through its own client: bounded retries (honouring Retry-After) and a timeout.
+  const jobSlack = createSlackWebClient(token, 'jobs', { apiUrl, logger, fetch });
+  // The deliverer's posts: no retries of the client's own; a timeout well inside a claim's staleness.
+  const poster = createSlackWebClient(token, 'poster', { apiUrl, logger, fetch, posterTimeoutMs: Math.min(10_000, Math.max(1_000, staleAfterMs / 4)) });
+
+  const profiles = createSlackProfiles({
+    slack,
+    defaultTz: spec.timezone,
+    ...(shared.lookupFailureTtlMs !== undefined ? { failureTtlMs: shared.lookupFailureTtlMs } : {}),
+  });
+  // Care data held in memory for speed, kept fresh by the changes feed and our own writes (services/read-cache/).
+  const reads = createReadCaches({ care, now: () => now().getTime(), logger, pollSeconds, overlapMs: shared.overlapMs, settings: shared.readCache });
+  const identity = createIdentityService({ store, care, profiles, adminSlackUserIds: spec.adminSlackUserIds, logger, users: reads.users });
+  const directory = createDirectoryService({ care, reference: reads.reference });
+  const channels = createChannelPolicy({ slack, store });
+  // The posts services make show the same "Open in care system" link as every other card.
+  const linked = (view: ActionView) => withCareWebLink(spec.careWebUrl, view);
+  const render: MessageRenderers = {
+    completionNotice: (a, ctx, groups) => completionNotice(linked(a), ctx, groups),
+    urgentAlert: (a, ctx) => urgentAlert(linked(a), ctx),
+    assignmentNotice: (a, ctx, by) => assignmentNotice(linked(a), ctx, by),
+    changeNotice: (a, ctx, change) => changeNotice(linked(a), ctx, change),
+    digest: renderDigest,
+    morningSummary: renderMorningSummary,
+  };
+  const deliverer = metrics.observeDeliverer(
+    createDeliverer({ store, slack: jobSlack, poster, holder: shared.holder, logger: logger.child({ component: 'delivery' }), staleAfterMs }),
+  );
+  let teamId: Promise<string> | undefined = spec.teamId ? Promise.resolve(spec.teamId) : undefined;
+  const team = () =>
+    (teamId ??= jobSlack.auth.test().then(
+      (r) => r.team_id ?? '',
+      (err) => {
+        teamId = undefined;
+        throw err;
+      },
+    ));
+  const notices = createCompletionNotices({
+    care,
+    store,
+    slack: jobSlack,
+    identity,
+    profiles,
+    channels,
+    deliverer,
+    render,
+    teamId: team,
+    timezone: spec.timezone,
+    logger,
+    now,
+    staleAfterMs,
+  });
+  const urgent = createUrgentAlerts({
+    store,
+    care,
+    identity,
+    channels,
+    deliverer,
+    render,
+    now,
+    staleAfterMs,
+    logger: logger.child({ component: 'urgent-alerts' }),
+  });
+  // The DMs to one person about one action (assignments, changes others made) share what they are built from.
+  const dmNoticeDeps = { care, store, slack: jobSlack, identity, profiles, deliverer, render, now, staleAfterMs };
+  const assignments = createAssignmentNotices({ ...dmNoticeDeps, teamId: team, logger: logger.child({ component: 'assignment-notices' }) });
+  const changes = createChangeNotices({ ...dmNoticeDeps, logger: logger.child({ component: 'change-notices' }) });
+  const digests = metrics.observeDigests(createDigests({ care, store, identity, channels, deliverer, render, logger }));
+  const summaries = createMorningSummaries({
+    care,
+    store,
+    identity,
+    // Time zones read again every 10 minutes of the app's clock: someone who travels gets it at their new local time.
+    profiles: createSlackProfiles({ slack: jobSlack, defaultTz: spec.timezone, now: () => now().getTime() }),
+    slack: jobSlack,
+    deliverer,
+    render,
+    logger: logger.child({ component: 'summaries' }),
+  });
+  const actions = createActionsService({
+    care: reads.care,
+    reads: reads.actions,
+    store,
+    identity,
+    logger,
+    careWebUrl: spec.careWebUrl,
+    // The fast path: a completion made through Slack is announced at once, through the same ledger.
+    // Not awaited, so the person's click is answered first; the ledger and the poller make it exactly once.
+    announceCompletion: (action) =>
+      void notices
+        .deliver(action, { madeInSlack: true })
+        .catch((err) => logger.warn('completion notice will be retried by the poller', { actionId: action._id, error: err })),
+    // The same for an assignment made through Slack: the new assignee is told at once; the poller finds it sent.
+    announceAssignment: (action, change) =>
+      void assignments
+        .consider(action, change)
+        .catch((err) => logger.warn('assignment DM will be retried by the poller', { actionId: action._id, error: err })),
+    // Someone else completed, reopened or took an action: its assignee is told at once, exactly once (the ledger).
+    announceChange: (action, change) =>
+      void changes.tell(action, change).catch((err) => logger.warn('a change DM could not be sent now', { actionId: action._id, error: err })),
+  });
+  // Admins' Home tab: the team view, and the status with Retry, which runs a kind's unfinished rows now.
+  const teamView = createTeamView({ care, store, identity, timezone: spec.timezone, now, reads: reads.actions });
+  const status = createStatusService({
+    store,
+    care,
+    identity,
+    profiles,
+    version: shared.version,
+    pollSeconds,
+    now,
+    redeliver: {
+      completion: () => notices.retryUnfinished(),
+      assignment: () => assignments.retryUnfinished(),
+      change: () => changes.retryUnfinished(),
+      urgent: async () => urgent.retryUnfinished((await store.listSubscriptions()).filter((s) => s.urgentAlerts)),
+      digest: () => digests.runDue(now()),
+      'digest-part': () => digests.runDue(now()),
+      summary: () => summaries.runDue(now()),
+    },
+  });
+  const names = createWorkspaceNames({ slack, now: () => now().getTime() });
+  const channelSetup = createChannelSetup({ store, identity, channels, directory, digests, names, timezone: spec.timezone, now });
+  const deps: SlackDeps = {
+    actions,
+    identity,
+    directory,
+    profiles,
+    channels,
+    channelSetup,
+    names,
+    summaries: createSummarySettings({ store, identity, profiles, now }),
+    slack,
+    logger,
+    now,
+    timezone: spec.timezone,
+    homeQueues: new Map(),
+    careVersion: () => reads.actions.version(),
+    signedMetadata: shared.signedMetadata,
+    teamView,
+    status,
+  };
+  const jobs = workspaceJobs({
+    care,
+    store,
+    notices,
+    urgent,
+    assignments,
+    changes,
+    digests,
+    summaries,
+    now,
+    pollSeconds,
+    overlapMs: shared.overlapMs,
+    cacheSync: reads.sync,
+    observer: metrics.jobs,
+  });
+  const health = createHealth({ store, care });
+  return {
+    teamId: team,
+    deps,
+    care,
+    slack,
+    jobSlack,
+    reads,
+    identity,
+    notices,
+    urgent,
+    assignments,
+    changes,
+    digests,
+    summaries,
+    jobs,
+    health,
+    deliverer,
+    async close() {
+      await care.close();
+    },
+  };
+}

@@ -1,0 +1,155 @@
+/**
+ * The workspaces a deployment serves, each composed once and kept: its
+ * installation (bot token), its care connection and its settings, read from
+ * the store. What another instance changed (a reconnect, new settings, an
+ * uninstall) is noticed within `recheckMs`; what this instance changed is
+ * applied at once (`refresh`).
+ */
+import type { Logger } from '../logging/logger.js';
+import type { CareConnection, SlackInstallation, Store, WorkspaceSettings } from '../store/index.js';
+import type { Workspace, WorkspaceSpec } from './compose-workspace.js';
+
+export type WorkspaceLookup =
+  | { state: 'ready'; workspace: Workspace; installation: SlackInstallation | null }
+  /** Installed, but no care account is connected yet: only admins' set-up works. */
+  | { state: 'not-connected'; installation: SlackInstallation; settings: WorkspaceSettings | null }
+  /** Not installed here (or uninstalled). */
+  | { state: 'not-installed' };
+
+export interface WorkspaceRegistry {
+  readonly mode: 'single' | 'multi';
+  get(workspaceId: string): Promise<WorkspaceLookup>;
+  /** The workspaces with a care account connected: the ones jobs run for. */
+  connected(): Promise<string[]>;
+  /** Forget what is kept for this workspace (its care client is closed); the next `get` reads the store again. */
+  refresh(workspaceId: string): Promise<void>;
+  /** Every workspace composed on this instance now (tests and benches). */
+  composed(): Map<string, Workspace>;
+  close(): Promise<void>;
+}
+
+/** A single-workspace deployment: one workspace from the environment, whatever team asks. */
+export function singleWorkspaceRegistry(workspace: Workspace): WorkspaceRegistry {
+  return {
+    mode: 'single',
+    get: async () => ({ state: 'ready', workspace, installation: null }),
+    connected: async () => [await workspace.teamId()],
+    refresh: async () => undefined,
+    composed: () => new Map([['single', workspace]]),
+    close: () => workspace.close(),
+  };
+}
+
+export interface MultiRegistryOptions {
+  store: Store;
+  /** Compose one workspace over its own view of the store. */
+  compose(workspaceId: string, spec: WorkspaceSpec): Workspace;
+  defaults: { timezone: string; careWebUrl?: string | undefined; rateLimitPerSecond?: number | undefined; careConnections?: number | undefined };
+  logger: Logger;
+  /** How long a composed workspace is used before its rows are read again (another instance may have changed them). Default 60 s. */
+  recheckMs?: number;
+  now?: () => number;
+}
+
+interface Kept {
+  workspace: Workspace;
+  installation: SlackInstallation;
+  /** What it was built from: rebuilt when any of these moved. */
+  stamp: string;
+  checkedAt: number;
+}
+
+const stampOf = (i: SlackInstallation, c: CareConnection, s: WorkspaceSettings | null) => `${i.updatedAt}|${c.connectedAt}|${c.baseUrl}|${c.accountId}|${s?.updatedAt ?? 0}`;
+
+/** The installation of a workspace: its own, or its org's (an org-wide Enterprise Grid install). */
+async function installationOf(store: Store, workspaceId: string): Promise<SlackInstallation | null> {
+  return (
+    (await store.getInstallation({ isEnterpriseInstall: false, teamId: workspaceId })) ??
+    (workspaceId.startsWith('E') ? await store.getInstallation({ isEnterpriseInstall: true, enterpriseId: workspaceId }) : null)
+  );
+}
+
+export function multiWorkspaceRegistry(options: MultiRegistryOptions): WorkspaceRegistry {
+  const { store, logger } = options;
+  const now = options.now ?? Date.now;
+  const recheckMs = options.recheckMs ?? 60_000;
+  const kept = new Map<string, Kept>();
+  const building = new Map<string, Promise<WorkspaceLookup>>();
+
+  const drop = async (workspaceId: string) => {
+    const entry = kept.get(workspaceId);
+    kept.delete(workspaceId);
+    if (entry) await entry.workspace.close().catch((error) => logger.warn('closing a workspace failed', { team: workspaceId, error }));
+  };
+
+  async function load(workspaceId: string): Promise<WorkspaceLookup> {
+    const [installation, connection, settings] = await Promise.all([
+      installationOf(store, workspaceId),
+      store.getCareConnection(workspaceId),
+      store.getWorkspaceSettings(workspaceId),
+    ]);
+    if (!installation?.bot) {
+      await drop(workspaceId);
+      return { state: 'not-installed' };
+    }
+    if (!connection) {
+      await drop(workspaceId);
+      return { state: 'not-connected', installation, settings };
+    }
+    const stamp = stampOf(installation, connection, settings);
+    const current = kept.get(workspaceId);
+    if (current && current.stamp === stamp) {
+      current.checkedAt = now();
+      return { state: 'ready', workspace: current.workspace, installation };
+    }
+    await drop(workspaceId);
+    const workspace = options.compose(workspaceId, {
+      teamId: workspaceId,
+      botToken: installation.bot.token,
+      care: {
+        baseUrl: connection.baseUrl,
+        accountId: connection.accountId,
+        apiKey: connection.apiKey,
+        apiSecret: connection.apiSecret,
+        rateLimitPerSecond: options.defaults.rateLimitPerSecond,
+        connections: options.defaults.careConnections,
+      },
+      timezone: settings?.timeZone ?? options.defaults.timezone,
+      careWebUrl: settings?.careWebUrl ?? options.defaults.careWebUrl,
+      // The installer and the admins added in Slack; the workspace's own admins and owners count anyway (identity.ts).
+      adminSlackUserIds: [...new Set([installation.user.id, ...(settings?.adminUserIds ?? [])])],
+    });
+    kept.set(workspaceId, { workspace, installation, stamp, checkedAt: now() });
+    return { state: 'ready', workspace, installation };
+  }
+
+  return {
+    mode: 'multi',
+    async get(workspaceId) {
+      const entry = kept.get(workspaceId);
+      if (entry && now() - entry.checkedAt < recheckMs) return { state: 'ready', workspace: entry.workspace, installation: entry.installation };
+      // One read of the store at a time per workspace, however many requests ask at once.
+      let pending = building.get(workspaceId);
+      if (!pending) {
+        pending = load(workspaceId).finally(() => building.delete(workspaceId));
+        building.set(workspaceId, pending);
+      }
+      return pending;
+    },
+    async connected() {
+      const all = await store.listWorkspaces();
+      const ids = new Set(all.filter((w) => w.care !== null).map((w) => w.workspaceId));
+      // Uninstalled or disconnected elsewhere: let go of what this instance kept.
+      for (const id of kept.keys()) if (!ids.has(id)) await drop(id);
+      return [...ids];
+    },
+    async refresh(workspaceId) {
+      await building.get(workspaceId)?.catch(() => undefined);
+      await drop(workspaceId);
+    },
+    composed: () => new Map([...kept].map(([id, k]) => [id, k.workspace])),
+    async close() {
+      for (const id of [...kept.keys()]) await drop(id);
+    },
+  };
+}

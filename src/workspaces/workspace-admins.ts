@@ -1,0 +1,39 @@
+/**
+ * Who may set up a workspace in a deployment serving many: the person who
+ * installed the app, the admins added with `/care admins add`, and the
+ * workspace's own Slack admins and owners. Read from the store and Slack, so
+ * it works before a care account is connected.
+ */
+import type { WebClient } from '@slack/web-api';
+import type { SlackInstallation, Store, WorkspaceSettings } from '../store/index.js';
+
+export type AdminReason = 'installer' | 'added' | 'slack-admin';
+
+export interface WorkspaceAdminsDeps {
+  store: Pick<Store, 'getInstallation' | 'getWorkspaceSettings'>;
+  /** A Web API client of this workspace's bot (users.info). */
+  slack: Pick<WebClient, 'users'>;
+}
+
+/** Pure: the stored reasons someone is an admin (without asking Slack). */
+export function storedAdminReason(userId: string, installation: SlackInstallation | null, settings: WorkspaceSettings | null): AdminReason | null {
+  if (installation?.user.id === userId) return 'installer';
+  if (settings?.adminUserIds.includes(userId)) return 'added';
+  return null;
+}
+
+/** Why this person is an admin of the workspace, or null when they are not. Slack's answer failing counts as "not" (safe side). */
+export async function adminReason(deps: WorkspaceAdminsDeps, workspaceId: string, userId: string): Promise<AdminReason | null> {
+  const [installation, settings] = await Promise.all([
+    deps.store.getInstallation({ isEnterpriseInstall: false, teamId: workspaceId }),
+    deps.store.getWorkspaceSettings(workspaceId),
+  ]);
+  const stored = storedAdminReason(userId, installation, settings);
+  if (stored) return stored;
+  try {
+    const { user } = await deps.slack.users.info({ user: userId });
+    return user?.is_admin || user?.is_owner || user?.is_primary_owner ? 'slack-admin' : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { composeMultiApp, type MultiComposedApp } from '../../src/compose-multi.js';
+import { KeyRing } from '../../src/crypto/key-ring.js';
+import { careWorkspace } from '../../src/demo/care-workspace.js';
+import { memoryLogger } from '../../src/logging/logger.js';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { createSlackDriver, secondDemoWorkspace, startSlackFake, type SlackDriver, type SlackFake } from '../../src/slack-fake/index.js';
+
+export const OAUTH = { clientId: '111.222', clientSecret: 'e2e-client-secret', stateSecret: 'e2e-state-secret-0123456789' };
+const SIGNING_SECRET = 'e2e-signing-secret';
+
+/** Two care providers on one deployment: Care Home (T0CARE, account 1) and Sunrise Care (T0SUN, account 2). */
+export interface MultiHarness {
+  sandbox: RunningSandbox;
+  fake: SlackFake;
+  app: MultiComposedApp;
+  keyRing: KeyRing;
+  logs: string[];
+  base: string;
+  /** A driver sending as people of this team. */
+  team(teamId: string): SlackDriver;
+  /** Install the app in a team through /slack/install and the fake's authorize page. */
+  install(teamId: string, user: string): Promise<{ status: number; body: string }>;
+  /** Connect a team to a sandbox account straight in the store (where connecting is not under test). */
+  connectDirectly(teamId: string, account: number, by?: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startMultiHarness(
+  options: { sandbox?: SandboxOptions; databaseUrl?: string; dataDir?: string; keyRing?: KeyRing; jobs?: { pollSeconds?: number }; recheckMs?: number } = {},
+): Promise<MultiHarness> {
+  const sandbox = await startSandbox({ port: 0, seed: 'demo', controls: true, rateLimit: 0, accounts: 2, ...options.sandbox });
+  // Neither workspace has the app yet: each gets its bot token by installing it.
+  const fake = await startSlackFake({
+    workspaces: [
+      { ...careWorkspace(), botToken: null },
+      { ...secondDemoWorkspace(), botToken: null },
+    ],
+    oauth: { clientId: OAUTH.clientId, clientSecret: OAUTH.clientSecret },
+    postRateLimit: false,
+  });
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'care-multi-')));
+  const logger = memoryLogger('debug');
+  const keyRing = options.keyRing ?? new KeyRing([randomBytes(32)]);
+  const app = await composeMultiApp({
+    slack: { signingSecret: SIGNING_SECRET, ...OAUTH, apiUrl: fake.apiUrl, lookupFailureTtlMs: 0 },
+    keyRing,
+    care: { rateLimitPerSecond: 50 },
+    store: { dataDir, databaseUrl: options.databaseUrl },
+    timezone: 'Europe/London',
+    logger,
+    ...(options.jobs ? { jobs: options.jobs } : {}),
+    ...(options.recheckMs !== undefined ? { recheckMs: options.recheckMs } : {}),
+  });
+  const { port } = await app.start(0);
+  const base = `http://127.0.0.1:${port}`;
+  fake.oauth.redirectUris.splice(0, fake.oauth.redirectUris.length, `${base}/slack/oauth_redirect`);
+  const driver = createSlackDriver({ fake, eventsUrl: `${base}/slack/events`, signingSecret: SIGNING_SECRET });
+  return {
+    sandbox,
+    fake,
+    app,
+    keyRing,
+    logs: logger.lines,
+    base,
+    team: (teamId) => driver.forTeam(teamId),
+    async install(teamId, user) {
+      const done = await driver.installApp(teamId, user, { installUrl: `${base}/slack/install` });
+      return { status: done.status, body: done.body };
+    },
+    async connectDirectly(teamId, account, by = 'U0AMELIA') {
+      const a = sandbox.accounts[account - 1]!;
+      await app.store.setCareConnection({ workspaceId: teamId, baseUrl: sandbox.url, accountId: a.accountId, apiKey: a.apiKey, apiSecret: a.apiSecret, connectedBy: by });
+      await app.registry.refresh(teamId);
+    },
+    async close() {
+      await app.stop();
+      await fake.close();
+      await sandbox.stop();
+      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
