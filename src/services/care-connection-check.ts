@@ -40,7 +40,7 @@ export interface ConnectionCheck {
   /** The credentials work (some permissions may still be missing: see `permissions`). */
   ok: boolean;
   problem?: ConnectionProblem;
-  /** One entry per permission, in the order of PERMISSION_ORDER; empty when the credentials could not be checked. */
+  /** One entry per permission, in the order of PERMISSION_ORDER; empty when the credentials could not be checked. A key refused everything is not ok. */
   permissions: CarePermissionCheck[];
 }
 
@@ -85,6 +85,12 @@ export const PERMISSION_NAMES: Record<CarePermissionKey, string> = {
  * 8 digits are its creation time, here 1970.
  */
 export const IMPOSSIBLE_ACTION_ID = '000000000000000000000000';
+
+const NOTHING_ALLOWED: ConnectionProblem = {
+  kind: 'credentials',
+  sentence:
+    'The care system knows this API key but refused everything the app asked. Check the key’s permissions in the care system’s settings and, if the key is limited to some IP addresses, that this server’s is one of them.',
+};
 
 /** A problem that ends the check (nothing more can be learned). */
 class CheckStopped extends Error {
@@ -207,6 +213,8 @@ export async function checkCareConnection(care: CareClient, options: CheckOption
     };
     const permissions = PERMISSION_ORDER.map((key) => ({ key, ok: ok[key], consequence: CONSEQUENCES[key] }));
     options.logger?.debug('care connection checked', { missing: permissions.filter((p) => !p.ok).map((p) => p.key) });
+    // Refused everything: a key with no permission at all, or (a 403 too, on some APIs) one limited to other IP addresses. Nothing would work.
+    if (permissions.every((p) => !p.ok)) return { ok: false, problem: NOTHING_ALLOWED, permissions };
     return { ok: true, permissions };
   } catch (err) {
     if (!(err instanceof CheckStopped)) throw err;

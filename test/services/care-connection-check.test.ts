@@ -22,6 +22,7 @@ beforeAll(async () => {
           { apiKey: 'key-no-write', apiSecret: 'secret-no-write', permissions: READ_ALL },
           { apiKey: 'key-no-users', apiSecret: 'secret-no-users', permissions: { ...READ_ALL, users: [], actions: ['read', 'create', 'update'] } },
           { apiKey: 'key-no-actions', apiSecret: 'secret-no-actions', permissions: { ...READ_ALL, actions: [] } },
+          { apiKey: 'key-nothing', apiSecret: 'secret-nothing', permissions: {} },
         ],
       },
       {},
@@ -136,6 +137,14 @@ describe('checking a care connection', () => {
     const check = await checkCareConnection(client({ apiKey: 'key-no-actions', apiSecret: 'secret-no-actions' }));
     expect(check.ok).toBe(true);
     expect(missing(check)).toEqual(['actions.read', 'actions.write']);
+  });
+
+  it('does not call a key that may do nothing at all connected, and says to check its permissions', async () => {
+    const check = await checkCareConnection(client({ apiKey: 'key-nothing', apiSecret: 'secret-nothing' }));
+    expect(check.ok).toBe(false);
+    expect(check.problem).toMatchObject({ kind: 'credentials' });
+    expect(check.problem?.sentence).toMatch(/refused everything.*Check the key’s permissions/);
+    expect(missing(check)).toHaveLength(6);
   });
 
   it('counts an API without the users endpoint (404) as users not readable', async () => {
