@@ -161,3 +161,22 @@ export const BlockIds = {
   /** The create/edit form: the notice under a task longer than the form holds. */
   taskNotice: 'task_notice',
 } as const;
+
+// ---- connecting a workspace's care account (App Home card and form) ----
+
+export const ConnectCareIds = {
+  /** "Connect your care system" / "Reconnect": opens the form (admins only). */
+  open: 'connect_care_open',
+  /** Removes the workspace's care connection (admins only, after a confirm dialog). */
+  disconnect: 'connect_care_disconnect',
+  /** The form's callback_id. */
+  modal: 'connect_care',
+  /** The Home card's buttons. */
+  homeBlock: 'connect_care_home',
+  /** The form's inputs (action_id FIELD_ACTION_ID). */
+  address: 'connect_care_address',
+  otherAddress: 'connect_care_url',
+  accountId: 'connect_care_account',
+  apiKey: 'connect_care_key',
+  apiSecret: 'connect_care_secret',
+} as const;

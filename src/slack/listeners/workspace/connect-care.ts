@@ -1,0 +1,248 @@
+/**
+ * An admin connects the workspace to its care account (or reconnects, or
+ * disconnects it) from the App Home card.
+ *
+ * The form's submission is acked at once with a "Checking…" view
+ * (response_action 'update'), then the check runs and the view is updated
+ * with its outcome. The check makes up to six calls to an address the admin
+ * just typed, and a wrong address can take the client's whole timeout: far
+ * past Slack's 3 s for an ack. The price is that a failed check cannot use
+ * inline errors (those exist only in an ack): the form comes back with what
+ * to fix above the fields, and what was typed kept, except the secret.
+ * Fields that are empty or malformed are still answered inline, in the ack.
+ *
+ * Nothing is saved unless the credentials work; they are saved even when the
+ * key lacks permissions, and the admin is told what will not work.
+ */
+import type {
+  AllMiddlewareArgs,
+  App,
+  BlockAction,
+  ButtonAction,
+  Context,
+  SlackActionMiddlewareArgs,
+  SlackViewMiddlewareArgs,
+  ViewSubmitAction,
+} from '@slack/bolt';
+import type { types } from '@slack/bolt';
+import { z } from 'zod';
+import type { CareClient } from '../../../care/index.js';
+import type { Logger } from '../../../logging/logger.js';
+import { careAddressChoiceOf, careAddressHost } from '../../../services/care-address.js';
+import { type ConnectionCheck, checkCareConnection } from '../../../services/care-connection-check.js';
+import { describeError } from '../../../services/errors.js';
+import type { Store } from '../../../store/index.js';
+import { readConnectCareForm } from '../../forms/connect-care-form.js';
+import { ConnectCareIds as Ids } from '../../ids.js';
+import type { SignedMetadata } from '../../signed-metadata.js';
+import { userText } from '../../text.js';
+import type { Block } from '../../views/blocks.js';
+import {
+  type ConnectCareInitial,
+  NOT_ADMIN_TEXT,
+  checkingModal,
+  connectCareModal,
+  connectResultBlocks,
+  connectResultModal,
+  notAdminModal,
+} from '../../views/connect-care.js';
+import { damagedFormModal, loadingModal, messageModal } from '../../views/simple-modals.js';
+
+export interface ConnectCareDeps {
+  store: Pick<Store, 'getCareConnection' | 'setCareConnection' | 'deleteCareConnection' | 'appendAudit'>;
+  isAdmin(teamId: string, userId: string): Promise<boolean>;
+  /** Build a care client for these credentials (the app passes createCareClient with its logger/limits); closed after the check. */
+  careClientFor(c: { baseUrl: string; accountId: string; apiKey: string; apiSecret: string }): CareClient;
+  /** Told after a connection is saved or removed (the app rebuilds that workspace). */
+  onChanged(teamId: string): Promise<void>;
+  signedMetadata: SignedMetadata;
+  logger: Logger;
+}
+
+const TITLE = 'Connect care system';
+const MetaSchema = z.object({ form: z.literal('connect-care') });
+const META = { form: 'connect-care' } as const;
+
+type WebClient = AllMiddlewareArgs['client'];
+interface Actor {
+  /** The workspace: its team Id, or the enterprise Id of an org-wide install. */
+  teamId: string;
+  userId: string;
+}
+
+function actorOf(context: Context, team: { id?: string } | null | undefined, userId: string): Actor | null {
+  const teamId = context.isEnterpriseInstall && context.enterpriseId ? context.enterpriseId : (context.teamId ?? team?.id);
+  return teamId ? { teamId, userId } : null;
+}
+
+async function dm(client: WebClient, deps: ConnectCareDeps, userId: string, text: string, blocks?: Block[]): Promise<void> {
+  await client.chat
+    .postMessage({ channel: userId, text, ...(blocks ? { blocks } : {}) })
+    .catch((err: unknown) => deps.logger.warn('could not send a care connection message', { error: err }));
+}
+
+/** The form as it opens: the current address and account Id on reconnect, never the key or secret. */
+function initialOf(existing: { baseUrl: string; accountId: string } | null): ConnectCareInitial {
+  if (!existing) return {};
+  const { choice, url } = careAddressChoiceOf(existing.baseUrl);
+  return { choice, ...(url ? { otherUrl: url } : {}), accountId: existing.accountId };
+}
+
+async function runCheck(deps: ConnectCareDeps, c: { baseUrl: string; accountId: string; apiKey: string; apiSecret: string }): Promise<ConnectionCheck> {
+  const care = deps.careClientFor(c);
+  try {
+    return await checkCareConnection(care, { address: c.baseUrl, logger: deps.logger });
+  } finally {
+    await care.close().catch(() => undefined);
+  }
+}
+
+export function registerConnectCare(app: App, deps: ConnectCareDeps): void {
+  // Connect / Reconnect: open at once (the trigger lives 3 s), then fill the form for an admin.
+  app.action<BlockAction<ButtonAction>>(
+    Ids.open,
+    async ({ ack, body, client, context }: SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs) => {
+      await ack();
+      const actor = actorOf(context, body.team, body.user.id);
+      if (!actor) return;
+      let viewId: string | undefined;
+      try {
+        viewId = (await client.views.open({ trigger_id: body.trigger_id, view: loadingModal(TITLE) })).view?.id;
+        if (!viewId) return;
+        if (!(await deps.isAdmin(actor.teamId, actor.userId))) {
+          await client.views.update({ view_id: viewId, view: notAdminModal() });
+          return;
+        }
+        const existing = await deps.store.getCareConnection(actor.teamId);
+        const sealed = deps.signedMetadata.encode(META, { ...actor, form: Ids.modal });
+        await client.views.update({ view_id: viewId, view: connectCareModal(sealed, initialOf(existing)) });
+      } catch (err) {
+        deps.logger.warn('could not open the connect-care form', { error: err });
+        const message = `:warning: ${describeError(err)}`;
+        if (viewId) await client.views.update({ view_id: viewId, view: messageModal(TITLE, message) }).catch(() => undefined);
+        else await dm(client, deps, actor.userId, message);
+      }
+    },
+  );
+
+  app.view<ViewSubmitAction>(Ids.modal, async ({ ack, body, view, client, context }: SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs) => {
+    const actor = actorOf(context, body.team, body.user.id);
+    const issued = actor ? MetaSchema.safeParse(deps.signedMetadata.decode(view.private_metadata, { ...actor, form: Ids.modal })) : null;
+    if (!actor || !issued?.success) {
+      deps.logger.warn('refused a form whose private_metadata did not verify (forged, another person’s, or expired)', {
+        form: Ids.modal,
+        userId: body.user.id,
+      });
+      await ack({ response_action: 'update', view: damagedFormModal(TITLE) });
+      return;
+    }
+    const form = readConnectCareForm(view.state.values);
+    if (!form.ok) {
+      await ack({ response_action: 'errors', errors: form.errors });
+      return;
+    }
+    const d = form.details;
+    await ack({ response_action: 'update', view: checkingModal(d.baseUrl) });
+
+    /** Show the outcome in the form; if the person closed it meanwhile, send it as a DM instead. */
+    const show = async (next: types.ModalView, dmText: string, dmBlocks?: Block[]) => {
+      const shown = await client.views.update({ view_id: view.id, view: next }).then(
+        () => true,
+        (err: unknown) => {
+          deps.logger.info('the connect-care form was gone; telling the admin by DM', { error: err });
+          return false;
+        },
+      );
+      if (!shown) await dm(client, deps, actor.userId, dmText, dmBlocks);
+    };
+
+    try {
+      if (!(await deps.isAdmin(actor.teamId, actor.userId))) {
+        await show(notAdminModal(), `:lock: ${NOT_ADMIN_TEXT}`);
+        return;
+      }
+      const check = await runCheck(deps, d);
+      if (!check.ok) {
+        const sentence = check.problem?.sentence ?? 'The care system could not be checked.';
+        const sealed = deps.signedMetadata.encode(META, { ...actor, form: Ids.modal });
+        await show(connectCareModal(sealed, d.retry, sentence), `:x: The care system was not connected: ${sentence} Try again from the app’s Home tab.`);
+        return;
+      }
+      const previous = await deps.store.getCareConnection(actor.teamId);
+      await deps.store.setCareConnection({
+        workspaceId: actor.teamId,
+        baseUrl: d.baseUrl,
+        accountId: d.accountId,
+        apiKey: d.apiKey,
+        apiSecret: d.apiSecret,
+        connectedBy: actor.userId,
+      });
+      const missing = check.permissions.filter((p) => !p.ok).map((p) => p.key);
+      // Never the key or the secret.
+      await deps.store.appendAudit({
+        teamId: actor.teamId,
+        userId: actor.userId,
+        verb: 'care.connect',
+        details: {
+          baseUrl: d.baseUrl,
+          accountId: d.accountId,
+          replaced: previous ? { baseUrl: previous.baseUrl, accountId: previous.accountId } : null,
+          missing,
+        },
+      });
+      deps.logger.info('care connection saved', { teamId: actor.teamId, accountId: d.accountId, host: careAddressHost(d.baseUrl), missing });
+      const applied = await deps.onChanged(actor.teamId).then(
+        () => true,
+        (err: unknown) => {
+          deps.logger.error('saved a care connection, but the app could not switch to it', { teamId: actor.teamId, error: err });
+          return false;
+        },
+      );
+      const saved = { accountId: d.accountId, baseUrl: d.baseUrl, applied };
+      await show(connectResultModal(check, saved), 'Connected to the care system.', connectResultBlocks(check, saved));
+    } catch (err) {
+      deps.logger.warn('connecting the care system failed', { error: err });
+      await show(messageModal(TITLE, `:warning: ${describeError(err)}`), `:warning: The care system was not connected: ${describeError(err)}`);
+    }
+  });
+
+  // Disconnect (after Slack's confirm dialog): forget the account and its credentials.
+  app.action<BlockAction<ButtonAction>>(
+    Ids.disconnect,
+    async ({ ack, body, client, context }: SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs) => {
+      await ack();
+      const actor = actorOf(context, body.team, body.user.id);
+      if (!actor) return;
+      try {
+        if (!(await deps.isAdmin(actor.teamId, actor.userId))) {
+          await dm(client, deps, actor.userId, `:lock: ${NOT_ADMIN_TEXT}`);
+          return;
+        }
+        const existing = await deps.store.getCareConnection(actor.teamId);
+        if (!existing || !(await deps.store.deleteCareConnection(actor.teamId))) {
+          await dm(client, deps, actor.userId, 'This workspace was not connected to a care system.');
+          return;
+        }
+        await deps.store.appendAudit({
+          teamId: actor.teamId,
+          userId: actor.userId,
+          verb: 'care.disconnect',
+          details: { baseUrl: existing.baseUrl, accountId: existing.accountId },
+        });
+        deps.logger.info('care connection removed', { teamId: actor.teamId, accountId: existing.accountId });
+        await deps
+          .onChanged(actor.teamId)
+          .catch((err: unknown) => deps.logger.error('removed a care connection, but the app could not stop using it', { error: err }));
+        await dm(
+          client,
+          deps,
+          actor.userId,
+          `:electric_plug: Disconnected this workspace from the care account \`${userText(existing.accountId, 100)}\`; its API key and secret are deleted here. An admin can connect it again from the app’s Home tab.`,
+        );
+      } catch (err) {
+        deps.logger.warn('disconnecting the care system failed', { error: err });
+        await dm(client, deps, actor.userId, `:warning: ${describeError(err)}`);
+      }
+    },
+  );
+}
