@@ -24,7 +24,9 @@ import { registerTenancy } from './slack/tenancy/tenancy.js';
 import { createWorkspaceScope } from './slack/tenancy/workspace-scope.js';
 import { createSlackWebClient } from './slack/web-clients.js';
 import { registerConnectCare } from './slack/listeners/workspace/connect-care.js';
-import { connectCareHome, isConnectCareInteraction } from './slack/views/connect-care.js';
+import { connectCareHomeBlocks } from './slack/views/connect-care.js';
+import { publishHome } from './slack/home-publisher.js';
+import { ConnectCareIds } from './slack/ids.js';
 import type { Store } from './store/index.js';
 import { composeWorkspace } from './workspaces/compose-workspace.js';
 import { multiWorkspaceRegistry, type WorkspaceRegistry } from './workspaces/registry.js';
@@ -88,9 +90,38 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
       careConnections: settings.care?.connections ?? 2,
     },
     compose: (workspaceId, spec) =>
-      composeWorkspace({ ...shared, store: storeForWorkspace(store, workspaceId), logger: logger.child({ team: workspaceId }) }, spec),
+      composeWorkspace(
+        {
+          ...shared,
+          store: storeForWorkspace(store, workspaceId),
+          logger: logger.child({ team: workspaceId }),
+          // Admins see the care connection (Reconnect, Disconnect) at the end of their Home tab.
+          adminHomeExtra: (teamId) => connectionCard(teamId, true),
+        },
+        spec,
+      ),
   });
   const scope = createWorkspaceScope();
+  const timezoneOf = async (workspaceId: string) => (await store.getWorkspaceSettings(workspaceId))?.timeZone ?? settings.timezone;
+  const connectionCard = async (workspaceId: string, isAdmin: boolean) =>
+    connectCareHomeBlocks({ isAdmin, connection: await store.getCareConnection(workspaceId), timezone: await timezoneOf(workspaceId) });
+  const setupHome = async (workspaceId: string, _userId: string, isAdmin: boolean) => ({ type: 'home' as const, blocks: await connectionCard(workspaceId, isAdmin) });
+  /** The connect form and its buttons are served before a workspace is ready, outside any workspace's scope. */
+  const isSetupInteraction = (body: Record<string, unknown>) => {
+    const actions = (body.actions as { action_id?: string }[] | undefined) ?? [];
+    const view = body.view as { callback_id?: string } | undefined;
+    return (
+      actions.some((a) => a.action_id === ConnectCareIds.open || a.action_id === ConnectCareIds.disconnect) ||
+      (body.type === 'view_submission' && view?.callback_id === ConnectCareIds.modal)
+    );
+  };
+  /** After a connect or disconnect: the admin's Home tab as it is now. */
+  const republishHome = async (workspaceId: string, userId: string) => {
+    const lookup = await registry.get(workspaceId);
+    if (lookup.state === 'ready') return scope.run(lookup.workspace.deps, () => publishHome(lookup.workspace.deps, workspaceId, userId));
+    if (lookup.state !== 'not-connected' || !lookup.installation.bot) return;
+    await slackFor(lookup.installation.bot.token).views.publish({ user_id: userId, view: (await setupHome(workspaceId, userId, true)) as never });
+  };
   const reasonFor = (workspaceId: string, userId: string, slack?: Parameters<typeof adminReason>[0]['slack']) =>
     adminReason({ store, slack: slack ?? { users: { info: async () => ({ ok: false }) } as never } }, workspaceId, userId);
 
@@ -135,8 +166,8 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
           logger,
           adminReason: (workspaceId, userId, slack) => reasonFor(workspaceId, userId, slack),
           defaults: { timezone: settings.timezone, careWebUrl: settings.careWebUrl },
-          setupHome: async (workspaceId, _userId, isAdmin) => connectCareHome({ isAdmin, connection: await store.getCareConnection(workspaceId) }),
-          isSetupInteraction: isConnectCareInteraction,
+          setupHome,
+          isSetupInteraction,
         });
         registerConnectCare(app, {
           store,
@@ -145,7 +176,11 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
             return (await reasonFor(workspaceId, userId, installation?.bot ? slackFor(installation.bot.token) : undefined)) !== null;
           },
           careClientFor: (c) => createCareClient({ ...c, maxRetries: 0, timeoutMs: 5_000, logger: logger.child({ component: 'care-connect' }) }),
-          onChanged: (workspaceId) => registry.refresh(workspaceId),
+          // The workspace is built again with the new account, and the admin's Home tab shows it.
+          onChanged: async (workspaceId, userId) => {
+            await registry.refresh(workspaceId);
+            await republishHome(workspaceId, userId).catch((error) => logger.warn('could not refresh the Home tab after connecting', { error }));
+          },
           signedMetadata: shared.signedMetadata,
           logger,
         });

@@ -11,6 +11,7 @@ import type { SummarySettings } from '../services/summary-settings.js';
 import type { TeamViewService } from '../services/team-view.js';
 import type { WorkspaceNames } from '../services/workspace-names.js';
 import type { SignedMetadata } from './signed-metadata.js';
+import type { Block } from './views/blocks.js';
 
 export interface CommandContext {
   teamId: string;
@@ -62,4 +63,6 @@ export interface SlackDeps {
   /** Admins' Home tab: the team view and the app's status (with Retry of failed deliveries). */
   teamView: TeamViewService;
   status: StatusService;
+  /** More for admins' Home tab after Team and Status (multi-workspace mode: the care connection card). */
+  adminHomeExtra?: ((teamId: string) => Promise<Block[]>) | undefined;
 }

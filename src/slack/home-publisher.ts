@@ -24,8 +24,15 @@ async function adminHome(deps: SlackDeps, teamId: string, userId: string): Promi
     deps.logger.warn(`could not read the ${what} for an admin's Home tab`, { userId, error: err });
     return { error: `The ${what} could not be read: ${describeError(err)}` };
   };
-  const [team, status] = await Promise.all([deps.teamView.read(actor).catch(failed('team view')), deps.status.read(actor).catch(failed('status'))]);
-  return { team, status };
+  const [team, status, extra] = await Promise.all([
+    deps.teamView.read(actor).catch(failed('team view')),
+    deps.status.read(actor).catch(failed('status')),
+    deps.adminHomeExtra?.(teamId).catch((err: unknown) => {
+      deps.logger.warn("could not read the care connection for an admin's Home tab", { userId, error: err });
+      return [];
+    }),
+  ]);
+  return { team, status, ...(extra?.length ? { extra } : {}) };
 }
 
 /**

@@ -60,6 +60,8 @@ export interface WorkspaceShared {
   version: string;
   readCache?: ReadCacheSettings | undefined;
   lookupFailureTtlMs?: number | undefined;
+  /** More for admins' Home tab (multi-workspace mode: the care connection card), by workspace. */
+  adminHomeExtra?: SlackDeps['adminHomeExtra'];
 }
 
 /** One workspace: its tokens, its care account and its settings. */
@@ -246,6 +248,7 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     signedMetadata: shared.signedMetadata,
     teamView,
     status,
+    adminHomeExtra: shared.adminHomeExtra,
   };
   const jobs = workspaceJobs({
     care,

@@ -9,6 +9,8 @@ import { teamSectionBlocks } from './team-section.js';
 export interface AdminHome {
   team: TeamView | { error: string };
   status: StatusReport | { error: string };
+  /** Blocks after both sections (the care connection card of a multi-workspace deployment); kept within the bound. */
+  extra?: Block[];
 }
 
 /** The most blocks the admin sections take (the rest of the Home tab's 100 is the person's own list). */
@@ -18,5 +20,6 @@ export const ADMIN_HOME_MAX_BLOCKS = 30;
 export function adminHomeBlocks(admin: AdminHome, ctx: RenderContext): Block[] {
   const team = 'error' in admin.team ? [header('Team'), section(`:warning: ${admin.team.error}`)] : teamSectionBlocks(admin.team, ctx);
   const status = 'error' in admin.status ? [header('Status'), section(`:warning: ${admin.status.error}`)] : statusSectionBlocks(admin.status);
-  return [divider(), ...team, divider(), ...status].slice(0, ADMIN_HOME_MAX_BLOCKS);
+  const extra = admin.extra?.length ? [divider(), ...admin.extra] : [];
+  return [...[divider(), ...team, divider(), ...status].slice(0, ADMIN_HOME_MAX_BLOCKS - extra.length), ...extra];
 }

@@ -54,7 +54,7 @@ export interface ConnectCareDeps {
   /** Build a care client for these credentials (the app passes createCareClient with its logger/limits); closed after the check. */
   careClientFor(c: { baseUrl: string; accountId: string; apiKey: string; apiSecret: string }): CareClient;
   /** Told after a connection is saved or removed (the app rebuilds that workspace). */
-  onChanged(teamId: string): Promise<void>;
+  onChanged(teamId: string, userId: string): Promise<void>;
   signedMetadata: SignedMetadata;
   logger: Logger;
 }
@@ -191,7 +191,7 @@ export function registerConnectCare(app: App, deps: ConnectCareDeps): void {
         },
       });
       deps.logger.info('care connection saved', { teamId: actor.teamId, accountId: d.accountId, host: careAddressHost(d.baseUrl), missing });
-      const applied = await deps.onChanged(actor.teamId).then(
+      const applied = await deps.onChanged(actor.teamId, actor.userId).then(
         () => true,
         (err: unknown) => {
           deps.logger.error('saved a care connection, but the app could not switch to it', { teamId: actor.teamId, error: err });
@@ -231,7 +231,7 @@ export function registerConnectCare(app: App, deps: ConnectCareDeps): void {
         });
         deps.logger.info('care connection removed', { teamId: actor.teamId, accountId: existing.accountId });
         await deps
-          .onChanged(actor.teamId)
+          .onChanged(actor.teamId, actor.userId)
           .catch((err: unknown) => deps.logger.error('removed a care connection, but the app could not stop using it', { error: err }));
         await dm(
           client,
