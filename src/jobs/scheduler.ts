@@ -1,6 +1,7 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from '../logging/logger.js';
 import type { Store } from '../store/index.js';
+import { withLease, withStopSignal } from './leased-run.js';
 import type { JobsObserver } from './observer.js';
 
 export interface JobContext {
@@ -68,81 +69,45 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   type RunResult = { ran: boolean; result?: unknown };
 
   async function localRun(job: Job): Promise<RunResult> {
-    const abort = new AbortController();
-    const onStop = () => abort.abort();
-    stopping.signal.addEventListener('abort', onStop);
-    try {
-      return { ran: true, result: await job.run({ signal: abort.signal, logger: logger.child({ job: job.name }) }) };
-    } catch (err) {
-      logger.error('job failed; it runs again next time', { job: job.name, error: err });
-      return { ran: true, result: { error: err instanceof Error ? err.message : String(err) } };
-    } finally {
-      stopping.signal.removeEventListener('abort', onStop);
-    }
+    return withStopSignal(stopping.signal, async (signal) => {
+      try {
+        return { ran: true, result: await job.run({ signal, logger: logger.child({ job: job.name }) }) };
+      } catch (err) {
+        logger.error('job failed; it runs again next time', { job: job.name, error: err });
+        return { ran: true, result: { error: err instanceof Error ? err.message : String(err) } };
+      }
+    });
   }
 
   async function leasedRun(job: Job): Promise<RunResult> {
     if (job.local) return localRun(job);
-    let leased: boolean;
-    try {
-      leased = await store.acquireLease(job.name, holder, leaseMs);
-    } catch (err) {
-      // The store is unreachable: skip this run (a scheduled tick must never crash the process).
-      logger.warn('could not take a job lease; skipping this run', { job: job.name, error: err });
-      return { ran: false };
-    }
-    if (!leased) return { ran: false }; // another instance has it
-    observe.lease?.(job.name, true);
-    if (stopping.signal.aborted) {
-      observe.lease?.(job.name, false);
-      await store.releaseLease(job.name, holder).catch(() => undefined);
-      return { ran: false };
-    }
-    const abort = new AbortController();
-    const onStop = () => abort.abort();
-    stopping.signal.addEventListener('abort', onStop);
-    // Renewed at a third of the lease. A renewal that fails (the database is away) is logged; once a
-    // whole lease has passed since the last confirmed renewal, another instance may hold the job: stop.
-    let confirmedAt = Date.now();
-    const lost = (why: string) => {
-      if (abort.signal.aborted) return;
-      logger.warn(`${why}; stopping the run`, { job: job.name });
-      observe.lease?.(job.name, false);
-      abort.abort();
+    const holding = {
+      store,
+      holder,
+      logger,
+      leaseMs,
+      stopping: stopping.signal,
+      fields: { job: job.name },
+      observe: (held: boolean) => observe.lease?.(job.name, held),
     };
-    const renew = setInterval(
-      () => {
-        store.renewLease(job.name, holder, leaseMs).then(
-          (ok) => {
-            if (ok) confirmedAt = Date.now();
-            else lost('lost a job lease');
-          },
-          (err) => {
-            logger.warn('could not renew a job lease', { job: job.name, error: err });
-            if (Date.now() - confirmedAt >= leaseMs) lost('the job lease may have run out');
-          },
-        );
-      },
-      Math.max(1000, leaseMs / 3),
-    );
-    renew.unref();
-    const started = Date.now();
-    try {
-      const result = await job.run({ signal: abort.signal, logger: logger.child({ job: job.name }) });
-      logger.debug('job finished', { job: job.name, ms: Date.now() - started });
-      observe.ran?.(job.name, Date.now() - started, true);
-      return { ran: true, result };
-    } catch (err) {
-      // The cursor was not moved past what failed: the next run resumes from it.
-      logger.error('job failed; it will resume from its cursor next run', { job: job.name, error: err });
-      observe.ran?.(job.name, Date.now() - started, false);
-      return { ran: true, result: { error: err instanceof Error ? err.message : String(err) } };
-    } finally {
-      clearInterval(renew);
-      stopping.signal.removeEventListener('abort', onStop);
-      await store.releaseLease(job.name, holder).catch(() => undefined);
-      observe.lease?.(job.name, false);
-    }
+    const outcome = await withLease(job.name, holding, async (signal): Promise<RunResult> => {
+      const started = Date.now();
+      try {
+        const result = await job.run({ signal, logger: logger.child({ job: job.name }) });
+        logger.debug('job finished', { job: job.name, ms: Date.now() - started });
+        observe.ran?.(job.name, Date.now() - started, true);
+        return { ran: true, result };
+      } catch (err) {
+        // The cursor was not moved past what failed: the next run resumes from it.
+        logger.error('job failed; it will resume from its cursor next run', { job: job.name, error: err });
+        observe.ran?.(job.name, Date.now() - started, false);
+        return { ran: true, result: { error: err instanceof Error ? err.message : String(err) } };
+      }
+    });
+    if (outcome.held) return outcome.value;
+    // The store is unreachable: skip this run (a scheduled tick must never crash the process).
+    if (outcome.error !== undefined) logger.warn('could not take a job lease; skipping this run', { job: job.name, error: outcome.error });
+    return { ran: false }; // another instance has it, or this one is stopping
   }
 
   function runLeased(job: Job): Promise<RunResult> {

@@ -1,0 +1,277 @@
+/**
+ * Jobs per workspace: each kind (digests, changes poll, …) runs on its schedule
+ * for every connected workspace, under a lease per kind and workspace
+ * (`digests:T123`) so instances share the work. A tick runs its workspaces
+ * through a pool of `concurrency` slots: a slow or hung workspace holds one
+ * slot, never the others. A workspace whose runs fail is backed off (per kind,
+ * doubling waits) and its trouble is told once per episode, across instances
+ * (trouble-book.ts).
+ */
+import cron, { type ScheduledTask } from 'node-cron';
+import type { Logger } from '../logging/logger.js';
+import type { Store } from '../store/index.js';
+import { DEFAULT_BACKOFF } from './backoff.js';
+import { withLease, withStopSignal } from './leased-run.js';
+import type { JobsObserver } from './observer.js';
+import type { Job } from './scheduler.js';
+import { createTroubleBook } from './trouble-book.js';
+import { troubleReason } from './trouble-reason.js';
+import { backedOffUntil, type WorkspaceTrouble } from './workspace-trouble.js';
+
+export interface WorkspaceJobKind {
+  name: string;
+  /** node-cron schedule, seconds field allowed. */
+  schedule: string;
+  /** Also tick once when the scheduler starts. */
+  runOnStart?: boolean;
+  /** Work of this instance alone: no lease, every instance runs it. */
+  local?: boolean;
+}
+
+export interface WorkspaceSchedulerOptions {
+  store: Store;
+  holder: string;
+  logger: Logger;
+  kinds: WorkspaceJobKind[];
+  /** The workspaces to run for now (connected ones), asked at every tick. */
+  workspaces(): Promise<string[]>;
+  /** That workspace's job of this kind; null when the workspace is gone or not ready (skip it). */
+  jobFor(teamId: string, kind: string): Promise<Job | null>;
+  /** At most this many workspace runs at once per tick of a kind (default 8). */
+  concurrency?: number;
+  /** Lease length (default 60 s), renewed at a third of it while a run goes on. */
+  leaseMs?: number;
+  /** The app's clock, for backoff bookkeeping (default Date.now). */
+  now?: () => number;
+  /** After n failures in a row of a kind, that workspace's runs of it are skipped until min(base * 2^(n-1), max) has passed. */
+  backoff?: { baseMs?: number; maxMs?: number };
+  /** Told once per trouble episode (first failure after success), across instances; retried at the next failure until it succeeds. */
+  onTrouble?(teamId: string, trouble: { since: number; failures: number; error: string; kind: string }): Promise<void>;
+  /** Told when every kind that failed in a told episode has run well again. */
+  onRecovered?(teamId: string, trouble: { since: number; failures: number }): Promise<void>;
+  /** Leases and runs, labelled by kind (never by workspace: labels stay bounded). */
+  observer?: JobsObserver | undefined;
+}
+
+export type WorkspaceRunSkip = 'leased' | 'backoff' | 'not-ready';
+
+export interface WorkspaceRunResult {
+  ran: boolean;
+  result?: unknown;
+  skipped?: WorkspaceRunSkip;
+  /** The run failed (it threw, or resolved to an object with `error`). */
+  failed?: boolean;
+}
+
+export interface WorkspaceTickReport {
+  /** Runs made here (failed ones included). */
+  ran: number;
+  /** Workspaces not run here: held by another instance (or already run for this slot), backed off, not ready, or stopping. */
+  skipped: number;
+  /** Of the runs made here, those that failed. */
+  failed: number;
+}
+
+export interface WorkspaceScheduler {
+  start(): void;
+  /** Run one kind for one workspace now, under its lease; { ran:false } when another holder has it or it is backed off (unless force). */
+  runOnce(kind: string, teamId: string, options?: { force?: boolean }): Promise<WorkspaceRunResult>;
+  /**
+   * Run one kind for every workspace now (as a tick does) and resolve when all finished.
+   * `slot` names the scheduled moment (cron ticks pass it): a workspace already run for
+   * that slot or a later one, by any instance, is skipped — so two instances ticking the
+   * same moment run each workspace once between them.
+   */
+  tick(kind: string, options?: { slot?: number }): Promise<WorkspaceTickReport>;
+  /** Stop scheduling, abort and wait for running runs, release leases. */
+  stop(): Promise<void>;
+}
+
+/** The cursor saying the last slot a kind ran for a workspace. */
+export const slotCursor = (kind: string, teamId: string): string => `job-slot:${kind}:${teamId}`;
+
+const isErrorResult = (result: unknown): result is { error: unknown } =>
+  result !== null && typeof result === 'object' && 'error' in result && (result as { error: unknown }).error !== undefined;
+
+export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): WorkspaceScheduler {
+  const { store, holder, logger } = o;
+  const observe = o.observer ?? {};
+  const leaseMs = o.leaseMs ?? 60_000;
+  const concurrency = Math.max(1, Math.floor(o.concurrency ?? 8));
+  const now = o.now ?? Date.now;
+  const kinds = new Map(o.kinds.map((k) => [k.name, k]));
+  const stopping = new AbortController();
+  const running = new Map<string, Promise<WorkspaceRunResult>>();
+  const dispatching = new Set<string>();
+  const tasks: ScheduledTask[] = [];
+  const book = createTroubleBook({
+    store,
+    holder,
+    logger,
+    leaseMs,
+    now,
+    backoff: { baseMs: o.backoff?.baseMs ?? DEFAULT_BACKOFF.baseMs, maxMs: o.backoff?.maxMs ?? DEFAULT_BACKOFF.maxMs },
+    ...(o.onTrouble ? { onTrouble: (t, n) => o.onTrouble!(t, n) } : {}),
+    ...(o.onRecovered ? { onRecovered: (t, n) => o.onRecovered!(t, n) } : {}),
+  });
+
+  // The lease gauge says whether this instance holds any lease of a kind: counted, told on 0 ↔ 1.
+  const leasesHeld = new Map<string, number>();
+  const countLease = (kind: string) => (held: boolean) => {
+    const n = (leasesHeld.get(kind) ?? 0) + (held ? 1 : -1);
+    leasesHeld.set(kind, n);
+    if (held && n === 1) observe.lease?.(kind, true);
+    if (!held && n === 0) observe.lease?.(kind, false);
+  };
+
+  function kindOf(name: string): WorkspaceJobKind {
+    const kind = kinds.get(name);
+    if (!kind) throw new Error(`no job kind named ${name}`);
+    return kind;
+  }
+
+  /** The run itself, with the lease held (or for a local kind, without one). */
+  async function attempt(kind: WorkspaceJobKind, teamId: string, signal: AbortSignal, force: boolean, slot: number | undefined): Promise<WorkspaceRunResult> {
+    const log = { job: kind.name, teamId };
+    let trouble: WorkspaceTrouble | null = null;
+    try {
+      trouble = await book.read(teamId);
+    } catch (err) {
+      logger.warn('could not read a workspace’s job trouble; running anyway', { ...log, error: troubleReason(err) });
+    }
+    const until = backedOffUntil(trouble, kind.name);
+    if (!force && until !== null && now() < until) return { ran: false, skipped: 'backoff' };
+    if (slot !== undefined && !kind.local) {
+      // Claimed for this slot before running: the other instance, getting the lease after us, skips it.
+      const last = Number((await store.getCursor(slotCursor(kind.name, teamId))) ?? Number.NaN);
+      if (last >= slot) return { ran: false, skipped: 'leased' };
+      await store.setCursor(slotCursor(kind.name, teamId), String(slot));
+    }
+    const started = Date.now();
+    let result: unknown;
+    let failure: unknown;
+    let failed = false;
+    try {
+      const job = await o.jobFor(teamId, kind.name);
+      if (!job) return { ran: false, skipped: 'not-ready' };
+      result = await job.run({ signal, logger: logger.child(log) });
+      if (isErrorResult(result)) [failed, failure] = [true, result.error];
+    } catch (err) {
+      [failed, failure] = [true, err];
+    }
+    if (!kind.local) observe.ran?.(kind.name, Date.now() - started, !failed);
+    const reason = failed ? troubleReason(failure) : '';
+    const ran: WorkspaceRunResult = { ran: true, result: failed && !isErrorResult(result) ? { error: reason } : result, ...(failed ? { failed } : {}) };
+    if (signal.aborted) {
+      // Stopped or lease lost: neither a failure nor a recovery.
+      logger.debug('workspace job ended after an abort', log);
+      return ran;
+    }
+    if (failed) {
+      const state = await book.failed(teamId, kind.name, reason);
+      logger.warn('workspace job failed; backed off', {
+        ...log,
+        error: reason,
+        ...(state ? { failures: state.kinds[kind.name]?.failures, retryInMs: (state.kinds[kind.name]?.nextAttemptAt ?? 0) - now() } : {}),
+      });
+    } else {
+      logger.debug('workspace job finished', { ...log, ms: Date.now() - started });
+      if (backedOffUntil(trouble, kind.name) !== null) await book.succeeded(teamId, kind.name);
+    }
+    return ran;
+  }
+
+  async function leased(kind: WorkspaceJobKind, teamId: string, force: boolean, slot: number | undefined): Promise<WorkspaceRunResult> {
+    if (kind.local) return withStopSignal(stopping.signal, (signal) => attempt(kind, teamId, signal, force, slot));
+    const name = `${kind.name}:${teamId}`;
+    const holding = { store, holder, logger, leaseMs, stopping: stopping.signal, fields: { job: kind.name, teamId }, observe: countLease(kind.name) };
+    try {
+      const got = await withLease(name, holding, (signal) => attempt(kind, teamId, signal, force, slot));
+      if (got.held) return got.value;
+      if (got.error !== undefined) logger.warn('could not take a job lease; skipping this run', { job: kind.name, teamId, error: troubleReason(got.error) });
+    } catch (err) {
+      // The store failed around the run (reading the slot, say): skip; a tick must never crash the process.
+      logger.warn('workspace job run could not be made; skipping it', { job: kind.name, teamId, error: troubleReason(err) });
+    }
+    return { ran: false, skipped: 'leased' };
+  }
+
+  /** One run of a kind for a workspace, never two at once within this instance. */
+  function guarded(kind: WorkspaceJobKind, teamId: string, force: boolean, slot?: number): Promise<WorkspaceRunResult> {
+    const key = `${kind.name}:${teamId}`;
+    if (stopping.signal.aborted) return Promise.resolve({ ran: false });
+    if (running.has(key)) return Promise.resolve({ ran: false, skipped: 'leased' });
+    const work = leased(kind, teamId, force, slot).finally(() => running.delete(key));
+    running.set(key, work);
+    return work;
+  }
+
+  async function tick(kindName: string, options: { slot?: number } = {}): Promise<WorkspaceTickReport> {
+    const kind = kindOf(kindName);
+    const report: WorkspaceTickReport = { ran: 0, skipped: 0, failed: 0 };
+    if (stopping.signal.aborted) return report;
+    let teams: string[];
+    try {
+      teams = [...new Set(await o.workspaces())];
+    } catch (err) {
+      logger.warn('could not list the workspaces; skipping this tick', { job: kind.name, error: troubleReason(err) });
+      return report;
+    }
+    dispatching.add(kind.name);
+    let next = 0;
+    const worker = async () => {
+      while (next < teams.length) {
+        const teamId = teams[next++]!;
+        if (next >= teams.length) dispatching.delete(kind.name); // all handed out: the next tick may begin
+        const r = stopping.signal.aborted ? { ran: false } : await guarded(kind, teamId, false, options.slot);
+        if (r.ran) report.ran++;
+        else report.skipped++;
+        if (r.failed) report.failed++;
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: Math.min(concurrency, teams.length) }, worker));
+    } finally {
+      dispatching.delete(kind.name);
+    }
+    return report;
+  }
+
+  /** A scheduled tick: skipped while the previous one of its kind is still handing out workspaces. */
+  function scheduledTick(kind: WorkspaceJobKind, slot?: number): void {
+    if (dispatching.has(kind.name)) {
+      logger.debug('previous tick still busy; skipping this one', { job: kind.name });
+      return;
+    }
+    void tick(kind.name, slot === undefined ? {} : { slot }).then(
+      (r) => logger.debug('workspace tick done', { job: kind.name, ...r }),
+      (err: unknown) => logger.error('workspace tick failed', { job: kind.name, error: troubleReason(err) }),
+    );
+  }
+
+  return {
+    start() {
+      for (const kind of kinds.values()) {
+        // No noOverlap: a tick with a hung workspace must not hold up the next tick's other workspaces.
+        const task = cron.createTask(kind.schedule, (ctx) => scheduledTick(kind, ctx.date.getTime()), { name: kind.name });
+        void task.start();
+        tasks.push(task);
+        if (kind.runOnStart) scheduledTick(kind);
+      }
+    },
+    async runOnce(kindName, teamId, options = {}) {
+      const kind = kindOf(kindName);
+      const key = `${kind.name}:${teamId}`;
+      // Wait for this instance's current run (and any that started meanwhile), then run.
+      for (let current = running.get(key); current; current = running.get(key)) await current.catch(() => undefined);
+      return guarded(kind, teamId, options.force === true);
+    },
+    tick,
+    async stop() {
+      for (const task of tasks) await task.destroy();
+      tasks.length = 0;
+      stopping.abort();
+      await Promise.allSettled([...running.values()]);
+    },
+  };
+}
