@@ -14,7 +14,7 @@ import { createCareClient } from './care/index.js';
 import { createWorkspaceScheduler, type WorkspaceScheduler } from './jobs/workspace-scheduler.js';
 import { everySeconds, everySecondsJustAfter } from './jobs/scheduler.js';
 import { createDmChannels } from './services/dm-channels.js';
-import { createWorkspaceTrouble } from './services/workspace-trouble.js';
+import { createWorkspaceTrouble } from './services/trouble-notices.js';
 import { createSlackApp, type SlackApp } from './slack/app.js';
 import { installationStore } from './slack/installation-store.js';
 import { oauthSettings } from './slack/oauth-settings.js';
@@ -105,7 +105,10 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
   const timezoneOf = async (workspaceId: string) => (await store.getWorkspaceSettings(workspaceId))?.timeZone ?? settings.timezone;
   const connectionCard = async (workspaceId: string, isAdmin: boolean) =>
     connectCareHomeBlocks({ isAdmin, connection: await store.getCareConnection(workspaceId), timezone: await timezoneOf(workspaceId) });
-  const setupHome = async (workspaceId: string, _userId: string, isAdmin: boolean) => ({ type: 'home' as const, blocks: await connectionCard(workspaceId, isAdmin) });
+  const setupHome = async (workspaceId: string, _userId: string, isAdmin: boolean) => ({
+    type: 'home' as const,
+    blocks: await connectionCard(workspaceId, isAdmin),
+  });
   /** The connect form and its buttons are served before a workspace is ready, outside any workspace's scope. */
   const isSetupInteraction = (body: Record<string, unknown>) => {
     const actions = (body.actions as { action_id?: string }[] | undefined) ?? [];

@@ -61,10 +61,12 @@ export interface ComposedApp {
 }
 
 /** What single- and multi-workspace start-ups build alike: the store, metrics, this instance's name, the shared settings. */
-export async function composeShared(settings: Omit<AppSettings, 'slack' | 'care' | 'careWebUrl' | 'timezone' | 'adminSlackUserIds'> & {
-  slack: Pick<AppSettings['slack'], 'signingSecret' | 'apiUrl' | 'lookupFailureTtlMs'>;
-  keyRing?: KeyRing | undefined;
-}): Promise<{ store: Store; metrics: AppMetrics; shared: Omit<WorkspaceShared, 'store'> }> {
+export async function composeShared(
+  settings: Omit<AppSettings, 'slack' | 'care' | 'careWebUrl' | 'timezone' | 'adminSlackUserIds'> & {
+    slack: Pick<AppSettings['slack'], 'signingSecret' | 'apiUrl' | 'lookupFailureTtlMs'>;
+    keyRing?: KeyRing | undefined;
+  },
+): Promise<{ store: Store; metrics: AppMetrics; shared: Omit<WorkspaceShared, 'store'> }> {
   const { logger } = settings;
   const now = settings.now ?? (() => new Date());
   const store = await openStore({

@@ -49,7 +49,12 @@ async function main(): Promise<void> {
           })
         : await composeApp({
             ...common,
-            slack: { botToken: config.SLACK_BOT_TOKEN, signingSecret: config.SLACK_SIGNING_SECRET, appToken: config.SLACK_APP_TOKEN, apiUrl: config.SLACK_API_URL },
+            slack: {
+              botToken: config.SLACK_BOT_TOKEN,
+              signingSecret: config.SLACK_SIGNING_SECRET,
+              appToken: config.SLACK_APP_TOKEN,
+              apiUrl: config.SLACK_API_URL,
+            },
             care: {
               baseUrl: config.CARE_API_BASE_URL,
               accountId: config.CARE_ACCOUNT_ID,

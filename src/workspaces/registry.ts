@@ -59,7 +59,8 @@ interface Kept {
   checkedAt: number;
 }
 
-const stampOf = (i: SlackInstallation, c: CareConnection, s: WorkspaceSettings | null) => `${i.updatedAt}|${c.connectedAt}|${c.baseUrl}|${c.accountId}|${s?.updatedAt ?? 0}`;
+const stampOf = (i: SlackInstallation, c: CareConnection, s: WorkspaceSettings | null) =>
+  `${i.updatedAt}|${c.connectedAt}|${c.baseUrl}|${c.accountId}|${s?.updatedAt ?? 0}`;
 
 /** The installation of a workspace: its own, or its org's (an org-wide Enterprise Grid install). */
 async function installationOf(store: Store, workspaceId: string): Promise<SlackInstallation | null> {

@@ -73,7 +73,14 @@ export async function startMultiHarness(
     },
     async connectDirectly(teamId, account, by = 'U0AMELIA') {
       const a = sandbox.accounts[account - 1]!;
-      await app.store.setCareConnection({ workspaceId: teamId, baseUrl: sandbox.url, accountId: a.accountId, apiKey: a.apiKey, apiSecret: a.apiSecret, connectedBy: by });
+      await app.store.setCareConnection({
+        workspaceId: teamId,
+        baseUrl: sandbox.url,
+        accountId: a.accountId,
+        apiKey: a.apiKey,
+        apiSecret: a.apiSecret,
+        connectedBy: by,
+      });
       await app.registry.refresh(teamId);
     },
     async close() {

@@ -1,5 +1,3 @@
-import { readFile, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCareClient } from '../../src/care/index.js';
 import { CHANGES_CURSOR } from '../../src/services/poll-cursors.js';
@@ -7,6 +5,10 @@ import type { FakeEphemeral } from '../../src/slack-fake/index.js';
 import { type MultiHarness, startMultiHarness } from './multi-harness.js';
 
 let h: MultiHarness | undefined;
+const multi = () => {
+  if (!h) throw new Error('no harness');
+  return h;
+};
 afterEach(async () => {
   await h?.close();
   h = undefined;
@@ -18,7 +20,7 @@ const SUN = 'T0SUN';
 /** What a person reads in the app's answer to a slash command in a team. */
 async function say(teamId: string, user: string, line: string, channel = '#care-team'): Promise<string> {
   const team = h!.fake.workspace(teamId);
-  const sent = await h!.team(teamId).slash(user, line, { channel });
+  const sent = await h!.team(teamId).slash(user, `/care ${line}`, { channel });
   if (!sent.acked) throw new Error(`${line}: not acked (${sent.failure ?? sent.status})`);
   if (sent.text) return sent.text;
   const posted = await team.waitFor(() => team.state.responseUrls.find((r) => r.url === sent.responseUrl)?.lastPosted, { message: `no answer to ${line}` });
@@ -125,8 +127,9 @@ describe('two care providers on one deployment', () => {
     return { careUser, sunUser };
   }
 
-  it('keeps commands, Home tabs, digests, alerts and logs of each to its own care account', async () => {
+  it('keeps commands, Home tabs, digests, polls and logs of each to its own care account', async () => {
     await twoProviders();
+    const h = multi();
     const mineCare = await say(CARE, 'amelia', 'mine');
     const mineSun = await say(SUN, 'erin', 'mine');
     expect(mineCare).toContain('Brightwater only');
@@ -139,11 +142,15 @@ describe('two care providers on one deployment', () => {
     expect(await homeText(CARE, 'amelia', (t) => t.includes('Brightwater only'))).not.toContain('Sunrise only');
     expect(await homeText(SUN, 'erin', (t) => t.includes('Sunrise only'))).not.toContain('Brightwater only');
 
-    // Each workspace's channel gets its own digest and urgent alerts.
-    expect(await say(CARE, 'amelia', 'digest here 00:00 urgent')).not.toMatch(/not|cannot/i);
-    expect(await say(SUN, 'erin', 'digest here 00:00 urgent')).not.toMatch(/not|cannot/i);
+    // Each workspace's channel gets its own digest.
+    for (const [teamId, user] of [
+      [CARE, 'amelia'],
+      [SUN, 'erin'],
+    ] as const) {
+      expect(await say(teamId, user, 'digest here 08:00 daily --show-tasks')).toMatch(/digest/i);
+      await say(teamId, user, 'digest now');
+    }
     for (const teamId of [CARE, SUN]) {
-      expect((await h!.app.jobs.runOnce('digests', teamId)).ran).toBe(true);
       expect((await h!.app.jobs.runOnce('changes-poll', teamId)).ran).toBe(true);
     }
     const channelText = (teamId: string) => {
@@ -156,7 +163,7 @@ describe('two care providers on one deployment', () => {
         .join('\n');
     };
     await h.fake.workspace(CARE).waitFor(() => channelText(CARE).includes('Brightwater only'), { message: 'the Brightwater digest' });
-    await h.fake.workspace(SUN).waitFor(() => channelText(SUN).includes('Sunrise only') || channelText(SUN).includes('urgent'), { message: 'the Sunrise digest' });
+    await h.fake.workspace(SUN).waitFor(() => channelText(SUN).includes('Sunrise only'), { message: 'the Sunrise digest' });
     expect(channelText(CARE)).not.toContain('Sunrise');
     expect(channelText(SUN)).not.toContain('Brightwater');
 
@@ -164,7 +171,8 @@ describe('two care providers on one deployment', () => {
     for (const teamId of [CARE, SUN]) expect(await h.app.store.getCursor(`${CHANGES_CURSOR}@${teamId}`)).not.toBeNull();
     expect(await h.app.store.getCursor(CHANGES_CURSOR)).toBeNull();
     const logs = h.logs.join('\n');
-    for (const secret of ['Brightwater only', 'Sunrise only', h.sandbox.accounts[0]!.apiSecret, h.sandbox.accounts[1]!.apiSecret]) expect(logs).not.toContain(secret);
+    for (const secret of ['Brightwater only', 'Sunrise only', h.sandbox.accounts[0]!.apiSecret, h.sandbox.accounts[1]!.apiSecret])
+      expect(logs).not.toContain(secret);
     for (const teamId of [CARE, SUN]) expect(logs).not.toContain(h.fake.workspace(teamId).botToken!);
   });
 });

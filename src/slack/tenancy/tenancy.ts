@@ -117,8 +117,12 @@ export function registerTenancy(app: App, deps: TenancyDeps): void {
     if ('ack' in args && typeof args.ack === 'function') {
       await (args.ack as () => Promise<void>)();
       const userId = (body.user as { id?: string } | undefined)?.id;
-      if ('respond' in args && (await safeRespond(args.respond as never, { response_type: 'ephemeral', replace_original: false, text: sentence }, logger))) return;
-      if (userId) await args.client.chat.postMessage({ channel: userId, text: sentence }).catch((error) => logger.warn('could not tell someone the workspace is not connected', { error }));
+      if ('respond' in args && (await safeRespond(args.respond as never, { response_type: 'ephemeral', replace_original: false, text: sentence }, logger)))
+        return;
+      if (userId)
+        await args.client.chat
+          .postMessage({ channel: userId, text: sentence })
+          .catch((error) => logger.warn('could not tell someone the workspace is not connected', { error }));
     }
   });
 }

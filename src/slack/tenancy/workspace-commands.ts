@@ -66,9 +66,13 @@ export interface WorkspaceCommandDeps {
 }
 
 const NOT_ADMIN =
-  'Only this workspace\'s Care Actions admins can do that: whoever installed the app, Slack workspace admins and owners, and people added with `/care admins add`. `/care admins` shows who they are.';
+  "Only this workspace's Care Actions admins can do that: whoever installed the app, Slack workspace admins and owners, and people added with `/care admins add`. `/care admins` shows who they are.";
 
-const WHY: Record<AdminReason, string> = { installer: 'installed Care Actions', added: 'added with /care admins add', 'slack-admin': 'Slack workspace admin or owner' };
+const WHY: Record<AdminReason, string> = {
+  installer: 'installed Care Actions',
+  added: 'added with /care admins add',
+  'slack-admin': 'Slack workspace admin or owner',
+};
 
 function settingsText(settings: WorkspaceSettings | null, defaults: WorkspaceCommandDeps['defaults']): string {
   const zone = settings?.timeZone ? `*${settings.timeZone}*` : `*${defaults.timezone}* (the default)`;
@@ -98,7 +102,9 @@ export async function runWorkspaceCommand(cmd: WorkspaceCommand, workspaceId: st
         installation ? `• <@${installation.user.id}> (installed Care Actions)` : null,
         ...(settings?.adminUserIds ?? []).filter((id) => id !== installation?.user.id).map((id) => `• <@${id}> (added with /care admins add)`),
       ].filter(Boolean);
-      return [`Care Actions admins here:`, ...lines, '• and every Slack workspace admin and owner.', 'Admins add others with `/care admins add @person`.'].join('\n');
+      return [`Care Actions admins here:`, ...lines, '• and every Slack workspace admin and owner.', 'Admins add others with `/care admins add @person`.'].join(
+        '\n',
+      );
     }
     case 'settings':
       return settingsText(await store.getWorkspaceSettings(workspaceId), deps.defaults);

@@ -48,13 +48,11 @@ export function recoveredText(at: string): string {
 export function createWorkspaceTrouble(deps: WorkspaceTroubleDeps) {
   const tell = async (kind: string, occurrence: string, text: string) => {
     const results = await Promise.all(
-      deps.admins().map((userId) =>
-        deps.deliverer.deliver(
-          { kind, actionId: '-', occurrence, recipient: `user:${deps.teamId}/${userId}` },
-          () => deps.dm(userId),
-          { text },
+      deps
+        .admins()
+        .map((userId) =>
+          deps.deliverer.deliver({ kind, actionId: '-', occurrence, recipient: `user:${deps.teamId}/${userId}` }, () => deps.dm(userId), { text }),
         ),
-      ),
     );
     if (results.includes('failed')) throw new Error(`a ${kind} DM to an admin could not be sent`);
   };
