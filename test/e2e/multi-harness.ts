@@ -20,6 +20,8 @@ export interface MultiHarness {
   keyRing: KeyRing;
   logs: string[];
   base: string;
+  /** The SQLite files' directory. */
+  dataDir: string;
   /** A driver sending as people of this team. */
   team(teamId: string): SlackDriver;
   /** Install the app in a team through /slack/install and the fake's authorize page. */
@@ -30,18 +32,29 @@ export interface MultiHarness {
 }
 
 export async function startMultiHarness(
-  options: { sandbox?: SandboxOptions; databaseUrl?: string; dataDir?: string; keyRing?: KeyRing; jobs?: { pollSeconds?: number }; recheckMs?: number } = {},
+  options: {
+    sandbox?: SandboxOptions;
+    databaseUrl?: string;
+    dataDir?: string;
+    keyRing?: KeyRing;
+    jobs?: { pollSeconds?: number };
+    recheckMs?: number;
+    /** Another instance of the same deployment: this harness's sandbox and Slack (not stopped by close). */
+    beside?: MultiHarness;
+  } = {},
 ): Promise<MultiHarness> {
-  const sandbox = await startSandbox({ port: 0, seed: 'demo', controls: true, rateLimit: 0, accounts: 2, ...options.sandbox });
+  const sandbox = options.beside?.sandbox ?? (await startSandbox({ port: 0, seed: 'demo', controls: true, rateLimit: 0, accounts: 2, ...options.sandbox }));
   // Neither workspace has the app yet: each gets its bot token by installing it.
-  const fake = await startSlackFake({
-    workspaces: [
-      { ...careWorkspace(), botToken: null },
-      { ...secondDemoWorkspace(), botToken: null },
-    ],
-    oauth: { clientId: OAUTH.clientId, clientSecret: OAUTH.clientSecret },
-    postRateLimit: false,
-  });
+  const fake =
+    options.beside?.fake ??
+    (await startSlackFake({
+      workspaces: [
+        { ...careWorkspace(), botToken: null },
+        { ...secondDemoWorkspace(), botToken: null },
+      ],
+      oauth: { clientId: OAUTH.clientId, clientSecret: OAUTH.clientSecret },
+      postRateLimit: false,
+    }));
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'care-multi-')));
   const logger = memoryLogger('debug');
   const keyRing = options.keyRing ?? new KeyRing([randomBytes(32)]);
@@ -57,7 +70,7 @@ export async function startMultiHarness(
   });
   const { port } = await app.start(0);
   const base = `http://127.0.0.1:${port}`;
-  fake.oauth.redirectUris.splice(0, fake.oauth.redirectUris.length, `${base}/slack/oauth_redirect`);
+  if (!options.beside) fake.oauth.redirectUris.splice(0, fake.oauth.redirectUris.length, `${base}/slack/oauth_redirect`);
   const driver = createSlackDriver({ fake, eventsUrl: `${base}/slack/events`, signingSecret: SIGNING_SECRET });
   return {
     sandbox,
@@ -66,6 +79,7 @@ export async function startMultiHarness(
     keyRing,
     logs: logger.lines,
     base,
+    dataDir,
     team: (teamId) => driver.forTeam(teamId),
     async install(teamId, user) {
       const done = await driver.installApp(teamId, user, { installUrl: `${base}/slack/install` });
@@ -85,6 +99,7 @@ export async function startMultiHarness(
     },
     async close() {
       await app.stop();
+      if (options.beside) return;
       await fake.close();
       await sandbox.stop();
       if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
