@@ -113,6 +113,12 @@ describe('configuration from env', () => {
       expect(() => loadConfig(multi)).toThrow(ConfigError);
     });
 
+    it('refuses Socket Mode (SLACK_APP_TOKEN) beside the OAuth variables: many workspaces reach the app over HTTP', () => {
+      expect(problems({ ...multi, SLACK_APP_TOKEN: 'xapp-1-A1-2-abc' })).toEqual([
+        'SLACK_APP_TOKEN must be unset in multi-workspace mode: Socket Mode serves one workspace; many workspaces reach the app over HTTP (Request URL https://<your host>/slack/events)',
+      ]);
+    });
+
     it('refuses an unusable ENCRYPTION_KEY or a short state secret without echoing them', () => {
       const found = problems({ ...multi, ENCRYPTION_KEY: 'not-a-real-key-value', SLACK_STATE_SECRET: 'short-state' });
       expect(found).toEqual([

@@ -191,4 +191,42 @@ describe('npm start', () => {
       await rm(socketDir, { recursive: true, force: true });
     }
   });
+
+  it('serves many workspaces with the OAuth variables and ENCRYPTION_KEY: the Add to Slack page, /healthz, no token needed', async () => {
+    const port = await freePort();
+    const multiDir = await mkdtemp(join(tmpdir(), 'care-main-multi-'));
+    const r = run({
+      SLACK_SIGNING_SECRET: 'main-test-secret',
+      SLACK_CLIENT_ID: '111.222',
+      SLACK_CLIENT_SECRET: 'main-client-secret',
+      SLACK_STATE_SECRET: 'main-state-secret-0123456789',
+      ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+      SLACK_API_URL: fake.apiUrl,
+      DATA_DIR: multiDir,
+      PORT: String(port),
+      LOG_LEVEL: 'info',
+    });
+    children.push(r.child);
+    try {
+      const deadline = Date.now() + 20_000;
+      while (!r.output().includes('is running')) {
+        if (Date.now() > deadline || r.child.exitCode !== null) throw new Error(`did not start:\n${r.output()}`);
+        await new Promise((res) => setTimeout(res, 100));
+      }
+      const started = r
+        .output()
+        .split('\n')
+        .find((l) => l.includes('is running'))!;
+      expect(JSON.parse(started)).toMatchObject({ mode: 'http', workspaces: 'multi', store: 'sqlite' });
+      const install = await fetch(`http://127.0.0.1:${port}/slack/install`);
+      expect(install.status).toBe(200);
+      expect(await install.text()).toContain('client_id=111.222');
+      expect(await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()).toMatchObject({ ok: true, checks: { store: { ok: true } } });
+      r.child.kill('SIGTERM');
+      expect(await r.exited).toBe(0);
+      expect(r.output()).not.toContain('main-client-secret');
+    } finally {
+      await rm(multiDir, { recursive: true, force: true });
+    }
+  });
 });

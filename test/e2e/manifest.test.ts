@@ -65,7 +65,8 @@ async function sourcesUnder(dir: string): Promise<string> {
 describe('manifest.yml', async () => {
   const yaml = await readFile(join(ROOT, 'manifest.yml'), 'utf8');
   const all = lines(yaml);
-  const listeners = await sourcesUnder(join(ROOT, 'src', 'slack', 'listeners'));
+  // The listeners, and the tenancy middleware's (app_uninstalled, tokens_revoked) of a deployment serving many workspaces.
+  const listeners = (await sourcesUnder(join(ROOT, 'src', 'slack', 'listeners'))) + (await sourcesUnder(join(ROOT, 'src', 'slack', 'tenancy')));
 
   it('declares the /care command the app listens for, with mentions escaped as <@U…>', () => {
     const commands = section(all, ['features', 'slash_commands']);
