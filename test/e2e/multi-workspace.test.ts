@@ -105,7 +105,11 @@ describe('installing from Slack and connecting a care account', () => {
     await linkToFirstCareUser(CARE, 'sophie', 1);
     expect(await say(CARE, 'sophie', 'mine')).not.toMatch(/not connected/);
     // The Home tab now shows the admin the connection, with Reconnect and Disconnect.
-    expect(await homeText(CARE, 'amelia', (t) => t.includes('Disconnect'))).toContain(account.accountId);
+    const home = await homeText(CARE, 'amelia', (t) => t.includes('Disconnect'));
+    expect(home).toContain(account.accountId);
+    // A fresh workspace has nobody linked yet: the Team view names each carer as the care system does.
+    expect(home).toMatch(/By carer/);
+    expect(home).not.toContain('someone not linked to Slack');
   });
 });
 

@@ -52,6 +52,8 @@ const EMOJI = {
   link: '🔗',
   lock: '🔒',
   key: '🔑',
+  no_entry: '⛔',
+  electric_plug: '🔌',
   bust_in_silhouette: '👤',
   busts_in_silhouette: '👥',
   information_source: 'ℹ️',
