@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCareClient } from '../../src/care/index.js';
 import { CHANGES_CURSOR } from '../../src/services/poll-cursors.js';
 import type { FakeEphemeral } from '../../src/slack-fake/index.js';
-import { type MultiHarness, startMultiHarness } from './multi-harness.js';
+import { type MultiHarness, OAUTH, startMultiHarness } from './multi-harness.js';
 
 let h: MultiHarness | undefined;
 const multi = () => {
@@ -110,6 +110,45 @@ describe('installing from Slack and connecting a care account', () => {
     // A fresh workspace has nobody linked yet: the Team view names each carer as the care system does.
     expect(home).toMatch(/By carer/);
     expect(home).not.toContain('someone not linked to Slack');
+  });
+});
+
+describe("the app's own install pages", () => {
+  beforeEach(async () => {
+    h = await startMultiHarness();
+  });
+  it('refuse a forged or replayed state with a page saying what to do, storing nothing more and asking Slack nothing', async () => {
+    const h = multi();
+    const page = await fetch(`${h.base}/slack/install`);
+    const html = await page.text();
+    const state = decodeURIComponent(/[?&;]state=([^&"']+)/.exec(html)?.[1] ?? '');
+    const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const code = async () => {
+      const url = new URL(h.fake.authorizeUrl);
+      for (const [k, v] of Object.entries({ client_id: OAUTH.clientId, scope: 'commands', state, team: SUN, user: 'U0ERIN' })) url.searchParams.set(k, v);
+      const res = await fetch(url, { redirect: 'manual' });
+      return new URL(res.headers.get('location')!).searchParams.get('code')!;
+    };
+    const back = (query: string, withCookie: boolean) =>
+      fetch(`${h.base}/slack/oauth_redirect?${query}`, { headers: withCookie ? { cookie } : {} }).then(async (r) => ({
+        status: r.status,
+        text: await r.text(),
+      }));
+    const exchanges = () => h.fake.calls('oauth.v2.access').length;
+
+    const forged = await back(`code=${await code()}&state=forged.state.value`, true);
+    expect(forged.status).toBe(400);
+    expect(forged.text).toContain('this install link has expired or was opened in another browser');
+    expect(exchanges()).toBe(0);
+    expect(await h.app.store.getInstallation({ isEnterpriseInstall: false, teamId: SUN })).toBeNull();
+
+    expect((await back(`code=${await code()}&state=${encodeURIComponent(state)}`, true)).status).toBe(200);
+    const first = await h.app.store.getInstallation({ isEnterpriseInstall: false, teamId: SUN });
+    expect(first?.bot?.token).toBeTruthy();
+    const replay = await back(`code=${await code()}&state=${encodeURIComponent(state)}`, true);
+    expect(replay.status).toBe(400);
+    expect(exchanges()).toBe(1);
+    expect((await h.app.store.getInstallation({ isEnterpriseInstall: false, teamId: SUN }))?.updatedAt).toBe(first?.updatedAt);
   });
 });
 
