@@ -9,7 +9,7 @@ import { TZDate } from '@date-fns/tz';
 import type { Installation } from '@slack/bolt';
 import { format } from 'date-fns';
 import type { KeyRing } from './crypto/key-ring.js';
-import { type AppSettings, composeShared } from './compose.js';
+import { type AppSettings, composeShared, lifecycle } from './compose.js';
 import { createCareClient } from './care/index.js';
 import { createWorkspaceScheduler, type WorkspaceScheduler } from './jobs/workspace-scheduler.js';
 import { everySeconds, everySecondsJustAfter } from './jobs/scheduler.js';
@@ -229,27 +229,12 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
     },
   });
 
-  let stopped = false;
   return {
     mode: 'multi',
     store,
     registry,
     slackApp,
     jobs,
-    async start(port, host, options) {
-      const started = await slackApp.start(port, host);
-      const metricsPort = await metrics.listen(host ?? '127.0.0.1');
-      if (options?.withJobs) jobs.start();
-      return { ...started, metricsPort };
-    },
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      await slackApp.stop().catch((err) => logger.warn('stopping the Slack receiver failed', { error: err }));
-      await metrics.close();
-      await jobs.stop();
-      await registry.close();
-      await store.close();
-    },
+    ...lifecycle({ slackApp, metrics, jobs, logger, close: [() => registry.close(), () => store.close()] }),
   };
 }

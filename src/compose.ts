@@ -133,7 +133,6 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     deps,
   );
 
-  let stopped = false;
   return {
     deps,
     slackApp,
@@ -144,6 +143,21 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     notices,
     digests,
     reads,
+    ...lifecycle({ slackApp, metrics, jobs, logger, close: [() => care.close(), () => store.close()] }),
+  };
+}
+
+/** Start (receiver, /metrics, optionally the jobs) and stop (in reverse, then `close` in order, once) an app of either mode. */
+export function lifecycle(parts: {
+  slackApp: SlackApp;
+  metrics: AppMetrics;
+  jobs: { start(): void; stop(): Promise<void> };
+  logger: Logger;
+  close: (() => Promise<void>)[];
+}): Pick<ComposedApp, 'start' | 'stop'> {
+  const { slackApp, metrics, jobs, logger } = parts;
+  let stopped = false;
+  return {
     async start(port, host, options) {
       const started = await slackApp.start(port, host);
       const metricsPort = await metrics.listen(host ?? '127.0.0.1');
@@ -156,8 +170,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
       await slackApp.stop().catch((err) => logger.warn('stopping the Slack receiver failed', { error: err }));
       await metrics.close();
       await jobs.stop();
-      await care.close();
-      await store.close();
+      for (const close of parts.close) await close();
     },
   };
 }

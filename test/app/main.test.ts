@@ -23,6 +23,21 @@ function run(env: Record<string, string>): { child: ChildProcess; output: () => 
   return { child, output: () => out, exited: new Promise((done) => child.on('exit', (code) => done(code))) };
 }
 
+/** The start line once the process logged it (fails with its output when it exits or takes over 20 s). */
+async function startLine(r: ReturnType<typeof run>): Promise<unknown> {
+  const deadline = Date.now() + 20_000;
+  while (!r.output().includes('is running')) {
+    if (Date.now() > deadline || r.child.exitCode !== null) throw new Error(`did not start:\n${r.output()}`);
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  return JSON.parse(
+    r
+      .output()
+      .split('\n')
+      .find((l) => l.includes('is running'))!,
+  );
+}
+
 async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -97,17 +112,8 @@ describe('npm start', () => {
       LOG_LEVEL: 'info',
     });
     children.push(r.child);
-    const deadline = Date.now() + 20_000;
-    while (!r.output().includes('is running')) {
-      if (Date.now() > deadline || r.child.exitCode !== null) throw new Error(`did not start:\n${r.output()}`);
-      await new Promise((res) => setTimeout(res, 100));
-    }
     // One start line says what runs: version, HTTP or Socket Mode, single or multi-workspace, store kind.
-    const started = r
-      .output()
-      .split('\n')
-      .find((l) => l.includes('is running'))!;
-    expect(JSON.parse(started)).toMatchObject({ version: '0.1.0', mode: 'http', workspaces: 'single', store: 'sqlite' });
+    expect(await startLine(r)).toMatchObject({ version: '0.1.0', mode: 'http', workspaces: 'single', store: 'sqlite' });
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ ok: true, checks: { store: { ok: true }, careApi: { ok: true } } });
@@ -156,16 +162,7 @@ describe('npm start', () => {
     });
     children.push(r.child);
     try {
-      const deadline = Date.now() + 20_000;
-      while (!r.output().includes('is running')) {
-        if (Date.now() > deadline || r.child.exitCode !== null) throw new Error(`did not start:\n${r.output()}`);
-        await new Promise((res) => setTimeout(res, 100));
-      }
-      const started = r
-        .output()
-        .split('\n')
-        .find((l) => l.includes('is running'))!;
-      expect(JSON.parse(started)).toMatchObject({ mode: 'socket', port });
+      expect(await startLine(r)).toMatchObject({ mode: 'socket', port });
       const mine = fake.socket.openConnections().map((c) => c.id);
       expect(mine).toHaveLength(2);
       expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
@@ -208,16 +205,7 @@ describe('npm start', () => {
     });
     children.push(r.child);
     try {
-      const deadline = Date.now() + 20_000;
-      while (!r.output().includes('is running')) {
-        if (Date.now() > deadline || r.child.exitCode !== null) throw new Error(`did not start:\n${r.output()}`);
-        await new Promise((res) => setTimeout(res, 100));
-      }
-      const started = r
-        .output()
-        .split('\n')
-        .find((l) => l.includes('is running'))!;
-      expect(JSON.parse(started)).toMatchObject({ mode: 'http', workspaces: 'multi', store: 'sqlite' });
+      expect(await startLine(r)).toMatchObject({ mode: 'http', workspaces: 'multi', store: 'sqlite' });
       const install = await fetch(`http://127.0.0.1:${port}/slack/install`);
       expect(install.status).toBe(200);
       expect(await install.text()).toContain('client_id=111.222');

@@ -106,3 +106,25 @@ export async function startMultiHarness(
     },
   };
 }
+
+/** Both providers installed (Amelia in Brightwater Care, Erin in Sunrise Care), each connected to its own account. */
+export async function installBoth(h: MultiHarness): Promise<void> {
+  for (const [teamId, user, account] of [
+    ['T0CARE', 'amelia', 1],
+    ['T0SUN', 'erin', 2],
+  ] as const) {
+    const done = await h.install(teamId, user);
+    if (done.status !== 200) throw new Error(`installing in ${teamId}: ${done.status}`);
+    await h.connectDirectly(teamId, account, h.fake.workspace(teamId).user(user)!.id);
+  }
+}
+
+/** What a person reads in the app's answer to `/care <line>` typed in #care-team of a team (the ack's text, or the response_url's). */
+export async function careCommand(h: MultiHarness, teamId: string, user: string, line: string): Promise<string> {
+  const team = h.fake.workspace(teamId);
+  const sent = await h.team(teamId).slash(user, `/care ${line}`, { channel: '#care-team' });
+  if (!sent.acked) throw new Error(`${line}: not acked (${sent.failure ?? sent.status})`);
+  if (sent.text) return sent.text;
+  const posted = await team.waitFor(() => team.state.responseUrls.find((r) => r.url === sent.responseUrl)?.lastPosted, { message: `no answer to ${line}` });
+  return team.visibleText(team.ephemerals(user).find((e) => e.ts === posted.ts && e.channel === posted.channel)!, { viewer: user });
+}

@@ -3,8 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KeyRing } from '../../src/crypto/key-ring.js';
-import type { FakeEphemeral } from '../../src/slack-fake/index.js';
-import { type MultiHarness, startMultiHarness } from './multi-harness.js';
+import { careCommand, installBoth, type MultiHarness, startMultiHarness } from './multi-harness.js';
 
 const CARE = 'T0CARE';
 const SUN = 'T0SUN';
@@ -20,27 +19,14 @@ async function start(options: Parameters<typeof startMultiHarness>[0] = {}) {
   return h;
 }
 
-/** Both providers installed (Amelia, Erin) and connected to their own accounts. */
+/** Both providers installed and connected (multi-harness.ts). */
 async function twoProviders(options: Parameters<typeof startMultiHarness>[0] = {}) {
   const h = await start(options);
-  for (const [teamId, user, account] of [
-    [CARE, 'amelia', 1],
-    [SUN, 'erin', 2],
-  ] as const) {
-    expect((await h.install(teamId, user)).status).toBe(200);
-    await h.connectDirectly(teamId, account, h.fake.workspace(teamId).user(user)!.id);
-  }
+  await installBoth(h);
   return h;
 }
 
-async function say(h: MultiHarness, teamId: string, user: string, line: string): Promise<string> {
-  const team = h.fake.workspace(teamId);
-  const sent = await h.team(teamId).slash(user, `/care ${line}`, { channel: '#care-team' });
-  if (!sent.acked) throw new Error(`${line}: not acked (${sent.failure ?? sent.status})`);
-  if (sent.text) return sent.text;
-  const posted = await team.waitFor(() => team.state.responseUrls.find((r) => r.url === sent.responseUrl)?.lastPosted, { message: `no answer to ${line}` });
-  return team.visibleText(team.ephemerals(user).find((e: FakeEphemeral) => e.ts === posted.ts)!, { viewer: user });
-}
+const say = careCommand;
 
 const dump = async (dir: string) => Buffer.concat(await Promise.all((await readdir(dir)).map((name) => readFile(join(dir, name)))));
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestSchema, PG_SKIPPED, TEST_DATABASE_URL } from '../helpers/pg.js';
 import { urlWithSchema } from './fixtures/spawn-instance.js';
-import { type MultiHarness, startMultiHarness } from './multi-harness.js';
+import { careCommand, installBoth, type MultiHarness, startMultiHarness } from './multi-harness.js';
 
 const CARE = 'T0CARE';
 const SUN = 'T0SUN';
@@ -27,13 +27,7 @@ if (!TEST_DATABASE_URL) {
         opened.push(one);
         const two = await startMultiHarness({ beside: one, databaseUrl, keyRing: one.keyRing });
         opened.push(two);
-        for (const [teamId, user, account] of [
-          [CARE, 'amelia', 1],
-          [SUN, 'erin', 2],
-        ] as const) {
-          expect((await one.install(teamId, user)).status).toBe(200);
-          await one.connectDirectly(teamId, account, one.fake.workspace(teamId).user(user)!.id);
-        }
+        await installBoth(one);
         // The second instance learns of both from the database, with nothing configured.
         expect((await two.app.registry.connected()).sort()).toEqual([CARE, SUN]);
 
@@ -46,13 +40,8 @@ if (!TEST_DATABASE_URL) {
         for (const [teamId, user] of [
           [CARE, 'amelia'],
           [SUN, 'erin'],
-        ] as const) {
-          const sent = await two.team(teamId).slash(user, '/care whoami', { channel: '#care-team' });
-          expect(sent.acked).toBe(true);
-          const team = two.fake.workspace(teamId);
-          const posted = await team.waitFor(() => team.state.responseUrls.find((r) => r.url === sent.responseUrl)?.lastPosted);
-          expect(team.visibleText(team.ephemerals(user).find((e) => e.ts === posted.ts)!)).not.toMatch(/not connected/);
-        }
+        ] as const)
+          expect(await careCommand(two, teamId, user, 'whoami')).not.toMatch(/not connected/);
       } finally {
         for (const h of opened.reverse()) await h.close();
         opened.length = 0;

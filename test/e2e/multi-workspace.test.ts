@@ -1,8 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCareClient } from '../../src/care/index.js';
 import { CHANGES_CURSOR } from '../../src/services/poll-cursors.js';
-import type { FakeEphemeral } from '../../src/slack-fake/index.js';
-import { type MultiHarness, OAUTH, startMultiHarness } from './multi-harness.js';
+import { careCommand, installBoth, type MultiHarness, OAUTH, startMultiHarness } from './multi-harness.js';
 
 let h: MultiHarness | undefined;
 const multi = () => {
@@ -17,16 +16,7 @@ afterEach(async () => {
 const CARE = 'T0CARE';
 const SUN = 'T0SUN';
 
-/** What a person reads in the app's answer to a slash command in a team. */
-async function say(teamId: string, user: string, line: string, channel = '#care-team'): Promise<string> {
-  const team = h!.fake.workspace(teamId);
-  const sent = await h!.team(teamId).slash(user, `/care ${line}`, { channel });
-  if (!sent.acked) throw new Error(`${line}: not acked (${sent.failure ?? sent.status})`);
-  if (sent.text) return sent.text;
-  const posted = await team.waitFor(() => team.state.responseUrls.find((r) => r.url === sent.responseUrl)?.lastPosted, { message: `no answer to ${line}` });
-  const message = team.ephemerals(user).find((e: FakeEphemeral) => e.ts === posted.ts && e.channel === posted.channel)!;
-  return team.visibleText(message, { viewer: user });
-}
+const say = (teamId: string, user: string, line: string) => careCommand(multi(), teamId, user, line);
 
 const homeText = async (teamId: string, user: string, ready: (t: string) => boolean) => {
   const team = h!.fake.workspace(teamId);
@@ -155,13 +145,7 @@ describe("the app's own install pages", () => {
 describe('two care providers on one deployment', () => {
   async function twoProviders() {
     h = await startMultiHarness();
-    for (const [teamId, user, account] of [
-      [CARE, 'amelia', 1],
-      [SUN, 'erin', 2],
-    ] as const) {
-      expect((await h.install(teamId, user)).status).toBe(200);
-      await h.connectDirectly(teamId, account, h.fake.workspace(teamId).user(user)!.id);
-    }
+    await installBoth(h);
     const due = new Date(Date.now() + 2 * 3600_000);
     const careUser = await linkToFirstCareUser(CARE, 'amelia', 1);
     const sunUser = await linkToFirstCareUser(SUN, 'erin', 2);
