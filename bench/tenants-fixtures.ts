@@ -105,6 +105,8 @@ export function instanceSettings(o: {
   slackApiUrl: string;
   now: () => Date;
   logger: Logger;
+  /** A workspace's runs of one kind at once on this instance (the app's default, 8, when unset). */
+  jobConcurrency?: number | undefined;
 }): MultiAppSettings {
   return {
     slack: { signingSecret: SIGNING_SECRET, ...OAUTH, apiUrl: o.slackApiUrl },
@@ -115,5 +117,6 @@ export function instanceSettings(o: {
     logger: o.logger,
     now: o.now,
     jobs: { instanceId: o.instanceId, pollSeconds: 60 },
+    ...(o.jobConcurrency ? { jobConcurrency: o.jobConcurrency } : {}),
   };
 }

@@ -3,7 +3,9 @@
  * account, served by 2 instances on one PostgreSQL.
  *   npx tsx bench/tenants.ts                    (npm run bench:tenants)
  *   BENCH_WORKSPACES=20 npx tsx bench/tenants.ts   (a quick run)
- *   TEST_DATABASE_URL=postgres://… (default postgres://postgres@127.0.0.1:5432/test); a fresh schema, dropped at the end.
+ *   TEST_DATABASE_URL=postgres://… (default postgres://postgres@127.0.0.1:5432/test); a fresh schema, dropped at the end
+ *   (BENCH_KEEP_SCHEMA=1 keeps it). BENCH_JOB_CONCURRENCY=n: the instances' jobConcurrency (default the app's, 8).
+ *   BENCH_CPU_PROFILE=<file.cpuprofile>: a CPU profile of this process during the digests, and its top files by self time.
  *
  * Everything on loopback in this one process: the sandbox care API (one
  * account per workspace, demo data, 10 req/s per key as in production), the
@@ -15,11 +17,16 @@
  * (bench/tenants-memory.ts), so that only the app is in its heap.
  *
  * The app's clock is virtual (the sandbox's moves with it): a Tuesday, 07:50 in London.
- * 1. Changes poll: two warm-up cycles (the first poll of each workspace reads
- *    its backlog; then the clocks jump 6 minutes, out of the poll's overlap), then three idle
- *    cycles a minute apart (07:57, 07:58, 07:59): the poll tick on both instances,
+ * 1. Changes poll: warm-up first. Both instances poll every workspace (the first
+ *    poll of each reads its backlog and composes it); the clocks jump 6 minutes (each
+ *    action cache takes its start again); each instance alone polls every workspace
+ *    once, as after a few minutes of running. Then three idle cycles a minute apart
+ *    (07:57, 07:58, 07:59): the poll tick on both instances with the minute's slot,
  *    then the read-cache sync tick on both (as the cron runs it, just after).
- *    Wall time, runs per instance, care API requests per workspace (sandbox stats per account).
+ *    Wall time, runs per instance, care API requests per workspace (sandbox stats
+ *    per account, by route). Nothing changes in the care accounts meanwhile; the
+ *    poll's overlap still re-reads each account's last changes (it reaches back
+ *    5 minutes from the newest change seen).
  * 2. Digests: 3 channels per workspace at 08:00 daily. At 08:00:00 both instances
  *    tick `digests` with the 08:00 slot; the time from the tick to each digest's
  *    summary message in the Slack fake (its call log), each instance's share
@@ -29,8 +36,9 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -52,6 +60,8 @@ import {
 } from './tenants-fixtures.js';
 
 const N = Math.max(2, Number(process.env.BENCH_WORKSPACES ?? 200));
+/** The instances' job concurrency (runs of one kind at once); the app's default (8) when unset. */
+const CONCURRENCY = process.env.BENCH_JOB_CONCURRENCY ? Number(process.env.BENCH_JOB_CONCURRENCY) : undefined;
 const PG_URL = process.env.TEST_DATABASE_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/test';
 const MINUTE = 60_000;
 const START = new Date(DIGEST_AT.getTime() - 10 * MINUTE); // 07:50 London
@@ -60,6 +70,7 @@ const TARGET = { pollMs: 10_000, pollRequests: 1, digestMs: 60_000, bytesPerWork
 const progress = (line: string) => process.stderr.write(`[tenants] ${line}\n`);
 const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(3)} MB`;
+const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
 const pass = (ok: boolean) => (ok ? 'PASS' : 'MISS');
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
 
@@ -112,6 +123,32 @@ function routeDiff(before: AccountStats[], after: AccountStats[]): Record<string
     }
   }
   return out;
+}
+
+/** This process's CPU profile (inspector), written as a .cpuprofile; `stop` says where and which files took the most time. */
+async function startProfile() {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    async stop(file: string) {
+      const { profile } = await session.post('Profiler.stop');
+      session.disconnect();
+      await writeFile(file, JSON.stringify(profile));
+      // Self time by source file (sampled), the five largest.
+      const byFile = new Map<string, number>();
+      const self = new Map<number, number>();
+      for (const id of profile.samples ?? []) self.set(id, (self.get(id) ?? 0) + 1);
+      for (const node of profile.nodes) {
+        const where = node.callFrame.url.replace(/^.*\/(node_modules\/[^/]+|src\/[^/]+|bench)\/.*$/, '$1') || `(${node.callFrame.functionName || 'native'})`;
+        byFile.set(where, (byFile.get(where) ?? 0) + (self.get(node.id) ?? 0));
+      }
+      const total = profile.samples?.length ?? 1;
+      const top = [...byFile].sort((x, y) => y[1] - x[1]).slice(0, 8);
+      return `${file}; self time: ${top.map(([f, n]) => `${f} ${((100 * n) / total).toFixed(0)}%`).join(', ')}`;
+    },
+  };
 }
 
 function runProbe(config: ProbeConfig): Promise<ProbeResult> {
@@ -188,7 +225,9 @@ async function main(): Promise<void> {
     const key = randomBytes(32);
     const logs = countingLogger();
     const instance = (instanceId: string) =>
-      composeMultiApp(instanceSettings({ instanceId, databaseUrl, dataDir, key, slackApiUrl: fake.apiUrl, now, logger: logs.logger }));
+      composeMultiApp(
+        instanceSettings({ instanceId, databaseUrl, dataDir, key, slackApiUrl: fake.apiUrl, now, logger: logs.logger, jobConcurrency: CONCURRENCY }),
+      );
     const a = await instance('bench-a');
     cleanup.push(() => a.stop());
     const b = await instance('bench-b');
@@ -208,11 +247,13 @@ async function main(): Promise<void> {
     // ---------------------------------------------------------------- 1. the changes poll
     const idle = () => Promise.all(instances.flatMap(([, app]) => [...app.registry.composed().values()].map((w) => w.reads.idle())));
     /** One minute's poll as the cron makes it on both instances: the poll tick, then the read-cache sync tick. */
-    const cycle = async (slot: number) => {
+    const cycle = async (slot: number, pollers = instances) => {
       const before = await statsByAccount();
       const t0 = performance.now();
-      const polls = await Promise.all(instances.map(async ([, app]) => ({ ...(await app.jobs.tick('changes-poll', { slot })), ms: performance.now() - t0 })));
+      const elu0 = performance.eventLoopUtilization();
+      const polls = await Promise.all(pollers.map(async ([, app]) => ({ ...(await app.jobs.tick('changes-poll', { slot })), ms: performance.now() - t0 })));
       const pollMs = performance.now() - t0;
+      const pollElu = performance.eventLoopUtilization(elu0).utilization;
       await idle();
       const afterPoll = await statsByAccount();
       const syncs = await Promise.all(instances.map(([, app]) => app.jobs.tick('read-cache-sync')));
@@ -220,6 +261,7 @@ async function main(): Promise<void> {
       const afterSync = await statsByAccount();
       return {
         pollMs,
+        pollElu,
         polls,
         syncs,
         pollRequests: afterPoll.map((s, i) => s.total - before[i]!.total),
@@ -236,8 +278,12 @@ async function main(): Promise<void> {
       `warm-up 1 (first poll of each workspace, workspaces composed): ${secs(warm1.pollMs)}, ${sum(warm1.pollRequests)} + ${sum(warm1.syncRequests)} requests`,
     );
     await setClock(new Date(START.getTime() + 6 * MINUTE));
-    const warm2 = await cycle(slotOf(now()));
-    progress(`warm-up 2 (after the 6-minute jump): ${secs(warm2.pollMs)}, ${sum(warm2.pollRequests)} + ${sum(warm2.syncRequests)} requests`);
+    // Each instance polls every workspace once, as after a few minutes of running: each has worked the
+    // completions still inside the poll's overlap (once per instance, see completion-notices.ts).
+    const warm2 = [await cycle(slotOf(now()), [instances[0]!]), await cycle(slotOf(now()) + 1, [instances[1]!])];
+    progress(
+      `warm-up 2 (after the 6-minute jump, each instance polls every workspace): ${warm2.map((w) => `${secs(w.pollMs)}, ${sum(w.pollRequests)} + ${sum(w.syncRequests)} requests`).join('; ')}`,
+    );
     const idleCycles: Awaited<ReturnType<typeof cycle>>[] = [];
     for (const minute of [7, 8, 9]) {
       await setClock(new Date(START.getTime() + minute * MINUTE));
@@ -253,11 +299,15 @@ async function main(): Promise<void> {
     const careBefore = sum(await requestsByAccount());
     await setClock(DIGEST_AT);
     const tick0 = Date.now();
+    const profiler = process.env.BENCH_CPU_PROFILE ? await startProfile() : undefined;
     const t0 = performance.now();
+    const digestElu0 = performance.eventLoopUtilization();
     const ticks = await Promise.all(
       instances.map(async ([, app]) => ({ ...(await app.jobs.tick('digests', { slot: DIGEST_AT.getTime() })), ms: performance.now() - t0 })),
     );
     const digestTickMs = performance.now() - t0;
+    const digestElu = performance.eventLoopUtilization(digestElu0).utilization;
+    if (profiler) progress(`CPU profile of the digests: ${await profiler.stop(process.env.BENCH_CPU_PROFILE!)}`);
     const digestCare = sum(await requestsByAccount()) - careBefore;
     // Each digest's summary (its thread's parent): when the fake had it.
     const latencies: number[] = [];
@@ -323,19 +373,23 @@ async function main(): Promise<void> {
       `All on loopback in one process (sandbox care API: ${N} accounts, demo data, 10 req/s per key; Slack fake: ${N} workspaces × ${CHANNELS_PER_WORKSPACE} channels, ${PEOPLE_PER_WORKSPACE} people; PostgreSQL schema ${schema}); the memory probe is a third instance in a child process.`,
     );
     say(
-      `Set-up: sandbox ${secs(sandboxMs)}, Slack fake ${secs(fakeMs)}, store rows (installation, care connection, 3 digests each) ${secs(seedMs)}. Cores: shared, 2.`,
+      `Set-up: sandbox ${secs(sandboxMs)}, Slack fake ${secs(fakeMs)}, store rows (installation, care connection, 3 digests each) ${secs(seedMs)}. Job concurrency per instance: ${CONCURRENCY ?? '8 (default)'}. Cores: ${cpus().length}, shared with other work.`,
     );
     say();
     say('## Changes poll (ticks on both instances at once, same slot)');
     say(
       `Warm-up 1 (each workspace composed, first poll reads its backlog): ${secs(warm1.pollMs)}; care requests: poll ${sum(warm1.pollRequests)}, read-cache sync ${sum(warm1.syncRequests)}`,
     );
-    say(`Warm-up 2 (clocks +6 min): ${secs(warm2.pollMs)}; care requests: poll ${sum(warm2.pollRequests)}, read-cache sync ${sum(warm2.syncRequests)}`);
+    for (const [k, w] of warm2.entries()) {
+      say(
+        `Warm-up 2${'ab'[k]} (clocks +6 min; instance ${'ab'[k]} alone polls every workspace): ${secs(w.pollMs)}; care requests: poll ${sum(w.pollRequests)}, read-cache sync ${sum(w.syncRequests)}`,
+      );
+    }
     for (const [k, c] of idleCycles.entries()) {
       const r = pollReq[k]!;
       const f = fullReq[k]!;
       say(
-        `Idle cycle ${k + 1}: poll tick wall ${secs(c.pollMs)} (a ${secs(c.polls[0]!.ms)}, b ${secs(c.polls[1]!.ms)}); ran a ${c.polls[0]!.ran} / b ${c.polls[1]!.ran}, skipped ${c.polls[0]!.skipped}/${c.polls[1]!.skipped}, failed ${c.polls[0]!.failed + c.polls[1]!.failed}; ` +
+        `Idle cycle ${k + 1}: poll tick wall ${secs(c.pollMs)} (a ${secs(c.polls[0]!.ms)}, b ${secs(c.polls[1]!.ms)}; this process's event loop busy ${pct(c.pollElu)}); ran a ${c.polls[0]!.ran} / b ${c.polls[1]!.ran}, skipped ${c.polls[0]!.skipped}/${c.polls[1]!.skipped}, failed ${c.polls[0]!.failed + c.polls[1]!.failed}; ` +
           `care requests per workspace by the poll: mean ${r.mean.toFixed(2)}, min ${r.min}, max ${r.max} (${r.ones}/${N} exactly 1); ` +
           `with the read-cache sync tick after it: mean ${f.mean.toFixed(2)}, max ${f.max}`,
       );
@@ -343,7 +397,7 @@ async function main(): Promise<void> {
     say();
     say(`## Digests at 08:00 (${expectedDigests} = ${N} workspaces × ${CHANNELS_PER_WORKSPACE} channels)`);
     say(
-      `Both ticks resolved after ${secs(digestTickMs)} (a ${secs(ticks[0]!.ms)}, b ${secs(ticks[1]!.ms)}); workspaces run: a ${ticks[0]!.ran}, b ${ticks[1]!.ran}, failed ${ticks[0]!.failed + ticks[1]!.failed}`,
+      `Both ticks resolved after ${secs(digestTickMs)} (a ${secs(ticks[0]!.ms)}, b ${secs(ticks[1]!.ms)}); workspaces run: a ${ticks[0]!.ran}, b ${ticks[1]!.ran}, failed ${ticks[0]!.failed + ticks[1]!.failed}; this process's event loop busy ${pct(digestElu)} of the time (one thread: both instances, the sandbox, the fake)`,
     );
     say(
       `Digests posted: ${latencies.length} (thread replies ${parts}); channels with more than one: ${duplicates}, with none: ${missing}; ledger rows sent: ${ledger.filter((d) => d.state === 'sent').length} of ${ledger.length}`,
@@ -381,6 +435,7 @@ async function main(): Promise<void> {
         poll: {
           worstMs: Math.round(worst.pollMs),
           cyclesMs: idleCycles.map((c) => Math.round(c.pollMs)),
+          eventLoopBusy: idleCycles.map((c) => Number(c.pollElu.toFixed(2))),
           ran: idleCycles.map((c) => c.polls.map((p) => p.ran)),
           requestsPerWorkspace: pollReq,
           withSyncPerWorkspace: fullReq,
@@ -396,6 +451,7 @@ async function main(): Promise<void> {
           lastMs: Math.round(lastMs),
           share: Object.fromEntries(share),
           careRequests: digestCare,
+          eventLoopBusy: Number(digestElu.toFixed(2)),
           pass: digestsOk,
         },
         memory: {
