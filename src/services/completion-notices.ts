@@ -42,6 +42,9 @@ export interface CompletionNotices {
 const addressRecipient = (teamId: string, email: string) =>
   `email:${teamId}/${createHash('sha256').update(email.trim().toLowerCase()).digest('hex').slice(0, 16)}`;
 
+/** Completions remembered as worked, per workspace and instance (a poll's overlap holds far fewer). */
+const WORKED_KEPT = 500;
+
 /** The completion time in a ledger occurrence (`<completed>` or `<completed>#<n>`). */
 const completionTimeOf = (occurrence: string) => occurrence.split('#')[0]!;
 
@@ -86,6 +89,17 @@ export function createCompletionNotices(deps: {
     }
     return ids.flatMap((id) => groupCache.get(id)?.group ?? []);
   }
+
+  // Completions already worked here (`<action Id>|<completed>`). While nothing newer changes, the poll's
+  // overlap re-reads the last ones at every poll, a minute apart: past the group cache's life. Each recipient
+  // of a worked completion has its ledger row, which the retry sweep finishes, so a re-read has nothing to do
+  // and is answered from here, without reading the groups again. Bounded: oldest forgotten first.
+  const worked = new Set<string>();
+  const remember = (key: string) => {
+    worked.delete(key);
+    worked.add(key);
+    if (worked.size > WORKED_KEPT) worked.delete(worked.values().next().value!);
+  };
 
   const dmChannel = createDmChannels(deps.slack);
 
@@ -139,6 +153,9 @@ export function createCompletionNotices(deps: {
       const report: NoticeReport = { recipients: 0, keys: [], results: {}, unmatchedEmails: 0 };
       const groupIds = action.notify_on_complete ?? [];
       if (!action.completed || groupIds.length === 0) return report;
+      const workedKey = `${action._id}|${action.completed}`;
+      // The poll re-reading a completion worked here (a retry or a Slack completion names its occurrence).
+      if (!options.occurrence && !options.madeInSlack && worked.has(workedKey)) return report;
       const teamId = await deps.teamId();
       const groups = await groupsFor([...new Set(groupIds)]);
       const occurrence = options.occurrence ?? (options.madeInSlack ? await slackOccurrence(action._id, action.completed) : action.completed);
@@ -212,6 +229,8 @@ export function createCompletionNotices(deps: {
               : null; // that person's DM is itself still unfinished: this row follows it next time
         count(recipient, outcome ? await deps.deliverer.record(keyFor(recipient), outcome) : 'busy');
       }
+      // Every recipient now has its row (sent, or left to the retry sweep): the poll's next re-read has nothing to do.
+      if (occurrence === action.completed) remember(workedKey);
       if (report.unmatchedEmails) {
         // At info once, when this completion was newly delivered; its re-reads inside the poll's overlap say it at debug.
         const level = report.results.sent ? 'info' : 'debug';

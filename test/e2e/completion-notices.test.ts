@@ -50,6 +50,25 @@ describe('completion notices', () => {
     expect(mine()).toHaveLength(2);
   });
 
+  it('asks the care system nothing more when a poll a minute later re-reads a completion it told (the overlap)', async () => {
+    const action = await webAppAction(h, { task: 'Restock the gloves', due: new Date(h.now().getTime() + 3600_000), notify_on_complete: [groupId] });
+    await h.app.jobs.runOnce('changes-poll');
+    await h.control(`actions/${action._id}/complete`, {});
+    await h.app.jobs.runOnce('changes-poll');
+    const mine = () => h.fake.dms('priya').filter((m) => m.text.includes(`#${action.action_no}`));
+    expect(mine()).toHaveLength(1);
+    // The next polls, a minute apart as scheduled: the completion is still inside their overlap.
+    const groupReads = (stats: { byRoute: Record<string, Record<string, number>> }) =>
+      Object.values(stats.byRoute['GET /v1/notification-groups'] ?? {}).reduce((a, b) => a + b, 0);
+    await h.control('stats/reset', {});
+    for (let i = 0; i < 2; i++) {
+      await h.setTime(new Date(h.now().getTime() + 61_000));
+      await h.app.jobs.runOnce('changes-poll');
+    }
+    expect(groupReads(await h.control('stats'))).toBe(0);
+    expect(mine()).toHaveLength(1);
+  });
+
   it('tells the group twice when an action is completed, reopened and completed again through Slack within one second', async () => {
     const action = await webAppAction(h, { task: 'Empty the sharps bin', due: new Date(h.now().getTime() + 3600_000), notify_on_complete: [groupId] });
     const mine = () => h.fake.dms('priya').filter((m) => m.text.includes(`#${action.action_no}`));
