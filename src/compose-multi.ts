@@ -75,7 +75,13 @@ function jobKinds(pollSeconds: number) {
 
 export async function composeMultiApp(settings: MultiAppSettings): Promise<MultiComposedApp> {
   const { logger } = settings;
-  const { store, metrics, shared } = await composeShared({ ...settings, keyRing: settings.keyRing });
+  const { store, metrics, shared } = await composeShared({
+    ...settings,
+    keyRing: settings.keyRing,
+    // Per workspace: a smaller bound than one workspace's deployment gets, and no following of the changes feed
+    // for a workspace nobody read on this instance for 10 minutes (its poll goes on wherever it runs).
+    readCache: { maxBytes: 8 * 1024 * 1024, dormantAfterMs: 10 * 60_000, ...settings.readCache },
+  });
   const apiUrl = settings.slack.apiUrl;
   const slackFor = (token: string) => createSlackWebClient(token, 'interactive', { apiUrl, logger, fetch: metrics.slack.fetch });
 

@@ -133,6 +133,33 @@ describe('the action cache against the sandbox', () => {
     }
   });
 
+  it('a workspace nobody reads here stops costing syncs, and the next read wakes it with fresh answers', async () => {
+    let clock = Date.now();
+    const logger = memoryLogger();
+    const cache = createActionCache({ care, now: () => clock, logger, maxLagMs: 120_000 });
+    const sync = createChangeSync({ care, cache, overlapMs: 300_000, intervalMs: 60_000, logger, dormantAfterMs: 600_000 });
+    const open = { filters: { ids: ids.slice(200, 220), completed: 'no' as const }, attributes: attrs, per_page: 100, limit: 100 };
+    expect((await sync.syncIfDue()).requests).toBe(1);
+    const before = await cache.list(open);
+    // Eleven quiet minutes, one tick a minute: syncs until ten minutes after the last read, then none.
+    const requests: number[] = [];
+    for (let minute = 1; minute <= 11; minute++) {
+      clock += 60_000;
+      requests.push((await sync.syncIfDue()).requests);
+    }
+    expect(requests.slice(0, 9).every((n) => n >= 1)).toBe(true);
+    expect(requests.slice(-1)).toEqual([0]);
+    expect(cache.stats()).toMatchObject({ records: 0, lists: 0, trusted: false });
+
+    // Meanwhile someone completes one in the web app; the next read asks the API and shows it.
+    const target = before[0]!;
+    await control(`actions/${target._id}/complete`, {});
+    expect((await cache.list(open)).map((a) => a._id)).not.toContain(target._id);
+    clock += 60_000;
+    expect((await sync.syncIfDue()).requests).toBe(1); // awake again: a first sync, one request
+    await control(`actions/${target._id}/reopen`, {});
+  });
+
   it('a change the feed brings is news for the lists even when a search already brought the new state', async () => {
     let clock = Date.now();
     const logger = memoryLogger();

@@ -74,6 +74,8 @@ export interface ActionCache {
   applyWrite(action: Action | null, id?: string): void;
   /** The feed has delivered every change visible when a sync began at `startedAt` (from `now()`). */
   synced(startedAt: number): void;
+  /** Let go of everything and stop answering from memory until the next sync, which counts as a first one. */
+  forget(): void;
   /** Whether answers may come from memory now. */
   trusted(): boolean;
   /** Resolves once no read of it is in flight (e.g. a background one). */
@@ -348,6 +350,17 @@ export function createActionCache(options: ActionCacheOptions): ActionCache {
       syncedAt = Math.max(syncedAt ?? startedAt, startedAt);
       logger.debug('action cache synced', { records: records.size, lists: lists.size });
       if (!wasTrusted && trusted()) for (const listener of trustedListeners) listener();
+    },
+
+    forget() {
+      records.clear();
+      lists.clear();
+      byNo.clear();
+      feedSeen.clear();
+      syncedAt = null;
+      epoch++;
+      for (const f of fetches) inFlight.detach(f.key);
+      logger.debug('action cache let go (nobody read it for a while)');
     },
 
     trusted,

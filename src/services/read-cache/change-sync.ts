@@ -44,8 +44,23 @@ export interface ChangeSync extends ChangesObserver {
 
 const MAX_REQUESTS = 200;
 
-export function createChangeSync(deps: { care: CareClient; cache: ActionCache; overlapMs: number; intervalMs: number; logger: Logger }): ChangeSync {
+export function createChangeSync(deps: {
+  care: CareClient;
+  cache: ActionCache;
+  overlapMs: number;
+  intervalMs: number;
+  logger: Logger;
+  /**
+   * Stop following the feed once nobody has read the cache on this instance for this long (a workspace idle
+   * here): the cache lets go of everything, and the next read wakes the sync, whose next run is a first one.
+   * Unset: always follow.
+   */
+  dormantAfterMs?: number | undefined;
+}): ChangeSync {
   const { care, cache, overlapMs } = deps;
+  let reads = -1;
+  let lastReadAt = cache.now();
+  let dormant = false;
   let cursorMs: number | null = null;
   let lastSyncAt: number | null = null;
   /** When a poll run here that will cover this instance began. */
@@ -99,6 +114,23 @@ export function createChangeSync(deps: { care: CareClient; cache: ActionCache; o
       if (covers(sinceMs)) synced(startedAt, throughMs);
     },
     syncIfDue() {
+      if (deps.dormantAfterMs !== undefined) {
+        const { hits, misses } = cache.stats();
+        if (hits + misses !== reads) {
+          reads = hits + misses;
+          lastReadAt = cache.now();
+          dormant = false;
+        } else if (cache.now() - lastReadAt >= deps.dormantAfterMs) {
+          if (!dormant) {
+            dormant = true;
+            cursorMs = null;
+            lastSyncAt = null;
+            coveringPollAt = null;
+            cache.forget();
+          }
+          return Promise.resolve({ skipped: true, requests: 0 });
+        }
+      }
       // A poll here began this round and reads from no later than we would: it is this instance's sync.
       if (recent(coveringPollAt) || recent(lastSyncAt)) return Promise.resolve({ skipped: true, requests: 0 });
       running ??= readChanges().finally(() => {

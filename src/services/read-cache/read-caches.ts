@@ -29,6 +29,8 @@ export interface ReadCacheSettings {
   maxBytes?: number;
   /** How long reference data is answered before a background refresh (default 5 minutes). */
   referenceFreshMs?: number;
+  /** Stop following the changes feed after this long without a read here (change-sync.ts); default: never. */
+  dormantAfterMs?: number;
 }
 
 export function createReadCaches(deps: {
@@ -60,7 +62,14 @@ export function createReadCaches(deps: {
   const users = createCareUserDirectory({ care: deps.care, reference, logger });
   // Read at start (once the cache follows the changes feed), so the first Home tabs do not wait for the names.
   actions.onTrusted(() => void users.directory());
-  const sync = createChangeSync({ care: deps.care, cache: actions, overlapMs: deps.overlapMs, intervalMs, logger });
+  const sync = createChangeSync({
+    care: deps.care,
+    cache: actions,
+    overlapMs: deps.overlapMs,
+    intervalMs,
+    logger,
+    dormantAfterMs: deps.settings?.dormantAfterMs,
+  });
   const idle = async () => {
     await Promise.all([actions.idle(), reference.idle()]);
   };
