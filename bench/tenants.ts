@@ -271,6 +271,12 @@ async function main(): Promise<void> {
       };
     };
     const slotOf = (d: Date) => Math.floor(d.getTime() / MINUTE) * MINUTE;
+    const perWorkspaceOf = (xs: number[]) => ({
+      mean: xs.reduce((x, y) => x + y, 0) / xs.length,
+      min: Math.min(...xs),
+      max: Math.max(...xs),
+      ones: xs.filter((n) => n === 1).length,
+    });
     const sum = (xs: number[]) => xs.reduce((x, y) => x + y, 0);
 
     const warm1 = await cycle(slotOf(now()));
@@ -342,6 +348,21 @@ async function main(): Promise<void> {
     const lastMs = latencies.at(-1) ?? Number.NaN;
     progress(`digests: ${latencies.length} posted, last ${secs(lastMs)} after the tick`);
 
+    // ---------------------------------------------------------------- 2b. a quiet quarter hour after the digests
+    // Nobody reads anything: after 10 minutes without a read on an instance, its read caches stop following
+    // the feed (change-sync.ts dormantAfterMs), so an idle workspace costs its poll alone.
+    const quiet: Awaited<ReturnType<typeof cycle>>[] = [];
+    for (const minute of [1, 12, 13]) {
+      await setClock(new Date(DIGEST_AT.getTime() + minute * MINUTE));
+      const c = await cycle(slotOf(now()));
+      quiet.push(c);
+      progress(
+        `quiet cycle 08:${String(minute).padStart(2, '0')}: poll ${sum(c.pollRequests)} ${JSON.stringify(c.pollRoutes)} + sync ${sum(c.syncRequests)} requests`,
+      );
+    }
+    const quietLast = quiet.at(-1)!;
+    const quietFull = perWorkspaceOf(quietLast.pollRequests.map((n, i) => n + quietLast.syncRequests[i]!));
+
     // ---------------------------------------------------------------- 3. memory per idle workspace
     progress('memory probe: a third instance in a child process composes and polls every workspace');
     const probe = await runProbe({
@@ -360,7 +381,7 @@ async function main(): Promise<void> {
 
     // ---------------------------------------------------------------- report
     const worst = idleCycles.reduce((x, y) => (y.pollMs > x.pollMs ? y : x));
-    const perWorkspace = (xs: number[]) => ({ mean: sum(xs) / xs.length, min: Math.min(...xs), max: Math.max(...xs), ones: xs.filter((n) => n === 1).length });
+    const perWorkspace = perWorkspaceOf;
     const pollReq = idleCycles.map((c) => perWorkspace(c.pollRequests));
     const fullReq = idleCycles.map((c) => perWorkspace(c.pollRequests.map((n, i) => n + c.syncRequests[i]!)));
     const pollOk = worst.pollMs < TARGET.pollMs && idleCycles.every((c) => sum(c.polls.map((p) => p.ran)) === N && sum(c.polls.map((p) => p.failed)) === 0);
@@ -394,6 +415,13 @@ async function main(): Promise<void> {
           `with the read-cache sync tick after it: mean ${f.mean.toFixed(2)}, max ${f.max}`,
       );
     }
+    say(
+      `Quiet after the digests (nobody reads; clocks 08:01, 08:12, 08:13): care requests per workspace for a whole minute (poll + read-cache sync on both instances) ` +
+        `${quiet
+          .map((c) => (sum(c.pollRequests) + sum(c.syncRequests)) / N)
+          .map((x) => x.toFixed(2))
+          .join(', ')}; at 08:13: mean ${quietFull.mean.toFixed(2)}, max ${quietFull.max} (${quietFull.ones}/${N} exactly 1)`,
+    );
     say();
     say(`## Digests at 08:00 (${expectedDigests} = ${N} workspaces × ${CHANNELS_PER_WORKSPACE} channels)`);
     say(
@@ -424,6 +452,9 @@ async function main(): Promise<void> {
     say(
       `| Care requests per workspace per idle poll = 1 | mean ${(sum(pollReq.map((r) => r.mean)) / pollReq.length).toFixed(2)}, max ${Math.max(...pollReq.map((r) => r.max))} | ${pass(requestsOk)} |`,
     );
+    say(
+      `| … a whole idle minute (poll + every instance's cache sync), once nobody read for 10 min | mean ${quietFull.mean.toFixed(2)}, max ${quietFull.max} | ${pass(quietFull.max <= 1 && quietFull.min >= 1)} |`,
+    );
     say(`| Every digest within 60 s of 08:00 (${expectedDigests}, once each) | ${latencies.length} posted, last ${secs(lastMs)} | ${pass(digestsOk)} |`);
     say(`| Memory per idle workspace < 1 MB | ${mb(perIdle)} | ${pass(memoryOk)} |`);
     process.stdout.write(`${report.join('\n')}\n`);
@@ -439,6 +470,7 @@ async function main(): Promise<void> {
           ran: idleCycles.map((c) => c.polls.map((p) => p.ran)),
           requestsPerWorkspace: pollReq,
           withSyncPerWorkspace: fullReq,
+          quietMinutePerWorkspace: quietFull,
           pass: { wall: pollOk, requests: requestsOk },
         },
         digests: {

@@ -150,6 +150,11 @@ describe('the action cache against the sandbox', () => {
     expect(requests.slice(0, 9).every((n) => n >= 1)).toBe(true);
     expect(requests.slice(-1)).toEqual([0]);
     expect(cache.stats()).toMatchObject({ records: 0, lists: 0, trusted: false });
+    // A poll run on this instance meanwhile neither fills it nor makes it answer from memory.
+    const at = sync.started({ sinceMs: clock - 300_000 });
+    sync.page(before, at);
+    sync.covered({ sinceMs: clock - 300_000, throughMs: clock, startedAt: at });
+    expect(cache.stats()).toMatchObject({ records: 0, lists: 0, trusted: false });
 
     // Meanwhile someone completes one in the web app; the next read asks the API and shows it.
     const target = before[0]!;

@@ -61,9 +61,10 @@ export interface ActionCache {
   /**
    * Up to `query.limit` actions (ACTION_ATTRIBUTES), as `care.actions.collect`
    * gives them. `background`: a list people read all the time, read again in
-   * the background as soon as a change drops it.
+   * the background as soon as a change drops it. `ahead`: read before anyone asked (not counted as a hit or a
+   * miss, so it does not keep an unread cache awake: change-sync.ts).
    */
-  list(query: ListQuery, options?: { background?: boolean }): Promise<Action[]>;
+  list(query: ListQuery, options?: { background?: boolean; ahead?: boolean }): Promise<Action[]>;
   /** The action with this number, when it is held and answers may come from memory. */
   byNumber(no: string): Action | undefined;
   /** Yields what `items` yields, keeping each action as read (a search, a page). */
@@ -262,7 +263,7 @@ export function createActionCache(options: ActionCacheOptions): ActionCache {
         if (hit && young(hit.readEnd)) {
           const held = hit.ids.map((id) => records.get(id));
           if (held.every((r): r is RecordEntry => r !== undefined)) {
-            counts.hits++;
+            if (!opts.ahead) counts.hits++;
             hit.usedAt = now();
             if (opts.background) hit.background = true;
             return held.map((r) => r.action);
@@ -270,7 +271,7 @@ export function createActionCache(options: ActionCacheOptions): ActionCache {
           lists.delete(key); // some of its records were evicted
         }
       }
-      counts.misses++;
+      if (!opts.ahead) counts.misses++;
       return fetchList(key, query, Boolean(opts.background));
     },
 

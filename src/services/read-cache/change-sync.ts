@@ -102,16 +102,19 @@ export function createChangeSync(deps: {
   const recent = (at: number | null) => at !== null && cache.now() - at < deps.intervalMs / 2;
 
   return {
+    // While dormant the poll's pages are not kept either: the cache stays empty until someone reads it.
     started({ sinceMs }) {
       const at = cache.now();
-      if (covers(sinceMs)) coveringPollAt = at;
+      if (!dormant && covers(sinceMs)) coveringPollAt = at;
       return at;
     },
     mark: () => cache.now(),
-    page: (actions, readStart) => cache.applyFeed(actions, readStart),
+    page: (actions, readStart) => {
+      if (!dormant) cache.applyFeed(actions, readStart);
+    },
     covered({ sinceMs, throughMs, startedAt }) {
       // It covers us only if it read from no later than we would have.
-      if (covers(sinceMs)) synced(startedAt, throughMs);
+      if (!dormant && covers(sinceMs)) synced(startedAt, throughMs);
     },
     syncIfDue() {
       if (deps.dormantAfterMs !== undefined) {

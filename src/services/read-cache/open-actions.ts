@@ -39,7 +39,9 @@ export function createOpenActions(cache: ActionCache, logger: Logger): OpenActio
   let tooBigUntil = 0;
   // Read once as soon as answers may come from memory (at start), so the first people do not wait for it.
   cache.onTrusted(() => {
-    cache.list(sharedQuery(new Date(cache.now())), { background: true }).catch((err) => logger.warn('could not read the open actions ahead', { error: err }));
+    cache
+      .list(sharedQuery(new Date(cache.now())), { background: true, ahead: true })
+      .catch((err) => logger.warn('could not read the open actions ahead', { error: err }));
   });
   return {
     async of(careUserId, range, now, limit) {
