@@ -453,7 +453,7 @@ async function main(): Promise<void> {
       `| Care requests per workspace per idle poll = 1 | mean ${(sum(pollReq.map((r) => r.mean)) / pollReq.length).toFixed(2)}, max ${Math.max(...pollReq.map((r) => r.max))} | ${pass(requestsOk)} |`,
     );
     say(
-      `| … a whole idle minute (poll + every instance's cache sync), once nobody read for 10 min | mean ${quietFull.mean.toFixed(2)}, max ${quietFull.max} | ${pass(quietFull.max <= 1 && quietFull.min >= 1)} |`,
+      `| (not a target) a whole idle minute, poll + every instance's cache sync, after 10 min without a read | mean ${quietFull.mean.toFixed(2)}, max ${quietFull.max} (routes: ${JSON.stringify(quietLast.pollRoutes)}) | – |`,
     );
     say(`| Every digest within 60 s of 08:00 (${expectedDigests}, once each) | ${latencies.length} posted, last ${secs(lastMs)} | ${pass(digestsOk)} |`);
     say(`| Memory per idle workspace < 1 MB | ${mb(perIdle)} | ${pass(memoryOk)} |`);
