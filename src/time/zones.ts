@@ -9,14 +9,8 @@ export interface LocalParts {
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-export function isValidTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-GB', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** Whether `tz` is an IANA time zone this runtime knows: the store's check (it validates its own input and may not import this module). */
+export { isTimeZone as isValidTimeZone } from '../store/time-zone.js';
 
 /** What a wall clock in `tz` shows at `instant`. */
 export function localParts(instant: Date | number, tz: string): LocalParts {
