@@ -12,7 +12,7 @@ import type { KeyRing } from './crypto/key-ring.js';
 import { type AppSettings, composeShared, lifecycle } from './compose.js';
 import { createCareClient } from './care/index.js';
 import { createWorkspaceScheduler, type WorkspaceScheduler } from './jobs/workspace-scheduler.js';
-import { everySeconds, everySecondsJustAfter } from './jobs/scheduler.js';
+import { workspaceJobKinds } from './jobs/index.js';
 import { createDmChannels } from './services/dm-channels.js';
 import { createWorkspaceTrouble } from './services/trouble-notices.js';
 import { createSlackApp, type SlackApp } from './slack/app.js';
@@ -61,16 +61,6 @@ export interface MultiComposedApp {
   jobs: WorkspaceScheduler;
   start(port: number, host?: string, options?: { withJobs?: boolean }): Promise<{ port: number; metricsPort?: number | undefined }>;
   stop(): Promise<void>;
-}
-
-/** Job kinds, one lease per workspace each (`changes-poll:T123`). */
-function jobKinds(pollSeconds: number) {
-  return [
-    { name: 'digests', schedule: '0 * * * * *', runOnStart: true },
-    { name: 'summaries', schedule: '30 * * * * *' },
-    { name: 'changes-poll', schedule: everySeconds(pollSeconds) },
-    { name: 'read-cache-sync', schedule: everySecondsJustAfter(pollSeconds), local: true },
-  ];
 }
 
 export async function composeMultiApp(settings: MultiAppSettings): Promise<MultiComposedApp> {
@@ -218,7 +208,8 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
     store,
     holder: shared.holder,
     logger,
-    kinds: jobKinds(shared.pollSeconds),
+    // One lease per workspace and kind (`changes-poll:T123`).
+    kinds: Object.values(workspaceJobKinds(shared.pollSeconds)),
     workspaces: () => registry.connected(),
     jobFor: async (workspaceId, kind) => (await ready(workspaceId))?.jobs.find((j) => j.name === kind) ?? null,
     ...(settings.jobConcurrency ? { concurrency: settings.jobConcurrency } : {}),

@@ -1,5 +1,5 @@
 import type { ChangeSync } from '../services/read-cache/change-sync.js';
-import type { Job } from './scheduler.js';
+import type { Job, JobKind } from './scheduler.js';
 
 /**
  * This instance's action cache learns of changes even when another instance
@@ -7,12 +7,6 @@ import type { Job } from './scheduler.js';
  * changes itself unless a poll run here does (see change-sync.ts). On start it
  * takes its starting point (one request).
  */
-export function cacheSyncJob(deps: { sync: ChangeSync; schedule: string }): Job {
-  return {
-    name: 'read-cache-sync',
-    schedule: deps.schedule,
-    runOnStart: true,
-    local: true,
-    run: () => deps.sync.syncIfDue(),
-  };
+export function cacheSyncJob(kind: JobKind, deps: { sync: ChangeSync }): Job {
+  return { ...kind, run: () => deps.sync.syncIfDue() };
 }

@@ -8,7 +8,7 @@ import type { ChangesObserver } from '../services/read-cache/change-sync.js';
 import type { UrgentAlerts } from '../services/urgent-alerts.js';
 import type { Store } from '../store/index.js';
 import { parseApiDateTime } from '../time/slack-date.js';
-import type { Job } from './scheduler.js';
+import type { Job, JobKind } from './scheduler.js';
 
 export { CHANGES_CURSOR };
 
@@ -49,22 +49,24 @@ export interface ChangesPollReport {
  * seen, so a failed run resumes where it stopped. When nothing changed, a poll
  * is one request.
  */
-export function changesPollJob(deps: {
-  care: CareClient;
-  store: Store;
-  notices: CompletionNotices;
-  urgent: UrgentAlerts;
-  assignments: AssignmentNotices;
-  changes?: ChangeNotices;
-  schedule: string;
-  overlapMs: number;
-  /** The app's clock, for the time of the last run. */
-  now?: () => Date;
-  /** After a poll that read everything: the newest `modified` it knows of (ms since the epoch). */
-  onPolled?: ((newestModifiedMs: number) => void) | undefined;
-  /** The instance's action cache: every page read, and each complete run (see read-cache/change-sync.ts). */
-  cacheFeed?: ChangesObserver;
-}): Job {
+export function changesPollJob(
+  kind: JobKind,
+  deps: {
+    care: CareClient;
+    store: Store;
+    notices: CompletionNotices;
+    urgent: UrgentAlerts;
+    assignments: AssignmentNotices;
+    changes?: ChangeNotices;
+    overlapMs: number;
+    /** The app's clock, for the time of the last run. */
+    now?: () => Date;
+    /** After a poll that read everything: the newest `modified` it knows of (ms since the epoch). */
+    onPolled?: ((newestModifiedMs: number) => void) | undefined;
+    /** The instance's action cache: every page read, and each complete run (see read-cache/change-sync.ts). */
+    cacheFeed?: ChangesObserver;
+  },
+): Job {
   /**
    * The very first poll starts from the care system's own time, never the
    * app's: the newest `modified` it holds (one request, once). A care clock
@@ -78,8 +80,7 @@ export function changesPollJob(deps: {
 
   const MAX_REQUESTS = 2_000; // a runaway guard, far above any real backlog
   const job: Job = {
-    name: 'changes-poll',
-    schedule: deps.schedule,
+    ...kind,
     async run({ signal }): Promise<ChangesPollReport> {
       const report: ChangesPollReport = { requests: 0, seen: 0, completions: 0 };
       const stored = await deps.store.getCursor(CHANGES_CURSOR);

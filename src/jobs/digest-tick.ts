@@ -1,5 +1,5 @@
 import type { Digests } from '../services/digests.js';
-import type { Job } from './scheduler.js';
+import type { Job, JobKind } from './scheduler.js';
 
 /**
  * Every minute: post the digests whose local time has come today and that have
@@ -7,11 +7,6 @@ import type { Job } from './scheduler.js';
  * clock change neither skips nor doubles one, and a digest missed while the
  * app was down is posted on start if it is still the same day.
  */
-export function digestTickJob(deps: { digests: Digests; now: () => Date; schedule?: string }): Job {
-  return {
-    name: 'digests',
-    schedule: deps.schedule ?? '0 * * * * *',
-    runOnStart: true, // a digest missed while the app was down goes out at start, not at the next minute
-    run: () => deps.digests.runDue(deps.now()),
-  };
+export function digestTickJob(kind: JobKind, deps: { digests: Digests; now: () => Date }): Job {
+  return { ...kind, run: () => deps.digests.runDue(deps.now()) };
 }

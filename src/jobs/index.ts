@@ -12,7 +12,7 @@ import { cacheSyncJob } from './cache-sync.js';
 import { changesPollJob } from './changes-poll.js';
 import { digestTickJob } from './digest-tick.js';
 import type { JobsObserver } from './observer.js';
-import { createScheduler, everySeconds, everySecondsJustAfter, type Job, type Scheduler } from './scheduler.js';
+import { createScheduler, everySeconds, everySecondsJustAfter, type Job, type JobKind, type Scheduler } from './scheduler.js';
 import { summaryTickJob } from './summary-tick.js';
 
 export interface JobsOptions {
@@ -43,25 +43,40 @@ export interface JobsOptions {
 
 export type WorkspaceJobsOptions = Omit<JobsOptions, 'holder' | 'logger' | 'leaseMs'>;
 
+/**
+ * What each of a workspace's jobs is, apart from its work: the one place their names, schedules and start-up
+ * runs are set (a single-workspace scheduler and the per-workspace one both read them).
+ */
+export function workspaceJobKinds(pollSeconds: number) {
+  return {
+    // Every minute; a digest or summary missed while the app was down goes out at start, not at the next minute.
+    digests: { name: 'digests', schedule: '0 * * * * *', runOnStart: true },
+    summaries: { name: 'summaries', schedule: '0 * * * * *', runOnStart: true },
+    poll: { name: 'changes-poll', schedule: everySeconds(pollSeconds) },
+    // Each instance's own read of the feed for its read cache, just after each poll tick, without a lease.
+    cacheSync: { name: 'read-cache-sync', schedule: everySecondsJustAfter(pollSeconds), runOnStart: true, local: true },
+  } satisfies Record<string, JobKind>;
+}
+
 /** One workspace's scheduled work, as data: the digest and summary ticks, the changes poll and the read-cache sync. */
 export function workspaceJobs(o: WorkspaceJobsOptions): Job[] {
+  const kinds = workspaceJobKinds(o.pollSeconds);
   return [
-    digestTickJob({ digests: o.digests, now: o.now }),
-    summaryTickJob({ summaries: o.summaries, now: o.now }),
-    changesPollJob({
+    digestTickJob(kinds.digests, { digests: o.digests, now: o.now }),
+    summaryTickJob(kinds.summaries, { summaries: o.summaries, now: o.now }),
+    changesPollJob(kinds.poll, {
       care: o.care,
       store: o.store,
       notices: o.notices,
       urgent: o.urgent,
       assignments: o.assignments,
       ...(o.changes ? { changes: o.changes } : {}),
-      schedule: everySeconds(o.pollSeconds),
       overlapMs: o.overlapMs ?? 5 * 60_000,
       now: o.now,
       onPolled: (newest) => o.observer?.polled?.(o.now().getTime() - newest),
       ...(o.cacheSync ? { cacheFeed: o.cacheSync } : {}),
     }),
-    ...(o.cacheSync ? [cacheSyncJob({ sync: o.cacheSync, schedule: everySecondsJustAfter(o.pollSeconds) })] : []),
+    ...(o.cacheSync ? [cacheSyncJob(kinds.cacheSync, { sync: o.cacheSync })] : []),
   ];
 }
 

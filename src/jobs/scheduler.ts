@@ -21,6 +21,9 @@ export interface Job {
   run(ctx: JobContext): Promise<unknown>;
 }
 
+/** What a job is apart from its work: its name, schedule and how it runs. */
+export type JobKind = Omit<Job, 'run'>;
+
 export interface Scheduler {
   start(): void;
   /** Run one job now through the same lease as a scheduled run; false when another holder has it. */

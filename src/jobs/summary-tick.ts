@@ -1,5 +1,5 @@
 import type { MorningSummaries } from '../services/morning-summaries.js';
-import type { Job } from './scheduler.js';
+import type { Job, JobKind } from './scheduler.js';
 
 /**
  * Every minute: send each person's morning summary whose local time (in their
@@ -8,11 +8,6 @@ import type { Job } from './scheduler.js';
  * nor doubles one, and a summary missed while the app was down goes out on
  * start if it is still the same day for that person.
  */
-export function summaryTickJob(deps: { summaries: MorningSummaries; now: () => Date; schedule?: string }): Job {
-  return {
-    name: 'summaries',
-    schedule: deps.schedule ?? '0 * * * * *',
-    runOnStart: true,
-    run: () => deps.summaries.runDue(deps.now()),
-  };
+export function summaryTickJob(kind: JobKind, deps: { summaries: MorningSummaries; now: () => Date }): Job {
+  return { ...kind, run: () => deps.summaries.runDue(deps.now()) };
 }
