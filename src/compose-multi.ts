@@ -121,8 +121,7 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
     if (lookup.state !== 'not-connected' || !lookup.installation.bot) return;
     await slackFor(lookup.installation.bot.token).views.publish({ user_id: userId, view: (await setupHome(workspaceId, userId, true)) as never });
   };
-  const reasonFor = (workspaceId: string, userId: string, slack?: Parameters<typeof adminReason>[0]['slack']) =>
-    adminReason({ store, slack: slack ?? { users: { info: async () => ({ ok: false }) } as never } }, workspaceId, userId);
+  const reasonFor = (workspaceId: string, userId: string) => adminReason({ store, slackFor }, workspaceId, userId);
 
   // The installer is told, in a DM from the new bot, what to do next.
   const onInstalled = (installation: Installation) => {
@@ -163,17 +162,14 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
           scope,
           store,
           logger,
-          adminReason: (workspaceId, userId, slack) => reasonFor(workspaceId, userId, slack),
+          adminReason: reasonFor,
           defaults: { timezone: settings.timezone, careWebUrl: settings.careWebUrl },
           setupHome,
           isSetupInteraction,
         });
         registerConnectCare(app, {
           store,
-          isAdmin: async (workspaceId, userId) => {
-            const installation = await store.getInstallation({ isEnterpriseInstall: false, teamId: workspaceId });
-            return (await reasonFor(workspaceId, userId, installation?.bot ? slackFor(installation.bot.token) : undefined)) !== null;
-          },
+          isAdmin: async (workspaceId, userId) => (await reasonFor(workspaceId, userId)) !== null,
           careClientFor: (c) => createCareClient({ ...c, maxRetries: 0, timeoutMs: 5_000, logger: logger.child({ component: 'care-connect' }) }),
           // The workspace is built again with the new account, and the admin's Home tab shows it.
           onChanged: async (workspaceId, userId) => {

@@ -8,6 +8,7 @@
 import type { Logger } from '../logging/logger.js';
 import type { CareConnection, SlackInstallation, Store, WorkspaceSettings } from '../store/index.js';
 import type { Workspace, WorkspaceSpec } from './compose-workspace.js';
+import { installationOf } from './installation-of.js';
 
 export type WorkspaceLookup =
   | { state: 'ready'; workspace: Workspace; installation: SlackInstallation | null }
@@ -61,14 +62,6 @@ interface Kept {
 
 const stampOf = (i: SlackInstallation, c: CareConnection, s: WorkspaceSettings | null) =>
   `${i.updatedAt}|${c.connectedAt}|${c.baseUrl}|${c.accountId}|${s?.updatedAt ?? 0}`;
-
-/** The installation of a workspace: its own, or its org's (an org-wide Enterprise Grid install). */
-async function installationOf(store: Store, workspaceId: string): Promise<SlackInstallation | null> {
-  return (
-    (await store.getInstallation({ isEnterpriseInstall: false, teamId: workspaceId })) ??
-    (workspaceId.startsWith('E') ? await store.getInstallation({ isEnterpriseInstall: true, enterpriseId: workspaceId }) : null)
-  );
-}
 
 export function multiWorkspaceRegistry(options: MultiRegistryOptions): WorkspaceRegistry {
   const { store, logger } = options;

@@ -6,13 +6,14 @@
  */
 import type { WebClient } from '@slack/web-api';
 import type { SlackInstallation, Store, WorkspaceSettings } from '../store/index.js';
+import { installationOf } from './installation-of.js';
 
 export type AdminReason = 'installer' | 'added' | 'slack-admin';
 
 export interface WorkspaceAdminsDeps {
   store: Pick<Store, 'getInstallation' | 'getWorkspaceSettings'>;
-  /** A Web API client of this workspace's bot (users.info). */
-  slack: Pick<WebClient, 'users'>;
+  /** A Web API client with a bot token (users.info), made from the installation read here. */
+  slackFor(botToken: string): Pick<WebClient, 'users'>;
 }
 
 /** Pure: the stored reasons someone is an admin (without asking Slack). */
@@ -24,14 +25,11 @@ export function storedAdminReason(userId: string, installation: SlackInstallatio
 
 /** Why this person is an admin of the workspace, or null when they are not. Slack's answer failing counts as "not" (safe side). */
 export async function adminReason(deps: WorkspaceAdminsDeps, workspaceId: string, userId: string): Promise<AdminReason | null> {
-  const [installation, settings] = await Promise.all([
-    deps.store.getInstallation({ isEnterpriseInstall: false, teamId: workspaceId }),
-    deps.store.getWorkspaceSettings(workspaceId),
-  ]);
+  const [installation, settings] = await Promise.all([installationOf(deps.store, workspaceId), deps.store.getWorkspaceSettings(workspaceId)]);
   const stored = storedAdminReason(userId, installation, settings);
-  if (stored) return stored;
+  if (stored || !installation?.bot) return stored;
   try {
-    const { user } = await deps.slack.users.info({ user: userId });
+    const { user } = await deps.slackFor(installation.bot.token).users.info({ user: userId });
     return user?.is_admin || user?.is_owner || user?.is_primary_owner ? 'slack-admin' : null;
   } catch {
     return null;

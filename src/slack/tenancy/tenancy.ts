@@ -25,8 +25,8 @@ export interface TenancyDeps {
   scope: WorkspaceScope;
   store: Pick<Store, 'deleteInstallation' | 'deleteCareConnection' | 'appendAudit'> & WorkspaceCommandDeps['store'];
   logger: Logger;
-  /** Why a person is an admin of a workspace, or null (workspace-admins.ts), with that workspace's bot client. */
-  adminReason(workspaceId: string, userId: string, slack: AnyArgs['client']): ReturnType<WorkspaceCommandDeps['adminReason']>;
+  /** Why a person is an admin of a workspace, or null (workspace-admins.ts). */
+  adminReason(workspaceId: string, userId: string): ReturnType<WorkspaceCommandDeps['adminReason']>;
   defaults: WorkspaceCommandDeps['defaults'];
   /** The Home tab of a workspace with no care account yet (admins get the connect button). */
   setupHome(workspaceId: string, userId: string, isAdmin: boolean): Promise<{ type: 'home'; blocks: unknown[] }>;
@@ -87,7 +87,7 @@ export function registerTenancy(app: App, deps: TenancyDeps): void {
         const text = await runWorkspaceCommand(cmd, workspaceId, args.command.user_id, {
           store,
           defaults: deps.defaults,
-          adminReason: (userId) => deps.adminReason(workspaceId, userId, args.client),
+          adminReason: (userId) => deps.adminReason(workspaceId, userId),
           onChanged: () => registry.refresh(workspaceId),
         }).catch((error: unknown) => {
           logger.warn('a workspace command failed', { sub: cmd.kind, error });
@@ -110,7 +110,7 @@ export function registerTenancy(app: App, deps: TenancyDeps): void {
     if (type === 'app_home_opened') {
       const event = body.event as { user: string; tab?: string };
       if (event.tab !== 'home' || lookup.state !== 'not-connected') return;
-      const isAdmin = (await deps.adminReason(workspaceId, event.user, args.client)) !== null;
+      const isAdmin = (await deps.adminReason(workspaceId, event.user)) !== null;
       await args.client.views.publish({ user_id: event.user, view: (await deps.setupHome(workspaceId, event.user, isAdmin)) as never });
       return;
     }

@@ -14,6 +14,7 @@
 import { careWebTemplateProblem } from '../../services/care-web-link.js';
 import type { Store, WorkspaceSettings } from '../../store/index.js';
 import { isValidTimeZone } from '../../time/zones.js';
+import { installationOf } from '../../workspaces/installation-of.js';
 import type { AdminReason } from '../../workspaces/workspace-admins.js';
 
 export type WorkspaceCommand =
@@ -94,10 +95,7 @@ export async function runWorkspaceCommand(cmd: WorkspaceCommand, workspaceId: st
     case 'connect':
       return "Admins connect (or reconnect, or disconnect) the care system from Care Actions' *Home* tab: open the app in the sidebar, then Home.";
     case 'admins': {
-      const [installation, settings] = await Promise.all([
-        store.getInstallation({ isEnterpriseInstall: false, teamId: workspaceId }),
-        store.getWorkspaceSettings(workspaceId),
-      ]);
+      const [installation, settings] = await Promise.all([installationOf(store, workspaceId), store.getWorkspaceSettings(workspaceId)]);
       const lines = [
         installation ? `• <@${installation.user.id}> (installed Care Actions)` : null,
         ...(settings?.adminUserIds ?? []).filter((id) => id !== installation?.user.id).map((id) => `• <@${id}> (added with /care admins add)`),
