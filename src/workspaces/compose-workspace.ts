@@ -14,9 +14,9 @@ import type { Logger } from '../logging/logger.js';
 import type { AppMetrics } from '../metrics/index.js';
 import type { ActionView } from '../services/action-model.js';
 import { createActionsService } from '../services/actions.js';
-import { createAssignmentNotices, type AssignmentNotices } from '../services/assignment-notices.js';
+import { createAssignmentNotices } from '../services/assignment-notices.js';
 import { withCareWebLink } from '../services/care-web-link.js';
-import { type ChangeNotices, createChangeNotices } from '../services/change-notices.js';
+import { createChangeNotices } from '../services/change-notices.js';
 import { createChannelPolicy } from '../services/channel-policy.js';
 import { createChannelSetup } from '../services/channel-setup.js';
 import { type CompletionNotices, createCompletionNotices } from '../services/completion-notices.js';
@@ -24,14 +24,14 @@ import { createDeliverer, type Deliverer } from '../services/delivery.js';
 import { createDigests, type Digests } from '../services/digests.js';
 import { createDirectoryService } from '../services/directory.js';
 import { createIdentityService, type IdentityService } from '../services/identity.js';
-import { createMorningSummaries, type MorningSummaries } from '../services/morning-summaries.js';
+import { createMorningSummaries } from '../services/morning-summaries.js';
 import { createReadCaches, type ReadCaches, type ReadCacheSettings } from '../services/read-cache/read-caches.js';
 import type { MessageRenderers } from '../services/renderers.js';
 import { createSlackProfiles } from '../services/slack-profiles.js';
 import { createStatusService } from '../services/status.js';
 import { createSummarySettings } from '../services/summary-settings.js';
 import { createTeamView } from '../services/team-view.js';
-import { createUrgentAlerts, type UrgentAlerts } from '../services/urgent-alerts.js';
+import { createUrgentAlerts } from '../services/urgent-alerts.js';
 import { createWorkspaceNames } from '../services/workspace-names.js';
 import type { SlackDeps } from '../slack/deps.js';
 import type { SignedMetadata } from '../slack/signed-metadata.js';
@@ -86,17 +86,13 @@ export interface Workspace {
   reads: ReadCaches;
   identity: IdentityService;
   notices: CompletionNotices;
-  urgent: UrgentAlerts;
-  assignments: AssignmentNotices;
-  changes: ChangeNotices;
   digests: Digests;
-  summaries: MorningSummaries;
   /** Its delivery ledger's poster (exactly-once posts of this workspace). */
   deliverer: Deliverer;
   /** This workspace's scheduled work (digest tick, summary tick, changes poll, read-cache sync). */
   jobs: Job[];
   health: () => Promise<HealthReport>;
-  /** Close its care client and stop its caches (the store is shared and stays open). */
+  /** Close its care client (the store is shared and stays open). */
   close(): Promise<void>;
 }
 
@@ -275,11 +271,7 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     reads,
     identity,
     notices,
-    urgent,
-    assignments,
-    changes,
     digests,
-    summaries,
     jobs,
     health,
     deliverer,
