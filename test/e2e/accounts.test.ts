@@ -4,6 +4,12 @@ import { careUserIdByEmail, command, type Harness, startHarness } from './harnes
 
 const dmText = (h: Harness, user: string) => h.fake.dms(user).map((m) => h.fake.visibleText(m, { viewer: user }));
 
+/** The link request DM Amelia (the admin) got for the visitor, once it is there. */
+const visitorsRequest = (h: Harness) =>
+  h.fake.waitFor(() => h.fake.dms('amelia').findLast((m) => m.text.includes('<@U0VISITOR>') && JSON.stringify(m.blocks ?? []).includes('care_link_approve')), {
+    timeoutMs: 10_000,
+  });
+
 describe('linking Slack accounts to care users (the API key may read users)', () => {
   let h: Harness;
   beforeAll(async () => {
@@ -144,10 +150,7 @@ describe('linking Slack accounts to care users (the API key may read users)', ()
       { 'Care user Id': chloeId.toUpperCase() },
     ]) {
       expect((await command(h, 'visitor', '/care link')).text).toContain('asked an admin');
-      const dm = await h.fake.waitFor(
-        () => h.fake.dms('amelia').findLast((m) => m.text.includes('<@U0VISITOR>') && JSON.stringify(m.blocks ?? []).includes('care_link_approve')),
-        { timeoutMs: 10_000 },
-      );
+      const dm = await visitorsRequest(h);
       await h.driver.clickButton('amelia', { dm: true, ts: dm.ts, text: 'Approve' });
       await h.fake.waitFor(() => h.fake.openModal('amelia')?.view.blocks.some((b) => b.block_id === 'link_care_user'), { timeoutMs: 10_000 });
       const form = h.driver.modal('amelia');
@@ -161,10 +164,7 @@ describe('linking Slack accounts to care users (the API key may read users)', ()
   it('a request naming a care user shows that person, already picked in the list', async () => {
     const chloeId = await careUserIdByEmail(h, 'chloe.evans@brightwatercare.example');
     expect((await command(h, 'visitor', `/care link ${chloeId}`)).text).toContain('asked an admin');
-    const dm = await h.fake.waitFor(
-      () => h.fake.dms('amelia').findLast((m) => m.text.includes('<@U0VISITOR>') && JSON.stringify(m.blocks ?? []).includes('care_link_approve')),
-      { timeoutMs: 10_000 },
-    );
+    const dm = await visitorsRequest(h);
     expect(h.fake.visibleText(dm, { viewer: 'amelia' })).toContain('They named care user Chloe Evans.');
     await h.driver.clickButton('amelia', { dm: true, ts: dm.ts, text: 'Approve' });
     const modal = await h.fake.waitFor(
@@ -180,10 +180,7 @@ describe('linking Slack accounts to care users (the API key may read users)', ()
 
   it('refuses an Id no care user has, under the Id field', async () => {
     expect((await command(h, 'visitor', '/care link')).text).toContain('asked an admin');
-    const dm = await h.fake.waitFor(
-      () => h.fake.dms('amelia').findLast((m) => m.text.includes('<@U0VISITOR>') && JSON.stringify(m.blocks ?? []).includes('care_link_approve')),
-      { timeoutMs: 10_000 },
-    );
+    const dm = await visitorsRequest(h);
     await h.driver.clickButton('amelia', { dm: true, ts: dm.ts, text: 'Approve' });
     await h.fake.waitFor(() => h.fake.openModal('amelia')?.view.blocks.some((b) => b.block_id === 'link_care_user'), { timeoutMs: 10_000 });
     const result = await h.driver.modal('amelia').fill('Care user Id', '0123456789abcdef01234567').submit();
