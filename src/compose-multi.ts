@@ -92,15 +92,16 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
           store: storeForWorkspace(store, workspaceId),
           logger: logger.child({ team: workspaceId }),
           // Admins see the care connection (Reconnect, Disconnect) at the end of their Home tab.
-          adminHomeExtra: (teamId) => connectionCard(teamId, true),
+          adminHomeExtra: (teamId) => connectionCard(teamId, true, spec.timezone),
         },
         spec,
       ),
   });
   const scope = createWorkspaceScope();
   const timezoneOf = async (workspaceId: string) => (await store.getWorkspaceSettings(workspaceId))?.timeZone ?? settings.timezone;
-  const connectionCard = async (workspaceId: string, isAdmin: boolean) =>
-    connectCareHomeBlocks({ isAdmin, connection: await store.getCareConnection(workspaceId), timezone: await timezoneOf(workspaceId) });
+  /** The care connection card; `timezone` when the caller knows it (a composed workspace does), else read. */
+  const connectionCard = async (workspaceId: string, isAdmin: boolean, timezone?: string) =>
+    connectCareHomeBlocks({ isAdmin, connection: await store.getCareConnection(workspaceId), timezone: timezone ?? (await timezoneOf(workspaceId)) });
   const setupHome = async (workspaceId: string, _userId: string, isAdmin: boolean) => ({
     type: 'home' as const,
     blocks: await connectionCard(workspaceId, isAdmin),
