@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { slackSignature } from '../../src/slack-fake/index.js';
-import { command, linkDirectly, webAppAction, type Harness, type Reply, startHarness } from './harness.js';
+import { command, dayOn, linkDirectly, webAppAction, type Harness, type Reply, startHarness } from './harness.js';
 
 /** Anything a person can see must read as a sentence, not as a program's insides. */
 const NOT_A_STACK = /\n\s+at \S+ \(|TypeError|ReferenceError|RangeError|SyntaxError|undefined|\[object Object\]|NaN/;
@@ -33,7 +33,7 @@ describe('errors from the care system and from Slack', () => {
   beforeAll(async () => {
     h = await startHarness({ sandbox: { seed: 'empty' } });
     const sophie = await linkDirectly(h, 'sophie');
-    action = await webAppAction(h, { task: 'Check the bed rails', due: new Date(Date.now() + 3_600_000), assigned_to: sophie });
+    action = await webAppAction(h, { task: 'Check the bed rails', due: new Date(h.now().getTime() + 3_600_000), assigned_to: sophie });
   });
   afterEach(async () => {
     await h.control('faults', { reset: true });
@@ -61,7 +61,7 @@ describe('errors from the care system and from Slack', () => {
     await h.control('keys', { ...FULL_KEY, permissions: { actions: ['read'], users: ['read'], 'notification-groups': ['read'] } });
     await h.driver.slash('sophie', '/care new Replace the shower head', { channel: '#care-team' });
     await h.fake.waitFor(() => h.fake.openModal('sophie'), { timeoutMs: 10_000 });
-    const result = await h.driver.modal('sophie').fill('Due time', '10:00').submit();
+    const result = await h.driver.modal('sophie').fill('Due date', dayOn(h, 1)).fill('Due time', '10:00').submit();
     expect(result.outcome).toBe('updated');
     const shown = h.fake.visibleText(h.fake.openModal('sophie')!.view);
     expect(shown).toContain('may not create actions');
@@ -117,7 +117,7 @@ describe('Slack request signatures', () => {
   beforeAll(async () => {
     h = await startHarness({ sandbox: { seed: 'empty' } });
     const sophie = await linkDirectly(h, 'sophie');
-    action = await webAppAction(h, { task: 'Test the fire alarm', due: new Date(Date.now() + 3_600_000), assigned_to: sophie });
+    action = await webAppAction(h, { task: 'Test the fire alarm', due: new Date(h.now().getTime() + 3_600_000), assigned_to: sophie });
   });
   afterAll(async () => h?.close());
 
@@ -248,7 +248,7 @@ describe('fuzzing the command parser and the modal with hostile input', () => {
     const sophie = await linkDirectly(h, 'sophie');
     await linkDirectly(h, 'priya');
     for (const task of ['Hostile <!channel> task & <b>tags</b>', 'Call <@U0AMELIA> about <https://evil.example|this>', 'Plain task 3']) {
-      await webAppAction(h, { task, due: new Date(Date.now() + 3_600_000), assigned_to: sophie });
+      await webAppAction(h, { task, due: new Date(h.now().getTime() + 3_600_000), assigned_to: sophie });
     }
   });
   afterAll(async () => h?.close());

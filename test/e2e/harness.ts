@@ -69,9 +69,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   let offsetMs = startAt ? startAt.getTime() - Date.now() : 0;
   const ahead = options.appClockAheadMs ?? 0;
   const transport = options.transport ?? 'http';
-  const now = () => new Date(Date.now() + offsetMs + ahead);
+  // One clock for the care system (the sandbox), Slack (the fake: message times and the reader's
+  // "today"/"yesterday") and the app (ahead of the others by `appClockAheadMs`).
+  const worldNow = () => Date.now() + offsetMs;
+  const now = () => new Date(worldNow() + ahead);
   const sandbox = await startSandbox({ port: 0, seed: 'demo', controls: true, rateLimit: 0, ...(startAt ? { startTime: startAt } : {}), ...options.sandbox });
-  const fake = await startSlackFake({ workspace: options.workspace ?? careWorkspace(), postRateLimit: false });
+  const fake = await startSlackFake({ workspace: options.workspace ?? careWorkspace(), postRateLimit: false, clock: { now: worldNow } });
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'care-e2e-')));
   const logger = memoryLogger(options.logLevel ?? 'debug');
   const app = await composeApp({
@@ -135,6 +138,16 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A calendar day as a person in `tz` reads it on the harness's clock, `days` from today
+ * (`YYYY-MM-DD`, as a date picker takes it): what a test types instead of a date of its own.
+ */
+export function dayOn(h: Pick<Harness, 'now'>, days = 0, tz = 'Europe/London'): string {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(h.now());
+  const [y, m, d] = today.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
 }
 
 /** A reply the app posted through a response_url, as the person sees it. */

@@ -58,7 +58,7 @@ describe('the Slack edge: regressions', () => {
     const oliverCareId = await careUserIdByEmail(h, h.driver.user('oliver').profile.email!);
     // Oliver is linked in another workspace only; in this one nobody is linked to his care account.
     await h.app.store.upsertLink({ teamId: 'T0ELSEWHERE', slackUserId: 'U0STRANGER', careUserId: oliverCareId, method: 'admin', linkedBy: 'U0ADMIN' });
-    const action = await webAppAction(h, { task: 'Check the fire doors', due: new Date(Date.now() + 3600_000), assigned_to: oliverCareId });
+    const action = await webAppAction(h, { task: 'Check the fire doors', due: new Date(h.now().getTime() + 3600_000), assigned_to: oliverCareId });
     const { raw, text } = await command(h, 'sophie', `/care show ${action.action_no}`);
     expect(raw).not.toContain('U0STRANGER');
     expect(text).toContain('Oliver');

@@ -20,7 +20,7 @@ describe('digests at the right local time across the UK clock changes', () => {
   const titles = (channel: string) => digestsIn(h, channel).map((m) => m.text);
 
   it('does not post today when it was set up after today’s time; the reply names the next one', async () => {
-    expect(setUpReply).toContain('Next: Mar 27, 2027 at 8:00 AM');
+    expect(setUpReply).toContain('Next: tomorrow at 8:00 AM');
     await digestTickAt(h, '2027-03-26T12:00:30Z');
     await digestTickAt(h, '2027-03-26T23:59:00Z');
     expect(titles('#care-team')).toEqual([]);

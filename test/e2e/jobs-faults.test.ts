@@ -18,7 +18,7 @@ import { careWorkspace } from '../../src/demo/care-workspace.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { createSlackDriver, startSlackFake, type SlackFake } from '../../src/slack-fake/index.js';
 import { openStore } from '../../src/store/index.js';
-import { createTestSchema, PG_SKIPPED, TEST_DATABASE_URL, type TestSchema } from '../helpers/pg.js';
+import { createTestSchema, databaseNowMs, PG_SKIPPED, TEST_DATABASE_URL, type TestSchema } from '../helpers/pg.js';
 import { deliveryActionId, deliveryKind } from './fixtures/jobs-support.js';
 import type { InstanceConfig } from './fixtures/instance.js';
 import { spawnInstance, urlWithSchema, type ChildInstance } from './fixtures/spawn-instance.js';
@@ -174,7 +174,8 @@ if (!TEST_DATABASE_URL) {
             const deadline = Date.now() + 15_000;
             while (!killed && Date.now() < deadline) {
               const lease = await store.getLease('changes-poll');
-              if (lease && lease.expiresAt > Date.now() && instances.has(lease.holder)) killed = lease.holder;
+              // Leases run on the database's clock, not this process's (which test:clock moves).
+              if (lease && lease.expiresAt > (await databaseNowMs(databaseUrl)) && instances.has(lease.holder)) killed = lease.holder;
               else await sleep(10);
             }
             expect(killed, 'an instance held the changes-poll lease').toBeDefined();

@@ -326,7 +326,7 @@ describe('the action modal through Slack', () => {
     await h.app.slack.chat.postMessage({
       channel: 'C0CARE',
       text: 'card',
-      blocks: actionCard(view!, { now: new Date(), timezone: 'Europe/London', showTask: false }),
+      blocks: actionCard(view!, { now: h.now(), timezone: 'Europe/London', showTask: false }),
     });
     await h.driver.clickButton('visitor', { channel: '#care-team', text: 'Edit' });
     const told = await h.fake.waitFor(() => h.fake.ephemerals('visitor').find((e) => e.text.includes('/care link')), { timeoutMs: 10_000 });

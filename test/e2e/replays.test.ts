@@ -7,7 +7,7 @@ import { createReplayGuard } from '../../src/slack/replay-guard.js';
 import { createSlackDriver, type SlackDriver } from '../../src/slack-fake/index.js';
 import { openStore } from '../../src/store/index.js';
 import { startRequestTap, type RequestTap, type TappedRequest } from '../helpers/request-tap.js';
-import { linkDirectly, replyOn, type Harness, startHarness } from './harness.js';
+import { dayOn, linkDirectly, replyOn, type Harness, startHarness } from './harness.js';
 
 const SIGNING_SECRET = 'e2e-signing-secret'; // the harness's
 
@@ -59,7 +59,7 @@ describe('replayed Slack requests', () => {
   it('a view_submission sent twice creates one action: the second is refused with 401', async () => {
     await driver.slash('sophie', '/care new Order more gloves', { channel: '#care-team' });
     await h.fake.waitFor(() => h.fake.openModal('sophie'), { timeoutMs: 10_000 });
-    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const tomorrow = dayOn(h, 1);
     const submitted = await driver.modal('sophie').fill('Due date', tomorrow).fill('Due time', '15:00').submit();
     expect(submitted.outcome).toBe('closed');
     await h.fake.waitFor(async () => ((await actionsNamed('Order more gloves')) === 1 ? true : undefined), { timeoutMs: 10_000 });

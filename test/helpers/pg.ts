@@ -31,6 +31,12 @@ async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>)
   }
 }
 
+/** The database server's clock (leases and claims run on it), in ms since the epoch. */
+export async function databaseNowMs(url: string): Promise<number> {
+  const res = await withClient(url, (c) => c.query('SELECT FLOOR(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT AS now'));
+  return Number(res.rows[0].now);
+}
+
 /** Create an empty schema with a random name. */
 export async function createTestSchema(url: string, prefix?: string): Promise<TestSchema> {
   const name = randomSchemaName(prefix);
