@@ -2,6 +2,7 @@ import type { CareClient } from '../care/index.js';
 import type { AssignmentNotices } from '../services/assignment-notices.js';
 import type { ChangeNotices } from '../services/change-notices.js';
 import type { CompletionNotices } from '../services/completion-notices.js';
+import type { FirstLook } from '../services/first-look.js';
 import { CHANGES_CURSOR, CHANGES_LAST_RUN_CURSOR, type LastPollRun } from '../services/poll-cursors.js';
 import { changedPages } from '../services/changes-feed.js';
 import type { ChangesObserver } from '../services/read-cache/change-sync.js';
@@ -58,6 +59,8 @@ export function changesPollJob(
     urgent: UrgentAlerts;
     assignments: AssignmentNotices;
     changes?: ChangeNotices;
+    /** The app's first look at the care system: what was already so then is not news (services/first-look.ts). */
+    firstLook: FirstLook;
     overlapMs: number;
     /** The app's clock, for the time of the last run. */
     now?: () => Date;
@@ -83,6 +86,7 @@ export function changesPollJob(
     ...kind,
     async run({ signal }): Promise<ChangesPollReport> {
       const report: ChangesPollReport = { requests: 0, seen: 0, completions: 0 };
+      report.requests += await deps.firstLook.ensureTaken([(a) => deps.assignments.remember(a), (a) => deps.urgent.remember(a)]);
       const stored = await deps.store.getCursor(CHANGES_CURSOR);
       let start: number;
       if (stored) start = Date.parse(stored);

@@ -3,6 +3,7 @@ import type { AssignmentNotices } from '../services/assignment-notices.js';
 import type { ChangeNotices } from '../services/change-notices.js';
 import type { CompletionNotices } from '../services/completion-notices.js';
 import type { Digests } from '../services/digests.js';
+import type { FirstLook } from '../services/first-look.js';
 import type { MorningSummaries } from '../services/morning-summaries.js';
 import type { ChangeSync } from '../services/read-cache/change-sync.js';
 import type { UrgentAlerts } from '../services/urgent-alerts.js';
@@ -23,6 +24,8 @@ export interface JobsOptions {
   assignments: AssignmentNotices;
   /** DMs to assignees about changes others made through Slack (retried with the poll). */
   changes?: ChangeNotices;
+  /** The app's first look at the care system (taken by the first poll). */
+  firstLook: FirstLook;
   digests: Digests;
   /** Each person's own morning summary DM. */
   summaries: MorningSummaries;
@@ -71,6 +74,7 @@ export function workspaceJobs(o: WorkspaceJobsOptions): Job[] {
       urgent: o.urgent,
       assignments: o.assignments,
       ...(o.changes ? { changes: o.changes } : {}),
+      firstLook: o.firstLook,
       overlapMs: o.overlapMs ?? 5 * 60_000,
       now: o.now,
       onPolled: (newest) => o.observer?.polled?.(o.now().getTime() - newest),

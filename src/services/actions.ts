@@ -8,11 +8,16 @@ import { toActionViews } from './action-views.js';
 import { UserFacingError } from './errors.js';
 import { sameActionAssignedTo, sameActionDueAt } from './keep-action.js';
 import { withCareWebLinks } from './care-web-link.js';
-import type { AssignmentChange } from './assignment-notices.js';
 import type { ActionChange } from './change-notices.js';
 import type { Actor, IdentityService } from './identity.js';
 import type { ActionCache } from './read-cache/action-cache.js';
 import { createOpenActions } from './read-cache/open-actions.js';
+
+/** A change made through Slack: who made it, and the action as it was before (null: it is new). */
+export interface WriteChange {
+  by: Actor;
+  before: Action | null;
+}
 
 export interface ActionsService {
   /** By Id: the whole action. By number: the action with ACTION_ATTRIBUTES only (enough for cards). */
@@ -57,11 +62,13 @@ export function createActionsService(deps: {
   /** CARE_WEB_URL: views carry a link to the action in the care system's web app. */
   careWebUrl?: string | undefined;
   /**
-   * Called (not awaited) after each create or edit made through Slack: the fast
-   * path of assignment DMs, with who made the change and who the action was
-   * assigned to before it. It must not throw; the changes poll finds what it missed.
+   * Called (not awaited) after each change made through Slack (create, edit,
+   * Take it, snooze, complete, reopen), with who made it and the action as it
+   * was before (null: new): the fast path of assignment DMs and urgent alerts,
+   * which tell only what this change made so. It must not throw; the changes
+   * poll finds what it missed.
    */
-  announceAssignment: (action: Action, change: AssignmentChange) => void;
+  announceWrite: (action: Action, change: WriteChange) => void;
   /**
    * Called (not awaited) after each Complete, Reopen or Take it made through
    * Slack: the assignee (for Take it, the one it was taken from) is told when
@@ -167,7 +174,7 @@ export function createActionsService(deps: {
       if (!created) throw new UserFacingError('The care system accepted the action but did not return it; check the care system before creating it again.');
       await audit(actor, 'action.create', created._id, { actionNo: created.action_no });
       logger.info('action created through Slack', { actionId: created._id, by: actor.userId });
-      deps.announceAssignment(created, { by: actor, previousAssignee: null });
+      deps.announceWrite(created, { by: actor, before: null });
       return created;
     },
 
@@ -177,7 +184,7 @@ export function createActionsService(deps: {
       const current = await care.actions.retrieve(id);
       const updated = (await care.actions.update(id, input({ ...form, subject: null }, assignee, current))) ?? (await care.actions.retrieve(id));
       await audit(actor, 'action.update', id, {});
-      deps.announceAssignment(updated, { by: actor, previousAssignee: current.assigned_to ?? null });
+      deps.announceWrite(updated, { by: actor, before: current });
       return updated;
     },
 
@@ -189,6 +196,7 @@ export function createActionsService(deps: {
       // Views read this entry to say who completed it (matched by the completion time).
       await audit(actor, 'action.complete', id, { completed: done.completed, completedBy: actor.userId, via: 'slack' });
       deps.announceCompletion(done);
+      deps.announceWrite(done, { by: actor, before: current });
       deps.announceChange?.(done, { kind: 'complete', by: actor, assignee: done.assigned_to ?? null });
       return { action: done, changed: true };
     },
@@ -199,6 +207,7 @@ export function createActionsService(deps: {
       if (!current.completed) return { action: current, changed: false };
       const open = (await care.actions.reopen(id)) ?? (await care.actions.retrieve(id));
       await audit(actor, 'action.reopen', id, {});
+      deps.announceWrite(open, { by: actor, before: current });
       deps.announceChange?.(open, { kind: 'reopen', by: actor, assignee: open.assigned_to ?? null });
       return { action: open, changed: true };
     },
@@ -215,7 +224,7 @@ export function createActionsService(deps: {
       if (!update) throw new UserFacingError(`${label} has no due time, so it cannot be taken here: open it with \`/care show\` and use Edit.`, 'invalid');
       const taken = (await care.actions.update(id, update)) ?? (await care.actions.retrieve(id));
       await audit(actor, 'action.assign', id, { from: previousAssignee, to: link.careUserId, via: 'take-it' });
-      deps.announceAssignment(taken, { by: actor, previousAssignee });
+      deps.announceWrite(taken, { by: actor, before: current });
       deps.announceChange?.(taken, { kind: 'take', by: actor, assignee: previousAssignee });
       return { action: taken, changed: true, previousAssignee };
     },
@@ -227,6 +236,7 @@ export function createActionsService(deps: {
       const to = typeof due === 'function' ? due(parseApiDateTime(current.due)) : due;
       const snoozed = (await care.actions.update(id, sameActionDueAt(current, to))) ?? (await care.actions.retrieve(id));
       await audit(actor, 'action.snooze', id, { from: current.due ?? null, to: snoozed.due ?? null });
+      deps.announceWrite(snoozed, { by: actor, before: current });
       return { action: snoozed, changed: true };
     },
   };

@@ -9,6 +9,7 @@ import type { Actor, IdentityService } from './identity.js';
 import type { MessageRenderers } from './renderers.js';
 import type { SlackProfiles } from './slack-profiles.js';
 import { createDmChannels } from './dm-channels.js';
+import type { FirstLook } from './first-look.js';
 
 /** An assignment made through Slack: who made it, and the assignee before (null: none, or a new action). */
 export interface AssignmentChange {
@@ -29,6 +30,8 @@ export interface AssignmentNotices {
    * linked Slack users, once per assignment.
    */
   consider(action: Action, change?: AssignmentChange): Promise<AssignmentReport>;
+  /** The app's first look: remember the action's assignee as it is, telling nobody (unless already remembered). */
+  remember(action: Action): Promise<void>;
   /** Try again the DMs that failed for a passing reason or were left pending by a crashed run. */
   retryUnfinished(): Promise<number>;
 }
@@ -64,28 +67,36 @@ function parse(value: string | null): Assignment | null {
 
 /**
  * The assignment after seeing this version, or null when it changes nothing.
- * Pure: the whole rule of what counts as a new assignment.
+ * Pure: the whole rule of what counts as a new assignment. `firstSightIsNews`
+ * says, for an action the app has no memory of, whether what it looks like now
+ * is news (made after the app's first look: see first-look.ts); what was already
+ * so when the app first saw it is remembered, quietly.
  */
-export function nextAssignment(current: Assignment | null, action: Action, change: AssignmentChange | undefined, fallbackNow: string): Assignment | null {
+export function nextAssignment(
+  current: Assignment | null,
+  action: Action,
+  change: AssignmentChange | undefined,
+  fallbackNow: string,
+  firstSightIsNews = false,
+): Assignment | null {
   const to = action.assigned_to ?? null;
   const modified = action.modified ?? fallbackNow;
   if (current && current.to === to) {
     return (timeOf(modified) ?? 0) > (timeOf(current.seen) ?? 0) ? { ...current, seen: modified } : null;
   }
-  if (!current && !to) return null; // never assigned as far as the app knows: nothing to remember
   // A version older than one already seen (a late read, another instance) is history, not news.
   if (current && (timeOf(modified) ?? 0) < (timeOf(current.seen) ?? 0)) return null;
   if (!to) return { to: null, since: modified, seen: modified, by: null, quiet: true };
-  const madeInSlack = change && change.previousAssignee !== to;
-  // An edit through Slack that kept the assignee, of an action the app never saw: the assignment is older
-  // than this edit and the app cannot tell whether it was announced, so it is not announced now.
-  const keptByEdit = change && !madeInSlack && !current;
+  const madeInSlack = change !== undefined && change.previousAssignee !== to;
+  // Someone new for an action the app knew, or made so through Slack, or a new action: news. An action
+  // first seen as it already was (or an edit through Slack that kept its assignee) is remembered, not told.
+  const news = current !== null || madeInSlack || (change === undefined && firstSightIsNews);
   return {
     to,
     since: modified,
     seen: modified,
     by: madeInSlack ? change.by.userId : null,
-    quiet: Boolean(action.completed) || Boolean(keptByEdit),
+    quiet: Boolean(action.completed) || !news,
   };
 }
 
@@ -98,6 +109,7 @@ export function createAssignmentNotices(deps: {
   deliverer: Deliverer;
   render: Pick<MessageRenderers, 'assignmentNotice'>;
   teamId: () => Promise<string>;
+  firstLook: Pick<FirstLook, 'isNews'>;
   logger: Logger;
   now: () => Date;
   staleAfterMs: number;
@@ -137,10 +149,19 @@ export function createAssignmentNotices(deps: {
     async consider(action, change) {
       const name = cursorName(action._id);
       const current = parse(await deps.store.getCursor(name));
-      const next = nextAssignment(current, action, change, deps.now().toISOString());
+      const news = !current && !change ? await deps.firstLook.isNews(action) : false;
+      const next = nextAssignment(current, action, change, deps.now().toISOString(), news);
       if (next) await deps.store.setCursor(name, JSON.stringify(next));
       const assignment = next ?? current;
       return assignment ? tell(action, assignment) : { keys: [], results: [] };
+    },
+
+    async remember(action) {
+      const name = cursorName(action._id);
+      if (await deps.store.getCursor(name)) return;
+      const modified = action.modified ?? deps.now().toISOString();
+      const known: Assignment = { to: action.assigned_to ?? null, since: modified, seen: modified, by: null, quiet: true };
+      await deps.store.setCursor(name, JSON.stringify(known));
     },
 
     async retryUnfinished() {

@@ -6,14 +6,25 @@ import { toActionViews } from './action-views.js';
 import type { ChannelPolicy } from './channel-policy.js';
 import { unfinishedDeliveries, type Deliverer, type DeliveryResult } from './delivery.js';
 import type { IdentityService } from './identity.js';
+import type { FirstLook } from './first-look.js';
 import type { MessageRenderers } from './renderers.js';
+import { parseApiDateTime } from '../time/slack-date.js';
+
+/** What the app knew of an action before a change made through Slack (null: it did not exist). */
+export interface UrgencyChange {
+  before: Pick<Action, 'urgent' | 'completed'> | null;
+}
 
 export interface UrgentAlerts {
   /**
-   * Look at one changed action: when it is open and urgent, alert every channel
-   * subscribed to urgent alerts, once per time it became urgent (an "episode").
+   * Look at one version of an action (read by the changes poll, or just changed
+   * through Slack): when it became urgent, alert every channel subscribed to
+   * urgent alerts, once per time it became urgent (an "episode"). Urgent when
+   * the app first saw it (or before a change made through Slack) is no news.
    */
-  consider(action: Action, subscriptions: Subscription[]): Promise<DeliveryResult[]>;
+  consider(action: Action, subscriptions: Subscription[], change?: UrgencyChange): Promise<DeliveryResult[]>;
+  /** The app's first look: remember whether the action is urgent, alerting nobody (unless already remembered). */
+  remember(action: Action): Promise<void>;
   /**
    * Try again the alerts that failed for a passing reason or were left pending
    * by a crashed run (the poller reads an action again only within its overlap).
@@ -22,7 +33,59 @@ export interface UrgentAlerts {
   retryUnfinished(subscriptions: Subscription[]): Promise<number>;
 }
 
+/**
+ * What the app remembers of an action's urgency (per action, in the store's
+ * cursors): the episode it is in (`since`: the `modified` at which it became
+ * urgent, the alerts' ledger occurrence; null while not urgent), whether that
+ * episode is told at all (not when the action was urgent already when the app
+ * first saw it), and the `modified` of the version that set this (an older
+ * version read late says nothing new). Completing an urgent action pauses its
+ * episode; reopening it is not news.
+ */
+export interface Urgency {
+  since: string | null;
+  quiet: boolean;
+  seen: string;
+}
+
 const episodeCursor = (actionId: string) => `urgent-episode:${actionId}`;
+const timeOf = (value: string | null | undefined) => parseApiDateTime(value)?.getTime() ?? 0;
+
+/** The stored urgency; older rows held the episode's occurrence alone ('' when not urgent). */
+export function parseUrgency(value: string | null): Urgency | null {
+  if (value === null) return null;
+  if (!value.startsWith('{')) return { since: value || null, quiet: false, seen: value };
+  try {
+    const v = JSON.parse(value) as Partial<Urgency>;
+    return typeof v.seen === 'string' ? { since: v.since ?? null, quiet: Boolean(v.quiet), seen: v.seen } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The urgency after seeing this version, or null when it changes nothing. Pure:
+ * the whole rule of what counts as becoming urgent. `firstSightIsNews` as for
+ * assignments (first-look.ts); `change` carries what Slack saw before its own change.
+ */
+export function nextUrgency(
+  current: Urgency | null,
+  action: Action,
+  change: UrgencyChange | undefined,
+  fallbackNow: string,
+  firstSightIsNews = false,
+): Urgency | null {
+  const modified = action.modified ?? fallbackNow;
+  const urgent = Boolean(action.urgent);
+  if (current && timeOf(modified) < timeOf(current.seen)) return null; // a late read of an older version
+  if (current) {
+    if (urgent === (current.since !== null)) return null;
+    return urgent ? { since: modified, quiet: false, seen: modified } : { since: null, quiet: false, seen: modified };
+  }
+  if (!urgent) return { since: null, quiet: false, seen: modified };
+  const wasUrgent = change ? Boolean(change.before?.urgent) : !firstSightIsNews;
+  return { since: modified, quiet: wasUrgent, seen: modified };
+}
 
 export function createUrgentAlerts(deps: {
   store: Store;
@@ -31,6 +94,7 @@ export function createUrgentAlerts(deps: {
   channels: ChannelPolicy;
   deliverer: Deliverer;
   render: Pick<MessageRenderers, 'urgentAlert'>;
+  firstLook: Pick<FirstLook, 'isNews'>;
   now: () => Date;
   staleAfterMs: number;
   logger: Logger;
@@ -41,7 +105,7 @@ export function createUrgentAlerts(deps: {
       const actionIds = new Set<string>();
       for (const d of todo) {
         // Only the episode still running: an alert of an episode that ended is not sent late (the row says so).
-        if ((await deps.store.getCursor(episodeCursor(d.actionId))) === d.occurrence) actionIds.add(d.actionId);
+        if (parseUrgency(await deps.store.getCursor(episodeCursor(d.actionId)))?.since === d.occurrence) actionIds.add(d.actionId);
         else await deps.deliverer.record(d, { failed: 'no longer urgent', retryable: false });
       }
       for (const id of actionIds) {
@@ -54,18 +118,23 @@ export function createUrgentAlerts(deps: {
       return actionIds.size;
     },
 
-    async consider(action, subscriptions) {
-      const results: DeliveryResult[] = [];
+    async remember(action) {
       const key = episodeCursor(action._id);
-      let episode = await deps.store.getCursor(key);
-      if (!action.urgent || action.completed) {
-        if (episode) await deps.store.setCursor(key, ''); // the episode is over: becoming urgent again alerts again
-        return results;
-      }
-      if (!episode) {
-        episode = action.modified ?? deps.now().toISOString();
-        await deps.store.setCursor(key, episode);
-      }
+      if ((await deps.store.getCursor(key)) !== null) return;
+      const modified = action.modified ?? deps.now().toISOString();
+      const known: Urgency = { since: action.urgent ? modified : null, quiet: true, seen: modified };
+      await deps.store.setCursor(key, JSON.stringify(known));
+    },
+
+    async consider(action, subscriptions, change) {
+      const key = episodeCursor(action._id);
+      const current = parseUrgency(await deps.store.getCursor(key));
+      const news = !current && !change && action.urgent ? await deps.firstLook.isNews(action) : false;
+      const next = nextUrgency(current, action, change, deps.now().toISOString(), news);
+      if (next) await deps.store.setCursor(key, JSON.stringify(next));
+      const episode = next ?? current;
+      if (!episode?.since || episode.quiet || !action.urgent || action.completed) return [];
+      const results: DeliveryResult[] = [];
       const targets = subscriptions.filter((s) => s.urgentAlerts && (!s.filters.locationId || s.filters.locationId === action.location));
       const views = new Map<string, ActionView>(); // one view per team, however many channels
       for (const sub of targets) {
@@ -75,7 +144,7 @@ export function createUrgentAlerts(deps: {
         const alert = deps.render.urgentAlert(view, { now: deps.now(), timezone: sub.timeZone, showTask, shared: true });
         results.push(
           await deps.deliverer.deliver(
-            { kind: 'urgent', actionId: action._id, occurrence: episode, recipient: `channel:${sub.teamId}/${sub.channelId}` },
+            { kind: 'urgent', actionId: action._id, occurrence: episode.since, recipient: `channel:${sub.teamId}/${sub.channelId}` },
             sub.channelId,
             alert,
           ),

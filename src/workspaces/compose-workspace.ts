@@ -32,6 +32,7 @@ import { createStatusService } from '../services/status.js';
 import { createSummarySettings } from '../services/summary-settings.js';
 import { createTeamView } from '../services/team-view.js';
 import { createUrgentAlerts } from '../services/urgent-alerts.js';
+import { createFirstLook } from '../services/first-look.js';
 import { createWorkspaceNames } from '../services/workspace-names.js';
 import type { SlackDeps } from '../slack/deps.js';
 import type { SignedMetadata } from '../slack/signed-metadata.js';
@@ -155,7 +156,10 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     now,
     staleAfterMs,
   });
+  // The app's first look at the care system (taken by the first poll): what was already so then is not news.
+  const firstLook = createFirstLook({ care, store });
   const urgent = createUrgentAlerts({
+    firstLook,
     store,
     care,
     identity,
@@ -168,7 +172,7 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
   });
   // The DMs to one person about one action (assignments, changes others made) share what they are built from.
   const dmNoticeDeps = { care, store, slack: jobSlack, identity, profiles, deliverer, render, now, staleAfterMs };
-  const assignments = createAssignmentNotices({ ...dmNoticeDeps, teamId: team, logger: logger.child({ component: 'assignment-notices' }) });
+  const assignments = createAssignmentNotices({ ...dmNoticeDeps, teamId: team, firstLook, logger: logger.child({ component: 'assignment-notices' }) });
   const changes = createChangeNotices({ ...dmNoticeDeps, logger: logger.child({ component: 'change-notices' }) });
   const digests = metrics.observeDigests(createDigests({ care, store, identity, channels, deliverer, render, logger }));
   const summaries = createMorningSummaries({
@@ -195,11 +199,19 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
       void notices
         .deliver(action, { madeInSlack: true })
         .catch((err) => logger.warn('completion notice will be retried by the poller', { actionId: action._id, error: err })),
-    // The same for an assignment made through Slack: the new assignee is told at once; the poller finds it sent.
-    announceAssignment: (action, change) =>
-      void assignments
-        .consider(action, change)
-        .catch((err) => logger.warn('assignment DM will be retried by the poller', { actionId: action._id, error: err })),
+    // Any change made through Slack: a new assignee is told, and an action made urgent alerted, at once;
+    // the poll's later sight of it finds them in the ledger (and in what the app remembers of the action).
+    announceWrite: (action, change) =>
+      void Promise.all([
+        assignments.consider(action, { by: change.by, previousAssignee: change.before ? (change.before.assigned_to ?? null) : null }),
+        store.listSubscriptions().then((subs) =>
+          urgent.consider(
+            action,
+            subs.filter((s) => s.urgentAlerts),
+            { before: change.before },
+          ),
+        ),
+      ]).catch((err) => logger.warn('an assignment DM or urgent alert will be retried by the poller', { actionId: action._id, error: err })),
     // Someone else completed, reopened or took an action: its assignee is told at once, exactly once (the ledger).
     announceChange: (action, change) =>
       void changes.tell(action, change).catch((err) => logger.warn('a change DM could not be sent now', { actionId: action._id, error: err })),
@@ -253,6 +265,7 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     urgent,
     assignments,
     changes,
+    firstLook,
     digests,
     summaries,
     now,
