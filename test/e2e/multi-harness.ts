@@ -25,7 +25,7 @@ export interface MultiHarness {
   /** A driver sending as people of this team. */
   team(teamId: string): SlackDriver;
   /** Install the app in a team through /slack/install and the fake's authorize page. */
-  install(teamId: string, user: string): Promise<{ status: number; body: string }>;
+  install(teamId: string, user: string): Promise<{ status: number; body: string; steps: { url: string; status: number }[] }>;
   /** Connect a team to a sandbox account straight in the store (where connecting is not under test). */
   connectDirectly(teamId: string, account: number, by?: string): Promise<void>;
   close(): Promise<void>;
@@ -83,7 +83,7 @@ export async function startMultiHarness(
     team: (teamId) => driver.forTeam(teamId),
     async install(teamId, user) {
       const done = await driver.installApp(teamId, user, { installUrl: `${base}/slack/install` });
-      return { status: done.status, body: done.body };
+      return { status: done.status, body: done.body, steps: done.steps };
     },
     async connectDirectly(teamId, account, by = 'U0AMELIA') {
       const a = sandbox.accounts[account - 1]!;
