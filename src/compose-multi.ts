@@ -9,6 +9,7 @@ import { TZDate } from '@date-fns/tz';
 import type { Installation } from '@slack/bolt';
 import { format } from 'date-fns';
 import type { KeyRing } from './crypto/key-ring.js';
+import { storeHealth } from './health.js';
 import { type AppSettings, composeShared, lifecycle } from './compose.js';
 import { createCareClient } from './care/index.js';
 import { createWorkspaceScheduler, type WorkspaceScheduler } from './jobs/workspace-scheduler.js';
@@ -141,13 +142,8 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
       signingSecret: settings.slack.signingSecret,
       slackApiUrl: apiUrl,
       logger,
-      health: async () => ({
-        store: await store.ping().then(
-          () => ({ ok: true }),
-          () => ({ ok: false, detail: 'the database does not answer' }),
-        ),
-      }),
-      replayGuard: createReplayGuard({ store }),
+      health: async () => ({ store: await storeHealth(store) }),
+      replayGuard: createReplayGuard({ store, onFailOpen: metrics.replayGuardFailOpen, logger }),
       metrics: metrics.slack,
       oauth: {
         ...oauthSettings(settings.slack, {
