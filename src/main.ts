@@ -54,6 +54,7 @@ async function main(): Promise<void> {
             },
             keyRing: parseKeyRing(config.ENCRYPTION_KEY),
             care: { rateLimitPerSecond: config.CARE_RATE_LIMIT },
+            careApiHosts: config.CARE_API_HOSTS,
           })
         : await composeApp({
             ...common,
