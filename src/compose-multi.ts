@@ -19,6 +19,7 @@ import { createDmChannels } from './services/dm-channels.js';
 import { createWorkspaceTrouble } from './services/trouble-notices.js';
 import { createSlackApp, type SlackApp } from './slack/app.js';
 import { installationStore } from './slack/installation-store.js';
+import { rememberingInstallations } from './slack/remembered-installations.js';
 import { oauthSettings } from './slack/oauth-settings.js';
 import { oneTimeStateStore } from './slack/oauth-state-store.js';
 import { createReplayGuard } from './slack/replay-guard.js';
@@ -159,7 +160,8 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
           onInstalled,
           slackApiUrl: apiUrl,
         }),
-        installationStore: installationStore(store),
+        // Requests of installed workspaces are still authorised while the database does not answer.
+        installationStore: rememberingInstallations(installationStore(store)),
       },
       beforeListeners: (app) => {
         registerTenancy(app, {

@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SQLITE_FILE_NAME } from '../../src/store/sqlite-db.js';
 import { urlWithSchema } from './fixtures/spawn-instance.js';
 import { type Harness, replyOn, startHarness } from './harness.js';
+import { careCommand, installBoth, startMultiHarness } from './multi-harness.js';
 import { createTestSchema, PG_SKIPPED, TEST_DATABASE_URL, type TestSchema } from '../helpers/pg.js';
 import { startRequestTap } from '../helpers/request-tap.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
@@ -111,18 +112,26 @@ describe('a request let through while the database cannot answer', () => {
   }, 30_000);
 });
 
+/**
+ * The test PostgreSQL behind a proxy of this test's own: stopping the proxy is the outage. The shared server
+ * itself is never stopped or touched (other tests and people use it).
+ */
+async function pgProxy(): Promise<TcpProxy & { url: string }> {
+  const target = new URL(TEST_DATABASE_URL!);
+  const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+  cleanups.push(() => proxy.stop());
+  const url = new URL(TEST_DATABASE_URL!);
+  url.hostname = '127.0.0.1';
+  url.port = String(proxy.port);
+  return Object.assign(proxy, { url: url.toString() });
+}
+
 describe.skipIf(!TEST_DATABASE_URL)('while PostgreSQL cannot be reached', () => {
   it('still answers /care help and /care locations within 3 s, and /healthz reports the store', async () => {
-    const target = new URL(TEST_DATABASE_URL!);
-    // The app reaches the shared server only through this proxy: stopping it is the outage (the server itself is never touched).
-    const proxy: TcpProxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    cleanups.push(() => proxy.stop());
+    const proxy = await pgProxy();
     const schema: TestSchema = await createTestSchema(TEST_DATABASE_URL!, 'dbdown');
     cleanups.push(() => schema.drop());
-    const viaProxy = new URL(TEST_DATABASE_URL!);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
-    const h = await startHarness({ databaseUrl: urlWithSchema(viaProxy.toString(), schema.name) });
+    const h = await startHarness({ databaseUrl: urlWithSchema(proxy.url, schema.name) });
     cleanups.push(() => h.close());
     expect(await answeredInTime(h, 'help')).toContain('/care mine');
     expect(await health(h)).toMatchObject({ status: 200, store: { ok: true } });
@@ -137,6 +146,35 @@ describe.skipIf(!TEST_DATABASE_URL)('while PostgreSQL cannot be reached', () => 
     const down = await health(h);
     expect(down.status).toBe(503);
     expect(down.store.ok).toBe(false);
+  }, 30_000);
+});
+
+describe.skipIf(!TEST_DATABASE_URL)('while PostgreSQL cannot be reached, in a deployment serving many workspaces', () => {
+  it('still answers /care help and /care locations within 3 s in each installed workspace, from what this instance read before', async () => {
+    const proxy = await pgProxy();
+    const schema: TestSchema = await createTestSchema(TEST_DATABASE_URL!, 'dbdown');
+    cleanups.push(() => schema.drop());
+    // Every request reads its workspace again (recheckMs 0), so none is served from a recent read by chance.
+    const h = await startMultiHarness({ databaseUrl: urlWithSchema(proxy.url, schema.name), recheckMs: 0 });
+    cleanups.push(() => h.close());
+    await installBoth(h);
+    expect(await careCommand(h, 'T0CARE', 'amelia', 'help')).toContain('/care mine');
+    expect(await careCommand(h, 'T0SUN', 'erin', 'locations')).toBeTruthy();
+
+    await proxy.stop();
+
+    for (const [teamId, user] of [
+      ['T0CARE', 'amelia'],
+      ['T0SUN', 'erin'],
+    ] as const) {
+      const started = performance.now();
+      const help = await careCommand(h, teamId, user, 'help');
+      expect(performance.now() - started).toBeLessThan(SLACK_ACK_MS);
+      expect(help).toMatch(/cannot check whether your Slack account is linked/);
+    }
+    const started = performance.now();
+    expect(await careCommand(h, 'T0CARE', 'amelia', 'locations')).toContain('Heather Lodge');
+    expect(performance.now() - started).toBeLessThan(SLACK_ACK_MS);
   }, 30_000);
 });
 
