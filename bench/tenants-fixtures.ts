@@ -4,6 +4,7 @@
  * install and a connect would have left (written directly: installing through
  * OAuth 200 times is not what is measured), and one instance's settings.
  */
+import { type CareHost, parseCareApiHosts } from '../src/services/care-hosts.js';
 import type { MultiAppSettings } from '../src/compose-multi.js';
 import { KeyRing } from '../src/crypto/key-ring.js';
 import type { Logger } from '../src/logging/logger.js';
@@ -97,6 +98,12 @@ export function urlWithSchema(url: string, schema: string): string {
 }
 
 /** One instance: the shared database and key, its own name; care clients paced at the real limit (10 req/s per key). */
+function careApiHostsOf(text: string): CareHost[] {
+  const parsed = parseCareApiHosts(text);
+  if (!parsed.ok) throw new Error(`CARE_API_HOSTS ${parsed.problem}`);
+  return parsed.hosts;
+}
+
 export function instanceSettings(o: {
   instanceId: string;
   databaseUrl: string;
@@ -107,6 +114,8 @@ export function instanceSettings(o: {
   logger: Logger;
   /** A workspace's runs of one kind at once on this instance (the app's default, 8, when unset). */
   jobConcurrency?: number | undefined;
+  /** The sandbox's host:port (on 127.0.0.1): allowed explicitly, as CARE_API_HOSTS does. */
+  careApiHost: string;
 }): MultiAppSettings {
   return {
     slack: { signingSecret: SIGNING_SECRET, ...OAUTH, apiUrl: o.slackApiUrl },
@@ -118,5 +127,6 @@ export function instanceSettings(o: {
     now: o.now,
     jobs: { instanceId: o.instanceId, pollSeconds: 60 },
     ...(o.jobConcurrency ? { jobConcurrency: o.jobConcurrency } : {}),
+    careApiHosts: careApiHostsOf(o.careApiHost),
   };
 }

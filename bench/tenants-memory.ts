@@ -23,6 +23,8 @@ export interface ProbeConfig {
   /** The encryption key (base64). */
   key: string;
   slackApiUrl: string;
+  /** The sandbox's host:port, allowed as CARE_API_HOSTS does. */
+  careApiHost: string;
   /** The bench's virtual clock: app time = Date.now() + offsetMs. */
   offsetMs: number;
   teamIds: string[];
@@ -73,6 +75,7 @@ async function main(): Promise<void> {
       slackApiUrl: config.slackApiUrl,
       now,
       logger,
+      careApiHost: config.careApiHost,
     }),
   );
   await app.start(0, '127.0.0.1'); // as a deployed instance is: its HTTP receiver is in the baseline

@@ -226,7 +226,17 @@ async function main(): Promise<void> {
     const logs = countingLogger();
     const instance = (instanceId: string) =>
       composeMultiApp(
-        instanceSettings({ instanceId, databaseUrl, dataDir, key, slackApiUrl: fake.apiUrl, now, logger: logs.logger, jobConcurrency: CONCURRENCY }),
+        instanceSettings({
+          instanceId,
+          databaseUrl,
+          dataDir,
+          key,
+          slackApiUrl: fake.apiUrl,
+          now,
+          logger: logs.logger,
+          jobConcurrency: CONCURRENCY,
+          careApiHost: new URL(sandbox.url).host,
+        }),
       );
     const a = await instance('bench-a');
     cleanup.push(() => a.stop());
@@ -370,6 +380,7 @@ async function main(): Promise<void> {
       dataDir,
       key: key.toString('base64'),
       slackApiUrl: fake.apiUrl,
+      careApiHost: new URL(sandbox.url).host,
       offsetMs,
       teamIds: workspaces.map((w) => w.team.id),
     });

@@ -9,14 +9,17 @@ import { TZDate } from '@date-fns/tz';
 import type { Installation } from '@slack/bolt';
 import { format } from 'date-fns';
 import type { KeyRing } from './crypto/key-ring.js';
+import { storeHealth } from './health.js';
 import { type AppSettings, composeShared, lifecycle } from './compose.js';
 import { createCareClient } from './care/index.js';
 import { createWorkspaceScheduler, type WorkspaceScheduler } from './jobs/workspace-scheduler.js';
 import { workspaceJobKinds } from './jobs/index.js';
+import { type CareHost, careHostPolicy } from './services/care-hosts.js';
 import { createDmChannels } from './services/dm-channels.js';
 import { createWorkspaceTrouble } from './services/trouble-notices.js';
 import { createSlackApp, type SlackApp } from './slack/app.js';
 import { installationStore } from './slack/installation-store.js';
+import { rememberingInstallations } from './slack/remembered-installations.js';
 import { oauthSettings } from './slack/oauth-settings.js';
 import { oneTimeStateStore } from './slack/oauth-state-store.js';
 import { createReplayGuard } from './slack/replay-guard.js';
@@ -51,6 +54,11 @@ export interface MultiAppSettings extends Omit<AppSettings, 'slack' | 'care' | '
   jobConcurrency?: number;
   /** How long a workspace is used as composed before its rows are read again (default 60 s). */
   recheckMs?: number;
+  /**
+   * CARE_API_HOSTS: the only care API hosts admins may connect to (plain http:// allowed for them). Unset: any
+   * public https:// host name, every resolved address checked to be public when connecting (services/care-hosts.ts).
+   */
+  careApiHosts?: readonly CareHost[] | undefined;
 }
 
 export interface MultiComposedApp {
@@ -73,6 +81,8 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
     readCache: { maxBytes: 8 * 1024 * 1024, dormantAfterMs: 10 * 60_000, ...settings.readCache },
   });
   const apiUrl = settings.slack.apiUrl;
+  // Which care API hosts admins may connect to; every care client of a connected workspace connects only there too.
+  const careHosts = careHostPolicy(settings.careApiHosts);
   const slackFor = (token: string) => createSlackWebClient(token, 'interactive', { apiUrl, logger, fetch: metrics.slack.fetch });
 
   const registry = multiWorkspaceRegistry({
@@ -94,7 +104,7 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
           // Admins see the care connection (Reconnect, Disconnect) at the end of their Home tab.
           adminHomeExtra: (teamId) => connectionCard(teamId, true, spec.timezone),
         },
-        spec,
+        { ...spec, care: { ...spec.care, allowAddress: careHosts.addressRuleFor(spec.care.baseUrl) } },
       ),
   });
   const scope = createWorkspaceScope();
@@ -141,13 +151,8 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
       signingSecret: settings.slack.signingSecret,
       slackApiUrl: apiUrl,
       logger,
-      health: async () => ({
-        store: await store.ping().then(
-          () => ({ ok: true }),
-          () => ({ ok: false, detail: 'the database does not answer' }),
-        ),
-      }),
-      replayGuard: createReplayGuard({ store }),
+      health: async () => ({ store: await storeHealth(store) }),
+      replayGuard: createReplayGuard({ store, onFailOpen: metrics.replayGuardFailOpen, logger }),
       metrics: metrics.slack,
       oauth: {
         ...oauthSettings(settings.slack, {
@@ -155,7 +160,8 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
           onInstalled,
           slackApiUrl: apiUrl,
         }),
-        installationStore: installationStore(store),
+        // Requests of installed workspaces are still authorised while the database does not answer.
+        installationStore: rememberingInstallations(installationStore(store)),
       },
       beforeListeners: (app) => {
         registerTenancy(app, {
@@ -171,7 +177,15 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
         registerConnectCare(app, {
           store,
           isAdmin: async (workspaceId, userId) => (await reasonFor(workspaceId, userId)) !== null,
-          careClientFor: (c) => createCareClient({ ...c, maxRetries: 0, timeoutMs: 5_000, logger: logger.child({ component: 'care-connect' }) }),
+          careClientFor: (c) =>
+            createCareClient({
+              ...c,
+              maxRetries: 0,
+              timeoutMs: 5_000,
+              logger: logger.child({ component: 'care-connect' }),
+              allowAddress: careHosts.addressRuleFor(c.baseUrl),
+            }),
+          careHosts,
           // The workspace is built again with the new account, and the admin's Home tab shows it.
           onChanged: async (workspaceId, userId) => {
             await registry.refresh(workspaceId);

@@ -127,7 +127,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
       health,
       // Remembered in the store, so a replay is refused whichever instance it reaches. The guard keeps
       // the wall clock (Slack signs with it), not the app's clock, which tests and the demo move.
-      replayGuard: createReplayGuard({ store }),
+      replayGuard: createReplayGuard({ store, onFailOpen: metrics.replayGuardFailOpen, logger }),
       metrics: metrics.slack,
     },
     deps,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseKeyRing } from './crypto/key-ring.js';
+import { parseCareApiHosts } from './services/care-hosts.js';
 import { careWebTemplateProblem } from './services/care-web-link.js';
 import { isValidTimeZone } from './time/zones.js';
 
@@ -46,6 +47,14 @@ const EnvSchema = z.object({
   CARE_WEB_URL: optionalString.superRefine((v, ctx) => {
     const problem = v === undefined ? null : careWebTemplateProblem(v);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
+  // Many workspaces: the care API hosts admins may connect to (an allow-list); unset = any public https host.
+  CARE_API_HOSTS: optionalString.transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    const parsed = parseCareApiHosts(v);
+    if (parsed.ok) return parsed.hosts;
+    ctx.addIssue({ code: 'custom', message: parsed.problem });
+    return z.NEVER;
   }),
   CARE_RATE_LIMIT: z.coerce.number().int('must be a whole number').positive('must be above 0').default(10),
   DATABASE_URL: optionalString.refine(

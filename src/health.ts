@@ -9,7 +9,7 @@ export interface HealthCheck {
 export type HealthReport = Record<string, HealthCheck>;
 
 export interface HealthOptions {
-  store: Pick<Store, 'ping'>;
+  store: Pick<Store, 'ping' | 'probeWrite'>;
   care: Pick<CareClient, 'stats' | 'actions'>;
   /** Wall clock (ms). */
   now?: () => number;
@@ -20,6 +20,34 @@ export interface HealthOptions {
 }
 
 const within = <T>(p: Promise<T>, ms: number, fallback: T) => Promise.race([p, new Promise<T>((r) => setTimeout(() => r(fallback), ms).unref())]);
+
+/**
+ * The database as the app needs it: it answers a read and accepts a write
+ * (a locked SQLite file or a read-only PostgreSQL still answers reads), each
+ * within `waitMs`.
+ */
+export async function storeHealth(store: Pick<Store, 'ping' | 'probeWrite'>, waitMs = 2000): Promise<HealthCheck> {
+  const secs = `${waitMs / 1000} s`;
+  const [read, write] = await Promise.all([
+    within(
+      store.ping().then(
+        (): HealthCheck => ({ ok: true }),
+        (): HealthCheck => ({ ok: false, detail: 'the database does not answer' }),
+      ),
+      waitMs,
+      { ok: false, detail: `the database did not answer within ${secs}` },
+    ),
+    within(
+      store.probeWrite().then(
+        (): HealthCheck => ({ ok: true }),
+        (): HealthCheck => ({ ok: false, detail: 'the database does not accept writes' }),
+      ),
+      waitMs,
+      { ok: false, detail: `the database did not accept a write within ${secs} (locked or overloaded)` },
+    ),
+  ]);
+  return read.ok ? write : read;
+}
 
 /**
  * GET /healthz. The care API is judged by the app's own last real calls (the
@@ -60,14 +88,7 @@ export function createHealth(o: HealthOptions): () => Promise<HealthReport> {
       const check = checkInBackground();
       if (newest === -Infinity) await within(check, waitMs, undefined);
     }
-    const store = await within(
-      o.store.ping().then(
-        () => ({ ok: true }),
-        () => ({ ok: false, detail: 'the database does not answer' }),
-      ),
-      waitMs,
-      { ok: false, detail: `the database did not answer within ${waitMs / 1000} s` },
-    );
+    const store = await storeHealth(o.store, waitMs);
     return { store, careApi: careState() ?? { ok: false, detail: `the care API did not answer within ${waitMs / 1000} s` } };
   };
 }

@@ -10,6 +10,14 @@ import { parseKeyRing } from './crypto/key-ring.js';
 import { createLogger } from './logging/logger.js';
 import { isStoreError } from './store/index.js';
 
+/** The deployment's secrets, so no log line carries them wherever they turn up (logging/redact.ts). */
+function secretsOf(config: AppConfig): (string | undefined)[] {
+  const all = config as Partial<Record<string, unknown>>;
+  const names = ['SLACK_SIGNING_SECRET', 'SLACK_CLIENT_SECRET', 'SLACK_STATE_SECRET', 'SLACK_BOT_TOKEN', 'SLACK_APP_TOKEN', 'CARE_API_KEY', 'CARE_API_SECRET'];
+  const keys = typeof all.ENCRYPTION_KEY === 'string' ? all.ENCRYPTION_KEY.split(',').map((k) => k.trim()) : [];
+  return [...names.map((n) => (typeof all[n] === 'string' ? (all[n] as string) : undefined)), config.METRICS_TOKEN, ...keys];
+}
+
 async function main(): Promise<void> {
   let config: AppConfig;
   try {
@@ -22,7 +30,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const logger = createLogger({ level: config.LOG_LEVEL, base: { app: 'care-actions-slack' } });
+  const logger = createLogger({ level: config.LOG_LEVEL, base: { app: 'care-actions-slack' }, secrets: secretsOf(config) });
   let app: Awaited<ReturnType<typeof composeApp>> | Awaited<ReturnType<typeof composeMultiApp>>;
   const common = {
     store: { databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR },
@@ -46,6 +54,7 @@ async function main(): Promise<void> {
             },
             keyRing: parseKeyRing(config.ENCRYPTION_KEY),
             care: { rateLimitPerSecond: config.CARE_RATE_LIMIT },
+            careApiHosts: config.CARE_API_HOSTS,
           })
         : await composeApp({
             ...common,

@@ -119,6 +119,24 @@ describe('configuration from env', () => {
       ]);
     });
 
+    it('takes CARE_API_HOSTS as the care API hosts admins may connect to, and names what is wrong with a bad list', () => {
+      expect(loadAppConfig(multi).CARE_API_HOSTS).toBeUndefined();
+      expect(loadAppConfig({ ...multi, CARE_API_HOSTS: ' api.carehq.co.uk , 127.0.0.1:4010,[::1]:8443 ' }).CARE_API_HOSTS).toEqual([
+        { host: 'api.carehq.co.uk' },
+        { host: '127.0.0.1', port: 4010 },
+        { host: '[::1]', port: 8443 },
+      ]);
+      expect(problems({ ...multi, CARE_API_HOSTS: 'https://api.carehq.co.uk/v1' })).toEqual([
+        'CARE_API_HOSTS must be a comma list of host names, each optionally host:port (e.g. api.carehq.co.uk,127.0.0.1:4010): "https://api.carehq.co.uk/v1" is not a host name: give host names only, without https:// or a path',
+      ]);
+      expect(problems({ ...multi, CARE_API_HOSTS: '127.0.0.1:99999' })).toEqual([
+        'CARE_API_HOSTS must be a comma list of host names, each optionally host:port (e.g. api.carehq.co.uk,127.0.0.1:4010): "127.0.0.1:99999" has no valid port (1-65535)',
+      ]);
+      expect(problems({ ...multi, CARE_API_HOSTS: ' , ' })).toEqual([
+        'CARE_API_HOSTS must list at least one host name (e.g. api.carehq.co.uk,127.0.0.1:4010), or be left empty',
+      ]);
+    });
+
     it('refuses an unusable ENCRYPTION_KEY or a short state secret without echoing them', () => {
       const found = problems({ ...multi, ENCRYPTION_KEY: 'not-a-real-key-value', SLACK_STATE_SECRET: 'short-state' });
       expect(found).toEqual([

@@ -3,6 +3,7 @@
  * failure. No retries and no signing here (see transport.ts).
  */
 import { Pool } from 'undici';
+import { type AddressRule, guardedConnector } from './address-guard.js';
 import { outcomeOfError, type FailureOutcome } from './retry-policy.js';
 
 export interface Endpoint {
@@ -39,14 +40,17 @@ export type HttpHeaders = Record<string, string | string[] | undefined>;
 
 export type HttpResult = { ok: true; status: number; headers: HttpHeaders; body: string } | { ok: false; outcome: FailureOutcome; error: unknown };
 
-export function createPool(origin: string, timeoutMs: number, connections = 10): Pool {
+/** `allowAddress`: connect only to addresses it accepts (address-guard.ts); any address when absent. */
+export function createPool(origin: string, timeoutMs: number, connections = 10, allowAddress?: AddressRule): Pool {
+  const connectTimeout = Math.min(timeoutMs, 10_000);
   return new Pool(origin, {
     connections,
     keepAliveTimeout: 4_000,
     // Backstops: the per-request AbortSignal below is the real deadline.
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
-    connectTimeout: Math.min(timeoutMs, 10_000),
+    connectTimeout,
+    ...(allowAddress ? { connect: guardedConnector(allowAddress, connectTimeout) } : {}),
   });
 }
 

@@ -4,6 +4,7 @@
  * One client = one keep-alive connection pool, one rate limiter shared by all
  * of its calls, one set of counters. Close it with `client.close()`.
  */
+import type { AddressRule } from './address-guard.js';
 import { systemClock, type CareClock } from './clock.js';
 import { parseBaseUrl } from './http.js';
 import { noopLogger, type CareLogger } from './logger.js';
@@ -43,6 +44,12 @@ export interface CareClientOptions {
   random?: (() => number) | undefined;
   /** Told about every HTTP attempt (resource, method, status, waits): for metrics. Must be quick; its errors are ignored. */
   onAttempt?: CareAttemptObserver | undefined;
+  /**
+   * Connect only to IP addresses this accepts (e.g. isPublicAddress), checked after resolving the host
+   * and connected to as checked; a refused one fails at once with a NetworkError whose code is
+   * ADDRESS_REFUSED_CODE, and is not retried. Absent: any address.
+   */
+  allowAddress?: AddressRule | undefined;
 }
 
 export interface CareClient {
@@ -96,6 +103,7 @@ export function createCareClient(options: CareClientOptions): CareClient {
     maxRateLimitWaitMs,
     connections: options.connections,
     onAttempt: options.onAttempt,
+    allowAddress: options.allowAddress,
   });
 
   return {
@@ -110,6 +118,9 @@ export function createCareClient(options: CareClientOptions): CareClient {
 }
 
 export type { CareClock } from './clock.js';
+export type { AddressRule } from './address-guard.js';
+export { ADDRESS_REFUSED_CODE } from './address-refused.js';
+export { isPublicAddress } from './ip-ranges.js';
 export { systemClock } from './clock.js';
 export type { CareLogger } from './logger.js';
 export type { CareClientStats } from './stats.js';

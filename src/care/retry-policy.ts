@@ -14,7 +14,9 @@
  * - A create (PUT) is not idempotent: retried only on a 429 or when the
  *   connection was never made (the request provably never reached the server).
  * - Never more than `maxRetries` retries.
+ * - An address the client's own rule refused (address-guard.ts): never.
  */
+import { ADDRESS_REFUSED_CODE } from './address-refused.js';
 
 /** An attempt that got no HTTP response. */
 export type FailureOutcome =
@@ -61,6 +63,7 @@ export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
 
 /** Socket error codes that mean the connection was never established (nothing was sent). */
 export const CONNECT_ERROR_CODES: ReadonlySet<string> = new Set([
+  ADDRESS_REFUSED_CODE,
   'ECONNREFUSED',
   'ENOTFOUND',
   'EAI_AGAIN',
@@ -99,6 +102,8 @@ export function shouldRetry(input: RetryInput): RetryDecision {
     case 'closed':
       return { retry: false, reason: 'client closed' };
     case 'connect-error':
+      // Refused by the client's own address rule before connecting: trying again changes nothing.
+      if (outcome.code === ADDRESS_REFUSED_CODE) return { retry: false, reason: 'address not allowed' };
       return { retry: true, delayMs: backoff(), reason: `connection failed (${outcome.code ?? 'unknown'})` };
     case 'network-error':
       return idempotent

@@ -4,6 +4,7 @@
  * limiter). Logs method, path (no query), status and timings only.
  */
 import type { z } from 'zod';
+import type { AddressRule } from './address-guard.js';
 import type { CareClock } from './clock.js';
 import { type CareApiError, errorFromResponse, NetworkError, ResponseValidationError, TimeoutError } from './errors.js';
 import { createPool, sendOnce, type Endpoint, type HttpResult } from './http.js';
@@ -33,6 +34,8 @@ export interface TransportOptions {
   backoff: BackoffOptions;
   maxRateLimitWaitMs: number;
   connections?: number | undefined;
+  /** Connect only to IP addresses this accepts (checked after resolving, and connected to as checked). */
+  allowAddress?: AddressRule | undefined;
   /** Told about every attempt (metrics); its errors are ignored. */
   onAttempt?: CareAttemptObserver | undefined;
 }
@@ -62,7 +65,7 @@ type Attempt = { done: true; value: unknown } | { done: false; error: CareApiErr
 
 export function createTransport(options: TransportOptions): Transport {
   const { endpoint, credentials, limiter, clock, logger } = options;
-  const pool = createPool(endpoint.origin, options.timeoutMs, options.connections);
+  const pool = createPool(endpoint.origin, options.timeoutMs, options.connections, options.allowAddress);
   const stats = createStats();
 
   /** Tell the observer (if any) about one attempt; an observer's failure never fails a request. */

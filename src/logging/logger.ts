@@ -1,7 +1,9 @@
 /**
  * A small structured logger: one JSON line per entry, levels, and redaction of
- * anything that looks like a credential. Passed in everywhere (never a global).
+ * anything that looks like a credential (redact.ts), in messages and fields, at every level. Passed in everywhere (never a global).
  */
+import { redactValue, scrubText } from './redact.js';
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 export type LogFields = Record<string, unknown>;
 
@@ -14,19 +16,9 @@ export interface Logger {
 }
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
-const SECRET_KEY = /secret|token|signature|password|authorization|api_?key|cookie/i;
-
-/** Replace values under credential-like keys; Errors become {name, message}. */
-export function redact(value: unknown, depth = 0): unknown {
-  if (depth > 5) return '[deep]';
-  if (value instanceof Error) return { name: value.name, message: value.message };
-  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEY.test(k) ? '[redacted]' : redact(v, depth + 1);
-    return out;
-  }
-  return value;
+/** Replace credentials (by key name and by shape, see redact.ts); Errors become {name, message}. */
+export function redact(value: unknown, known: readonly string[] = []): unknown {
+  return redactValue(value, known);
 }
 
 export interface LoggerOptions {
@@ -35,16 +27,20 @@ export interface LoggerOptions {
   write?: (line: string) => void;
   base?: LogFields;
   now?: () => Date;
+  /** The deployment's own secrets (signing secret, client secret, care API key and secret, …): never written, wherever they appear. */
+  secrets?: readonly (string | undefined)[];
 }
 
 export function createLogger(options: LoggerOptions = {}): Logger {
   const min = ORDER[options.level ?? 'info'];
   const write = options.write ?? ((line: string) => process.stderr.write(`${line}\n`));
   const now = options.now ?? (() => new Date());
+  // Too short a value would take ordinary words out of every line.
+  const known = (options.secrets ?? []).filter((v): v is string => typeof v === 'string' && v.length >= 8);
   const make = (base: LogFields): Logger => {
     const emit = (level: Exclude<LogLevel, 'silent'>, message: string, fields?: LogFields) => {
       if (ORDER[level] < min) return;
-      const entry = { time: now().toISOString(), level, msg: message, ...(redact({ ...base, ...fields }) as LogFields) };
+      const entry = { time: now().toISOString(), level, msg: scrubText(message, known), ...(redact({ ...base, ...fields }, known) as LogFields) };
       write(JSON.stringify(entry));
     };
     return {

@@ -19,6 +19,7 @@ import { deliveryMetrics } from './deliveries.js';
 import { digestMetrics } from './digests.js';
 import { type MetricsHandler, metricsHandler, serveMetrics, type MetricsServer } from './endpoint.js';
 import { jobMetrics } from './jobs.js';
+import { replayGuardMetrics } from './replay-guard.js';
 import { slackApiMetrics } from './slack-api.js';
 
 export interface MetricsSettings {
@@ -43,6 +44,8 @@ export interface AppMetrics {
     onAck?: ((transport: 'http' | 'socket', ms: number) => void) | undefined;
   };
   jobs: JobsObserver | undefined;
+  /** For the replay guard's `onFailOpen`: a request let through without the database. */
+  replayGuardFailOpen: (() => void) | undefined;
   observeDeliverer(deliverer: Deliverer): Deliverer;
   observeDigests(digests: Digests): Digests;
   /** Starts the METRICS_PORT server when one is set; resolves to its port. */
@@ -55,6 +58,7 @@ const OFF: AppMetrics = {
   careAttempt: undefined,
   slack: {},
   jobs: undefined,
+  replayGuardFailOpen: undefined,
   observeDeliverer: (d) => d,
   observeDigests: (d) => d,
   listen: async () => undefined,
@@ -72,6 +76,7 @@ export function createAppMetrics(settings: MetricsSettings, deps: { store: Pick<
     careAttempt: careApiMetrics(registry),
     slack: { route: settings.port === undefined ? handler : undefined, fetch: slackApiMetrics(registry), onAck: ackMetrics(registry) },
     jobs: jobMetrics(registry),
+    replayGuardFailOpen: replayGuardMetrics(registry),
     observeDeliverer: deliveryMetrics(registry, deps.store),
     observeDigests: digestMetrics(registry),
     async listen(host) {

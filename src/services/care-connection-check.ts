@@ -5,6 +5,7 @@
  * of the write permission changes nothing (see probeActionsWrite).
  */
 import {
+  ADDRESS_REFUSED_CODE,
   type CareClient,
   ForbiddenError,
   InvalidRequestError,
@@ -47,6 +48,8 @@ export interface ConnectionCheck {
 export interface CheckOptions {
   /** The address the client was built for: named in sentences (e.g. "nothing answers at api.example.com"). */
   address?: string;
+  /** What addresses are allowed (care-hosts.ts), told when the client refused the address before connecting. */
+  allowed?: string;
   /** Debug lines of the outcome (never a credential). */
   logger?: Logger;
 }
@@ -128,15 +131,22 @@ function refused(hint: string | undefined): ConnectionProblem {
   };
 }
 
-/** What an error other than a 403 means for the connection. */
-function problemOf(err: unknown, at: string): ConnectionProblem {
+/**
+ * What an error other than a 403 means for the connection. An address that could not be reached gets one
+ * sentence whatever happened there (refused, timed out, reset), so the form tells nobody which ports are
+ * open; an address the deployment does not allow was refused before connecting, and the sentence says what
+ * is allowed.
+ */
+function problemOf(err: unknown, at: string, allowed: string | undefined): ConnectionProblem {
   if (err instanceof UnauthorizedError) return refused(err.hint);
-  if (err instanceof TimeoutError) {
-    return { kind: 'unreachable', sentence: `The care system at ${at} did not answer in time. Check the API address.` };
+  if (err instanceof NetworkError && err.code === ADDRESS_REFUSED_CODE) {
+    return { kind: 'unreachable', sentence: `${at} is not an address this app connects to. ${allowed ?? ''}`.trim() };
   }
-  if (err instanceof NetworkError) {
-    const why = err.code === 'ENOTFOUND' ? 'no such host' : err.code === 'ECONNREFUSED' ? 'the connection was refused' : (err.code ?? 'no connection');
-    return { kind: 'unreachable', sentence: `Could not reach the care system at ${at} (${why}). Check the API address.` };
+  if (err instanceof NetworkError && err.code === 'ENOTFOUND') {
+    return { kind: 'unreachable', sentence: `There is no host called ${at}. Check the API address.` };
+  }
+  if (err instanceof TimeoutError || err instanceof NetworkError) {
+    return { kind: 'unreachable', sentence: `Could not reach the care system at ${at}. Check the API address.` };
   }
   if (err instanceof NotFoundError || err instanceof MethodNotAllowedError || err instanceof ResponseValidationError) {
     return { kind: 'unreachable', sentence: `Something answers at ${at}, but not as the care API. Check the API address (it usually ends in /v1).` };
@@ -148,6 +158,12 @@ function problemOf(err: unknown, at: string): ConnectionProblem {
   return { kind: 'other', sentence: 'The check failed unexpectedly. Try again; if it keeps failing, tell the app’s operator.' };
 }
 
+/** The address's host, for sentences, and what the deployment allows. */
+interface Where {
+  host: string;
+  allowed: string | undefined;
+}
+
 /** How to read an answer other than success and 403. */
 interface ProbeRules {
   /** This error still shows the permission works (e.g. 404 for a record that cannot exist). */
@@ -157,14 +173,14 @@ interface ProbeRules {
 }
 
 /** true = allowed, false = forbidden; any other failure stops the check. */
-async function allowed(probe: () => Promise<unknown>, at: string, rules: ProbeRules = {}): Promise<boolean> {
+async function allowed(probe: () => Promise<unknown>, at: Where, rules: ProbeRules = {}): Promise<boolean> {
   try {
     await probe();
     return true;
   } catch (err) {
     if (err instanceof ForbiddenError || rules.forbiddenToo?.(err)) return false;
     if (rules.allowedToo?.(err)) return true;
-    throw new CheckStopped(problemOf(err, at));
+    throw new CheckStopped(problemOf(err, at.host, at.allowed));
   }
 }
 
@@ -179,7 +195,7 @@ async function allowed(probe: () => Promise<unknown>, at: string, rules: ProbeRu
  * Create is not probed: no request creates nothing for sure (a PUT the API
  * accepts makes an action), so a key is taken to create if it may update.
  */
-function probeActionsWrite(care: CareClient, at: string): Promise<boolean> {
+function probeActionsWrite(care: CareClient, at: Where): Promise<boolean> {
   return allowed(() => care.actions.reopen(IMPOSSIBLE_ACTION_ID), at, {
     allowedToo: (err) => err instanceof NotFoundError || err instanceof InvalidRequestError,
   });
@@ -191,7 +207,7 @@ function probeActionsWrite(care: CareClient, at: string): Promise<boolean> {
  * credentials), then the other five probes at once.
  */
 export async function checkCareConnection(care: CareClient, options: CheckOptions = {}): Promise<ConnectionCheck> {
-  const at = options.address ? careAddressHost(options.address) : 'that address';
+  const at: Where = { host: options.address ? careAddressHost(options.address) : 'that address', allowed: options.allowed };
   const one = { per_page: 1, attributes: ['_id'] };
   try {
     const actionsRead = await allowed(() => care.actions.list(one), at);

@@ -19,6 +19,8 @@ export interface CommandContext {
   channelId: string;
   triggerId: string;
   reply(message: { text: string; blocks?: unknown[] }): Promise<void>;
+  /** The person already sees an answer elsewhere (a modal opened): a slow command then posts no "slow" line. */
+  answeredElsewhere(): void;
 }
 
 /** One person's Home tab publishes: the newest render wins, one publish at a time. */

@@ -23,11 +23,19 @@ export async function openCreateForm(
   deps: SlackDeps,
   triggerId: string,
   actor: { teamId: string; userId: string },
-  where: { channelId?: string | undefined; threadTs?: string | undefined; task?: string | undefined; dueFromTask?: boolean },
+  where: {
+    channelId?: string | undefined;
+    threadTs?: string | undefined;
+    task?: string | undefined;
+    dueFromTask?: boolean;
+    /** Told once the modal is open (the person sees an answer). */
+    onOpened?: () => void;
+  },
 ): Promise<void> {
   const opened = await deps.slack.views.open({ trigger_id: triggerId, view: loadingModal(TITLE) });
   const viewId = opened.view?.id;
   if (!viewId) return;
+  where.onOpened?.();
   try {
     const [tz, link] = await Promise.all([deps.profiles.tz(actor.userId), deps.identity.getLink(actor)]);
     const now = deps.now();

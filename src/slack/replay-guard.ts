@@ -9,9 +9,18 @@
  * remembered under their own key, so they reach Bolt as before even if Slack
  * signed them with the same timestamp. Slack retries nothing else, so on a
  * command or an interaction the header changes nothing.
+ *
+ * The store is not a hard dependency of every request: when it cannot answer
+ * within `storeWaitMs` (locked, down, slow), the guard lets a request through
+ * and remembers it in this instance's memory until its signature window ends
+ * (replay-memory.ts), so a copy is still refused here; another instance would
+ * not know it. Each such request is counted (`onFailOpen`: the metric
+ * care_slack_replay_guard_fail_open_total).
  */
 import { createHash } from 'node:crypto';
+import type { Logger } from '../logging/logger.js';
 import type { Store } from '../store/index.js';
+import { ReplayMemory } from './replay-memory.js';
 
 /** Slack's signature window: Bolt refuses older timestamps; we refuse newer ones. */
 export const SIGNATURE_WINDOW_MS = 5 * 60_000;
@@ -19,11 +28,20 @@ export const SIGNATURE_WINDOW_MS = 5 * 60_000;
 const CLOCK_MARGIN_MS = 60_000;
 const PRUNE_EVERY_MS = 60_000;
 const MAX_SLACK_RETRIES = 3;
+/** How long the store may take to decide before a request is let through on this instance's memory alone. */
+export const STORE_WAIT_MS = 500;
+const WARN_EVERY_MS = 60_000;
 
 export interface ReplayGuardDeps {
   store: Pick<Store, 'markRequestSeen' | 'pruneSeenRequests'>;
   /** The clock signatures are judged by (Bolt's: the wall clock). Default Date.now. */
   now?: () => number;
+  /** How long the store may take to answer (default STORE_WAIT_MS). */
+  storeWaitMs?: number;
+  /** Told each time a request is let through without the store's answer (metrics). */
+  onFailOpen?: () => void;
+  /** Told (at most once a minute) that the guard is running on memory alone. */
+  logger?: Logger;
 }
 
 /** What the guard needs of a request whose signature verified. */
@@ -43,7 +61,7 @@ export type ReplayVerdict = { ok: true } | { ok: false; reason: 'future-timestam
 export interface ReplayGuard {
   /** The clock the guard judges by (the receiver verifies signatures with it too). */
   readonly now: () => number;
-  /** Decide, and remember the request when it may run. Rejects when the store fails. */
+  /** Decide, and remember the request when it may run (in the store; in memory when the store cannot answer in time). */
   admit(request: SignedRequest): Promise<ReplayVerdict>;
 }
 
@@ -56,18 +74,48 @@ function requestKey(request: SignedRequest): string {
 
 export function createReplayGuard(deps: ReplayGuardDeps): ReplayGuard {
   const now = deps.now ?? Date.now;
+  const storeWaitMs = deps.storeWaitMs ?? STORE_WAIT_MS;
+  const memory = new ReplayMemory();
   let lastPrunedAt = Number.NEGATIVE_INFINITY;
+  let lastWarnedAt = Number.NEGATIVE_INFINITY;
+
+  /** The store's verdict: true = first sight; undefined = it failed or did not answer within storeWaitMs. */
+  async function askStore(key: string, at: number, expiresAt: number): Promise<boolean | undefined> {
+    const decided = (async () => {
+      if (at - lastPrunedAt >= PRUNE_EVERY_MS) {
+        lastPrunedAt = at;
+        await deps.store.pruneSeenRequests(at);
+      }
+      return deps.store.markRequestSeen(key, { now: at, expiresAt });
+    })().catch(() => undefined);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), storeWaitMs);
+    });
+    return Promise.race([decided, late]).finally(() => clearTimeout(timer));
+  }
+
   return {
     now,
     async admit(request) {
       const at = now();
       const signedAt = request.timestampSec * 1000;
       if (signedAt > at + SIGNATURE_WINDOW_MS) return { ok: false, reason: 'future-timestamp' };
-      if (at - lastPrunedAt >= PRUNE_EVERY_MS) {
-        lastPrunedAt = at;
-        await deps.store.pruneSeenRequests(at);
+      const key = requestKey(request);
+      if (memory.has(key, at)) return { ok: false, reason: 'replayed' };
+      const expiresAt = signedAt + SIGNATURE_WINDOW_MS + CLOCK_MARGIN_MS;
+      const first = await askStore(key, at, expiresAt);
+      if (first === undefined) {
+        memory.remember(key, expiresAt, at);
+        deps.onFailOpen?.();
+        if (at - lastWarnedAt >= WARN_EVERY_MS) {
+          lastWarnedAt = at;
+          deps.logger?.warn('the replay guard let a request through on this instance’s memory alone: the database did not answer in time', {
+            waitedMs: storeWaitMs,
+          });
+        }
+        return { ok: true };
       }
-      const first = await deps.store.markRequestSeen(requestKey(request), { now: at, expiresAt: signedAt + SIGNATURE_WINDOW_MS + CLOCK_MARGIN_MS });
       return first ? { ok: true } : { ok: false, reason: 'replayed' };
     },
   };

@@ -182,6 +182,7 @@ function createStore(ctx: Ctx, migration: MigrateResult): OpenedStore {
     listAudit: (query) => audit.listAudit(ctx, query),
 
     ping: async () => void (await db.get('SELECT 1 AS ok')),
+    probeWrite: () => seenRequests.probeWrite(ctx),
     close: () => db.close(),
   };
 }

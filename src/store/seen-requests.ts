@@ -25,3 +25,15 @@ export async function markRequestSeen(ctx: Ctx, key: string, at: { now: number; 
 export async function pruneSeenRequests(ctx: Ctx, now: number): Promise<number> {
   return ctx.db.run('DELETE FROM seen_requests WHERE expires_at <= ?', [now]);
 }
+
+/** The key /healthz writes: not a hash, so never a request's; already expired, so pruned with the rest. */
+const WRITE_PROBE_KEY = 'healthz:write-probe';
+
+/** One real write (an upsert of an expired row): resolves when the database accepts writes. */
+export async function probeWrite(ctx: Ctx): Promise<void> {
+  await ctx.db.run(
+    `INSERT INTO seen_requests (request_key, expires_at) VALUES (?, 0)
+     ON CONFLICT (request_key) DO UPDATE SET expires_at = excluded.expires_at`,
+    [WRITE_PROBE_KEY],
+  );
+}

@@ -4,9 +4,14 @@
  * wraps it in promises and keeps a transaction's statements together (other
  * callers wait while a transaction is open).
  *
- * One store per database file per process: two stores on one file in the same
- * process would block each other's transactions (the driver waits
- * synchronously on the file lock). Separate processes are fine.
+ * One store per database file per process. Separate processes are fine.
+ *
+ * Waiting for another connection's lock (another process writing, a backup
+ * holding the file) never blocks the event loop: SQLite's own busy handler
+ * would sleep inside the synchronous driver, freezing every request of the
+ * process (a Slack ack included) for as long as it waits. Instead a busy
+ * statement fails at once and is tried again after an asynchronous pause,
+ * for up to BUSY_WAIT_MS in all, then fails as before.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,6 +20,13 @@ import type { Db, Param, Row } from './db.js';
 import { StoreError } from './errors.js';
 
 export const SQLITE_FILE_NAME = 'care-slack.sqlite';
+/** The longest a statement waits for another connection's lock before it fails (as busy_timeout did). */
+export const BUSY_WAIT_MS = 5000;
+/** The longest the driver itself may wait (synchronously, with the event loop stopped). */
+const BUSY_SYNC_MS = 5;
+
+const isBusy = (error: unknown) => typeof (error as { code?: unknown })?.code === 'string' && (error as { code: string }).code.startsWith('SQLITE_BUSY');
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 type Statement = Database.Statement<unknown[], unknown>;
 
@@ -28,7 +40,8 @@ export function openSqliteDb(dataDir: string): Db {
     raw.pragma('journal_mode = WAL');
     raw.pragma('synchronous = NORMAL');
     raw.pragma('foreign_keys = ON');
-    raw.pragma('busy_timeout = 5000');
+    // A few milliseconds at most inside the driver; longer waits are asynchronous (see busy()).
+    raw.pragma(`busy_timeout = ${BUSY_SYNC_MS}`);
   } catch (cause) {
     const reason = cause instanceof Error ? cause.message : String(cause);
     throw new StoreError('unreachable', `Cannot open the SQLite database at ${file} (${reason}). Check that DATA_DIR points at a writable directory.`, {
@@ -107,9 +120,25 @@ class SqliteDb implements Db {
     return stmt.run(...bind(params)).changes;
   }
 
+  /**
+   * Run `now` outside any transaction of ours (waiting for the gate, then the check and the statement in
+   * one turn); while another connection holds the lock, try again after a pause, up to BUSY_WAIT_MS.
+   */
+  private async busy<T>(now: () => T): Promise<T> {
+    const deadline = performance.now() + BUSY_WAIT_MS;
+    for (let wait = 2; ; wait = Math.min(wait * 2, 50)) {
+      while (this.gate) await this.gate;
+      try {
+        return now();
+      } catch (error) {
+        if (!isBusy(error) || performance.now() >= deadline) throw error;
+      }
+      await pause(wait);
+    }
+  }
+
   async all<R extends Row = Row>(sql: string, params: readonly Param[] = []): Promise<R[]> {
-    while (this.gate) await this.gate; // the check and the statement run in one turn
-    return this.allNow<R>(sql, params);
+    return this.busy(() => this.allNow<R>(sql, params));
   }
 
   async get<R extends Row = Row>(sql: string, params: readonly Param[] = []): Promise<R | undefined> {
@@ -117,14 +146,28 @@ class SqliteDb implements Db {
   }
 
   async run(sql: string, params: readonly Param[] = []): Promise<number> {
-    while (this.gate) await this.gate; // the check and the statement run in one turn
-    return this.runNow(sql, params);
+    return this.busy(() => this.runNow(sql, params));
   }
 
   async exec(sql: string): Promise<void> {
-    while (this.gate) await this.gate; // the check and the statement run in one turn
-    if (this.closed) throw new StoreError('closed', 'The store is closed; open a new one with openStore().');
-    this.raw.exec(sql);
+    return this.busy(() => {
+      if (this.closed) throw new StoreError('closed', 'The store is closed; open a new one with openStore().');
+      this.raw.exec(sql);
+    });
+  }
+
+  /** BEGIN IMMEDIATE (the write lock), waiting asynchronously while another connection holds it. */
+  private async begin(): Promise<void> {
+    const deadline = performance.now() + BUSY_WAIT_MS;
+    for (let wait = 2; ; wait = Math.min(wait * 2, 50)) {
+      try {
+        this.raw.exec('BEGIN IMMEDIATE');
+        return;
+      } catch (error) {
+        if (!isBusy(error) || performance.now() >= deadline) throw error;
+      }
+      await pause(wait);
+    }
   }
 
   async transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
@@ -134,7 +177,7 @@ class SqliteDb implements Db {
     let release!: () => void;
     this.gate = new Promise<void>((resolve) => (release = resolve));
     try {
-      this.raw.exec('BEGIN IMMEDIATE');
+      await this.begin();
       try {
         const result = await fn(this.direct);
         this.raw.exec('COMMIT');

@@ -138,6 +138,8 @@ export interface Store {
 
   /** Resolves when the database answers; throws StoreError('unreachable' | 'closed') otherwise. */
   ping(): Promise<void>;
+  /** Resolves when the database accepts a write (one row of the replay memory, already expired); throws otherwise. */
+  probeWrite(): Promise<void>;
   /** Close connections; waits for an open SQLite transaction. Safe to call twice. */
   close(): Promise<void>;
 }

@@ -7,7 +7,7 @@
  * (registry.ts).
  */
 import type { WebClient } from '@slack/web-api';
-import { type CareClient, createCareClient } from '../care/index.js';
+import { type AddressRule, type CareClient, createCareClient } from '../care/index.js';
 import { createHealth, type HealthReport } from '../health.js';
 import { type Job, workspaceJobs } from '../jobs/index.js';
 import type { Logger } from '../logging/logger.js';
@@ -70,7 +70,16 @@ export interface WorkspaceSpec {
   /** Known in multi-workspace mode; in single-workspace mode learned from auth.test when first needed. */
   teamId?: string | undefined;
   botToken: string;
-  care: { baseUrl: string; accountId: string; apiKey: string; apiSecret: string; rateLimitPerSecond?: number | undefined; connections?: number | undefined };
+  care: {
+    baseUrl: string;
+    accountId: string;
+    apiKey: string;
+    apiSecret: string;
+    rateLimitPerSecond?: number | undefined;
+    connections?: number | undefined;
+    /** Connect only to addresses this allows (a workspace's admin typed the address: services/care-hosts.ts). */
+    allowAddress?: AddressRule | undefined;
+  };
   timezone: string;
   careWebUrl?: string | undefined;
   /** Admins besides the workspace's own Slack admins and owners. */

@@ -128,7 +128,12 @@ export function multiWorkspaceRegistry(options: MultiRegistryOptions): Workspace
         pending = load(workspaceId).finally(() => building.delete(workspaceId));
         building.set(workspaceId, pending);
       }
-      return pending;
+      // The database does not answer: a workspace composed here goes on as it was (read again at the next request).
+      if (!entry) return pending;
+      return pending.catch((error: unknown) => {
+        logger.warn('could not read a workspace from the database; serving it as composed here', { team: workspaceId, error });
+        return { state: 'ready', workspace: entry.workspace, installation: entry.installation };
+      });
     },
     async connected() {
       const all = await store.listWorkspaces();

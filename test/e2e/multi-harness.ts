@@ -7,6 +7,7 @@ import { KeyRing } from '../../src/crypto/key-ring.js';
 import { careWorkspace } from '../../src/demo/care-workspace.js';
 import { memoryLogger } from '../../src/logging/logger.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { parseCareApiHosts } from '../../src/services/care-hosts.js';
 import { createSlackDriver, secondDemoWorkspace, startSlackFake, type SlackDriver, type SlackFake } from '../../src/slack-fake/index.js';
 
 export const OAUTH = { clientId: '111.222', clientSecret: 'e2e-client-secret', stateSecret: 'e2e-state-secret-0123456789' };
@@ -25,7 +26,7 @@ export interface MultiHarness {
   /** A driver sending as people of this team. */
   team(teamId: string): SlackDriver;
   /** Install the app in a team through /slack/install and the fake's authorize page. */
-  install(teamId: string, user: string): Promise<{ status: number; body: string }>;
+  install(teamId: string, user: string): Promise<{ status: number; body: string; steps: { url: string; status: number }[] }>;
   /** Connect a team to a sandbox account straight in the store (where connecting is not under test). */
   connectDirectly(teamId: string, account: number, by?: string): Promise<void>;
   close(): Promise<void>;
@@ -41,6 +42,11 @@ export async function startMultiHarness(
     recheckMs?: number;
     /** Another instance of the same deployment: this harness's sandbox and Slack (not stopped by close). */
     beside?: MultiHarness;
+    /**
+     * CARE_API_HOSTS as the deployment sets it. Default: the sandbox's own host:port, allowed explicitly (it is on
+     * 127.0.0.1, which a deployment otherwise never connects to); `null`: unset (any public https host).
+     */
+    careApiHosts?: string | null;
   } = {},
 ): Promise<MultiHarness> {
   const sandbox = options.beside?.sandbox ?? (await startSandbox({ port: 0, seed: 'demo', controls: true, rateLimit: 0, accounts: 2, ...options.sandbox }));
@@ -58,8 +64,11 @@ export async function startMultiHarness(
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'care-multi-')));
   const logger = memoryLogger('debug');
   const keyRing = options.keyRing ?? new KeyRing([randomBytes(32)]);
+  const hosts = options.careApiHosts === null ? undefined : parseCareApiHosts(options.careApiHosts ?? new URL(sandbox.url).host);
+  if (hosts && !hosts.ok) throw new Error(`CARE_API_HOSTS ${hosts.problem}`);
   const app = await composeMultiApp({
     slack: { signingSecret: SIGNING_SECRET, ...OAUTH, apiUrl: fake.apiUrl, lookupFailureTtlMs: 0 },
+    careApiHosts: hosts?.hosts,
     keyRing,
     care: { rateLimitPerSecond: 50 },
     store: { dataDir, databaseUrl: options.databaseUrl },
@@ -83,7 +92,7 @@ export async function startMultiHarness(
     team: (teamId) => driver.forTeam(teamId),
     async install(teamId, user) {
       const done = await driver.installApp(teamId, user, { installUrl: `${base}/slack/install` });
-      return { status: done.status, body: done.body };
+      return { status: done.status, body: done.body, steps: done.steps };
     },
     async connectDirectly(teamId, account, by = 'U0AMELIA') {
       const a = sandbox.accounts[account - 1]!;

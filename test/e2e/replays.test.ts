@@ -127,22 +127,28 @@ describe('replayed Slack requests', () => {
 });
 
 describe('when the replay memory cannot be reached', () => {
-  it('a signed request is refused (503), not run unguarded', async () => {
+  it('a signed request still runs (counted), and a copy of it sent to this instance again is refused', async () => {
     const h = await startHarness({ sandbox: { seed: 'empty' } });
     const dir = await mkdtemp(join(tmpdir(), 'replay-store-'));
     const brokenStore = await openStore({ dataDir: dir });
     await brokenStore.close();
-    const app = createSlackApp(
-      { botToken: h.fake.botToken, signingSecret: SIGNING_SECRET, slackApiUrl: h.fake.apiUrl, replayGuard: createReplayGuard({ store: brokenStore }) },
-      h.app.deps,
-    );
+    let failOpen = 0;
+    const guard = createReplayGuard({ store: brokenStore, onFailOpen: () => failOpen++ });
+    const app = createSlackApp({ botToken: h.fake.botToken, signingSecret: SIGNING_SECRET, slackApiUrl: h.fake.apiUrl, replayGuard: guard }, h.app.deps);
+    let tap: RequestTap | undefined;
     try {
       const { port } = await app.start(0);
-      const driver = createSlackDriver({ fake: h.fake, eventsUrl: `http://127.0.0.1:${port}/slack/events`, signingSecret: SIGNING_SECRET });
+      tap = await startRequestTap(`http://127.0.0.1:${port}/slack/events`);
+      const driver = createSlackDriver({ fake: h.fake, eventsUrl: tap.url, signingSecret: SIGNING_SECRET });
       const sent = await driver.slash('sophie', '/care help');
-      expect(sent.status).toBe(503);
-      expect(h.fake.state.responseUrls.find((r) => r.url === sent.responseUrl)?.uses).toBe(0);
+      expect(sent.status).toBe(200);
+      expect((await replyOn(h, 'U0SOPHIE', sent.responseUrl!)).text).toContain('/care mine');
+      expect(failOpen).toBe(1);
+      const again = await tap.resend(tap.requests.findLast((r) => r.body.includes('command=%2Fcare'))!);
+      expect(again.status).toBe(401);
+      expect(h.fake.state.responseUrls.find((r) => r.url === sent.responseUrl)?.uses).toBe(1);
     } finally {
+      await tap?.close();
       await app.stop();
       await h.close();
       await rm(dir, { recursive: true, force: true });

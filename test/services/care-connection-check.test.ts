@@ -1,7 +1,8 @@
 /** Checking a care connection against the real sandbox: what an admin is told for good, wrong and half-permitted credentials. */
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCareClient, type CareClient } from '../../src/care/index.js';
+import { type AddressRule, createCareClient, type CareClient } from '../../src/care/index.js';
+import { careHostPolicy } from '../../src/services/care-hosts.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { checkCareConnection, connectionReport, type ConnectionCheck } from '../../src/services/care-connection-check.js';
 
@@ -29,6 +30,7 @@ beforeAll(async () => {
     ],
     rateLimit: 0,
     startTime: START,
+    controls: true,
   });
 });
 afterAll(async () => {
@@ -36,7 +38,9 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
-function client(over: Partial<{ baseUrl: string; accountId: string; apiKey: string; apiSecret: string }> = {}): CareClient {
+function client(
+  over: Partial<{ baseUrl: string; accountId: string; apiKey: string; apiSecret: string; allowAddress: AddressRule | undefined }> = {},
+): CareClient {
   const c = createCareClient({
     baseUrl: sandbox.url,
     accountId: 'acct-check',
@@ -106,8 +110,22 @@ describe('checking a care connection', () => {
     const check = await checkCareConnection(client({ baseUrl: address }), { address });
     expect(check.ok).toBe(false);
     expect(check.problem?.kind).toBe('unreachable');
-    expect(check.problem?.sentence).toContain(`127.0.0.1:${port}`);
-    expect(check.problem?.sentence).toMatch(/refused.*Check the API address/);
+    // One sentence whatever happened there: it tells nobody whether a port is closed or silent.
+    expect(check.problem?.sentence).toBe(`Could not reach the care system at 127.0.0.1:${port}. Check the API address.`);
+  });
+
+  it('says what is allowed, not what answered, when a name resolves to this server’s own network (the sandbox listens there)', async () => {
+    const policy = careHostPolicy();
+    const address = `http://localhost:${new URL(sandbox.url).port}/v1`;
+    const before = (await (await fetch(`${sandbox.accounts[0]!.controlsUrl}/stats`)).json()) as { total: number };
+    const check = await checkCareConnection(client({ baseUrl: address, allowAddress: policy.addressRuleFor(address) }), { address, allowed: policy.allowed });
+    expect(check).toMatchObject({ ok: false, problem: { kind: 'unreachable' }, permissions: [] });
+    expect(check.problem?.sentence).toBe(
+      `localhost:${new URL(sandbox.url).port} is not an address this app connects to. The care API must be at a public https:// address, given by its host name (e.g. https://api.carehq.co.uk/v1).`,
+    );
+    const after = (await (await fetch(`${sandbox.accounts[0]!.controlsUrl}/stats`)).json()) as { total: number };
+    expect(typeof before.total).toBe('number');
+    expect(after.total).toBe(before.total); // nothing reached the sandbox
   });
 
   it('says an address that answers, but not as the care API, is wrong', async () => {

@@ -11,6 +11,7 @@ import { createCareClient } from '../../src/care/index.js';
 import { KeyRing } from '../../src/crypto/key-ring.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { careHostPolicy } from '../../src/services/care-hosts.js';
 import { registerConnectCare } from '../../src/slack/listeners/workspace/connect-care.js';
 import { createSignedMetadata, metadataKey } from '../../src/slack/signed-metadata.js';
 import { connectCareHomeBlocks } from '../../src/slack/views/connect-care.js';
@@ -69,12 +70,15 @@ async function boot(): Promise<World> {
   const store = fresh.store;
   const admins = new Set(['U0ALICE']);
   const changed: string[] = [];
+  // The sandbox is on 127.0.0.1: allowed explicitly, as CARE_API_HOSTS does.
+  const careHosts = careHostPolicy([{ host: '127.0.0.1', port: Number(new URL(sandbox.url).port) }]);
   fake = await startSlackFake({ postRateLimit: false });
   const started = await startBoltApp(fake, (app: App) => {
     registerConnectCare(app, {
       store,
       isAdmin: async (_teamId, userId) => admins.has(userId),
-      careClientFor: (c) => createCareClient({ ...c, maxRetries: 0, timeoutMs: 2000 }),
+      careClientFor: (c) => createCareClient({ ...c, maxRetries: 0, timeoutMs: 2000, allowAddress: careHosts.addressRuleFor(c.baseUrl) }),
+      careHosts,
       onChanged: async (teamId) => void changed.push(teamId),
       signedMetadata: createSignedMetadata({ key: metadataKey(SIGNING_SECRET), now: () => new Date() }),
       logger: createLogger({ level: 'silent' }),

@@ -3,6 +3,7 @@
  * credentials, or an inline error per field that is wrong. Pure.
  */
 import { CARE_ADDRESSES, type CareAddressChoice, canonicalCareAddress } from '../../services/care-address.js';
+import type { CareHostPolicy } from '../../services/care-hosts.js';
 import { ConnectCareIds as Ids, FIELD_ACTION_ID } from '../ids.js';
 import type { ConnectCareInitial } from '../views/connect-care.js';
 
@@ -23,7 +24,8 @@ export type ConnectCareForm = { ok: true; details: ConnectCareDetails } | { ok: 
 
 const CHOICES: readonly string[] = ['live', 'sandbox', 'other'];
 
-export function readConnectCareForm(values: StateValues): ConnectCareForm {
+/** `policy`: the care API hosts this deployment may reach (CARE_API_HOSTS), for the typed address and the presets alike. */
+export function readConnectCareForm(values: StateValues, policy: CareHostPolicy): ConnectCareForm {
   const text = (block: string) => (values[block]?.[FIELD_ACTION_ID]?.value ?? '').trim();
   const picked = values[Ids.address]?.[FIELD_ACTION_ID]?.selected_option?.value ?? '';
   const errors: Record<string, string> = {};
@@ -32,12 +34,17 @@ export function readConnectCareForm(values: StateValues): ConnectCareForm {
   const typedUrl = text(Ids.otherAddress);
   if (!CHOICES.includes(picked)) errors[Ids.address] = 'Choose where your care system’s API is.';
   else if (picked === 'other') {
-    const address = typedUrl ? canonicalCareAddress(typedUrl) : undefined;
+    const address = typedUrl ? canonicalCareAddress(typedUrl, policy) : undefined;
     if (!address) errors[Ids.otherAddress] = 'Type the API address, e.g. https://api.example.com/v1.';
     else if (!address.ok) errors[Ids.otherAddress] = address.sentence;
     else baseUrl = address.url;
   } else if (typedUrl) errors[Ids.otherAddress] = 'To use this address, choose “Another address” above; otherwise clear it.';
-  else baseUrl = CARE_ADDRESSES[picked as keyof typeof CARE_ADDRESSES];
+  else {
+    const preset = CARE_ADDRESSES[picked as keyof typeof CARE_ADDRESSES];
+    const problem = policy.problemWith(new URL(preset));
+    if (problem) errors[Ids.address] = problem;
+    else baseUrl = preset;
+  }
 
   const accountId = text(Ids.accountId);
   const apiKey = text(Ids.apiKey);

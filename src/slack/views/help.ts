@@ -8,14 +8,18 @@ export interface HelpState {
   isAdmin: boolean;
   /** Not linked, and their request to link is waiting for an admin. */
   requestWaiting?: boolean;
+  /** Whether they are linked could not be learned just now (the app's database did not answer). */
+  linkUnknown?: boolean;
 }
 
 export function helpBlocks(state: HelpState): Block[] {
-  const link = state.linked
-    ? `:link: Your Slack account is linked${state.careUserName ? ` to *${userText(state.careUserName, 100)}*` : ''} in the care system.`
-    : state.requestWaiting
-      ? ':hourglass_flowing_sand: Your Slack account is *not linked* yet: your request is waiting for an admin, and you will get a message when it is decided. Until then you can use the reference commands below.'
-      : ':grey_question: Your Slack account is *not linked* yet. Type `/care link` so you can create, edit and complete actions.';
+  const link = state.linkUnknown
+    ? ':grey_question: I cannot check whether your Slack account is linked just now (the app cannot reach its database). Here is everything `/care` does; commands that need your care account may fail until it is back.'
+    : state.linked
+      ? `:link: Your Slack account is linked${state.careUserName ? ` to *${userText(state.careUserName, 100)}*` : ''} in the care system.`
+      : state.requestWaiting
+        ? ':hourglass_flowing_sand: Your Slack account is *not linked* yet: your request is waiting for an admin, and you will get a message when it is decided. Until then you can use the reference commands below.'
+        : ':grey_question: Your Slack account is *not linked* yet. Type `/care link` so you can create, edit and complete actions.';
   const blocks: Block[] = [
     section(link),
     section(
@@ -48,7 +52,7 @@ export function helpBlocks(state: HelpState): Block[] {
   }
   // Only linked people can create actions: the others are shown how to link, not a button that cannot work for them.
   if (state.linked) blocks.push(actions(BlockIds.helpActions, [button('New action', ActionIds.newAction, 'new', 'primary')]));
-  else if (!state.requestWaiting)
+  else if (!state.requestWaiting && !state.linkUnknown)
     blocks.push(
       context(
         ':point_right: To link: type `/care link`. If your Slack email is the one the care system has, you are linked at once; otherwise an admin is asked and you get a message when it is done.',

@@ -12,6 +12,13 @@ export function seenRequestsContract(h: Harness): void {
       expect(await store.markRequestSeen('sig-b', { now, expiresAt: now + 60_000 })).toBe(true);
     });
 
+    it('accepts the health check’s write probe, which no request key can meet and the next prune removes', async () => {
+      const { store, clock } = await h.fresh();
+      await expect(store.probeWrite()).resolves.toBeUndefined();
+      await expect(store.probeWrite()).resolves.toBeUndefined();
+      expect(await store.pruneSeenRequests(clock())).toBe(1);
+    });
+
     it('another instance on the same database remembers it too', async () => {
       const { store, clock, open } = await h.fresh();
       const other = await open();

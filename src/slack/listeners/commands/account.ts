@@ -2,6 +2,7 @@ import type { CommandContext, SlackDeps } from '../../deps.js';
 import { publishHome } from '../../home-publisher.js';
 import { slackDate } from '../../../time/slack-date.js';
 import { userText } from '../../text.js';
+import { valueWithin } from '../../within.js';
 import { section } from '../../views/blocks.js';
 import { helpBlocks } from '../../views/help.js';
 import { linkRequestBlocks, linksBlocks } from '../../views/links.js';
@@ -15,15 +16,35 @@ const WHY_REQUESTED = {
   'no-email': 'your Slack profile has no email I can read',
 } as const;
 
-/** `/care`, `/care help` */
+/** How long help waits for the person's link (the database) or their care user's name (the care API) before answering without it. */
+const HELP_DETAIL_WAIT_MS = 1000;
+
+/**
+ * `/care`, `/care help`. Needs neither the database nor the care API: what it
+ * cannot learn within HELP_DETAIL_WAIT_MS (whether the person is linked, their
+ * care user's name) it leaves out, and says so.
+ */
 export const help: CommandHandler<'help'> = async (_cmd, ctx, deps) => {
   const actor = actorOf(ctx);
-  const [link, isAdmin] = await Promise.all([deps.identity.getLink(actor), deps.identity.isAdmin(actor)]);
-  const careUserName = link ? await deps.identity.careUserName(link.careUserId) : undefined;
-  const pending = link ? null : await deps.identity.pendingRequestOf(actor);
+  const account = valueWithin(
+    (async () => {
+      const link = await deps.identity.getLink(actor);
+      return { link, pending: link ? null : await deps.identity.pendingRequestOf(actor) };
+    })(),
+    HELP_DETAIL_WAIT_MS,
+  );
+  const [known, isAdmin] = await Promise.all([account, deps.identity.isAdmin(actor)]);
+  const link = known?.link;
+  const careUserName = link ? await valueWithin(deps.identity.careUserName(link.careUserId), HELP_DETAIL_WAIT_MS) : undefined;
   await ctx.reply({
     text: 'What /care can do',
-    blocks: helpBlocks({ linked: Boolean(link), ...(careUserName ? { careUserName } : {}), isAdmin, ...(pending ? { requestWaiting: true } : {}) }),
+    blocks: helpBlocks({
+      linked: Boolean(link),
+      ...(known ? {} : { linkUnknown: true }),
+      ...(careUserName ? { careUserName } : {}),
+      isAdmin,
+      ...(known?.pending ? { requestWaiting: true } : {}),
+    }),
   });
 };
 

@@ -23,7 +23,7 @@ export const newAction: CommandHandler<'new'> = async (cmd, ctx, deps) => {
     await ctx.reply({ text: 'Link your care account first: /care link', blocks: notLinkedBlocks() });
     return;
   }
-  await openCreateForm(deps, ctx.triggerId, actorOf(ctx), { channelId: ctx.channelId, task: cmd.task, dueFromTask: true });
+  await openCreateForm(deps, ctx.triggerId, actorOf(ctx), { channelId: ctx.channelId, task: cmd.task, dueFromTask: true, onOpened: ctx.answeredElsewhere });
 };
 
 /** `/care mine` */

@@ -3,6 +3,7 @@ import { describeError } from '../../../services/errors.js';
 import { type Command, parseCommand } from '../../commands/parse.js';
 import type { CommandContext, SlackDeps } from '../../deps.js';
 import { safeRespond } from '../../respond.js';
+import { patientReply, SLOW_TEXT } from '../slow-answer.js';
 import { escapeMrkdwn } from '../../text.js';
 import { errorBlocks } from '../../views/help.js';
 import { help, link, links, unlink, whoami } from './account.js';
@@ -49,18 +50,26 @@ function handle(cmd: Command & { kind: CommandKind }, ctx: CommandContext, deps:
   return handler(cmd as never, ctx, deps);
 }
 
-/** `/care …`: ack at once, parse, dispatch by kind; any error becomes a sentence for the person. */
+/**
+ * `/care …`: ack at once, parse, dispatch by kind; any error becomes a sentence for the person.
+ * An answer slower than SLOW_AFTER_MS is preceded by a "slow" line (slow-answer.ts).
+ */
 export function registerCareCommand(app: App, deps: SlackDeps): void {
   app.command('/care', async ({ command, ack, respond }) => {
     await ack();
+    const answer = patientReply<{ text: string; blocks?: unknown[] }>(
+      async (m) => {
+        await safeRespond(respond, { response_type: 'ephemeral', ...m }, deps.logger);
+      },
+      { text: SLOW_TEXT },
+    );
     const ctx: CommandContext = {
       teamId: command.team_id,
       userId: command.user_id,
       channelId: command.channel_id,
       triggerId: command.trigger_id,
-      reply: async (m) => {
-        await safeRespond(respond, { response_type: 'ephemeral', ...m }, deps.logger);
-      },
+      reply: answer.reply,
+      answeredElsewhere: answer.answeredElsewhere,
     };
     const cmd = parseCommand(command.text ?? '');
     deps.logger.info('slash command', { sub: cmd.kind, user: command.user_id });
@@ -76,6 +85,8 @@ export function registerCareCommand(app: App, deps: SlackDeps): void {
       const message = describeError(err);
       deps.logger.warn('slash command failed', { sub: cmd.kind, error: err });
       await ctx.reply({ text: message, blocks: errorBlocks(message) });
+    } finally {
+      answer.done();
     }
   });
 }

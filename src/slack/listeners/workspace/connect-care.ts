@@ -30,6 +30,7 @@ import type { CareClient } from '../../../care/index.js';
 import type { Logger } from '../../../logging/logger.js';
 import { careAddressChoiceOf, careAddressHost } from '../../../services/care-address.js';
 import { type ConnectionCheck, checkCareConnection } from '../../../services/care-connection-check.js';
+import type { CareHostPolicy } from '../../../services/care-hosts.js';
 import { describeError } from '../../../services/errors.js';
 import type { Store } from '../../../store/index.js';
 import { readConnectCareForm } from '../../forms/connect-care-form.js';
@@ -53,6 +54,8 @@ export interface ConnectCareDeps {
   isAdmin(teamId: string, userId: string): Promise<boolean>;
   /** Build a care client for these credentials (the app passes createCareClient with its logger/limits); closed after the check. */
   careClientFor(c: { baseUrl: string; accountId: string; apiKey: string; apiSecret: string }): CareClient;
+  /** The care API hosts this deployment may reach (CARE_API_HOSTS); careClientFor's clients connect only where it allows. */
+  careHosts: CareHostPolicy;
   /** Told after a connection is saved or removed (the app rebuilds that workspace). */
   onChanged(teamId: string, userId: string): Promise<void>;
   signedMetadata: SignedMetadata;
@@ -91,7 +94,7 @@ function initialOf(existing: { baseUrl: string; accountId: string } | null): Con
 async function runCheck(deps: ConnectCareDeps, c: { baseUrl: string; accountId: string; apiKey: string; apiSecret: string }): Promise<ConnectionCheck> {
   const care = deps.careClientFor(c);
   try {
-    return await checkCareConnection(care, { address: c.baseUrl, logger: deps.logger });
+    return await checkCareConnection(care, { address: c.baseUrl, allowed: deps.careHosts.allowed, logger: deps.logger });
   } finally {
     await care.close().catch(() => undefined);
   }
@@ -136,7 +139,7 @@ export function registerConnectCare(app: App, deps: ConnectCareDeps): void {
       await ack({ response_action: 'update', view: damagedFormModal(TITLE) });
       return;
     }
-    const form = readConnectCareForm(view.state.values);
+    const form = readConnectCareForm(view.state.values, deps.careHosts);
     if (!form.ok) {
       await ack({ response_action: 'errors', errors: form.errors });
       return;
