@@ -34,6 +34,7 @@ import type {
   CareConnection,
   CareConnectionInput,
   InstallationQuery,
+  InstallationSaved,
   ReencryptResult,
   SlackInstallation,
   SlackInstallationInput,
@@ -116,8 +117,12 @@ export interface Store {
   // many workspaces: installations, care connections, settings. Tokens and secrets are kept encrypted
   // with the key ring given to openStore(); without one, the methods that touch them throw
   // StoreError('encryption-key-missing'), and a value the ring cannot open StoreError('secret-unreadable').
-  /** Save (or replace, keeping installedAt) a Slack installation: by team, or by enterprise for an org-wide install. */
-  saveInstallation(input: SlackInstallationInput): Promise<SlackInstallation>;
+  /**
+   * Save a Slack installation: by team, or by enterprise for an org-wide install. Installing again
+   * replaces the bot's token, ids and scopes and keeps installedAt and the first installer: only the
+   * first installer's own installing again replaces their user grant, webhook and metadata.
+   */
+  saveInstallation(input: SlackInstallationInput): Promise<InstallationSaved>;
   /** As Bolt asks: isEnterpriseInstall ? by enterpriseId : by teamId. Null when there is none. */
   getInstallation(query: InstallationQuery): Promise<SlackInstallation | null>;
   deleteInstallation(query: InstallationQuery): Promise<boolean>;
