@@ -42,7 +42,7 @@ export function workspaceOf(context: Context): string | undefined {
 }
 
 export function notConnectedSentence(): string {
-  return "Care Actions is installed here but not connected to your care system yet, so it cannot show or change actions. A Care Actions admin connects it from the app's *Home* tab (whoever installed the app, or a Slack workspace admin); `/care admins` shows who they are.";
+  return "Care Actions is installed here but not connected to your care system yet, so it cannot show or change actions. A Care Actions admin connects it from the app's *Home* tab (whoever first installed the app, or a Slack workspace admin); `/care admins` shows who they are.";
 }
 
 const eventType = (body: Record<string, unknown>) =>
