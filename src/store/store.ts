@@ -12,6 +12,7 @@ import type {
   Delivery,
   DeliveryFilter,
   DeliveryKey,
+  EventAdmission,
   GroupRoute,
   GroupRouteInput,
   IdentityLink,
@@ -113,6 +114,14 @@ export interface Store {
   markRequestSeen(key: string, at: { now: number; expiresAt: number }): Promise<boolean>;
   /** Forget keys expired at `now`; resolves to how many. */
   pruneSeenRequests(now: number): Promise<number>;
+
+  // Events API deliveries already admitted, by event_id (their de-duplication); times from the caller's clock
+  /** True when this copy of the event may run: never admitted, expired, or its admitting copy was never answered and is stale. */
+  admitEvent(eventId: string, at: EventAdmission): Promise<boolean>;
+  /** The admitting copy's answer: 'acked' keeps the event refused until it expires; 'failed' lets the next copy in. */
+  settleEvent(eventId: string, claim: string, outcome: 'acked' | 'failed'): Promise<boolean>;
+  /** Forget events expired at `now`; resolves to how many. */
+  pruneSeenEvents(now: number): Promise<number>;
 
   // many workspaces: installations, care connections, settings. Tokens and secrets are kept encrypted
   // with the key ring given to openStore(); without one, the methods that touch them throw
