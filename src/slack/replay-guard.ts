@@ -5,23 +5,23 @@
  * it may run. What was seen is remembered in the store, so every instance on
  * one database refuses the replay; rows expire with the signature window.
  *
- * Slack's own retries of an Events API delivery (X-Slack-Retry-Num 1-3) are
- * remembered under their own key, so they reach Bolt as before even if Slack
- * signed them with the same timestamp. Slack retries nothing else, so on a
- * command or an interaction the header changes nothing.
+ * An Events API delivery is judged by its `event_id` instead (event-once.ts):
+ * Slack's retries (X-Slack-Retry-Num, a header the signature does not cover)
+ * and any captured copy run the event once. Slack retries nothing else, so on
+ * a command or an interaction the header changes nothing.
  */
 import { createHash } from 'node:crypto';
 import type { Store } from '../store/index.js';
+import { admitEventCopy, type EventVerdict } from './event-once.js';
 
 /** Slack's signature window: Bolt refuses older timestamps; we refuse newer ones. */
 export const SIGNATURE_WINDOW_MS = 5 * 60_000;
 /** Extra time a seen request is remembered, for clocks of instances that differ a little. */
 const CLOCK_MARGIN_MS = 60_000;
 const PRUNE_EVERY_MS = 60_000;
-const MAX_SLACK_RETRIES = 3;
 
 export interface ReplayGuardDeps {
-  store: Pick<Store, 'markRequestSeen' | 'pruneSeenRequests'>;
+  store: Pick<Store, 'markRequestSeen' | 'pruneSeenRequests' | 'admitEvent' | 'settleEvent' | 'pruneSeenEvents'>;
   /** The clock signatures are judged by (Bolt's: the wall clock). Default Date.now. */
   now?: () => number;
 }
@@ -32,13 +32,11 @@ export interface SignedRequest {
   signature: string;
   /** X-Slack-Request-Timestamp, Unix seconds. */
   timestampSec: number;
-  /** X-Slack-Retry-Num, when present. */
-  retryNum?: number | undefined;
-  /** True for an Events API delivery (a JSON body), the only kind Slack retries. */
-  eventsApi: boolean;
+  /** An Events API delivery's `event_id` (judged by it, not by the signature). */
+  eventId?: string | undefined;
 }
 
-export type ReplayVerdict = { ok: true } | { ok: false; reason: 'future-timestamp' | 'replayed' };
+export type ReplayVerdict = { ok: true } | EventVerdict | { ok: false; reason: 'future-timestamp' | 'replayed' };
 
 export interface ReplayGuard {
   /** The clock the guard judges by (the receiver verifies signatures with it too). */
@@ -47,12 +45,7 @@ export interface ReplayGuard {
   admit(request: SignedRequest): Promise<ReplayVerdict>;
 }
 
-function requestKey(request: SignedRequest): string {
-  const hash = createHash('sha256').update(request.signature).digest('hex');
-  const retry = request.retryNum;
-  const slackRetry = request.eventsApi && retry !== undefined && Number.isInteger(retry) && retry >= 1 && retry <= MAX_SLACK_RETRIES;
-  return slackRetry ? `${hash}:retry-${retry}` : hash;
-}
+const requestKey = (request: SignedRequest): string => createHash('sha256').update(request.signature).digest('hex');
 
 export function createReplayGuard(deps: ReplayGuardDeps): ReplayGuard {
   const now = deps.now ?? Date.now;
@@ -66,7 +59,9 @@ export function createReplayGuard(deps: ReplayGuardDeps): ReplayGuard {
       if (at - lastPrunedAt >= PRUNE_EVERY_MS) {
         lastPrunedAt = at;
         await deps.store.pruneSeenRequests(at);
+        await deps.store.pruneSeenEvents(at);
       }
+      if (request.eventId) return admitEventCopy(deps.store, request.eventId, { now: at, signedAt });
       const first = await deps.store.markRequestSeen(requestKey(request), { now: at, expiresAt: signedAt + SIGNATURE_WINDOW_MS + CLOCK_MARGIN_MS });
       return first ? { ok: true } : { ok: false, reason: 'replayed' };
     },

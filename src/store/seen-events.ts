@@ -8,12 +8,13 @@ import type { Ctx } from './db.js';
 import type { EventAdmission } from './types.js';
 
 /**
- * Admit a copy of an event: true when this copy may run. It may when the
+ * Admit a copy of an event: 'admitted' when this copy may run. It may when the
  * event was never admitted, when its row expired, or when the copy that had it
- * was never answered and its admission is older than `staleBefore`. An event
- * once acked, or admitted by a copy still being answered, is refused.
+ * was never answered and its admission is older than `staleBefore`. Otherwise
+ * it is refused: 'acked' (the event already went to the app) or 'in-flight'
+ * (a copy admitted since `staleBefore` is still being answered).
  */
-export async function admitEvent(ctx: Ctx, eventId: string, at: EventAdmission): Promise<boolean> {
+export async function admitEvent(ctx: Ctx, eventId: string, at: EventAdmission): Promise<'admitted' | 'acked' | 'in-flight'> {
   const row = await ctx.db.get(
     `INSERT INTO seen_events (event_id, state, claim, admitted_at, expires_at) VALUES (?, 'admitted', ?, ?, ?)
      ON CONFLICT (event_id) DO UPDATE SET state = 'admitted', claim = excluded.claim, admitted_at = excluded.admitted_at, expires_at = excluded.expires_at
@@ -21,7 +22,10 @@ export async function admitEvent(ctx: Ctx, eventId: string, at: EventAdmission):
      RETURNING event_id`,
     [eventId, at.claim, at.now, at.expiresAt, at.now, at.staleBefore],
   );
-  return row !== undefined;
+  if (row) return 'admitted';
+  // Refused: which answer fits is read after (a row settled meanwhile is read as it is now).
+  const held = await ctx.db.get('SELECT state FROM seen_events WHERE event_id = ?', [eventId]);
+  return held?.state === 'acked' ? 'acked' : 'in-flight';
 }
 
 /**

@@ -116,8 +116,8 @@ export interface Store {
   pruneSeenRequests(now: number): Promise<number>;
 
   // Events API deliveries already admitted, by event_id (their de-duplication); times from the caller's clock
-  /** True when this copy of the event may run: never admitted, expired, or its admitting copy was never answered and is stale. */
-  admitEvent(eventId: string, at: EventAdmission): Promise<boolean>;
+  /** 'admitted' when this copy may run (never admitted, expired, or its admitting copy was never answered and is stale); else 'acked' or 'in-flight'. */
+  admitEvent(eventId: string, at: EventAdmission): Promise<'admitted' | 'acked' | 'in-flight'>;
   /** The admitting copy's answer: 'acked' keeps the event refused until it expires; 'failed' lets the next copy in. */
   settleEvent(eventId: string, claim: string, outcome: 'acked' | 'failed'): Promise<boolean>;
   /** Forget events expired at `now`; resolves to how many. */
