@@ -11,11 +11,15 @@
  * each exactly once through the delivery ledger, keyed by that audit row. The
  * first install gets the installer's "what next" DM, once, the same way.
  *
+ * Uninstalling forgets the installation, but its audit row names who had first
+ * installed it: installing afresh after that, by someone else, is the same
+ * "installed again by someone else" (the first installer stays).
+ *
  * Bolt also stores refreshed tokens through here (token rotation): that is the
  * first installer's installation saved again, so nobody is told anything.
  */
 import type { Logger } from '../logging/logger.js';
-import type { InstallationSaved, SlackInstallation, SlackInstallationInput, Store } from '../store/index.js';
+import type { InstallationSaved, SlackInstallationInput, Store } from '../store/index.js';
 import { slackDate } from '../time/slack-date.js';
 import type { Deliverer } from './delivery.js';
 
@@ -26,7 +30,7 @@ export interface WorkspaceMessenger {
 }
 
 export interface InstallsDeps {
-  store: Pick<Store, 'saveInstallation' | 'appendAudit' | 'getWorkspaceSettings'>;
+  store: Pick<Store, 'saveInstallation' | 'appendAudit' | 'getWorkspaceSettings' | 'listAudit'>;
   messenger(workspaceId: string, botToken: string): WorkspaceMessenger;
   /** Someone else installed again: what was built from the old token is built again. */
   onReinstalled(workspaceId: string): Promise<void>;
@@ -55,13 +59,23 @@ export const INSTALLED_TEXT =
   "Care Actions is installed. Next, connect your care system: open the app's *Home* tab and choose *Connect your care system* (you need the care account's API address, account Id, API key and secret). Until then, `/care` says it is waiting for an admin.";
 
 /** Pure: the admins' DM when someone else installed the app again. */
-export function reinstalledText(o: { by: string; installer: string; when: string; scopesAdded: string[]; scopesRemoved: string[] }): string {
+export function reinstalledText(o: {
+  by: string;
+  installer: string;
+  when: string;
+  scopesAdded: string[];
+  scopesRemoved: string[];
+  afterUninstall?: boolean;
+}): string {
   const changed = [
     o.scopesAdded.length ? `permissions added: ${o.scopesAdded.map((s) => `\`${s}\``).join(', ')}` : null,
     o.scopesRemoved.length ? `permissions removed: ${o.scopesRemoved.map((s) => `\`${s}\``).join(', ')}` : null,
   ].filter(Boolean);
+  const what = o.afterUninstall
+    ? 'It had been uninstalled: its care connection has to be made again by an admin.'
+    : `Its token was renewed; ${changed.length ? `${changed.join('; ')}.` : 'its permissions are the same.'}`;
   return [
-    `:warning: <@${o.by}> installed Care Actions again in this workspace (${o.when}). Its token was renewed; ${changed.length ? `${changed.join('; ')}.` : 'its permissions are the same.'}`,
+    `:warning: <@${o.by}> installed Care Actions again in this workspace (${o.when}). ${what}`,
     `This did not make them a Care Actions admin: the admins are still <@${o.installer}> (who first installed it), Slack workspace admins and owners, and people added with \`/care admins add\`. It is in the audit log; if nobody expected it, ask them why.`,
   ].join('\n');
 }
@@ -69,7 +83,11 @@ export function reinstalledText(o: { by: string; installer: string; when: string
 export const REINSTALLER_TEXT =
   'You installed Care Actions again here: its token and permissions are renewed. Who administers it did not change (whoever first installed it, Slack workspace admins and owners, and people they added; `/care admins` shows who), and they have been told.';
 
-const workspaceOf = (i: SlackInstallation) => (i.isEnterpriseInstall ? i.enterpriseId : i.teamId) ?? '';
+const workspaceOf = (i: { isEnterpriseInstall: boolean; enterpriseId?: string | null | undefined; teamId?: string | null | undefined }) =>
+  (i.isEnterpriseInstall ? i.enterpriseId : i.teamId) ?? '';
+
+/** The audit verb of an uninstall; its details name who had first installed the app (`installer`). */
+export const UNINSTALLED_VERB = 'workspace.uninstalled';
 
 export function createInstalls(deps: InstallsDeps): Installs {
   const { store, logger } = deps;
@@ -89,7 +107,10 @@ export function createInstalls(deps: InstallsDeps): Installs {
 
   return {
     async save(input) {
-      const saved = await store.saveInstallation(input);
+      // Who first installed it here, if it was uninstalled since (the newest uninstall that knew).
+      const uninstalls = await store.listAudit({ teamId: workspaceOf(input), verb: UNINSTALLED_VERB, limit: 20 });
+      const earlier = uninstalls.map((e) => e.details.installer).find((id): id is string => typeof id === 'string');
+      const saved = await store.saveInstallation(input, earlier ? { installerIfNew: earlier } : {});
       const { installation, before } = saved;
       const workspaceId = workspaceOf(installation);
       const botToken = installation.bot?.token;
@@ -114,7 +135,7 @@ export function createInstalls(deps: InstallsDeps): Installs {
         teamId: workspaceId,
         userId: by,
         verb: 'workspace.reinstalled',
-        details: { installer, scopesAdded, scopesRemoved },
+        details: { installer, scopesAdded, scopesRemoved, ...(before ? {} : { afterUninstall: true }) },
       });
       logger.info('the app was installed again by someone other than its first installer: tokens renewed, no admin changed', { team: workspaceId });
       await deps.onReinstalled(workspaceId);
@@ -126,7 +147,7 @@ export function createInstalls(deps: InstallsDeps): Installs {
           const settings = await store.getWorkspaceSettings(workspaceId);
           const when = slackDate(new Date(audit.at), settings?.timeZone ?? deps.timezone);
           const admins = [...new Set([installer, ...(settings?.adminUserIds ?? [])])].filter((id) => id !== by);
-          const text = reinstalledText({ by, installer, when, scopesAdded, scopesRemoved });
+          const text = reinstalledText({ by, installer, when, scopesAdded, scopesRemoved, afterUninstall: before === null });
           await Promise.all([
             tell(
               workspaceId,

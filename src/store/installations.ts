@@ -119,9 +119,11 @@ function toInstallation(ring: KeyRing, row: Row): SlackInstallation {
 
 /**
  * Save an installation (see the file comment for what installing again keeps); resolves to it as
- * stored and to who had installed it before. Throws StoreError('encryption-key-missing') without a key ring.
+ * stored and to who had installed it before. When none is stored, `installerIfNew` (who first installed
+ * the app here, before it was uninstalled) is its installer, and the person installing now keeps no grant
+ * of theirs in it. Throws StoreError('encryption-key-missing') without a key ring.
  */
-export async function saveInstallation(ctx: Ctx, input: SlackInstallationInput): Promise<InstallationSaved> {
+export async function saveInstallation(ctx: Ctx, input: SlackInstallationInput, options: { installerIfNew?: string } = {}): Promise<InstallationSaved> {
   const ring = ringOf(ctx, 'Saving a Slack installation');
   const key = validate(input);
   const at = (column: string): Column => ({ table: INSTALLATIONS_TABLE, column, row: key });
@@ -170,11 +172,15 @@ export async function saveInstallation(ctx: Ctx, input: SlackInstallationInput):
       `SELECT installer_user_id, bot_scopes, updated_at FROM ${INSTALLATIONS_TABLE} WHERE installation_key = ?${tx.kind === 'postgres' ? ' FOR UPDATE' : ''}`,
       [key],
     );
+    // None stored, but the app was installed here before by someone else (then uninstalled): they stay its installer.
+    const adopted = !previous && options.installerIfNew && options.installerIfNew !== input.user.id ? options.installerIfNew : undefined;
+    const asInstalledBy = (installer: string) =>
+      values.map((value, i) => (COLUMNS[i] === 'installer_user_id' ? installer : INSTALLER_OWN.has(COLUMNS[i]!) ? null : value));
     const row = await tx.get(
       `INSERT INTO ${INSTALLATIONS_TABLE} (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})
        ON CONFLICT (installation_key) DO UPDATE SET ${replace}
        RETURNING ${COLUMNS.join(', ')}`,
-      values,
+      adopted ? asInstalledBy(adopted) : values,
     );
     return {
       installation: toInstallation(ring, row!),

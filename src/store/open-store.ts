@@ -171,7 +171,7 @@ function createStore(ctx: Ctx, migration: MigrateResult): OpenedStore {
     settleEvent: (eventId, claim, outcome) => seenEvents.settleEvent(ctx, eventId, claim, outcome),
     pruneSeenEvents: (now) => seenEvents.pruneSeenEvents(ctx, now),
 
-    saveInstallation: (input) => installations.saveInstallation(ctx, input),
+    saveInstallation: (input, options) => installations.saveInstallation(ctx, input, options),
     getInstallation: (query) => installations.getInstallation(ctx, query),
     deleteInstallation: (query) => installations.deleteInstallation(ctx, query),
     setCareConnection: (input) => careConnections.setCareConnection(ctx, input),

@@ -129,9 +129,10 @@ export interface Store {
   /**
    * Save a Slack installation: by team, or by enterprise for an org-wide install. Installing again
    * replaces the bot's token, ids and scopes and keeps installedAt and the first installer: only the
-   * first installer's own installing again replaces their user grant, webhook and metadata.
+   * first installer's own installing again replaces their user grant, webhook and metadata. When none is
+   * stored, `installerIfNew` (who installed it before an uninstall) is its installer instead of input.user.
    */
-  saveInstallation(input: SlackInstallationInput): Promise<InstallationSaved>;
+  saveInstallation(input: SlackInstallationInput, options?: { installerIfNew?: string }): Promise<InstallationSaved>;
   /** As Bolt asks: isEnterpriseInstall ? by enterpriseId : by teamId. Null when there is none. */
   getInstallation(query: InstallationQuery): Promise<SlackInstallation | null>;
   deleteInstallation(query: InstallationQuery): Promise<boolean>;

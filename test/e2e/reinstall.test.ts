@@ -78,4 +78,25 @@ describe('someone else installing the app again', () => {
     expect(care.visibleText(home, { viewer: 'amelia' })).toMatch(/Reconnect/);
     expect(told()).toHaveLength(1);
   });
+
+  it('after an uninstall, installing afresh by someone else keeps the first installer too, and is audited and told the same way', async () => {
+    h = await startMultiHarness();
+    const care = h.fake.workspace(CARE);
+    const [amelia, oliver] = [care.user('amelia')!.id, care.user('oliver')!.id];
+    expect((await h.install(CARE, 'amelia')).status).toBe(200);
+    const answers = await h.team(CARE).uninstall(CARE);
+    expect(answers.every((a) => a.acked)).toBe(true);
+    await care.waitFor(async () => (await h!.app.store.getInstallation({ isEnterpriseInstall: false, teamId: CARE })) === null, { message: 'the uninstall' });
+
+    expect((await h.install(CARE, 'oliver')).status).toBe(200);
+    expect(await careCommand(h, CARE, 'oliver', `admins add <@${oliver}>`)).toMatch(NOT_ADMIN);
+    expect(await careCommand(h, CARE, 'oliver', 'admins')).toMatch(/@amelia \(first installed Care Actions\)/);
+    const audit = await h.app.store.listAudit({ teamId: CARE, verb: 'workspace.reinstalled' });
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ userId: oliver, details: { installer: amelia, afterUninstall: true } });
+    await care.waitFor(() => care.dms(amelia).some((m) => /installed Care Actions again/.test(m.text ?? '')), { message: "Amelia's DM" });
+    // Oliver is not told to connect the care system: that is for an admin.
+    await care.waitFor(() => care.dms(oliver).some((m) => /did not change/.test(m.text ?? '')), { message: "Oliver's DM" });
+    expect(care.dms(oliver).some((m) => /connect your care system/i.test(m.text ?? ''))).toBe(false);
+  });
 });

@@ -54,9 +54,12 @@ export function registerTenancy(app: App, deps: TenancyDeps): void {
     const orgWide = body.is_enterprise_install === true;
     const workspaceId = orgWide ? enterpriseId : teamId;
     if (!workspaceId) return;
-    await store.deleteInstallation(orgWide ? { isEnterpriseInstall: true, enterpriseId } : { isEnterpriseInstall: false, teamId });
+    const query = orgWide ? { isEnterpriseInstall: true, enterpriseId } : { isEnterpriseInstall: false, teamId };
+    // Who first installed it stays its installer if it is installed again (services/installs.ts reads this row).
+    const installer = (await store.getInstallation(query).catch(() => null))?.user.id;
+    await store.deleteInstallation(query);
     await store.deleteCareConnection(workspaceId);
-    await store.appendAudit({ teamId: workspaceId, userId: '-', verb: 'workspace.uninstalled', details: { why } });
+    await store.appendAudit({ teamId: workspaceId, userId: '-', verb: 'workspace.uninstalled', details: { why, ...(installer ? { installer } : {}) } });
     await registry.refresh(workspaceId);
     logger.info('workspace uninstalled: its tokens and care secrets are deleted, its jobs stop', { team: workspaceId, why });
   }

@@ -158,6 +158,19 @@ export function workspacesContract(h: Harness): void {
       expect(saved.incomingWebhook).toBeNull();
     });
 
+    it('saved afresh after an uninstall, keeps who had first installed it when told, without the new person’s own grant', async () => {
+      const { store } = await h.fresh({ keyRing: ring(newKey()) });
+      const again = teamInstall('T1', { user: { id: 'U0OTHER', token: 'xoxp-other', scopes: ['identity.basic'] } });
+      const { installation: saved, before } = await store.saveInstallation(again, { installerIfNew: 'U0INSTALLER' });
+      expect(before).toBeNull();
+      expect(saved.user).toEqual({ id: 'U0INSTALLER', token: null, refreshToken: null, expiresAt: null, scopes: null });
+      expect(saved.incomingWebhook).toBeNull();
+      expect(saved.bot?.token).toBe(again.bot?.token);
+      // With one stored, the stored installer counts and `installerIfNew` changes nothing.
+      const { installation: next } = await store.saveInstallation(teamInstall('T1', { user: { id: 'U0THIRD' } }), { installerIfNew: 'U0THIRD' });
+      expect(next.user.id).toBe('U0INSTALLER');
+    });
+
     it('forgets an installation and its tokens on delete; false when there was none', async () => {
       const { store } = await h.fresh({ keyRing: ring(newKey()) });
       await store.saveInstallation(teamInstall('T1'));
