@@ -6,7 +6,6 @@
  * run per workspace under their own leases, so instances share the work.
  */
 import { TZDate } from '@date-fns/tz';
-import type { Installation } from '@slack/bolt';
 import { format } from 'date-fns';
 import type { KeyRing } from './crypto/key-ring.js';
 import { storeHealth } from './health.js';
@@ -15,7 +14,9 @@ import { createCareClient } from './care/index.js';
 import { createWorkspaceScheduler, type WorkspaceScheduler } from './jobs/workspace-scheduler.js';
 import { workspaceJobKinds } from './jobs/index.js';
 import { type CareHost, careHostPolicy } from './services/care-hosts.js';
+import { createDeliverer } from './services/delivery.js';
 import { createDmChannels } from './services/dm-channels.js';
+import { createInstalls } from './services/installs.js';
 import { createWorkspaceTrouble } from './services/trouble-notices.js';
 import { createSlackApp, type SlackApp } from './slack/app.js';
 import { installationStore } from './slack/installation-store.js';
@@ -134,17 +135,31 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
   };
   const reasonFor = (workspaceId: string, userId: string) => adminReason({ store, slackFor }, workspaceId, userId);
 
-  // The installer is told, in a DM from the new bot, what to do next.
-  const onInstalled = (installation: Installation) => {
-    const token = installation.bot?.token;
-    if (!token || !installation.user?.id) return;
-    void slackFor(token)
-      .chat.postMessage({
-        channel: installation.user.id,
-        text: "Care Actions is installed. Next, connect your care system: open the app's *Home* tab and choose *Connect your care system* (you need the care account's API address, account Id, API key and secret). Until then, `/care` says it is waiting for an admin.",
-      })
-      .catch((error) => logger.warn('could not DM the installer', { error }));
-  };
+  // Installing (and installing again): the first installer stays the installer; DMs go through the workspace's ledger.
+  const installs = createInstalls({
+    store,
+    timezone: settings.timezone,
+    logger: logger.child({ component: 'installs' }),
+    messenger: (workspaceId, botToken) => {
+      const client = createSlackWebClient(botToken, 'jobs', { apiUrl, logger, fetch: metrics.slack.fetch });
+      const poster = createSlackWebClient(botToken, 'poster', {
+        apiUrl,
+        logger,
+        fetch: metrics.slack.fetch,
+        posterTimeoutMs: Math.min(10_000, Math.max(1_000, shared.staleAfterMs / 4)),
+      });
+      const deliverer = createDeliverer({
+        store: storeForWorkspace(store, workspaceId),
+        slack: client,
+        poster,
+        holder: shared.holder,
+        logger: logger.child({ component: 'delivery', team: workspaceId }),
+        staleAfterMs: shared.staleAfterMs,
+      });
+      return { deliverer: metrics.observeDeliverer(deliverer), dm: createDmChannels(client) };
+    },
+    onReinstalled: (workspaceId) => registry.refresh(workspaceId),
+  });
 
   const slackApp = createSlackApp(
     {
@@ -157,11 +172,16 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
       oauth: {
         ...oauthSettings(settings.slack, {
           stateStore: oneTimeStateStore({ secret: settings.slack.stateSecret, seen: store }),
-          onInstalled,
           slackApiUrl: apiUrl,
         }),
         // Requests of installed workspaces are still authorised while the database does not answer.
-        installationStore: rememberingInstallations(installationStore(store)),
+        installationStore: rememberingInstallations(
+          installationStore({
+            saveInstallation: (input) => installs.save(input),
+            getInstallation: (query) => store.getInstallation(query),
+            deleteInstallation: (query) => store.deleteInstallation(query),
+          }),
+        ),
       },
       beforeListeners: (app) => {
         registerTenancy(app, {

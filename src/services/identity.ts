@@ -3,7 +3,7 @@ import type { Logger } from '../logging/logger.js';
 import type { IdentityLink, LinkRequest, Store } from '../store/index.js';
 import { UserFacingError } from './errors.js';
 import { type CareUserDirectory, type CareUserRow, fullName, usersUnavailable } from './read-cache/care-users.js';
-import type { SlackProfiles } from './slack-profiles.js';
+import { isSlackAdminIn, type SlackProfiles } from './slack-profiles.js';
 
 export interface Actor {
   teamId: string;
@@ -132,7 +132,8 @@ export function createIdentityService(deps: {
     async isAdmin(actor) {
       if (deps.adminSlackUserIds.includes(actor.userId)) return true;
       try {
-        return (await profiles.get(actor.userId)).isAdmin;
+        // Slack's admins and owners of this workspace; not a guest, not a Slack Connect user's home admin rights.
+        return isSlackAdminIn(await profiles.get(actor.userId), actor.teamId);
       } catch {
         return false;
       }

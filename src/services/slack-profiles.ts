@@ -1,13 +1,18 @@
 import type { WebClient } from '@slack/web-api';
+import { isSlackAdminOf, type SlackUserFlags } from './slack-admin.js';
 
 export interface SlackProfile {
   id: string;
   name: string;
   tz: string;
   email: string | null;
-  isAdmin: boolean;
+  /** What Slack says of the person's home and role (slack-admin.ts reads it). */
+  flags: SlackUserFlags;
   isBot: boolean;
 }
+
+/** Pure: whether Slack says this person administers that workspace (not a guest, not from another organisation). */
+export const isSlackAdminIn = (profile: SlackProfile, workspaceId: string): boolean => isSlackAdminOf(profile.flags, workspaceId);
 
 export interface SlackProfiles {
   get(userId: string): Promise<SlackProfile>;
@@ -40,7 +45,17 @@ export function createSlackProfiles(deps: {
       name: u.real_name || u.name || userId,
       tz: u.tz || deps.defaultTz,
       email: u.profile?.email ?? null,
-      isAdmin: Boolean(u.is_admin || u.is_owner || u.is_primary_owner),
+      flags: {
+        team_id: u.team_id,
+        deleted: u.deleted,
+        is_bot: u.is_bot,
+        is_admin: u.is_admin,
+        is_owner: u.is_owner,
+        is_primary_owner: u.is_primary_owner,
+        is_restricted: u.is_restricted,
+        is_ultra_restricted: u.is_ultra_restricted,
+        enterprise_user: u.enterprise_user,
+      },
       isBot: Boolean(u.is_bot),
     };
   };

@@ -32,6 +32,7 @@ import { registerSummaryModal } from './listeners/views/summary-submit.js';
 import { registerSnoozeSubmit } from './listeners/views/snooze-submit.js';
 import type { ReplayGuard } from './replay-guard.js';
 import { SocketModeConnections, type SocketRoute } from './socket-receiver.js';
+import { registerWorkspaceCheck } from './tenancy/request-workspace.js';
 
 export interface SlackAppOptions {
   /** One workspace: its bot token. Many: leave it out and give `oauth` (each request is authorised by its installation). */
@@ -116,6 +117,8 @@ export function createSlackApp(options: SlackAppOptions, deps: SlackDeps): Slack
     clientOptions: slackClientOptions('interactive', { apiUrl: options.slackApiUrl, fetch: metrics?.fetch }),
   });
 
+  // Identity and workspace agree, or nothing runs (a person of another workspace through Slack Connect).
+  registerWorkspaceCheck(app, appLogger);
   options.beforeListeners?.(app);
   registerCareCommand(app, deps);
   registerCompleteReopen(app, deps);

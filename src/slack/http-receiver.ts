@@ -2,8 +2,13 @@
  * Bolt's HTTPReceiver, with an optional replay guard in front of its request
  * listener: a POST to /slack/events whose signature verifies is shown to the
  * guard before Bolt sees it, and a replayed or future-dated one is answered
- * 401 (as Bolt answers a bad signature) before any listener runs. Everything
- * else (bad signatures, ssl_check, custom routes, unknown paths) is Bolt's.
+ * 401 (as Bolt answers a bad signature) before any listener runs. An Events
+ * API delivery is judged by its event_id (event-once.ts): a copy of an event
+ * already acked is answered 200 with X-Slack-No-Retry and runs nothing; one
+ * arriving while another copy is being answered gets 503 (Slack tries again
+ * later); the status the app answers the admitted copy with is told to the
+ * guard. Everything else (bad signatures, ssl_check, custom routes, unknown
+ * paths) is Bolt's.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type CustomRoute, HTTPModuleFunctions, HTTPReceiver, type Logger as BoltLogger, verifySlackRequest } from '@slack/bolt';
@@ -29,7 +34,20 @@ export interface HttpReceiverOptions {
   oauth?: (OAuthSettings & { installationStore: InstallationStore }) | undefined;
 }
 
-type Screening = { pass: true } | { pass: false; status: number; verdict?: ReplayVerdict };
+type Screening = { pass: true; settle?: (acked: boolean) => Promise<void> } | { pass: false; status: number; verdict?: ReplayVerdict };
+
+/** An Events API delivery's event_id, if the body is one. */
+function eventIdOf(rawBody: string): string | undefined {
+  try {
+    const body = JSON.parse(rawBody) as { type?: unknown; event_id?: unknown };
+    return body?.type === 'event_callback' && typeof body.event_id === 'string' && body.event_id !== '' ? body.event_id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Another copy of an event already acked: 200 (Slack need not try again); one still being answered: 503 (try later). */
+const REFUSED_STATUS: Record<string, number> = { 'duplicate-event': 200, 'event-in-flight': 503 };
 
 function singleHeader(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
@@ -58,9 +76,24 @@ async function screen(req: IncomingMessage, guard: ReplayGuard, signingSecret: s
   } catch {
     return { pass: true }; // Bolt refuses it with 401 and says why
   }
-  const retryNum = HTTPModuleFunctions.extractRetryNumFromHTTPRequest(req);
-  const verdict = await guard.admit({ signature, timestampSec, retryNum, eventsApi: req.headers['content-type'] !== FORM });
-  return verdict.ok ? { pass: true } : { pass: false, status: 401, verdict };
+  const eventId = req.headers['content-type'] === FORM ? undefined : eventIdOf(rawBody);
+  const verdict = await guard.admit({ signature, timestampSec, eventId });
+  if (verdict.ok) return 'settle' in verdict ? { pass: true, settle: verdict.settle } : { pass: true };
+  return { pass: false, status: REFUSED_STATUS[verdict.reason] ?? 401, verdict };
+}
+
+/**
+ * Tell the guard how an admitted event was answered: by the status the app wrote (Bolt acks an event, 200,
+ * before its listeners run), even when Slack has hung up by then. Never answered (the process died): nothing is told.
+ */
+function settleOnAnswer(res: ServerResponse, settle: (acked: boolean) => Promise<void>, logger: Logger): void {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse['writeHead']>) {
+    res.writeHead = writeHead;
+    const status = args[0];
+    settle(status >= 200 && status < 300).catch((error: unknown) => logger.warn('could not record how a Slack event was answered', { error }));
+    return writeHead.apply(this, args);
+  } as ServerResponse['writeHead'];
 }
 
 function answer(res: ServerResponse, status: number): void {
@@ -79,6 +112,7 @@ function guardRequests(receiver: HTTPReceiver, guard: ReplayGuard, options: Http
     screen(req, guard, options.signingSecret).then(
       (screening) => {
         if (screening.pass) {
+          if (screening.settle) settleOnAnswer(res, screening.settle, logger);
           try {
             bolt(req, res);
           } catch (error) {
@@ -88,8 +122,12 @@ function guardRequests(receiver: HTTPReceiver, guard: ReplayGuard, options: Http
           return;
         }
         if (screening.verdict && !screening.verdict.ok) {
-          logger.warn('slack request refused', { reason: screening.verdict.reason, retryNum: HTTPModuleFunctions.extractRetryNumFromHTTPRequest(req) });
+          const { reason } = screening.verdict;
+          // Another copy of an event is routine (Slack retries); a replayed or future-dated request is not.
+          const level = reason === 'duplicate-event' || reason === 'event-in-flight' ? 'info' : 'warn';
+          logger[level]('slack request refused', { reason, retryNum: HTTPModuleFunctions.extractRetryNumFromHTTPRequest(req) });
         }
+        if (screening.status === 200) res.setHeader('x-slack-no-retry', '1');
         answer(res, screening.status);
       },
       (error: unknown) => {

@@ -8,7 +8,13 @@
 import type { Installation, InstallationQuery, InstallationStore, Logger } from '@slack/bolt';
 import type { InstallationQuery as StoreQuery, SlackInstallation, SlackInstallationInput, Store } from '../store/index.js';
 
-export type InstallationRows = Pick<Store, 'saveInstallation' | 'getInstallation' | 'deleteInstallation'>;
+/**
+ * Where installations are kept: the store's reads and deletes, and a save that may do more than store
+ * (services/installs.ts audits someone else's re-install and tells the workspace's admins).
+ */
+export type InstallationRows = Pick<Store, 'getInstallation' | 'deleteInstallation'> & {
+  saveInstallation(input: SlackInstallationInput): Promise<{ installation: SlackInstallation }>;
+};
 
 /** Why an installation was not stored or not found; the message names the team or org, never a token. */
 export class InstallationStoreError extends Error {
@@ -118,7 +124,7 @@ export function installationStore(rows: InstallationRows): InstallationStore {
   return {
     async storeInstallation(installation, logger?: Logger) {
       const input = toStoreInput(installation as Installation);
-      const saved = await rows.saveInstallation(input);
+      const { installation: saved } = await rows.saveInstallation(input);
       logger?.debug(`Stored the Slack installation for ${describe(saved)}`);
     },
     async fetchInstallation(query, logger?: Logger) {

@@ -96,8 +96,6 @@ function page(res: ServerResponse, status: number, title: string, text: string):
 export interface OAuthOptions {
   /** Replaces Bolt's default state store (see above). */
   stateStore?: StateStore | undefined;
-  /** Told after an installation is stored and the success page sent (e.g. to DM the installer); its failure is the caller's to log. */
-  onInstalled?: ((installation: Installation) => void) | undefined;
   /** Another Slack (the local fake): its Web API for oauth.v2.access, and its authorize page. */
   slackApiUrl?: string | undefined;
 }
@@ -122,8 +120,8 @@ export function oauthSettings(config: OAuthConfig, options: OAuthOptions = {}): 
         : {}),
       callbackOptions: {
         success: (installation: Installation, _options: unknown, _req: IncomingMessage, res: ServerResponse) => {
+          // Whom to tell what (the first installer, or the admins when someone else installed again) is decided where it is stored.
           page(res, 200, 'Care Actions is installed', successSentence(installation));
-          options.onInstalled?.(installation);
         },
         failure: (error: { code?: string }, _options: unknown, _req: IncomingMessage, res: ServerResponse) => {
           const { status, text } = failureSentence(error.code);

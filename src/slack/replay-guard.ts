@@ -5,10 +5,10 @@
  * it may run. What was seen is remembered in the store, so every instance on
  * one database refuses the replay; rows expire with the signature window.
  *
- * Slack's own retries of an Events API delivery (X-Slack-Retry-Num 1-3) are
- * remembered under their own key, so they reach Bolt as before even if Slack
- * signed them with the same timestamp. Slack retries nothing else, so on a
- * command or an interaction the header changes nothing.
+ * An Events API delivery is judged by its `event_id` instead (event-once.ts):
+ * Slack's retries (X-Slack-Retry-Num, a header the signature does not cover)
+ * and any captured copy run the event once. Slack retries nothing else, so on
+ * a command or an interaction the header changes nothing.
  *
  * The store is not a hard dependency of every request: when it cannot answer
  * within `storeWaitMs` (locked, down, slow), the guard lets a request through
@@ -20,6 +20,7 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from '../logging/logger.js';
 import type { Store } from '../store/index.js';
+import { admitEventCopy, EVENT_MEMORY_MS, type EventVerdict } from './event-once.js';
 import { ReplayMemory } from './replay-memory.js';
 
 /** Slack's signature window: Bolt refuses older timestamps; we refuse newer ones. */
@@ -27,13 +28,12 @@ export const SIGNATURE_WINDOW_MS = 5 * 60_000;
 /** Extra time a seen request is remembered, for clocks of instances that differ a little. */
 const CLOCK_MARGIN_MS = 60_000;
 const PRUNE_EVERY_MS = 60_000;
-const MAX_SLACK_RETRIES = 3;
 /** How long the store may take to decide before a request is let through on this instance's memory alone. */
 export const STORE_WAIT_MS = 500;
 const WARN_EVERY_MS = 60_000;
 
 export interface ReplayGuardDeps {
-  store: Pick<Store, 'markRequestSeen' | 'pruneSeenRequests'>;
+  store: Pick<Store, 'markRequestSeen' | 'pruneSeenRequests' | 'admitEvent' | 'settleEvent' | 'pruneSeenEvents'>;
   /** The clock signatures are judged by (Bolt's: the wall clock). Default Date.now. */
   now?: () => number;
   /** How long the store may take to answer (default STORE_WAIT_MS). */
@@ -50,13 +50,11 @@ export interface SignedRequest {
   signature: string;
   /** X-Slack-Request-Timestamp, Unix seconds. */
   timestampSec: number;
-  /** X-Slack-Retry-Num, when present. */
-  retryNum?: number | undefined;
-  /** True for an Events API delivery (a JSON body), the only kind Slack retries. */
-  eventsApi: boolean;
+  /** An Events API delivery's `event_id` (judged by it, not by the signature). */
+  eventId?: string | undefined;
 }
 
-export type ReplayVerdict = { ok: true } | { ok: false; reason: 'future-timestamp' | 'replayed' };
+export type ReplayVerdict = { ok: true } | EventVerdict | { ok: false; reason: 'future-timestamp' | 'replayed' };
 
 export interface ReplayGuard {
   /** The clock the guard judges by (the receiver verifies signatures with it too). */
@@ -65,12 +63,7 @@ export interface ReplayGuard {
   admit(request: SignedRequest): Promise<ReplayVerdict>;
 }
 
-function requestKey(request: SignedRequest): string {
-  const hash = createHash('sha256').update(request.signature).digest('hex');
-  const retry = request.retryNum;
-  const slackRetry = request.eventsApi && retry !== undefined && Number.isInteger(retry) && retry >= 1 && retry <= MAX_SLACK_RETRIES;
-  return slackRetry ? `${hash}:retry-${retry}` : hash;
-}
+const requestKey = (request: SignedRequest): string => createHash('sha256').update(request.signature).digest('hex');
 
 export function createReplayGuard(deps: ReplayGuardDeps): ReplayGuard {
   const now = deps.now ?? Date.now;
@@ -79,14 +72,15 @@ export function createReplayGuard(deps: ReplayGuardDeps): ReplayGuard {
   let lastPrunedAt = Number.NEGATIVE_INFINITY;
   let lastWarnedAt = Number.NEGATIVE_INFINITY;
 
-  /** The store's verdict: true = first sight; undefined = it failed or did not answer within storeWaitMs. */
-  async function askStore(key: string, at: number, expiresAt: number): Promise<boolean | undefined> {
+  /** The store's verdict, or undefined when it failed or did not answer within storeWaitMs. */
+  async function askStore<T>(at: number, decide: () => Promise<T>): Promise<T | undefined> {
     const decided = (async () => {
       if (at - lastPrunedAt >= PRUNE_EVERY_MS) {
         lastPrunedAt = at;
         await deps.store.pruneSeenRequests(at);
+        await deps.store.pruneSeenEvents(at);
       }
-      return deps.store.markRequestSeen(key, { now: at, expiresAt });
+      return decide();
     })().catch(() => undefined);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<undefined>((resolve) => {
@@ -101,22 +95,24 @@ export function createReplayGuard(deps: ReplayGuardDeps): ReplayGuard {
       const at = now();
       const signedAt = request.timestampSec * 1000;
       if (signedAt > at + SIGNATURE_WINDOW_MS) return { ok: false, reason: 'future-timestamp' };
-      const key = requestKey(request);
-      if (memory.has(key, at)) return { ok: false, reason: 'replayed' };
-      const expiresAt = signedAt + SIGNATURE_WINDOW_MS + CLOCK_MARGIN_MS;
-      const first = await askStore(key, at, expiresAt);
-      if (first === undefined) {
-        memory.remember(key, expiresAt, at);
-        deps.onFailOpen?.();
-        if (at - lastWarnedAt >= WARN_EVERY_MS) {
-          lastWarnedAt = at;
-          deps.logger?.warn('the replay guard let a request through on this instance’s memory alone: the database did not answer in time', {
-            waitedMs: storeWaitMs,
-          });
-        }
-        return { ok: true };
+      const eventId = request.eventId;
+      const key = eventId ? `event:${eventId}` : requestKey(request);
+      if (memory.has(key, at)) return eventId ? { ok: false, reason: 'duplicate-event' } : { ok: false, reason: 'replayed' };
+      const expiresAt = eventId ? Math.max(at, signedAt) + EVENT_MEMORY_MS : signedAt + SIGNATURE_WINDOW_MS + CLOCK_MARGIN_MS;
+      const verdict = await askStore<ReplayVerdict>(at, async () => {
+        if (eventId) return admitEventCopy(deps.store, eventId, { now: at, signedAt });
+        return (await deps.store.markRequestSeen(key, { now: at, expiresAt })) ? { ok: true } : { ok: false, reason: 'replayed' };
+      });
+      if (verdict !== undefined) return verdict;
+      memory.remember(key, expiresAt, at);
+      deps.onFailOpen?.();
+      if (at - lastWarnedAt >= WARN_EVERY_MS) {
+        lastWarnedAt = at;
+        deps.logger?.warn('the replay guard let a request through on this instance’s memory alone: the database did not answer in time', {
+          waitedMs: storeWaitMs,
+        });
       }
-      return first ? { ok: true } : { ok: false, reason: 'replayed' };
+      return { ok: true };
     },
   };
 }

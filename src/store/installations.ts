@@ -1,7 +1,10 @@
 /**
  * Slack installations, one per workspace (team) or per Enterprise Grid org
  * (org-wide install), as Bolt's OAuth InstallationStore stores, fetches and
- * deletes them. Installing again replaces the tokens and keeps installed_at.
+ * deletes them. Installing again replaces the bot's token, ids and scopes and
+ * keeps installed_at and the first installer (who counts as an admin): someone
+ * else installing again changes neither them nor their own grant (user token,
+ * webhook, metadata); the first installer installing again replaces theirs.
  * Tokens, refresh tokens and the incoming webhook are sealed (sealed.ts).
  */
 import type { KeyRing } from '../crypto/key-ring.js';
@@ -9,7 +12,7 @@ import type { Ctx, Row } from './db.js';
 import { bool, numOrNull, num, str, strOrNull } from './db.js';
 import { StoreError } from './errors.js';
 import { type Column, openValue, ringOf, sealValue } from './sealed.js';
-import type { InstallationQuery, SlackInstallation, SlackInstallationInput } from './workspace-types.js';
+import type { InstallationQuery, InstallationSaved, SlackInstallation, SlackInstallationInput } from './workspace-types.js';
 
 export const INSTALLATIONS_TABLE = 'slack_installations';
 
@@ -42,6 +45,11 @@ const COLUMNS = [
   'installed_at',
   'updated_at',
 ] as const;
+
+/** The installer's own columns: replaced only when the first installer installs again. */
+const INSTALLER_OWN = new Set(['user_token', 'user_refresh_token', 'user_token_expires_at', 'user_scopes', 'incoming_webhook', 'metadata']);
+/** Never replaced: the row's key, when it was first installed, and by whom. */
+const KEPT = new Set(['installation_key', 'installed_at', 'installer_user_id']);
 
 /** `enterprise:E1` for an org-wide install, `team:T1` otherwise; undefined when the query names neither. */
 export function installationKey(q: InstallationQuery): string | undefined {
@@ -109,8 +117,13 @@ function toInstallation(ring: KeyRing, row: Row): SlackInstallation {
   };
 }
 
-/** Save (or replace) an installation; resolves to it as stored. Throws StoreError('encryption-key-missing') without a key ring. */
-export async function saveInstallation(ctx: Ctx, input: SlackInstallationInput): Promise<SlackInstallation> {
+/**
+ * Save an installation (see the file comment for what installing again keeps); resolves to it as
+ * stored and to who had installed it before. When none is stored, `installerIfNew` (who first installed
+ * the app here, before it was uninstalled) is its installer, and the person installing now keeps no grant
+ * of theirs in it. Throws StoreError('encryption-key-missing') without a key ring.
+ */
+export async function saveInstallation(ctx: Ctx, input: SlackInstallationInput, options: { installerIfNew?: string } = {}): Promise<InstallationSaved> {
   const ring = ringOf(ctx, 'Saving a Slack installation');
   const key = validate(input);
   const at = (column: string): Column => ({ table: INSTALLATIONS_TABLE, column, row: key });
@@ -148,16 +161,34 @@ export async function saveInstallation(ctx: Ctx, input: SlackInstallationInput):
     now,
     now,
   ];
-  const replace = COLUMNS.filter((c) => c !== 'installation_key' && c !== 'installed_at')
-    .map((c) => `${c} = excluded.${c}`)
+  const sameInstaller = `${INSTALLATIONS_TABLE}.installer_user_id = excluded.installer_user_id`;
+  const replace = COLUMNS.filter((c) => !KEPT.has(c))
+    .map((c) => (INSTALLER_OWN.has(c) ? `${c} = CASE WHEN ${sameInstaller} THEN excluded.${c} ELSE ${INSTALLATIONS_TABLE}.${c} END` : `${c} = excluded.${c}`))
     .join(', ');
-  const row = await ctx.db.get(
-    `INSERT INTO ${INSTALLATIONS_TABLE} (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})
-     ON CONFLICT (installation_key) DO UPDATE SET ${replace}
-     RETURNING ${COLUMNS.join(', ')}`,
-    values,
-  );
-  return toInstallation(ring, row!);
+  // One transaction: what was there before and what replaced it are seen together (SQLite: BEGIN IMMEDIATE;
+  // PostgreSQL: the row is locked by the read, and a first install racing another meets ON CONFLICT).
+  return ctx.db.transaction(async (tx) => {
+    const previous = await tx.get(
+      `SELECT installer_user_id, bot_scopes, updated_at FROM ${INSTALLATIONS_TABLE} WHERE installation_key = ?${tx.kind === 'postgres' ? ' FOR UPDATE' : ''}`,
+      [key],
+    );
+    // None stored, but the app was installed here before by someone else (then uninstalled): they stay its installer.
+    const adopted = !previous && options.installerIfNew && options.installerIfNew !== input.user.id ? options.installerIfNew : undefined;
+    const asInstalledBy = (installer: string) =>
+      values.map((value, i) => (COLUMNS[i] === 'installer_user_id' ? installer : INSTALLER_OWN.has(COLUMNS[i]!) ? null : value));
+    const row = await tx.get(
+      `INSERT INTO ${INSTALLATIONS_TABLE} (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})
+       ON CONFLICT (installation_key) DO UPDATE SET ${replace}
+       RETURNING ${COLUMNS.join(', ')}`,
+      adopted ? asInstalledBy(adopted) : values,
+    );
+    return {
+      installation: toInstallation(ring, row!),
+      before: previous
+        ? { installerUserId: str(previous.installer_user_id), botScopes: unlist(previous.bot_scopes), updatedAt: num(previous.updated_at) }
+        : null,
+    };
+  });
 }
 
 /** The installation Bolt asks for: by enterprise for an org-wide install, else by team; null when there is none. */

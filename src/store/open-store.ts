@@ -24,6 +24,7 @@ import { migrate } from './migrator.js';
 import { openPgDb } from './pg-db.js';
 import { reencryptAll } from './reencrypt.js';
 import * as routes from './routes.js';
+import * as seenEvents from './seen-events.js';
 import * as seenRequests from './seen-requests.js';
 import { openSqliteDb } from './sqlite-db.js';
 import type { Store } from './store.js';
@@ -166,8 +167,11 @@ function createStore(ctx: Ctx, migration: MigrateResult): OpenedStore {
 
     markRequestSeen: (key, at) => seenRequests.markRequestSeen(ctx, key, at),
     pruneSeenRequests: (now) => seenRequests.pruneSeenRequests(ctx, now),
+    admitEvent: (eventId, at) => seenEvents.admitEvent(ctx, eventId, at),
+    settleEvent: (eventId, claim, outcome) => seenEvents.settleEvent(ctx, eventId, claim, outcome),
+    pruneSeenEvents: (now) => seenEvents.pruneSeenEvents(ctx, now),
 
-    saveInstallation: (input) => installations.saveInstallation(ctx, input),
+    saveInstallation: (input, options) => installations.saveInstallation(ctx, input, options),
     getInstallation: (query) => installations.getInstallation(ctx, query),
     deleteInstallation: (query) => installations.deleteInstallation(ctx, query),
     setCareConnection: (input) => careConnections.setCareConnection(ctx, input),

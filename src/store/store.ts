@@ -12,6 +12,7 @@ import type {
   Delivery,
   DeliveryFilter,
   DeliveryKey,
+  EventAdmission,
   GroupRoute,
   GroupRouteInput,
   IdentityLink,
@@ -34,6 +35,7 @@ import type {
   CareConnection,
   CareConnectionInput,
   InstallationQuery,
+  InstallationSaved,
   ReencryptResult,
   SlackInstallation,
   SlackInstallationInput,
@@ -113,11 +115,24 @@ export interface Store {
   /** Forget keys expired at `now`; resolves to how many. */
   pruneSeenRequests(now: number): Promise<number>;
 
+  // Events API deliveries already admitted, by event_id (their de-duplication); times from the caller's clock
+  /** 'admitted' when this copy may run (never admitted, expired, or its admitting copy was never answered and is stale); else 'acked' or 'in-flight'. */
+  admitEvent(eventId: string, at: EventAdmission): Promise<'admitted' | 'acked' | 'in-flight'>;
+  /** The admitting copy's answer: 'acked' keeps the event refused until it expires; 'failed' lets the next copy in. */
+  settleEvent(eventId: string, claim: string, outcome: 'acked' | 'failed'): Promise<boolean>;
+  /** Forget events expired at `now`; resolves to how many. */
+  pruneSeenEvents(now: number): Promise<number>;
+
   // many workspaces: installations, care connections, settings. Tokens and secrets are kept encrypted
   // with the key ring given to openStore(); without one, the methods that touch them throw
   // StoreError('encryption-key-missing'), and a value the ring cannot open StoreError('secret-unreadable').
-  /** Save (or replace, keeping installedAt) a Slack installation: by team, or by enterprise for an org-wide install. */
-  saveInstallation(input: SlackInstallationInput): Promise<SlackInstallation>;
+  /**
+   * Save a Slack installation: by team, or by enterprise for an org-wide install. Installing again
+   * replaces the bot's token, ids and scopes and keeps installedAt and the first installer: only the
+   * first installer's own installing again replaces their user grant, webhook and metadata. When none is
+   * stored, `installerIfNew` (who installed it before an uninstall) is its installer instead of input.user.
+   */
+  saveInstallation(input: SlackInstallationInput, options?: { installerIfNew?: string }): Promise<InstallationSaved>;
   /** As Bolt asks: isEnterpriseInstall ? by enterpriseId : by teamId. Null when there is none. */
   getInstallation(query: InstallationQuery): Promise<SlackInstallation | null>;
   deleteInstallation(query: InstallationQuery): Promise<boolean>;

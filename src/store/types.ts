@@ -274,3 +274,13 @@ export interface AuditQuery {
   teamId?: string;
   verb?: string;
 }
+
+/** A copy of an Events API delivery asking to run (seen-events.ts). */
+export interface EventAdmission {
+  /** This copy's claim on the row (random; settleEvent names it). */
+  claim: string;
+  now: number;
+  /** A row still 'admitted' since before this was abandoned (its copy was never answered): it may be taken. */
+  staleBefore: number;
+  expiresAt: number;
+}

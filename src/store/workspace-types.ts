@@ -68,6 +68,7 @@ export interface SlackInstallation {
   appId: string | null;
   authVersion: 'v1' | 'v2';
   bot: { token: string; refreshToken: string | null; expiresAt: number | null; scopes: string[]; id: string; userId: string } | null;
+  /** The person who first installed the app here (installing it again does not change them), with their own grant. */
   user: { id: string; token: string | null; refreshToken: string | null; expiresAt: number | null; scopes: string[] | null };
   incomingWebhook: { url: string; channel: string | null; channelId: string | null; configurationUrl: string | null } | null;
   metadata: string | null;
@@ -75,6 +76,13 @@ export interface SlackInstallation {
   installedAt: number;
   /** Last saved. */
   updatedAt: number;
+}
+
+/** What saving an installation did: the row as stored, and what it held before (null: the first install). */
+export interface InstallationSaved {
+  installation: SlackInstallation;
+  /** No secrets: who had installed it and the bot's scopes then. */
+  before: { installerUserId: string; botScopes: string[] | null; updatedAt: number } | null;
 }
 
 /** Which installation, as Bolt asks: an org install by enterprise, else a workspace install by team. */

@@ -1,10 +1,13 @@
 /**
  * Who may set up a workspace in a deployment serving many: the person who
- * installed the app, the admins added with `/care admins add`, and the
- * workspace's own Slack admins and owners. Read from the store and Slack, so
- * it works before a care account is connected.
+ * first installed the app (installing it again changes no admin), the admins
+ * added with `/care admins add`, and the workspace's own Slack admins and
+ * owners (as Slack reports them for this workspace: not a guest, not a Slack
+ * Connect user whose home is another organisation). Read from the store and
+ * Slack, so it works before a care account is connected.
  */
 import type { WebClient } from '@slack/web-api';
+import { isSlackAdminOf } from '../services/slack-admin.js';
 import type { SlackInstallation, Store, WorkspaceSettings } from '../store/index.js';
 import { installationOf } from './installation-of.js';
 
@@ -30,7 +33,7 @@ export async function adminReason(deps: WorkspaceAdminsDeps, workspaceId: string
   if (stored || !installation?.bot) return stored;
   try {
     const { user } = await deps.slackFor(installation.bot.token).users.info({ user: userId });
-    return user?.is_admin || user?.is_owner || user?.is_primary_owner ? 'slack-admin' : null;
+    return user && isSlackAdminOf(user, workspaceId) ? 'slack-admin' : null;
   } catch {
     return null;
   }

@@ -89,6 +89,21 @@ describe("a workspace's own admins and settings", () => {
   });
 });
 
+describe('Slack admins and owners of another organisation, and guests', () => {
+  it("are not this workspace's admins, whatever their own flags say", async () => {
+    const h = await twoProviders();
+    const care = h.fake.workspace(CARE);
+    // Slack's view of two people: Priya joined through Slack Connect from an agency she administers; Sophie is a guest.
+    Object.assign(care.state.users.find((u) => u.id === 'U0PRIYA')!, { team_id: 'T0AGENCY', is_admin: true, is_owner: true });
+    Object.assign(care.state.users.find((u) => u.id === 'U0SOPHIE')!, { is_admin: true, is_restricted: true });
+    for (const who of ['priya', 'sophie']) {
+      expect(await say(h, CARE, who, 'admins add <@U0OLIVER>')).toMatch(/Only this workspace's Care Actions admins/);
+      expect(await say(h, CARE, who, 'settings timezone America/New_York')).toMatch(/Only this workspace's Care Actions admins/);
+    }
+    expect((await h.app.store.getWorkspaceSettings(CARE))?.adminUserIds ?? []).toEqual([]);
+  });
+});
+
 describe('a workspace whose care system fails', () => {
   it('is backed off without delaying the other, and its admins are told once, then once when it works again', async () => {
     const h = await twoProviders();

@@ -29,7 +29,15 @@ function slackHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   return kept;
 }
 
-export async function startRequestTap(target: string): Promise<RequestTap> {
+export interface RequestTapOptions {
+  /**
+   * Hold the app's answer to the n-th request (0-based) this long before passing it on: an answer that
+   * reaches Slack late (Slack gives up after 3 s and retries an event). The app has answered by then.
+   */
+  answerDelayMs?: (index: number) => number;
+}
+
+export async function startRequestTap(target: string, options: RequestTapOptions = {}): Promise<RequestTap> {
   const requests: TappedRequest[] = [];
   const resend: RequestTap['resend'] = async (request, options = {}) => {
     const res = await fetch(options.to ?? target, { method: 'POST', headers: { ...request.headers, ...options.headers }, body: request.body });
@@ -40,9 +48,12 @@ export async function startRequestTap(target: string): Promise<RequestTap> {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const captured = { headers: slackHeaders(req.headers), body: Buffer.concat(chunks).toString('utf8') };
+      const delay = options.answerDelayMs?.(requests.length) ?? 0;
       requests.push(captured);
       resend(captured).then(
-        (answer) => {
+        async (answer) => {
+          if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+          if (res.destroyed) return;
           res.writeHead(answer.status, answer.text.startsWith('{') ? { 'content-type': 'application/json' } : {});
           res.end(answer.text);
         },

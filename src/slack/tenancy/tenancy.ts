@@ -1,9 +1,10 @@
 /**
  * A deployment serving many workspaces, on the Slack side: every request is
  * served by the workspace it came from. Registered before every other
- * listener, this middleware
+ * listener (after request-workspace.ts has refused a person of another
+ * workspace), this middleware
  * - resolves the request's workspace (Bolt's context: the team, or the org for
- *   an org-wide install) and runs the rest of the request in its scope
+ *   an org-wide install; request-workspace.ts) and runs the rest of the request in its scope
  *   (workspace-scope.ts), so listeners use that workspace's services only;
  * - answers the workspace's own set-up commands (`/care admins`, `/care
  *   settings`), which work before the care system is connected;
@@ -17,6 +18,7 @@ import type { Logger } from '../../logging/logger.js';
 import type { Store } from '../../store/index.js';
 import type { WorkspaceRegistry } from '../../workspaces/registry.js';
 import { safeRespond } from '../respond.js';
+import { workspaceOf } from './request-workspace.js';
 import { parseWorkspaceCommand, runWorkspaceCommand, type WorkspaceCommandDeps } from './workspace-commands.js';
 import type { WorkspaceScope } from './workspace-scope.js';
 
@@ -36,13 +38,8 @@ export interface TenancyDeps {
 
 type AnyArgs = AnyMiddlewareArgs & { context: Context; next: () => Promise<void>; client: import('@slack/web-api').WebClient; logger: unknown };
 
-/** The workspace a request belongs to: the org for an org-wide install, else the team. */
-export function workspaceOf(context: Context): string | undefined {
-  return (context.isEnterpriseInstall ? context.enterpriseId : context.teamId) ?? undefined;
-}
-
 export function notConnectedSentence(): string {
-  return "Care Actions is installed here but not connected to your care system yet, so it cannot show or change actions. A Care Actions admin connects it from the app's *Home* tab (whoever installed the app, or a Slack workspace admin); `/care admins` shows who they are.";
+  return "Care Actions is installed here but not connected to your care system yet, so it cannot show or change actions. A Care Actions admin connects it from the app's *Home* tab (whoever first installed the app, or a Slack workspace admin); `/care admins` shows who they are.";
 }
 
 const eventType = (body: Record<string, unknown>) =>
@@ -57,9 +54,12 @@ export function registerTenancy(app: App, deps: TenancyDeps): void {
     const orgWide = body.is_enterprise_install === true;
     const workspaceId = orgWide ? enterpriseId : teamId;
     if (!workspaceId) return;
-    await store.deleteInstallation(orgWide ? { isEnterpriseInstall: true, enterpriseId } : { isEnterpriseInstall: false, teamId });
+    const query = orgWide ? { isEnterpriseInstall: true, enterpriseId } : { isEnterpriseInstall: false, teamId };
+    // Who first installed it stays its installer if it is installed again (services/installs.ts reads this row).
+    const installer = (await store.getInstallation(query).catch(() => null))?.user.id;
+    await store.deleteInstallation(query);
     await store.deleteCareConnection(workspaceId);
-    await store.appendAudit({ teamId: workspaceId, userId: '-', verb: 'workspace.uninstalled', details: { why } });
+    await store.appendAudit({ teamId: workspaceId, userId: '-', verb: 'workspace.uninstalled', details: { why, ...(installer ? { installer } : {}) } });
     await registry.refresh(workspaceId);
     logger.info('workspace uninstalled: its tokens and care secrets are deleted, its jobs stop', { team: workspaceId, why });
   }

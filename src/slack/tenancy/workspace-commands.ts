@@ -67,10 +67,10 @@ export interface WorkspaceCommandDeps {
 }
 
 const NOT_ADMIN =
-  "Only this workspace's Care Actions admins can do that: whoever installed the app, Slack workspace admins and owners, and people added with `/care admins add`. `/care admins` shows who they are.";
+  "Only this workspace's Care Actions admins can do that: whoever first installed the app, Slack workspace admins and owners, and people added with `/care admins add`. `/care admins` shows who they are.";
 
 const WHY: Record<AdminReason, string> = {
-  installer: 'installed Care Actions',
+  installer: 'first installed Care Actions',
   added: 'added with /care admins add',
   'slack-admin': 'Slack workspace admin or owner',
 };
@@ -97,7 +97,7 @@ export async function runWorkspaceCommand(cmd: WorkspaceCommand, workspaceId: st
     case 'admins': {
       const [installation, settings] = await Promise.all([installationOf(store, workspaceId), store.getWorkspaceSettings(workspaceId)]);
       const lines = [
-        installation ? `• <@${installation.user.id}> (installed Care Actions)` : null,
+        installation ? `• <@${installation.user.id}> (first installed Care Actions)` : null,
         ...(settings?.adminUserIds ?? []).filter((id) => id !== installation?.user.id).map((id) => `• <@${id}> (added with /care admins add)`),
       ].filter(Boolean);
       return [`Care Actions admins here:`, ...lines, '• and every Slack workspace admin and owner.', 'Admins add others with `/care admins add @person`.'].join(
@@ -128,7 +128,7 @@ export async function runWorkspaceCommand(cmd: WorkspaceCommand, workspaceId: st
       if (!admins.includes(cmd.userId)) {
         const reason = await deps.adminReason(cmd.userId);
         return reason
-          ? `<@${cmd.userId}> is an admin as someone who ${reason === 'installer' ? 'installed Care Actions' : 'is a Slack workspace admin or owner'}; that cannot be removed here.`
+          ? `<@${cmd.userId}> is an admin as someone who ${reason === 'installer' ? 'first installed Care Actions' : 'is a Slack workspace admin or owner'}; that cannot be removed here.`
           : `<@${cmd.userId}> is not a Care Actions admin here.`;
       }
       await save({ adminUserIds: admins.filter((id) => id !== cmd.userId) }, { adminRemoved: cmd.userId });

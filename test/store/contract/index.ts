@@ -5,6 +5,7 @@ import { identityContract } from './identity.js';
 import { jobsContract } from './jobs.js';
 import { ledgerContract } from './ledger.js';
 import { ledgerAdminContract } from './ledger-admin.js';
+import { seenEventsContract } from './seen-events.js';
 import { seenRequestsContract } from './seen-requests.js';
 import { summariesContract } from './summaries.js';
 import { teamScopeContract } from './team-scope.js';
@@ -17,6 +18,7 @@ export function storeContract(h: Harness): void {
   ledgerAdminContract(h);
   jobsContract(h);
   seenRequestsContract(h);
+  seenEventsContract(h);
   summariesContract(h);
   teamScopeContract(h);
   workspacesContract(h);

@@ -78,7 +78,7 @@ export function workspacesContract(h: Harness): void {
     it('keeps every field of a workspace install and gives it back by team', async () => {
       const { store, clock } = await h.fresh({ keyRing: ring(newKey()) });
       const input = teamInstall('T1');
-      const saved = await store.saveInstallation(input);
+      const { installation: saved, before } = await store.saveInstallation(input);
       const expected = {
         ...input,
         teamName: 'Team T1',
@@ -88,6 +88,7 @@ export function workspacesContract(h: Harness): void {
         updatedAt: clock(),
       };
       expect(saved).toEqual(expected);
+      expect(before).toBeNull();
       expect(await store.getInstallation({ isEnterpriseInstall: false, teamId: 'T1' })).toEqual(expected);
       expect(await store.getInstallation({ isEnterpriseInstall: false, teamId: 'T2' })).toBeNull();
       expect(await store.getInstallation({ isEnterpriseInstall: true, enterpriseId: 'T1' })).toBeNull();
@@ -95,7 +96,11 @@ export function workspacesContract(h: Harness): void {
 
     it('fills what Bolt leaves out with null, and keeps an installation without a bot', async () => {
       const { store } = await h.fresh({ keyRing: ring(newKey()) });
-      const saved = await store.saveInstallation({ isEnterpriseInstall: false, teamId: 'T9', user: { id: 'U9', token: 'xoxp-only-user', scopes: [] } });
+      const { installation: saved } = await store.saveInstallation({
+        isEnterpriseInstall: false,
+        teamId: 'T9',
+        user: { id: 'U9', token: 'xoxp-only-user', scopes: [] },
+      });
       expect(saved).toMatchObject({
         teamName: null,
         appId: null,
@@ -109,8 +114,8 @@ export function workspacesContract(h: Harness): void {
 
     it('keeps an Enterprise Grid org install by enterprise, apart from a workspace install inside the same org', async () => {
       const { store } = await h.fresh({ keyRing: ring(newKey()) });
-      const org = await store.saveInstallation(orgInstall('E1'));
-      const inOrg = await store.saveInstallation(teamInstall('T5', { enterpriseId: 'E1', enterpriseName: 'Care Group Org' }));
+      const { installation: org } = await store.saveInstallation(orgInstall('E1'));
+      const { installation: inOrg } = await store.saveInstallation(teamInstall('T5', { enterpriseId: 'E1', enterpriseName: 'Care Group Org' }));
       expect(org).toMatchObject({ isEnterpriseInstall: true, enterpriseId: 'E1', teamId: null, teamName: null, bot: { id: 'B0ORG' } });
       // As Bolt asks for an org install: isEnterpriseInstall with the enterprise (and the team the event came from).
       expect(await store.getInstallation({ isEnterpriseInstall: true, enterpriseId: 'E1', teamId: 'T7' })).toEqual(org);
@@ -122,18 +127,48 @@ export function workspacesContract(h: Harness): void {
       expect(await store.getInstallation({ isEnterpriseInstall: false, teamId: 'T5' })).toEqual(inOrg);
     });
 
-    it('replaces the tokens when the app is installed again, keeping when it was first installed', async () => {
+    it('someone else installing again replaces the bot token and scopes only: the first installer and their own grant stay', async () => {
       const { store, clock } = await h.fresh({ keyRing: ring(newKey()) });
-      const first = await store.saveInstallation(teamInstall('T1'));
+      const { installation: first } = await store.saveInstallation(teamInstall('T1'));
       clock.advance(3_600_000);
-      const again = teamInstall('T1', { user: { id: 'U0OTHER' }, incomingWebhook: null });
-      const saved = await store.saveInstallation(again);
-      expect(saved.installedAt).toBe(first.installedAt);
-      expect(saved.updatedAt).toBe(clock());
-      expect(saved.bot?.token).toBe(again.bot?.token);
-      expect(saved.user).toEqual({ id: 'U0OTHER', token: null, refreshToken: null, expiresAt: null, scopes: null });
-      expect(saved.incomingWebhook).toBeNull();
+      const bot = { token: 'xoxb-T1-again', scopes: ['commands', 'chat:write', 'im:write'], id: 'BT1', userId: 'UT1BOT' };
+      const again = teamInstall('T1', { bot, user: { id: 'U0OTHER', token: 'xoxp-other' }, incomingWebhook: null, metadata: 'other' });
+      const { installation: saved, before } = await store.saveInstallation(again);
+      expect(before).toEqual({ installerUserId: 'U0INSTALLER', botScopes: ['commands', 'chat:write', 'users:read.email'], updatedAt: first.installedAt });
+      expect(saved).toEqual({
+        ...first,
+        bot: { ...bot, refreshToken: null, expiresAt: null },
+        updatedAt: clock(),
+      });
+      expect(saved.user).toEqual(first.user);
+      expect(saved.incomingWebhook).toEqual(first.incomingWebhook);
       expect(await store.getInstallation({ isEnterpriseInstall: false, teamId: 'T1' })).toEqual(saved);
+    });
+
+    it('the first installer installing again replaces their own grant too, and stays the installer', async () => {
+      const { store, clock } = await h.fresh({ keyRing: ring(newKey()) });
+      const { installation: first } = await store.saveInstallation(teamInstall('T1'));
+      clock.advance(60_000);
+      const again = teamInstall('T1', { incomingWebhook: null });
+      const { installation: saved, before } = await store.saveInstallation(again);
+      expect(before?.installerUserId).toBe('U0INSTALLER');
+      expect(saved.installedAt).toBe(first.installedAt);
+      expect(saved.bot?.token).toBe(again.bot?.token);
+      expect(saved.user).toEqual({ ...again.user, refreshToken: null, expiresAt: null });
+      expect(saved.incomingWebhook).toBeNull();
+    });
+
+    it('saved afresh after an uninstall, keeps who had first installed it when told, without the new person’s own grant', async () => {
+      const { store } = await h.fresh({ keyRing: ring(newKey()) });
+      const again = teamInstall('T1', { user: { id: 'U0OTHER', token: 'xoxp-other', scopes: ['identity.basic'] } });
+      const { installation: saved, before } = await store.saveInstallation(again, { installerIfNew: 'U0INSTALLER' });
+      expect(before).toBeNull();
+      expect(saved.user).toEqual({ id: 'U0INSTALLER', token: null, refreshToken: null, expiresAt: null, scopes: null });
+      expect(saved.incomingWebhook).toBeNull();
+      expect(saved.bot?.token).toBe(again.bot?.token);
+      // With one stored, the stored installer counts and `installerIfNew` changes nothing.
+      const { installation: next } = await store.saveInstallation(teamInstall('T1', { user: { id: 'U0THIRD' } }), { installerIfNew: 'U0THIRD' });
+      expect(next.user.id).toBe('U0INSTALLER');
     });
 
     it('forgets an installation and its tokens on delete; false when there was none', async () => {
@@ -221,7 +256,7 @@ export function workspacesContract(h: Harness): void {
       const { store, clock } = await h.fresh({ keyRing: ring(newKey()) });
       await store.saveInstallation(teamInstall('T2'));
       await store.saveInstallation(orgInstall('E1'));
-      const t1 = await store.saveInstallation(teamInstall('T1'));
+      const { installation: t1 } = await store.saveInstallation(teamInstall('T1'));
       clock.advance(1000);
       const care = await store.setCareConnection(connection('T1'));
       await store.setCareConnection(connection('T9'));
@@ -286,7 +321,7 @@ export function workspacesContract(h: Harness): void {
     it('another instance with the same keys reads them; one without the key says so clearly, naming no secret', async () => {
       const key = newKey();
       const { store, open } = await h.fresh({ keyRing: ring(key) });
-      const install = await store.saveInstallation(teamInstall('T1'));
+      const { installation: install } = await store.saveInstallation(teamInstall('T1'));
       const care = await store.setCareConnection(connection('T1'));
       const same = await open({ keyRing: ring(newKey(), key) });
       expect(await same.getInstallation({ isEnterpriseInstall: false, teamId: 'T1' })).toEqual(install);
@@ -323,12 +358,15 @@ export function workspacesContract(h: Harness): void {
     it('re-encrypts every row under an older key with the first key: counts, idempotent, then the old key can go', async () => {
       const [oldKey, newer] = [newKey(), newKey()];
       const fresh = await h.fresh({ keyRing: ring(oldKey) });
-      const installs = [await fresh.store.saveInstallation(teamInstall('T1')), await fresh.store.saveInstallation(orgInstall('E1'))];
+      const installs = [
+        (await fresh.store.saveInstallation(teamInstall('T1'))).installation,
+        (await fresh.store.saveInstallation(orgInstall('E1'))).installation,
+      ];
       const care = await fresh.store.setCareConnection(connection('T1'));
       const rotated = ring(newer, oldKey);
       const store = await fresh.open({ keyRing: rotated });
       // A row saved after the new key was put first is already current.
-      const t2 = await store.saveInstallation(teamInstall('T2'));
+      const { installation: t2 } = await store.saveInstallation(teamInstall('T2'));
 
       const result = await store.reencryptAll();
       expect(result).toEqual({
