@@ -27,6 +27,8 @@ export interface IdentityService {
   decideRequest(admin: Actor, requestId: number, decision: 'approved' | 'rejected', careUserId?: string): Promise<LinkRequest>;
   /** Slack user linked to a care user (for mentions), if any. */
   slackUserFor(teamId: string, careUserId: string): Promise<string | null>;
+  /** Slack names (display or real name) of these Slack users, for plain text; those Slack would not tell are left out. */
+  slackNames(slackUserIds: string[]): Promise<Map<string, string>>;
   careUserName(careUserId: string): Promise<string | undefined>;
   careUserNames(careUserIds: string[]): Promise<Map<string, string>>;
   /** Name and email of these care users (those the API key may read). */
@@ -203,6 +205,20 @@ export function createIdentityService(deps: {
       const links = await store.getLinksByCareUser(careUserId);
       // Only a person of this workspace: a care user linked elsewhere is not someone to mention here.
       return links.find((l) => l.teamId === teamId)?.slackUserId ?? null;
+    },
+
+    async slackNames(slackUserIds) {
+      const out = new Map<string, string>();
+      await Promise.all(
+        [...new Set(slackUserIds)].map(async (id) => {
+          const name = await profiles.get(id).then(
+            (p) => p.name,
+            () => undefined,
+          );
+          if (name && name !== id) out.set(id, name);
+        }),
+      );
+      return out;
     },
 
     async careUserName(careUserId) {
