@@ -64,6 +64,8 @@ export interface CareUserSummary {
 /** A link as admins see it. */
 export interface LinkRow {
   slackUserId: string;
+  /** The Slack person's name (for plain text such as a confirmation), when Slack told it. */
+  slackName?: string;
   careUserId: string;
   careUserName?: string;
   careUserEmail?: string;
@@ -78,6 +80,8 @@ const summary = (u: CareUserRow): CareUserSummary => ({
   email: u.email ?? null,
 });
 const PICK_LIMIT = 100;
+/** Links whose Slack person's name is read for `/care links` (it shows the first 45). */
+const NAMED_LINKS = 50;
 
 export function createIdentityService(deps: {
   store: Store;
@@ -294,11 +298,17 @@ export function createIdentityService(deps: {
     async listLinks(admin) {
       await service.requireAdmin(admin);
       const [links, pending] = await Promise.all([store.listLinks(admin.teamId), store.listLinkRequests({ state: 'pending', teamId: admin.teamId })]);
-      const users = await service.careUsers(links.map((l) => l.careUserId));
+      // Slack names (one users.info each, kept 10 minutes) only of the first rows: `/care links` shows 45.
+      const [users, slackNames] = await Promise.all([
+        service.careUsers(links.map((l) => l.careUserId)),
+        service.slackNames(links.slice(0, NAMED_LINKS).map((l) => l.slackUserId)),
+      ]);
       const rows = links.map((l) => {
         const user = users.get(l.careUserId);
+        const slackName = slackNames.get(l.slackUserId);
         return {
           slackUserId: l.slackUserId,
+          ...(slackName ? { slackName } : {}),
           careUserId: l.careUserId,
           ...(user ? { careUserName: user.name } : {}),
           ...(user?.email ? { careUserEmail: user.email } : {}),

@@ -216,7 +216,7 @@ describe('linking Slack accounts to care users (the API key may read users)', ()
     const unlinked = String(firstRow.block_id).slice('link_'.length);
     const stays = unlinked === 'U0PRIYA' ? 'U0SOPHIE' : 'U0PRIYA';
     const before = h.fake.ephemerals('amelia').length;
-    await h.driver.clickButton('amelia', { ephemeral: true, channel: '#care-team', text: 'Unlink' });
+    await h.driver.clickButton('amelia', { ephemeral: true, channel: '#care-team', text: 'Unlink', confirm: 'accept' });
     const note = await h.fake.waitFor(
       () =>
         h.fake

@@ -1,7 +1,8 @@
+import type { types } from '@slack/bolt';
 import type { LinkRow } from '../../services/identity.js';
 import { ActionIds, BlockIds } from '../ids.js';
 import { userText } from '../text.js';
-import { actions, button, context, section, type Block } from './blocks.js';
+import { actions, button, confirmDialog, context, section, type Block } from './blocks.js';
 
 const METHODS: Record<string, string> = { email: 'email match', admin: 'linked', request: 'request approved' };
 
@@ -11,6 +12,20 @@ function careUser(r: LinkRow): string {
   return `*${userText(r.careUserName, 100)}*${r.careUserEmail ? ` (${userText(r.careUserEmail, 120)})` : ''}`;
 }
 
+/** Asked before Unlink: who loses what, in plain text (a dialog shows no markup). */
+export function confirmUnlink(r: LinkRow): types.ConfirmationDialog {
+  const who = r.slackName ? `${r.slackName}'s` : 'This person’s';
+  const care = r.careUserName ? `${r.careUserName}${r.careUserEmail ? ` (${r.careUserEmail})` : ''}` : r.careUserId;
+  return {
+    ...confirmDialog(
+      `Unlink ${r.slackName ?? 'this person'}?`,
+      `${who} Slack account will no longer be linked to care user ${care}. Until it is linked again, they cannot see or change care actions in Slack.`,
+      'Unlink',
+    ),
+    style: 'danger',
+  };
+}
+
 export function linksBlocks(rows: LinkRow[]): Block[] {
   if (!rows.length) return [section('No Slack accounts are linked yet.')];
   const blocks: Block[] = [section(`*Linked accounts* (${rows.length})`)];
@@ -18,7 +33,7 @@ export function linksBlocks(rows: LinkRow[]): Block[] {
     blocks.push(
       section(`<@${r.slackUserId}> → ${careUser(r)} · ${METHODS[r.method] ?? userText(r.method, 40)}${r.createdBy ? ` by <@${r.createdBy}>` : ''}`, {
         block_id: BlockIds.link(r.slackUserId),
-        accessory: button('Unlink', ActionIds.unlink, r.slackUserId, 'danger'),
+        accessory: button('Unlink', ActionIds.unlink, r.slackUserId, 'danger', confirmUnlink(r)),
       }),
     );
   }

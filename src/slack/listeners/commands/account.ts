@@ -65,6 +65,8 @@ export const link: CommandHandler<'link'> = async (cmd, ctx, deps) => {
     await ctx.reply({
       text: `${why.charAt(0).toUpperCase()}${why.slice(1)}, so I have asked an admin to link you${result.created ? '' : ' (your request is still waiting)'}. You will get a message when it is done.`,
     });
+    // The Home tab says the request is waiting, instead of "Type /care link".
+    if (result.created) await publishHome(deps, ctx.teamId, ctx.userId);
   }
 };
 
