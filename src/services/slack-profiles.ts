@@ -3,6 +3,8 @@ import type { WebClient } from '@slack/web-api';
 export interface SlackProfile {
   id: string;
   name: string;
+  /** What Slack shows after @: the display name, else the handle. */
+  handle: string;
   tz: string;
   email: string | null;
   isAdmin: boolean;
@@ -38,6 +40,7 @@ export function createSlackProfiles(deps: {
     return {
       id: userId,
       name: u.real_name || u.name || userId,
+      handle: u.profile?.display_name || u.name || userId,
       tz: u.tz || deps.defaultTz,
       email: u.profile?.email ?? null,
       isAdmin: Boolean(u.is_admin || u.is_owner || u.is_primary_owner),

@@ -29,9 +29,18 @@ export function confirmUnlink(r: LinkRow): types.ConfirmationDialog {
 export function linksBlocks(rows: LinkRow[]): Block[] {
   if (!rows.length) return [section('No Slack accounts are linked yet.')];
   const blocks: Block[] = [section(`*Linked accounts* (${rows.length})`)];
-  for (const r of rows.slice(0, 45)) {
+  const shared = new Set(rows.filter((r) => r.alsoLinked?.length).map((r) => r.careUserId));
+  if (shared.size) {
     blocks.push(
-      section(`<@${r.slackUserId}> → ${careUser(r)} · ${METHODS[r.method] ?? userText(r.method, 40)}${r.createdBy ? ` by <@${r.createdBy}>` : ''}`, {
+      section(
+        `:warning: *${shared.size === 1 ? '1 care user has' : `${shared.size} care users have`} more than one Slack person* (linked before this was refused). Each of them sees that care user's actions as their own: unlink whoever it is not.`,
+      ),
+    );
+  }
+  for (const r of rows.slice(0, 45)) {
+    const also = r.alsoLinked?.length ? `\n:warning: Also linked to this care user: ${r.alsoLinked.map((u) => `<@${u}>`).join(', ')}` : '';
+    blocks.push(
+      section(`<@${r.slackUserId}> → ${careUser(r)} · ${METHODS[r.method] ?? userText(r.method, 40)}${r.createdBy ? ` by <@${r.createdBy}>` : ''}${also}`, {
         block_id: BlockIds.link(r.slackUserId),
         accessory: button('Unlink', ActionIds.unlink, r.slackUserId, 'danger', confirmUnlink(r)),
       }),
@@ -61,4 +70,24 @@ export function linkRequestBlocks(
       button('Reject', ActionIds.rejectLink, requestId, 'danger'),
     ]),
   ];
+}
+
+/** The care account a person was just linked to, as they are told it (name and email) and who linked them. */
+export interface LinkedTo {
+  careUserId: string;
+  careUserName?: string | undefined;
+  careUserEmail?: string | null | undefined;
+  /** The admin who linked them. */
+  by: string;
+}
+
+/** The care user by name and email, for a sentence; the Id when the name is unknown. */
+export function careAccountText(to: Omit<LinkedTo, 'by'>): string {
+  if (!to.careUserName) return `care user \`${to.careUserId}\``;
+  return `*${userText(to.careUserName, 100)}*${to.careUserEmail ? ` (${userText(to.careUserEmail, 120)})` : ''}`;
+}
+
+/** The DM to a person an admin linked: whose care account it is, and what to do if it is not theirs. */
+export function linkedNotice(to: LinkedTo): string {
+  return `:link: <@${to.by}> linked your Slack account to the care account of ${careAccountText(to)}. In Slack you now see and change that person's care actions. If that is not you, tell an admin at once (\`/care unlink\` undoes it). Type \`/care mine\` to see your actions.`;
 }
