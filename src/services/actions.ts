@@ -13,6 +13,7 @@ import type { ActionChange } from './change-notices.js';
 import type { Actor, IdentityService } from './identity.js';
 import type { ActionCache } from './read-cache/action-cache.js';
 import { createOpenActions } from './read-cache/open-actions.js';
+import { type UndoOutcome, type UndoRequest, undoChange } from './undo-change.js';
 
 export interface ActionsService {
   /** By Id: the whole action. By number: the action with ACTION_ATTRIBUTES only (enough for cards). */
@@ -39,6 +40,11 @@ export interface ActionsService {
    * worked out from the current one. A completed action is left as it is.
    */
   snooze(actor: Actor, id: string, due: Date | ((current: Date | null) => Date)): Promise<{ action: Action; changed: boolean }>;
+  /**
+   * Undo of a Complete, Reopen or Snooze made on a channel post: once only (spent
+   * when used), and only while the action is as that change left it (undo-change.ts).
+   */
+  undo(actor: Actor, request: UndoRequest): Promise<UndoOutcome>;
 }
 
 const MAX_LISTED = 500;
@@ -70,6 +76,8 @@ export function createActionsService(deps: {
   announceChange?: (action: Action, change: ActionChange) => void;
   /** Lists and cards read through the instance's action cache (read-cache/); writes go through `care` as before. */
   reads: ActionCache;
+  /** The app's clock (how long a spent Undo is remembered). Default: the system clock. */
+  now?: () => Date;
 }): ActionsService {
   const { care, store, identity, logger, reads } = deps;
   const open = createOpenActions(reads, logger);
@@ -229,6 +237,18 @@ export function createActionsService(deps: {
       await audit(actor, 'action.snooze', id, { from: current.due ?? null, to: snoozed.due ?? null });
       return { action: snoozed, changed: true };
     },
+
+    undo: (actor, request) =>
+      undoChange(
+        {
+          care,
+          store,
+          now: deps.now ?? (() => new Date()),
+          moves: { complete: service.complete, reopen: service.reopen, unsnooze: (a, id, due) => service.snooze(a, id, due) },
+        },
+        actor,
+        request,
+      ),
   };
   return service;
 }

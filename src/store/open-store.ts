@@ -166,6 +166,7 @@ function createStore(ctx: Ctx, migration: MigrateResult): OpenedStore {
 
     markRequestSeen: (key, at) => seenRequests.markRequestSeen(ctx, key, at),
     pruneSeenRequests: (now) => seenRequests.pruneSeenRequests(ctx, now),
+    forgetRequestSeen: (key) => seenRequests.forgetRequestSeen(ctx, key),
 
     saveInstallation: (input) => installations.saveInstallation(ctx, input),
     getInstallation: (query) => installations.getInstallation(ctx, query),

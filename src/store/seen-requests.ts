@@ -25,3 +25,8 @@ export async function markRequestSeen(ctx: Ctx, key: string, at: { now: number; 
 export async function pruneSeenRequests(ctx: Ctx, now: number): Promise<number> {
   return ctx.db.run('DELETE FROM seen_requests WHERE expires_at <= ?', [now]);
 }
+
+/** Forget one key now (a one-time claim given back because what it guarded did not happen); true when it was remembered. */
+export async function forgetRequestSeen(ctx: Ctx, key: string): Promise<boolean> {
+  return (await ctx.db.run('DELETE FROM seen_requests WHERE request_key = ?', [key])) > 0;
+}

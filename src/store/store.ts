@@ -107,11 +107,13 @@ export interface Store {
   releaseLease(name: string, holder: string): Promise<boolean>;
   getLease(name: string): Promise<Lease | null>;
 
-  // signed requests already seen (replay memory); times from the caller's clock
+  // signed requests already seen (replay memory) and other one-time keys (a spent Undo); times from the caller's clock
   /** True the first time `key` is seen (or after its row expired at `now`); false while it is remembered. */
   markRequestSeen(key: string, at: { now: number; expiresAt: number }): Promise<boolean>;
   /** Forget keys expired at `now`; resolves to how many. */
   pruneSeenRequests(now: number): Promise<number>;
+  /** Forget one key at once (a one-time claim given back); true when it was remembered. */
+  forgetRequestSeen(key: string): Promise<boolean>;
 
   // many workspaces: installations, care connections, settings. Tokens and secrets are kept encrypted
   // with the key ring given to openStore(); without one, the methods that touch them throw

@@ -97,7 +97,7 @@ describe('the "by whom" row', () => {
 describe("Undo's value", () => {
   let clock = now.getTime();
   const signed = createSignedMetadata({ key: metadataKey('secret'), now: () => new Date(clock) });
-  const grant = { actionId: 'a'.repeat(24), kind: 'complete' as const, by: 'U0SOPHIE', expiresAt: now.getTime() + 5 * 60_000 };
+  const grant = { actionId: 'a'.repeat(24), kind: 'complete' as const, by: 'U0SOPHIE', expiresAt: now.getTime() + 5 * 60_000, after: '2027-06-15 09:00:00' };
 
   it('reads back what was issued, also after its window (to say it is too late)', () => {
     const value = undoValue(signed, 'T0CARE', grant);
