@@ -38,8 +38,15 @@ export interface ActionsService {
   /**
    * A new due time and nothing else changed (see keep-action.ts); `due` may be
    * worked out from the current one. A completed action is left as it is.
+   * `previousDue`: the due time before (the care API's text). The assignee is
+   * told when someone else snoozed it (`undo`: the due time put back by an Undo).
    */
-  snooze(actor: Actor, id: string, due: Date | ((current: Date | null) => Date)): Promise<{ action: Action; changed: boolean }>;
+  snooze(
+    actor: Actor,
+    id: string,
+    due: Date | ((current: Date | null) => Date),
+    options?: { undo?: boolean },
+  ): Promise<{ action: Action; changed: boolean; previousDue: string | null }>;
   /**
    * Undo of a Complete, Reopen or Snooze made on a channel post: once only (spent
    * when used), and only while the action is as that change left it (undo-change.ts).
@@ -69,9 +76,9 @@ export function createActionsService(deps: {
    */
   announceAssignment: (action: Action, change: AssignmentChange) => void;
   /**
-   * Called (not awaited) after each Complete, Reopen or Take it made through
-   * Slack: the assignee (for Take it, the one it was taken from) is told when
-   * someone else did it. It must not throw.
+   * Called (not awaited) after each Complete, Reopen, Take it or Snooze made
+   * through Slack: the assignee (for Take it, the one it was taken from) is told
+   * when someone else did it. It must not throw.
    */
   announceChange?: (action: Action, change: ActionChange) => void;
   /** Lists and cards read through the instance's action cache (read-cache/); writes go through `care` as before. */
@@ -228,14 +235,16 @@ export function createActionsService(deps: {
       return { action: taken, changed: true, previousAssignee };
     },
 
-    async snooze(actor, id, due) {
+    async snooze(actor, id, due, options = {}) {
       await identity.requireLink(actor);
       const current = await care.actions.retrieve(id);
-      if (current.completed) return { action: current, changed: false };
+      const previousDue = current.due ?? null;
+      if (current.completed) return { action: current, changed: false, previousDue };
       const to = typeof due === 'function' ? due(parseApiDateTime(current.due)) : due;
       const snoozed = (await care.actions.update(id, sameActionDueAt(current, to))) ?? (await care.actions.retrieve(id));
-      await audit(actor, 'action.snooze', id, { from: current.due ?? null, to: snoozed.due ?? null });
-      return { action: snoozed, changed: true };
+      await audit(actor, 'action.snooze', id, { from: previousDue, to: snoozed.due ?? null, ...(options.undo ? { undo: true } : {}) });
+      deps.announceChange?.(snoozed, { kind: options.undo ? 'unsnooze' : 'snooze', by: actor, assignee: snoozed.assigned_to ?? null });
+      return { action: snoozed, changed: true, previousDue };
     },
 
     undo: (actor, request) =>
@@ -244,7 +253,7 @@ export function createActionsService(deps: {
           care,
           store,
           now: deps.now ?? (() => new Date()),
-          moves: { complete: service.complete, reopen: service.reopen, unsnooze: (a, id, due) => service.snooze(a, id, due) },
+          moves: { complete: service.complete, reopen: service.reopen, unsnooze: (a, id, due) => service.snooze(a, id, due, { undo: true }) },
         },
         actor,
         request,
