@@ -177,10 +177,18 @@ describe('buttons', () => {
     const post = webClient(fake).chat.postMessage({ channel: 'C0CARE', text: '#4', blocks: tooLong });
     await expect(post).rejects.toMatchObject({ data: { error: 'invalid_blocks' } });
     // Slack shows a dialog's text as plain text: mrkdwn there is refused too.
-    const marked = { ...dialog, title: { type: 'plain_text', text: 'Complete?' }, text: { type: 'mrkdwn', text: 'Complete *#4*?' } };
+    const marked = {
+      ...dialog,
+      title: { type: 'plain_text', text: 'Complete?' },
+      text: { type: 'mrkdwn', text: 'Complete *#4*?' },
+      deny: { type: 'plain_text', text: 'Cancel' },
+    };
     const withMarked = [{ ...block, accessory: { ...block.accessory, confirm: marked } }];
     const withMarkup = webClient(fake).chat.postMessage({ channel: 'C0CARE', text: '#4', blocks: withMarked });
     await expect(withMarkup).rejects.toMatchObject({ data: { error: 'invalid_blocks' } });
+    const plainDialog = { ...marked, text: { type: 'plain_text', text: 'Complete #4?' } };
+    const withPlain = [{ ...block, accessory: { ...block.accessory, confirm: plainDialog } }];
+    await expect(webClient(fake).chat.postMessage({ channel: 'C0CARE', text: '#4', blocks: withPlain })).resolves.toMatchObject({ ok: true });
   });
 
   it('says what it saw when the button is not there', async () => {
