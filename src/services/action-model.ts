@@ -30,8 +30,12 @@ export interface ActionView {
   due: Date | null;
   urgent: boolean;
   completed: Date | null;
-  /** Slack user to mention when the assignee is linked; otherwise a name if known. `careUserId`: who it is in the care system, when read from it. */
-  assignee: { slackUserId?: string; name?: string; careUserId?: string } | null;
+  /**
+   * Slack user to mention when the assignee is linked, with their Slack name (`slackName`, for plain
+   * text such as a confirmation dialog) when Slack told it; otherwise the care user's name if known.
+   * `careUserId`: who it is in the care system, when read from it.
+   */
+  assignee: { slackUserId?: string; slackName?: string; name?: string; careUserId?: string } | null;
   /** The action in the care system's own web app, when CARE_WEB_URL is set (see care-web-link.ts). */
   careUrl?: string;
   /**

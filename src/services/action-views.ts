@@ -29,7 +29,7 @@ export async function completersOf(audit: CompletionAudit, teamId: string, actio
 }
 
 /**
- * Care actions -> view models, with assignees resolved to Slack mentions (linked) or names, and,
+ * Care actions -> view models, with assignees resolved to Slack mentions and Slack names (linked) or care names, and,
  * given the audit log, who completed them through Slack.
  */
 export async function toActionViews(actions: Action[], teamId: string, identity: IdentityService, audit?: CompletionAudit): Promise<ActionView[]> {
@@ -37,12 +37,18 @@ export async function toActionViews(actions: Action[], teamId: string, identity:
   const slackIds = new Map<string, string | null>();
   await Promise.all(assignees.map(async (id) => slackIds.set(id, await identity.slackUserFor(teamId, id))));
   const unlinked = assignees.filter((id) => !slackIds.get(id));
-  const names = unlinked.length ? await identity.careUserNames(unlinked) : new Map<string, string>();
+  const linked = [...new Set([...slackIds.values()].filter((v): v is string => Boolean(v)))];
+  const [names, slackNames] = await Promise.all([
+    unlinked.length ? identity.careUserNames(unlinked) : new Map<string, string>(),
+    linked.length ? identity.slackNames(linked) : new Map<string, string>(),
+  ]);
   const completers = audit ? await completersOf(audit, teamId, actions) : new Map<string, string>();
   return actions.map((a) => {
+    const slackUserId = a.assigned_to ? slackIds.get(a.assigned_to) : undefined;
+    const slackName = slackUserId ? slackNames.get(slackUserId) : undefined;
     const assignee = a.assigned_to
-      ? slackIds.get(a.assigned_to)
-        ? { slackUserId: slackIds.get(a.assigned_to)!, careUserId: a.assigned_to }
+      ? slackUserId
+        ? { slackUserId, ...(slackName ? { slackName } : {}), careUserId: a.assigned_to }
         : { ...(names.get(a.assigned_to) ? { name: names.get(a.assigned_to)! } : {}), careUserId: a.assigned_to }
       : null;
     const completedBy = completers.get(a._id);

@@ -12,6 +12,7 @@ import type { ActionChange } from './change-notices.js';
 import type { Actor, IdentityService } from './identity.js';
 import type { ActionCache } from './read-cache/action-cache.js';
 import { createOpenActions } from './read-cache/open-actions.js';
+import { type UndoOutcome, type UndoRequest, undoChange } from './undo-change.js';
 
 /** A change made through Slack: who made it, and the action as it was before (null: it is new). */
 export interface WriteChange {
@@ -42,8 +43,20 @@ export interface ActionsService {
   /**
    * A new due time and nothing else changed (see keep-action.ts); `due` may be
    * worked out from the current one. A completed action is left as it is.
+   * `previousDue`: the due time before (the care API's text). The assignee is
+   * told when someone else snoozed it (`undo`: the due time put back by an Undo).
    */
-  snooze(actor: Actor, id: string, due: Date | ((current: Date | null) => Date)): Promise<{ action: Action; changed: boolean }>;
+  snooze(
+    actor: Actor,
+    id: string,
+    due: Date | ((current: Date | null) => Date),
+    options?: { undo?: boolean },
+  ): Promise<{ action: Action; changed: boolean; previousDue: string | null }>;
+  /**
+   * Undo of a Complete, Reopen or Snooze made on a channel post: once only (spent
+   * when used), and only while the action is as that change left it (undo-change.ts).
+   */
+  undo(actor: Actor, request: UndoRequest): Promise<UndoOutcome>;
 }
 
 const MAX_LISTED = 500;
@@ -70,13 +83,15 @@ export function createActionsService(deps: {
    */
   announceWrite: (action: Action, change: WriteChange) => void;
   /**
-   * Called (not awaited) after each Complete, Reopen or Take it made through
-   * Slack: the assignee (for Take it, the one it was taken from) is told when
-   * someone else did it. It must not throw.
+   * Called (not awaited) after each Complete, Reopen, Take it or Snooze made
+   * through Slack: the assignee (for Take it, the one it was taken from) is told
+   * when someone else did it. It must not throw.
    */
   announceChange?: (action: Action, change: ActionChange) => void;
   /** Lists and cards read through the instance's action cache (read-cache/); writes go through `care` as before. */
   reads: ActionCache;
+  /** The app's clock (how long a spent Undo is remembered). Default: the system clock. */
+  now?: () => Date;
 }): ActionsService {
   const { care, store, identity, logger, reads } = deps;
   const open = createOpenActions(reads, logger);
@@ -229,16 +244,30 @@ export function createActionsService(deps: {
       return { action: taken, changed: true, previousAssignee };
     },
 
-    async snooze(actor, id, due) {
+    async snooze(actor, id, due, options = {}) {
       await identity.requireLink(actor);
       const current = await care.actions.retrieve(id);
-      if (current.completed) return { action: current, changed: false };
+      const previousDue = current.due ?? null;
+      if (current.completed) return { action: current, changed: false, previousDue };
       const to = typeof due === 'function' ? due(parseApiDateTime(current.due)) : due;
       const snoozed = (await care.actions.update(id, sameActionDueAt(current, to))) ?? (await care.actions.retrieve(id));
-      await audit(actor, 'action.snooze', id, { from: current.due ?? null, to: snoozed.due ?? null });
+      await audit(actor, 'action.snooze', id, { from: previousDue, to: snoozed.due ?? null, ...(options.undo ? { undo: true } : {}) });
       deps.announceWrite(snoozed, { by: actor, before: current });
-      return { action: snoozed, changed: true };
+      deps.announceChange?.(snoozed, { kind: options.undo ? 'unsnooze' : 'snooze', by: actor, assignee: snoozed.assigned_to ?? null });
+      return { action: snoozed, changed: true, previousDue };
     },
+
+    undo: (actor, request) =>
+      undoChange(
+        {
+          care,
+          store,
+          now: deps.now ?? (() => new Date()),
+          moves: { complete: service.complete, reopen: service.reopen, unsnooze: (a, id, due) => service.snooze(a, id, due, { undo: true }) },
+        },
+        actor,
+        request,
+      ),
   };
   return service;
 }

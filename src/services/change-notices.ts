@@ -9,8 +9,11 @@ import type { Actor, IdentityService } from './identity.js';
 import type { MessageRenderers } from './renderers.js';
 import type { SlackProfiles } from './slack-profiles.js';
 
-/** What someone did to an action through Slack that its assignee is told of when it was not them. */
-export type ChangeKind = 'complete' | 'reopen' | 'take';
+/**
+ * What someone did to an action through Slack that its assignee is told of when it was not them:
+ * completed, reopened, took it, snoozed it (a new due time), or undid their snooze (the due time put back).
+ */
+export type ChangeKind = 'complete' | 'reopen' | 'take' | 'snooze' | 'unsnooze';
 
 export interface ActionChange {
   kind: ChangeKind;
@@ -25,8 +28,8 @@ export const CHANGE_DELIVERY_KIND = 'change';
 
 export interface ChangeNotices {
   /**
-   * DM the assignee's linked Slack users when someone else completed, reopened
-   * or took their action: once per change (the delivery ledger). Nothing when the
+   * DM the assignee's linked Slack users when someone else completed, reopened,
+   * took or snoozed their action: once per change (the delivery ledger). Nothing when the
    * assignee did it, the action is nobody's, or the assignee is not linked.
    */
   tell(action: Action, change: ActionChange): Promise<DeliveryResult[]>;
@@ -45,7 +48,7 @@ export function changeOccurrence(action: Action, change: Pick<ActionChange, 'kin
 }
 
 export function parseChangeOccurrence(occurrence: string): { kind: ChangeKind; by: string } | null {
-  const m = /^(complete|reopen|take)\|.+\|([UW][A-Z0-9]+)$/.exec(occurrence);
+  const m = /^(complete|reopen|take|snooze|unsnooze)\|.+\|([UW][A-Z0-9]+)$/.exec(occurrence);
   return m ? { kind: m[1] as ChangeKind, by: m[2]! } : null;
 }
 

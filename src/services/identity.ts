@@ -3,6 +3,7 @@ import type { Logger } from '../logging/logger.js';
 import type { IdentityLink, LinkRequest, Store } from '../store/index.js';
 import { UserFacingError } from './errors.js';
 import { type CareUserDirectory, type CareUserRow, fullName, usersUnavailable } from './read-cache/care-users.js';
+import { CareUserTakenError, createLinkGuard } from './link-guard.js';
 import { isSlackAdminIn, type SlackProfiles } from './slack-profiles.js';
 
 export interface Actor {
@@ -12,7 +13,9 @@ export interface Actor {
 
 export type LinkSelfResult =
   | { kind: 'already'; link: IdentityLink }
-  | { kind: 'linked'; link: IdentityLink; careUserName: string }
+  | { kind: 'linked'; link: IdentityLink; careUserName: string; careUserEmail: string | null }
+  /** The care user with the person's email is linked to someone else of the workspace: nothing was changed. */
+  | { kind: 'taken'; error: CareUserTakenError }
   | { kind: 'requested'; request: LinkRequest; created: boolean; reason: 'no-users-permission' | 'no-email-match' | 'no-email' };
 
 export interface IdentityService {
@@ -27,6 +30,8 @@ export interface IdentityService {
   decideRequest(admin: Actor, requestId: number, decision: 'approved' | 'rejected', careUserId?: string): Promise<LinkRequest>;
   /** Slack user linked to a care user (for mentions), if any. */
   slackUserFor(teamId: string, careUserId: string): Promise<string | null>;
+  /** Slack names (display or real name) of these Slack users, for plain text; those Slack would not tell are left out. */
+  slackNames(slackUserIds: string[]): Promise<Map<string, string>>;
   careUserName(careUserId: string): Promise<string | undefined>;
   careUserNames(careUserIds: string[]): Promise<Map<string, string>>;
   /** Name and email of these care users (those the API key may read). */
@@ -37,6 +42,12 @@ export interface IdentityService {
    * when the API key may not read users (then only a typed Id can link).
    */
   findCareUsers(query: string): Promise<{ available: boolean; users: CareUserSummary[] }>;
+  /**
+   * findCareUsers for an admin linking a request's requester: each care user marked `linked` when
+   * someone of the workspace already has them (linking is then refused), and `otherEmail` when
+   * their email is not the requester's Slack email (unmarked when the requester shows no email).
+   */
+  linkChoices(admin: Actor, query: string, requestId?: number): Promise<{ available: boolean; users: LinkChoice[] }>;
   /** Whether the API key may list care users (one request of one item). */
   canListCareUsers(): Promise<boolean>;
   /** The person's own link request still waiting for an admin, if any. */
@@ -59,12 +70,24 @@ export interface CareUserSummary {
   email: string | null;
 }
 
+/** A care user offered to an admin approving a link request, with what to watch out for. */
+export interface LinkChoice extends CareUserSummary {
+  /** Someone of the workspace is linked to this care user already. */
+  linked?: boolean;
+  /** The care user's email is not the requester's Slack email. */
+  otherEmail?: boolean;
+}
+
 /** A link as admins see it. */
 export interface LinkRow {
   slackUserId: string;
+  /** The Slack person's name (for plain text such as a confirmation), when Slack told it. */
+  slackName?: string;
   careUserId: string;
   careUserName?: string;
   careUserEmail?: string;
+  /** Other Slack people of the workspace linked to the same care user (links from before that was refused). */
+  alsoLinked?: string[];
   method: string;
   createdBy: string | null;
   createdAt: number;
@@ -76,6 +99,8 @@ const summary = (u: CareUserRow): CareUserSummary => ({
   email: u.email ?? null,
 });
 const PICK_LIMIT = 100;
+/** Links whose Slack person's name is read for `/care links` (it shows the first 45). */
+const NAMED_LINKS = 50;
 
 export function createIdentityService(deps: {
   store: Store;
@@ -87,6 +112,8 @@ export function createIdentityService(deps: {
   users: CareUserDirectory;
 }): IdentityService {
   const { store, care, profiles, users, logger } = deps;
+  // One care user, at most one Slack person per workspace: every way of linking goes through the guard.
+  const guard = createLinkGuard({ store, profiles, careUserName: async (id) => (await users.names([id])).get(id) });
 
   async function audit(actor: Actor, verb: string, details: Record<string, unknown>) {
     await store.appendAudit({ teamId: actor.teamId, userId: actor.userId, verb, details });
@@ -153,9 +180,17 @@ export function createIdentityService(deps: {
         try {
           const match = await findCareUserByEmail(profile.email);
           if (match) {
-            const link = await store.upsertLink({ teamId: actor.teamId, slackUserId: actor.userId, careUserId: match._id, method: 'email', linkedBy: null });
+            let link: IdentityLink;
+            try {
+              link = await guard.link(actor.teamId, match._id, actor.userId, () =>
+                store.upsertLink({ teamId: actor.teamId, slackUserId: actor.userId, careUserId: match._id, method: 'email', linkedBy: null }),
+              );
+            } catch (err) {
+              if (err instanceof CareUserTakenError) return { kind: 'taken', error: err };
+              throw err;
+            }
             await audit(actor, 'link.email', { careUserId: match._id });
-            return { kind: 'linked', link, careUserName: fullName(match) };
+            return { kind: 'linked', link, careUserName: fullName(match), careUserEmail: match.email ?? null };
           }
           reason = 'no-email-match';
         } catch (err) {
@@ -171,7 +206,9 @@ export function createIdentityService(deps: {
     async adminLink(admin, slackUserId, careUserId) {
       await service.requireAdmin(admin);
       await checkCareUser(careUserId);
-      const link = await store.upsertLink({ teamId: admin.teamId, slackUserId, careUserId, method: 'admin', linkedBy: admin.userId });
+      const link = await guard.link(admin.teamId, careUserId, slackUserId, () =>
+        store.upsertLink({ teamId: admin.teamId, slackUserId, careUserId, method: 'admin', linkedBy: admin.userId }),
+      );
       await audit(admin, 'link.admin', { slackUserId, careUserId });
       return link;
     },
@@ -190,7 +227,9 @@ export function createIdentityService(deps: {
       const chosen = careUserId ?? request.careUserId ?? undefined;
       if (decision === 'approved' && !chosen) throw new UserFacingError('Pick the care user to link them to, or give their care user Id.', 'invalid');
       if (decision === 'approved' && chosen && request.state === 'pending') await checkCareUser(chosen);
-      const result = await store.decideLinkRequest(requestId, decision, admin.userId, chosen ? { careUserId: chosen } : {});
+      const decide = () => store.decideLinkRequest(requestId, decision, admin.userId, chosen ? { careUserId: chosen } : {});
+      const result =
+        decision === 'approved' && chosen && request.state === 'pending' ? await guard.link(admin.teamId, chosen, request.slackUserId, decide) : await decide();
       if (!result.ok) {
         if (result.reason === 'already-decided')
           throw new UserFacingError(`That request was already ${result.request.state} by <@${result.request.decidedBy}>.`, 'invalid');
@@ -204,6 +243,20 @@ export function createIdentityService(deps: {
       const links = await store.getLinksByCareUser(careUserId);
       // Only a person of this workspace: a care user linked elsewhere is not someone to mention here.
       return links.find((l) => l.teamId === teamId)?.slackUserId ?? null;
+    },
+
+    async slackNames(slackUserIds) {
+      const out = new Map<string, string>();
+      await Promise.all(
+        [...new Set(slackUserIds)].map(async (id) => {
+          const name = await profiles.get(id).then(
+            (p) => p.name,
+            () => undefined,
+          );
+          if (name && name !== id) out.set(id, name);
+        }),
+      );
+      return out;
     },
 
     async careUserName(careUserId) {
@@ -259,6 +312,22 @@ export function createIdentityService(deps: {
       }
     },
 
+    async linkChoices(admin, query, requestId) {
+      const [found, links, request] = await Promise.all([
+        service.findCareUsers(query),
+        store.listLinks(admin.teamId),
+        requestId === undefined ? null : service.pendingRequest(admin.teamId, requestId).catch(() => null),
+      ]);
+      const email = request ? (await profiles.get(request.slackUserId).catch(() => null))?.email?.toLowerCase() : undefined;
+      const taken = new Set(links.filter((l) => l.slackUserId !== request?.slackUserId).map((l) => l.careUserId));
+      const users = found.users.map((u) => ({
+        ...u,
+        ...(taken.has(u.id) ? { linked: true } : {}),
+        ...(email && u.email?.toLowerCase() !== email ? { otherEmail: true } : {}),
+      }));
+      return { available: found.available, users };
+    },
+
     async canListCareUsers() {
       try {
         await care.users.list({ per_page: 1, attributes: ['_id'] });
@@ -279,14 +348,24 @@ export function createIdentityService(deps: {
     async listLinks(admin) {
       await service.requireAdmin(admin);
       const [links, pending] = await Promise.all([store.listLinks(admin.teamId), store.listLinkRequests({ state: 'pending', teamId: admin.teamId })]);
-      const users = await service.careUsers(links.map((l) => l.careUserId));
+      // Slack names (one users.info each, kept 10 minutes) only of the first rows: `/care links` shows 45.
+      const [users, slackNames] = await Promise.all([
+        service.careUsers(links.map((l) => l.careUserId)),
+        service.slackNames(links.slice(0, NAMED_LINKS).map((l) => l.slackUserId)),
+      ]);
+      const peopleOf = new Map<string, string[]>();
+      for (const l of links) peopleOf.set(l.careUserId, [...(peopleOf.get(l.careUserId) ?? []), l.slackUserId]);
       const rows = links.map((l) => {
         const user = users.get(l.careUserId);
+        const slackName = slackNames.get(l.slackUserId);
+        const others = (peopleOf.get(l.careUserId) ?? []).filter((u) => u !== l.slackUserId);
         return {
           slackUserId: l.slackUserId,
+          ...(slackName ? { slackName } : {}),
           careUserId: l.careUserId,
           ...(user ? { careUserName: user.name } : {}),
           ...(user?.email ? { careUserEmail: user.email } : {}),
+          ...(others.length ? { alsoLinked: others } : {}),
           method: l.method,
           createdBy: l.linkedBy,
           createdAt: l.linkedAt,

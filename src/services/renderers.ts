@@ -80,8 +80,8 @@ export interface MessageRenderers {
   urgentAlert(a: ActionView, ctx: RenderContext): OutgoingMessage;
   /** A DM to an action's new assignee; `by`: the Slack user who assigned it, null when made in the care system. */
   assignmentNotice(a: ActionView, ctx: RenderContext, assignment: { by: string | null }): OutgoingMessage;
-  /** A DM to an action's assignee: someone else (`by`, a Slack user) completed, reopened or took it through Slack. */
-  changeNotice(a: ActionView, ctx: RenderContext, change: { kind: 'complete' | 'reopen' | 'take'; by: string }): OutgoingMessage;
+  /** A DM to an action's assignee: someone else (`by`, a Slack user) completed, reopened, took or snoozed it (or undid their snooze) through Slack. */
+  changeNotice(a: ActionView, ctx: RenderContext, change: { kind: 'complete' | 'reopen' | 'take' | 'snooze' | 'unsnooze'; by: string }): OutgoingMessage;
   /** Null when there is nothing to post (empty, and the channel asked for quiet). */
   digest(c: DigestContent, ctx: RenderContext, options: { postWhenEmpty: boolean }): RenderedDigest | null;
   /** A person's morning summary DM (a short "nothing due" when empty, so they know it runs). */

@@ -4,6 +4,8 @@ import { isSlackAdminOf, type SlackUserFlags } from './slack-admin.js';
 export interface SlackProfile {
   id: string;
   name: string;
+  /** What Slack shows after @: the display name, else the handle. */
+  handle: string;
   tz: string;
   email: string | null;
   /** What Slack says of the person's home and role (slack-admin.ts reads it). */
@@ -43,6 +45,7 @@ export function createSlackProfiles(deps: {
     return {
       id: userId,
       name: u.real_name || u.name || userId,
+      handle: u.profile?.display_name || u.name || userId,
       tz: u.tz || deps.defaultTz,
       email: u.profile?.email ?? null,
       flags: {

@@ -29,6 +29,7 @@ import { registerCreateFromMessage } from './listeners/shortcuts/create-from-mes
 import { registerActionFormSubmit } from './listeners/views/action-form-submit.js';
 import { registerApproveLinkModal } from './listeners/views/approve-link-submit.js';
 import { registerSummaryModal } from './listeners/views/summary-submit.js';
+import { registerSnoozeConfirmSubmit } from './listeners/views/snooze-confirm-submit.js';
 import { registerSnoozeSubmit } from './listeners/views/snooze-submit.js';
 import type { ReplayGuard } from './replay-guard.js';
 import { SocketModeConnections, type SocketRoute } from './socket-receiver.js';
@@ -128,6 +129,7 @@ export function createSlackApp(options: SlackAppOptions, deps: SlackDeps): Slack
   registerEditButton(app, deps);
   registerSnooze(app, deps);
   registerSnoozeSubmit(app, deps);
+  registerSnoozeConfirmSubmit(app, deps);
   registerOpenInCare(app);
   registerNewActionButton(app, deps);
   registerHomePageButtons(app, deps);

@@ -5,6 +5,7 @@ import { isSharedConversation } from './surface.js';
 import { renderCommandList } from './lists.js';
 import { actionCard } from './views/action-card.js';
 import type { ActionView } from '../services/action-model.js';
+import type { ChangedBy } from './views/changed-by.js';
 import { patchActionBlocks } from './views/patch.js';
 
 /** Where an Edit button was clicked: a channel message (by ts) or an ephemeral answer (by response_url). */
@@ -27,8 +28,9 @@ export function clickOrigin(body: BlockAction, blockId: string): EditOrigin | un
 }
 
 /**
- * After an Edit is saved, show the new state on the message the person clicked
- * Edit on, as Complete/Reopen do. Returns whether it could.
+ * After an Edit (or a Snooze from a form) is saved, show the new state on the
+ * message the person clicked on, as Complete/Reopen do; on a channel post
+ * `changedBy` adds the row saying who did it (with Undo). Returns whether it could.
  */
 export async function showEditedInPlace(
   deps: SlackDeps,
@@ -36,6 +38,7 @@ export async function showEditedInPlace(
   origin: EditOrigin,
   view: ActionView,
   tz: string,
+  changedBy?: ChangedBy,
 ): Promise<boolean> {
   if (origin.ts) {
     const read =
@@ -46,7 +49,7 @@ export async function showEditedInPlace(
     if (!message?.blocks) return false;
     const showTask = await deps.channels.showTasksIn(actor.teamId, origin.channel);
     const ctx = { now: deps.now(), timezone: tz, showTask, shared: isSharedConversation(origin.channel) };
-    const patched = patchActionBlocks(message.blocks as types.AnyBlock[], view, ctx);
+    const patched = patchActionBlocks(message.blocks as types.AnyBlock[], view, ctx, ctx.shared ? changedBy : undefined);
     if (!patched) return false;
     await deps.slack.chat.update({ channel: origin.channel, ts: origin.ts, blocks: patched as types.KnownBlock[], text: message.text ?? 'Care action' });
     return true;

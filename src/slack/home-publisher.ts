@@ -76,8 +76,11 @@ export async function publishHome(deps: SlackDeps, teamId: string, userId: strin
     const tz = await deps.profiles.tz(userId);
     const ctx = { now: deps.now(), timezone: tz, showTask: true };
     let view: ReturnType<typeof homeView>;
-    if (!link) view = homeView({ linked: false, groups: [], limit, ...(await admin) }, ctx);
-    else {
+    if (!link) {
+      const pending = await deps.identity.pendingRequestOf({ teamId, userId });
+      const pendingRequest = pending ? { pendingRequest: { requestedAt: new Date(pending.requestedAt), admins: deps.identity.adminIds() } } : {};
+      view = homeView({ linked: false, groups: [], limit, ...pendingRequest, ...(await admin) }, ctx);
+    } else {
       const careUserName = await deps.identity.careUserName(link.careUserId);
       const summary = await deps.summaries.status({ teamId, userId }).catch((err) => {
         deps.logger.warn('could not read the morning summary setting for the Home tab', { userId, error: err });

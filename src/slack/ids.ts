@@ -40,6 +40,8 @@ export const CallbackIds = {
   approveLinkModal: 'care_link_approve_modal',
   summaryModal: 'care_summary_modal',
   snoozeModal: 'care_snooze_modal',
+  /** "Snooze to … ?" asked before a quick snooze on a channel post. */
+  snoozeConfirm: 'care_snooze_confirm',
 } as const;
 
 /** Input blocks of the forms: block_id = the field, action_id = FIELD_ACTION_ID. */

@@ -15,6 +15,8 @@ export type StoreErrorCode =
   | 'invalid-input'
   /** The store was closed. */
   | 'closed'
+  /** A write would break a rule of the data: a care user linked to a second Slack person in one workspace. */
+  | 'care-user-taken'
   /** A token or secret was to be stored or read, but the store was opened without a key ring (ENCRYPTION_KEY). */
   | 'encryption-key-missing'
   /** A stored token or secret does not open with the key ring: its key is not in ENCRYPTION_KEY, or the value was changed. */

@@ -1,6 +1,7 @@
 /** Identity links: Slack user (team + user) <-> care user. */
 import type { Ctx, Row } from './db.js';
 import { num, str, strOrNull } from './db.js';
+import { StoreError } from './errors.js';
 import type { IdentityLink, LinkInput, LinkMethod } from './types.js';
 
 const COLUMNS = 'team_id, slack_user_id, care_user_id, method, linked_by, linked_at';
@@ -16,17 +17,36 @@ export function toLink(row: Row): IdentityLink {
   };
 }
 
-/** Create or replace the link of one Slack user (a Slack user has at most one care user). */
+/** A unique index refused the row: SQLite's and PostgreSQL's words for it. */
+const isUniqueViolation = (err: unknown) => {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
+};
+
+/**
+ * Create or replace the link of one Slack user (a Slack user has at most one care user). A care
+ * user has at most one Slack person per workspace (migration 005): a link to a care user someone
+ * else of the workspace has is refused with StoreError('care-user-taken'), and nothing changes.
+ * Linking again clears an older link's `legacy_duplicate` mark, so it then obeys that rule too.
+ */
 export async function upsertLink(ctx: Ctx, input: LinkInput): Promise<IdentityLink> {
-  const row = await ctx.db.get(
-    `INSERT INTO identity_links (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (team_id, slack_user_id) DO UPDATE SET
-       care_user_id = excluded.care_user_id, method = excluded.method,
-       linked_by = excluded.linked_by, linked_at = excluded.linked_at
-     RETURNING ${COLUMNS}`,
-    [input.teamId, input.slackUserId, input.careUserId, input.method, input.linkedBy ?? null, input.linkedAt ?? ctx.now()],
-  );
-  return toLink(row!);
+  try {
+    const row = await ctx.db.get(
+      `INSERT INTO identity_links (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (team_id, slack_user_id) DO UPDATE SET
+         care_user_id = excluded.care_user_id, method = excluded.method,
+         linked_by = excluded.linked_by, linked_at = excluded.linked_at,
+         legacy_duplicate = excluded.legacy_duplicate
+       RETURNING ${COLUMNS}`,
+      [input.teamId, input.slackUserId, input.careUserId, input.method, input.linkedBy ?? null, input.linkedAt ?? ctx.now()],
+    );
+    return toLink(row!);
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    throw new StoreError('care-user-taken', `Care user ${input.careUserId} is already linked to another Slack user of workspace ${input.teamId}.`, {
+      cause: err,
+    });
+  }
 }
 
 export async function getLinkBySlackUser(ctx: Ctx, teamId: string, slackUserId: string): Promise<IdentityLink | null> {

@@ -170,6 +170,7 @@ function createStore(ctx: Ctx, migration: MigrateResult): OpenedStore {
     admitEvent: (eventId, at) => seenEvents.admitEvent(ctx, eventId, at),
     settleEvent: (eventId, claim, outcome) => seenEvents.settleEvent(ctx, eventId, claim, outcome),
     pruneSeenEvents: (now) => seenEvents.pruneSeenEvents(ctx, now),
+    forgetRequestSeen: (key) => seenRequests.forgetRequestSeen(ctx, key),
 
     saveInstallation: (input, options) => installations.saveInstallation(ctx, input, options),
     getInstallation: (query) => installations.getInstallation(ctx, query),

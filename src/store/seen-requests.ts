@@ -37,3 +37,8 @@ export async function probeWrite(ctx: Ctx): Promise<void> {
     [WRITE_PROBE_KEY],
   );
 }
+
+/** Forget one key now (a one-time claim given back because what it guarded did not happen); true when it was remembered. */
+export async function forgetRequestSeen(ctx: Ctx, key: string): Promise<boolean> {
+  return (await ctx.db.run('DELETE FROM seen_requests WHERE request_key = ?', [key])) > 0;
+}

@@ -109,11 +109,13 @@ export interface Store {
   releaseLease(name: string, holder: string): Promise<boolean>;
   getLease(name: string): Promise<Lease | null>;
 
-  // signed requests already seen (replay memory); times from the caller's clock
+  // signed requests already seen (replay memory) and other one-time keys (a spent Undo); times from the caller's clock
   /** True the first time `key` is seen (or after its row expired at `now`); false while it is remembered. */
   markRequestSeen(key: string, at: { now: number; expiresAt: number }): Promise<boolean>;
   /** Forget keys expired at `now`; resolves to how many. */
   pruneSeenRequests(now: number): Promise<number>;
+  /** Forget one key at once (a one-time claim given back); true when it was remembered. */
+  forgetRequestSeen(key: string): Promise<boolean>;
 
   // Events API deliveries already admitted, by event_id (their de-duplication); times from the caller's clock
   /** 'admitted' when this copy may run (never admitted, expired, or its admitting copy was never answered and is stale); else 'acked' or 'in-flight'. */

@@ -201,6 +201,7 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     store,
     identity,
     logger,
+    now,
     careWebUrl: spec.careWebUrl,
     // The fast path: a completion made through Slack is announced at once, through the same ledger.
     // Not awaited, so the person's click is answered first; the ledger and the poller make it exactly once.

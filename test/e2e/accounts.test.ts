@@ -4,6 +4,15 @@ import { careUserIdByEmail, command, type Harness, startHarness } from './harnes
 
 const dmText = (h: Harness, user: string) => h.fake.dms(user).map((m) => h.fake.visibleText(m, { viewer: user }));
 
+/** Amelia types `query` in the approval form's list and picks the option that reads `text`. */
+async function pickCareUser(h: Harness, query: string, text: string): Promise<void> {
+  const option = (await h.driver.suggestOn('amelia', { modal: true }, 'link_care_user', 'value', query)).find(
+    (o) => (o.text as { text: string }).text === text,
+  );
+  if (!option) throw new Error(`no option "${text}" after typing "${query}"`);
+  await h.driver.dispatchOn('amelia', { modal: true }, 'link_care_user', 'value', { type: 'external_select', selected_option: option });
+}
+
 /** The link request DM Amelia (the admin) got for the visitor, once it is there. */
 const visitorsRequest = (h: Harness) =>
   h.fake.waitFor(() => h.fake.dms('amelia').findLast((m) => m.text.includes('<@U0VISITOR>') && JSON.stringify(m.blocks ?? []).includes('care_link_approve')), {
@@ -97,13 +106,15 @@ describe('linking Slack accounts to care users (the API key may read users)', ()
 
     const options = async (query: string) =>
       (await h.driver.suggestOn('amelia', { modal: true }, 'link_care_user', 'value', query)).map((o) => (o.text as { text: string }).text);
-    const chloe = 'Chloe Evans (chloe.evans@brightwatercare.example)';
+    // Val's Slack email is not Chloe's: marked.
+    const chloe = '⚠ other email · Chloe Evans (chloe.evans@brightwatercare.example)';
     expect(await options('chlo')).toEqual([chloe]);
     expect(await options('evans chloe')).toEqual([chloe]);
     expect(await options('chloe.evans@brightwatercare')).toEqual([chloe]);
     const everyone = await options('');
     expect(everyone.length).toBe(20);
-    expect(everyone).toEqual([...everyone].sort((a, b) => a.localeCompare(b)));
+    const names = everyone.map((t) => t.replace(/^(⛔ linked · |⚠ other email · )+/, ''));
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
     expect(await options('nobody-like-this')).toEqual([]);
     // Names and emails of care staff are for admins: anyone else asking for the options gets none.
     const sneaky = await h.driver.sendPayload('block_suggestion', 'value', 'U0SOPHIE', {
@@ -124,7 +135,8 @@ describe('linking Slack accounts to care users (the API key may read users)', ()
     expect(h.fake.inlineError('amelia', 'Care user')).toBe('Pick the care user from the list, or type their care user Id below.');
 
     const priyaId = await careUserIdByEmail(h, 'priya.sharma@brightwatercare.example');
-    const both = await form.fill('Care user', chloe).fill('Care user Id', priyaId).submit();
+    await pickCareUser(h, 'chloe evans', chloe);
+    const both = await form.fill('Care user Id', priyaId).submit();
     expect(both.outcome).toBe('errors');
     expect(h.fake.inlineError('amelia', 'Care user Id')).toContain('This Id is not the care user picked above');
     expect(await h.app.store.getLinkBySlackUser('T0CARE', 'U0VISITOR')).toBeNull();
@@ -133,8 +145,13 @@ describe('linking Slack accounts to care users (the API key may read users)', ()
     expect(ok.outcome).toBe('closed');
     const chloeId = await careUserIdByEmail(h, 'chloe.evans@brightwatercare.example');
     expect(await h.app.store.getLinkBySlackUser('T0CARE', 'U0VISITOR')).toMatchObject({ careUserId: chloeId, method: 'request', linkedBy: 'U0AMELIA' });
-    await h.fake.waitFor(() => dmText(h, 'amelia').some((t) => t.includes('approved by @amelia. Linked to Chloe Evans.')), { timeoutMs: 10_000 });
-    await h.fake.waitFor(() => h.fake.dms('visitor').find((m) => m.text.includes('An admin linked your Slack account')), { timeoutMs: 10_000 });
+    await h.fake.waitFor(
+      () => dmText(h, 'amelia').some((t) => t.includes('approved by @amelia. Linked to Chloe Evans (chloe.evans@brightwatercare.example).')),
+      { timeoutMs: 10_000 },
+    );
+    await h.fake.waitFor(() => h.fake.dms('visitor').find((m) => m.text.includes('linked your Slack account to the care account of *Chloe Evans*')), {
+      timeoutMs: 10_000,
+    });
 
     // /care links names both sides: the Slack person and the care user's name and email, no raw Ids.
     const links = (await command(h, 'amelia', '/care links')).text;
@@ -145,23 +162,20 @@ describe('linking Slack accounts to care users (the API key may read users)', ()
 
   it('lets an admin both pick and type the same care user, or only type the Id', async () => {
     const chloeId = await careUserIdByEmail(h, 'chloe.evans@brightwatercare.example');
-    for (const fill of [
-      { 'Care user': 'Chloe Evans (chloe.evans@brightwatercare.example)', 'Care user Id': chloeId },
-      { 'Care user Id': chloeId.toUpperCase() },
-    ]) {
+    for (const pick of [true, false]) {
       expect((await command(h, 'visitor', '/care link')).text).toContain('asked an admin');
       const dm = await visitorsRequest(h);
       await h.driver.clickButton('amelia', { dm: true, ts: dm.ts, text: 'Approve' });
       await h.fake.waitFor(() => h.fake.openModal('amelia')?.view.blocks.some((b) => b.block_id === 'link_care_user'), { timeoutMs: 10_000 });
-      const form = h.driver.modal('amelia');
-      for (const [label, value] of Object.entries(fill)) form.fill(label, value);
+      if (pick) await pickCareUser(h, 'chloe', '⚠ other email · Chloe Evans (chloe.evans@brightwatercare.example)');
+      const form = h.driver.modal('amelia').fill('Care user Id', pick ? chloeId : chloeId.toUpperCase());
       expect((await form.submit()).outcome).toBe('closed');
       expect((await h.app.store.getLinkBySlackUser('T0CARE', 'U0VISITOR'))?.careUserId).toBe(chloeId);
       await command(h, 'amelia', '/care unlink <@U0VISITOR|visitor>');
     }
   });
 
-  it('a request naming a care user shows that person, already picked in the list', async () => {
+  it('a request naming a care user shows that person, but picks nobody: the admin picks them', async () => {
     const chloeId = await careUserIdByEmail(h, 'chloe.evans@brightwatercare.example');
     expect((await command(h, 'visitor', `/care link ${chloeId}`)).text).toContain('asked an admin');
     const dm = await visitorsRequest(h);
@@ -171,8 +185,13 @@ describe('linking Slack accounts to care users (the API key may read users)', ()
       () => (h.fake.openModal('amelia')?.view.blocks.some((b) => b.block_id === 'link_care_user') ? h.fake.openModal('amelia') : undefined),
       { timeoutMs: 10_000 },
     );
-    const list = modal.view.blocks.find((b) => b.block_id === 'link_care_user') as { element: { initial_option?: { text: { text: string } } } };
-    expect(list.element.initial_option?.text.text).toBe('Chloe Evans (chloe.evans@brightwatercare.example)');
+    expect(h.fake.visibleText(modal.view, { viewer: 'amelia' })).toContain(
+      'They named Chloe Evans (chloe.evans@brightwatercare.example): pick or type them below if that is right.',
+    );
+    const list = modal.view.blocks.find((b) => b.block_id === 'link_care_user') as { element: { initial_option?: unknown } };
+    expect(list.element.initial_option).toBeUndefined();
+    expect((await h.driver.modal('amelia').submit()).outcome).toBe('errors');
+    await pickCareUser(h, 'chloe', '⚠ other email · Chloe Evans (chloe.evans@brightwatercare.example)');
     expect((await h.driver.modal('amelia').submit()).outcome).toBe('closed');
     expect((await h.app.store.getLinkBySlackUser('T0CARE', 'U0VISITOR'))?.careUserId).toBe(chloeId);
     await command(h, 'amelia', '/care unlink <@U0VISITOR|visitor>');
@@ -193,7 +212,7 @@ describe('linking Slack accounts to care users (the API key may read users)', ()
   it('lets an admin link someone to a care user Id, and shows who did it', async () => {
     const priyaId = await careUserIdByEmail(h, 'priya.sharma@brightwatercare.example');
     const { text } = await command(h, 'amelia', `/care link <@U0PRIYA|priya> ${priyaId}`);
-    expect(text).toContain(`Linked @priya to care user ${priyaId}`);
+    expect(text).toContain('Linked @priya to the care account of Priya Sharma (priya.sharma@brightwatercare.example).');
     expect((await command(h, 'priya', '/care whoami')).text).toContain('by @amelia');
     expect((await h.app.store.listAudit()).some((e) => e.verb === 'link.admin' && e.userId === 'U0AMELIA')).toBe(true);
   });
@@ -216,7 +235,7 @@ describe('linking Slack accounts to care users (the API key may read users)', ()
     const unlinked = String(firstRow.block_id).slice('link_'.length);
     const stays = unlinked === 'U0PRIYA' ? 'U0SOPHIE' : 'U0PRIYA';
     const before = h.fake.ephemerals('amelia').length;
-    await h.driver.clickButton('amelia', { ephemeral: true, channel: '#care-team', text: 'Unlink' });
+    await h.driver.clickButton('amelia', { ephemeral: true, channel: '#care-team', text: 'Unlink', confirm: 'accept' });
     const note = await h.fake.waitFor(
       () =>
         h.fake
@@ -310,7 +329,7 @@ describe('linking when the API key may not read care users', () => {
     expect(ok.outcome).toBe('closed');
     const link = await h.app.store.getLinkBySlackUser('T0CARE', 'U0OLIVER');
     expect(link).toMatchObject({ careUserId: oliverCareId, method: 'request', linkedBy: 'U0AMELIA' });
-    await h.fake.waitFor(() => h.fake.dms('oliver').find((m) => m.text.includes('An admin linked your Slack account')), { timeoutMs: 10_000 });
+    await h.fake.waitFor(() => h.fake.dms('oliver').find((m) => m.text.includes('linked your Slack account to the care account of')), { timeoutMs: 10_000 });
     await h.fake.waitFor(() => dmText(h, 'amelia').some((t) => t.includes('approved by @amelia')), { timeoutMs: 10_000 });
     expect((await command(h, 'oliver', '/care whoami')).text).toContain('request approved by @amelia');
     expect((await h.app.store.listAudit()).some((e) => e.verb === 'link.approve' && e.userId === 'U0AMELIA')).toBe(true);

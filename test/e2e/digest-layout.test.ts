@@ -118,7 +118,7 @@ describe('the channel digest, as a manager reads it', () => {
     };
     expect(row.accessory.text.text).toBe('Complete');
     expect(row.accessory.confirm.title.text).toBe(`Complete action #${no.sophieUrgent}?`);
-    expect(row.accessory.confirm.text.text).toContain('assigned to <@U0SOPHIE>');
+    expect(row.accessory.confirm.text.text).toContain('assigned to Sophie Marsh?');
     expect(rowOf(read(digest), 'nobodyUrgent')).toMatch(/\[Take it\]$/);
   });
 

@@ -62,7 +62,7 @@ describe('safe buttons on channel posts (issue 14)', () => {
     const shown = await h.fake.waitFor(() => posted('#care-leads', 'urgent', a._id)[0], { timeoutMs: 10_000 });
     const complete = buttonNamed(shown, 'Complete');
     expect(complete?.confirm?.text.text).toContain(`#${a.action_no}`);
-    expect(complete?.confirm?.text.text).toContain('<@U0OLIVER>');
+    expect(complete?.confirm?.text.text).toContain('assigned to Oliver Bennett?');
   });
 
   it('a routed completion notice: View where hidden, and Reopen asks first where shown', async () => {
@@ -157,7 +157,7 @@ describe('safe buttons on channel posts (issue 14)', () => {
       expect(result.cancelled).toBe(true);
       const [dialog] = h.fake.confirmations('priya').slice(-1);
       expect(dialog).toMatchObject({ title: `Complete action #${a.action_no}?`, confirmLabel: 'Complete', denyLabel: 'Cancel', answer: 'deny' });
-      expect(dialog!.text).toContain('assigned to <@U0OLIVER>');
+      expect(dialog!.text).toContain('assigned to Oliver Bennett?');
       expect(h.fake.acks().length).toBe(acks); // the app heard nothing
       expect((await inSandbox(a._id)).completed).toBeNull();
       expect((await alertIn('#care-leads', a._id)).edited).toBeFalsy();
@@ -297,7 +297,7 @@ describe('safe buttons on channel posts (issue 14)', () => {
     it('on an urgent alert already assigned: asks first naming the assignee, assigns it to the clicker, says "Taken by", tells the one it was taken from', async () => {
       const a = await urgentAction('Escort Mrs Khan to the clinic', care.oliver!);
       const take = buttonNamed(await alertIn('#care-leads', a._id), 'Take it');
-      expect(take?.confirm?.text.text).toContain('assigned to <@U0OLIVER>');
+      expect(take?.confirm?.text.text).toContain('assigned to Oliver Bennett.');
       await h.driver.clickButton('priya', { channel: '#care-leads', ts: (await alertIn('#care-leads', a._id)).ts, text: 'Take it', confirm: 'accept' });
       await h.fake.waitFor(async () => ((await inSandbox(a._id)).assigned_to === care.priya ? true : undefined), { timeoutMs: 10_000, message: 'not taken' });
       const post = await h.fake.waitFor(async () => ((await seen('#care-leads', a._id)).includes('Taken by @priya') ? seen('#care-leads', a._id) : undefined), {

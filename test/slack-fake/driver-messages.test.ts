@@ -133,7 +133,7 @@ describe('buttons', () => {
     const clicks: string[] = [];
     const confirm = {
       title: { type: 'plain_text', text: 'Complete action #4?' },
-      text: { type: 'mrkdwn', text: 'Complete action *#4*, assigned to <@U0BOB>?' },
+      text: { type: 'plain_text', text: 'Complete action #4, assigned to Bob?' },
       confirm: { type: 'plain_text', text: 'Complete' },
       deny: { type: 'plain_text', text: 'Cancel' },
     };
@@ -158,8 +158,8 @@ describe('buttons', () => {
     await fake.waitFor(() => clicks.length === 1);
     expect(clicks).toEqual(['#4']);
     expect(fake.confirmations('carol').map((c) => [c.title, c.text, c.confirmLabel, c.denyLabel, c.answer])).toEqual([
-      ['Complete action #4?', 'Complete action *#4*, assigned to <@U0BOB>?', 'Complete', 'Cancel', 'deny'],
-      ['Complete action #4?', 'Complete action *#4*, assigned to <@U0BOB>?', 'Complete', 'Cancel', 'confirm'],
+      ['Complete action #4?', 'Complete action #4, assigned to Bob?', 'Complete', 'Cancel', 'deny'],
+      ['Complete action #4?', 'Complete action #4, assigned to Bob?', 'Complete', 'Cancel', 'confirm'],
     ]);
     // A test that expects a dialog where there is none fails too.
     await webClient(fake).chat.postMessage({ channel: 'C0CARE', text: 'plain', blocks: [completeButton('complete', 'plain')] });
@@ -170,12 +170,25 @@ describe('buttons', () => {
     const block = completeButton('complete', '#4');
     const dialog = {
       title: { type: 'plain_text', text: 'x'.repeat(101) },
-      text: { type: 'mrkdwn', text: 'Sure?' },
+      text: { type: 'plain_text', text: 'Sure?' },
       confirm: { type: 'plain_text', text: 'Yes' },
     };
     const tooLong = [{ ...block, accessory: { ...block.accessory, confirm: dialog } }];
     const post = webClient(fake).chat.postMessage({ channel: 'C0CARE', text: '#4', blocks: tooLong });
     await expect(post).rejects.toMatchObject({ data: { error: 'invalid_blocks' } });
+    // Slack shows a dialog's text as plain text: mrkdwn there is refused too.
+    const marked = {
+      ...dialog,
+      title: { type: 'plain_text', text: 'Complete?' },
+      text: { type: 'mrkdwn', text: 'Complete *#4*?' },
+      deny: { type: 'plain_text', text: 'Cancel' },
+    };
+    const withMarked = [{ ...block, accessory: { ...block.accessory, confirm: marked } }];
+    const withMarkup = webClient(fake).chat.postMessage({ channel: 'C0CARE', text: '#4', blocks: withMarked });
+    await expect(withMarkup).rejects.toMatchObject({ data: { error: 'invalid_blocks' } });
+    const plainDialog = { ...marked, text: { type: 'plain_text', text: 'Complete #4?' } };
+    const withPlain = [{ ...block, accessory: { ...block.accessory, confirm: plainDialog } }];
+    await expect(webClient(fake).chat.postMessage({ channel: 'C0CARE', text: '#4', blocks: withPlain })).resolves.toMatchObject({ ok: true });
   });
 
   it('says what it saw when the button is not there', async () => {

@@ -19,7 +19,7 @@ const action = (extra: Partial<ActionView> = {}): ActionView => ({
   due: new Date('2027-06-15T14:00:00Z'),
   urgent: true,
   completed: null,
-  assignee: { slackUserId: 'U0OLIVER' },
+  assignee: { slackUserId: 'U0OLIVER', slackName: 'Oliver Bennett' },
   ...extra,
 });
 type El = { action_id?: string; text?: { text: string }; confirm?: { title: { text: string }; text: { text: string } } };
@@ -40,7 +40,7 @@ describe('buttons by surface', () => {
   it('a channel post where task text shows: Complete and Reopen ask first, naming the action and the assignee', () => {
     const open = elements([cardButtons(action(), { shared: true, showTask: true })]);
     expect(open.find((e) => e.action_id === 'care_complete')?.confirm).toMatchObject({ title: { text: 'Complete action #4?' } });
-    expect(open.find((e) => e.action_id === 'care_complete')?.confirm?.text.text).toContain('assigned to <@U0OLIVER>');
+    expect(open.find((e) => e.action_id === 'care_complete')?.confirm?.text.text).toContain('assigned to Oliver Bennett?');
     const done = elements([cardButtons(action({ completed: now }), { shared: true, showTask: true })]);
     expect(done.find((e) => e.action_id === 'care_reopen')?.confirm?.title.text).toBe('Reopen action #4?');
   });
@@ -58,7 +58,7 @@ describe('buttons by surface', () => {
   it('an urgent alert in a channel offers Take it, asking first only when someone has the action', () => {
     const assigned = elements(urgentAlert(action(), { ...ctx, shared: true }).blocks);
     expect(assigned.map((e) => e.text?.text)).toEqual(['Complete', 'Take it', 'Edit', undefined]);
-    expect(assigned[1]?.confirm?.text.text).toContain('assigned to <@U0OLIVER>');
+    expect(assigned[1]?.confirm?.text.text).toContain('assigned to Oliver Bennett.');
     const nobodys = elements(urgentAlert(action({ assignee: null }), { ...ctx, showTask: false, shared: true }).blocks);
     expect(nobodys.map((e) => [e.text?.text, Boolean(e.confirm)])).toEqual([
       ['View', false],
@@ -97,7 +97,7 @@ describe('the "by whom" row', () => {
 describe("Undo's value", () => {
   let clock = now.getTime();
   const signed = createSignedMetadata({ key: metadataKey('secret'), now: () => new Date(clock) });
-  const grant = { actionId: 'a'.repeat(24), kind: 'complete' as const, by: 'U0SOPHIE', expiresAt: now.getTime() + 5 * 60_000 };
+  const grant = { actionId: 'a'.repeat(24), kind: 'complete' as const, by: 'U0SOPHIE', expiresAt: now.getTime() + 5 * 60_000, after: '2027-06-15 09:00:00' };
 
   it('reads back what was issued, also after its window (to say it is too late)', () => {
     const value = undoValue(signed, 'T0CARE', grant);

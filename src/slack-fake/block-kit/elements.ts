@@ -72,14 +72,14 @@ function selectOptions(out: BlockError[], el: Obj, pointer: string): void {
   options(out, el, pointer, LIMITS.selectOptions, false);
 }
 
-/** A confirmation dialog (`confirm` on a button, select, overflow, picker): title, text, confirm and deny. */
+/** A confirmation dialog (`confirm` on a button, select, overflow, picker): title, text, confirm and deny, all plain_text. */
 function confirmDialog(out: BlockError[], value: unknown, pointer: string): void {
   if (!isObj(value)) {
     out.push({ message: 'must provide an object', pointer });
     return;
   }
   textObject(out, value.title, `${pointer}/title`, { max: LIMITS.confirmTitle, plainOnly: true });
-  textObject(out, value.text, `${pointer}/text`, { max: LIMITS.confirmText });
+  textObject(out, value.text, `${pointer}/text`, { max: LIMITS.confirmText, plainOnly: true });
   textObject(out, value.confirm, `${pointer}/confirm`, { max: LIMITS.confirmButton, plainOnly: true });
   textObject(out, value.deny, `${pointer}/deny`, { max: LIMITS.confirmButton, plainOnly: true });
   if (value.style !== undefined && value.style !== 'primary' && value.style !== 'danger') {

@@ -15,6 +15,19 @@ export function assigneeText(a: ActionView): string {
   return a.assignee.name ? userText(a.assignee.name, 80) : 'someone not linked to Slack';
 }
 
+/** The action's number (or Id) as plain text: for confirmation dialogs, which show no markup. */
+export function plainLabel(a: ActionView): string {
+  return a.actionNo ? `#${a.actionNo}` : `Id ${a.id}`;
+}
+
+/** The assignee by name, as plain text (no mention): the Slack name when linked, else the care user's name. */
+export function assigneeName(a: ActionView): string {
+  if (!a.assignee) return 'nobody';
+  return (
+    a.assignee.slackName ?? a.assignee.name ?? (a.assignee.slackUserId ? 'a linked colleague whose name Slack did not give' : 'someone not linked to Slack')
+  );
+}
+
 /** Who completed it: a Slack user (completed through Slack), or "in the care system". */
 export function completedByText(a: ActionView): string {
   return a.completedBy ? `by <@${a.completedBy.slackUserId}>` : 'in the care system';
@@ -47,22 +60,19 @@ export function snoozeMenu(a: ActionView): types.StaticSelect {
   ]);
 }
 
-/** Asked before a Complete or Reopen on a shared surface (a channel): names the action and its assignee. */
+/** Asked before a Complete or Reopen on a shared surface (a channel): names the action and its assignee, in plain text. */
 export function confirmChange(a: ActionView, kind: 'complete' | 'reopen'): types.ConfirmationDialog {
   const verb = kind === 'complete' ? 'Complete' : 'Reopen';
-  return confirmDialog(
-    `${verb} action ${actionLabel(a)}?`,
-    `${verb} action *${actionLabel(a)}*, assigned to ${assigneeText(a)}? Everyone in this channel will see that you did.`,
-    verb,
-  );
+  const who = a.assignee ? `assigned to ${assigneeName(a)}` : 'assigned to nobody';
+  return confirmDialog(`${verb} action ${plainLabel(a)}?`, `${verb} action ${plainLabel(a)}, ${who}? Everyone in this channel will see that you did.`, verb);
 }
 
-/** Asked before Take it on an action someone else is assigned: names them (none for an unassigned action). */
+/** Asked before Take it on an action someone else is assigned: names them, in plain text (none for an unassigned action). */
 export function confirmTake(a: ActionView): types.ConfirmationDialog | undefined {
   if (!a.assignee) return undefined;
   return confirmDialog(
-    `Take action ${actionLabel(a)}?`,
-    `Action *${actionLabel(a)}* is assigned to ${assigneeText(a)}. Assign it to yourself instead? They will be told.`,
+    `Take action ${plainLabel(a)}?`,
+    `Action ${plainLabel(a)} is assigned to ${assigneeName(a)}. Assign it to yourself instead? They will be told.`,
     'Take it',
   );
 }

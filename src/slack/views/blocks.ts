@@ -31,9 +31,12 @@ export function button(text: string, actionId: string, value: string, style?: 'p
   };
 }
 
-/** A "are you sure?" dialog Slack shows before sending the click (title ≤ 100, text ≤ 300, buttons ≤ 30 characters). */
+/**
+ * A "are you sure?" dialog Slack shows before sending the click (title ≤ 100, text ≤ 300, buttons ≤ 30
+ * characters). Slack shows its text as plain text: no mrkdwn, no mentions; name people by their names.
+ */
 export function confirmDialog(title: string, text: string, confirm: string, deny = 'Cancel'): types.ConfirmationDialog {
-  return { title: plainText(title, 100), text: mrkdwn(text.slice(0, 300)), confirm: plainText(confirm, 30), deny: plainText(deny, 30) };
+  return { title: plainText(title, 100), text: plainText(text, 300), confirm: plainText(confirm, 30), deny: plainText(deny, 30) };
 }
 
 export function actions(blockId: string, elements: types.ActionsBlockElement[]): types.ActionsBlock {

@@ -1,3 +1,4 @@
+import { slackDate } from '../../time/slack-date.js';
 import { ActionIds, BlockIds } from '../ids.js';
 import { userText } from '../text.js';
 import type { ActionGroup, RenderContext } from '../../services/action-model.js';
@@ -20,6 +21,16 @@ export interface HomeState {
   summary?: SummaryStatus;
   /** Admins only: the Team and Status sections, shown after the person's own list. */
   admin?: AdminHome;
+  /** Not linked, with a link request waiting: when it was sent and the admins it was sent to (none: not known). */
+  pendingRequest?: { requestedAt: Date; admins: string[] };
+}
+
+/** What someone who is not linked reads: how to link, or that their request is with an admin. */
+function notLinkedText(state: HomeState, ctx: RenderContext): string {
+  const pending = state.pendingRequest;
+  if (!pending) return ':grey_question: Your Slack account is not linked to the care system. Type `/care link` in any channel to link it.';
+  const asked = pending.admins.length ? ` (asked: ${pending.admins.map((a) => `<@${a}>`).join(', ')})` : '';
+  return `:hourglass_flowing_sand: Your request to link your care account, sent ${slackDate(pending.requestedAt, ctx.timezone)}, is waiting for an admin${asked}. You will get a message when it is decided; nothing more to do meanwhile.`;
 }
 
 export const HOME_PAGE_SIZE = 20;
@@ -30,7 +41,7 @@ export function homeView(state: HomeState, ctx: RenderContext): { type: 'home'; 
   // Rendered first so the person's own list knows how many blocks are left for it.
   const admin = state.admin ? adminHomeBlocks(state.admin, ctx) : [];
   if (!state.linked) {
-    blocks.push(section(':grey_question: Your Slack account is not linked to the care system. Type `/care link` in any channel to link it.'));
+    blocks.push(section(notLinkedText(state, ctx)));
     return { type: 'home', blocks: [...blocks, ...admin] };
   }
   blocks.push(

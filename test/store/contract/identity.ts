@@ -1,6 +1,6 @@
 /** Contract: identity links and link requests. */
 import { describe, expect, it } from 'vitest';
-import { isStoreError } from '../../../src/store/index.js';
+import { isStoreError, MIGRATIONS } from '../../../src/store/index.js';
 import type { Harness } from '../harness.js';
 
 export function identityContract(h: Harness): void {
@@ -30,6 +30,64 @@ export function identityContract(h: Harness): void {
       expect((await store.getLinksByCareUser('care-1')).map((l) => l.teamId)).toEqual(['T1', 'T2']);
       expect((await store.listLinks('T2')).map((l) => l.method)).toEqual(['admin']);
       expect(await store.listLinks()).toHaveLength(2);
+    });
+
+    it('a care user has one Slack person per workspace: a second is refused and nothing changes; the same person again, or another workspace, is fine', async () => {
+      const { store } = await h.fresh();
+      const first = await store.upsertLink({ teamId: 'T1', slackUserId: 'U1', careUserId: 'care-1', method: 'email' });
+      const refused = await store
+        .upsertLink({ teamId: 'T1', slackUserId: 'U2', careUserId: 'care-1', method: 'admin', linkedBy: 'UA' })
+        .catch((e: unknown) => e);
+      expect(isStoreError(refused, 'care-user-taken')).toBe(true);
+      expect(await store.getLinkBySlackUser('T1', 'U2')).toBeNull();
+      // U2 linked elsewhere is not moved onto care-1 either.
+      await store.upsertLink({ teamId: 'T1', slackUserId: 'U2', careUserId: 'care-2', method: 'email' });
+      expect(
+        isStoreError(
+          await store.upsertLink({ teamId: 'T1', slackUserId: 'U2', careUserId: 'care-1', method: 'admin' }).catch((e: unknown) => e),
+          'care-user-taken',
+        ),
+      ).toBe(true);
+      expect(await store.getLinkBySlackUser('T1', 'U2')).toMatchObject({ careUserId: 'care-2' });
+      expect(await store.upsertLink({ teamId: 'T1', slackUserId: 'U1', careUserId: 'care-1', method: 'admin', linkedBy: 'UA' })).toMatchObject({
+        method: 'admin',
+      });
+      expect(await store.upsertLink({ teamId: 'T2', slackUserId: 'U2', careUserId: 'care-1', method: 'email' })).toMatchObject({ teamId: 'T2' });
+      expect((await store.getLinksByCareUser('care-1', 'T1')).map((l) => l.slackUserId)).toEqual([first.slackUserId]);
+    });
+
+    it('links made before that rule (two people on one care user) survive the migration: both stay, a third is refused, and the later one linked again is refused while the first stays', async () => {
+      const before = await h.fresh({ migrations: MIGRATIONS.slice(0, 4) });
+      // Rows as the app before migration 005 wrote them: U2 first, then U1 and U3 at the same moment.
+      const insert = 'INSERT INTO identity_links (team_id, slack_user_id, care_user_id, method, linked_by, linked_at) VALUES (?, ?, ?, ?, ?, ?)';
+      await h.raw(before, insert, ['T1', 'U2', 'care-1', 'email', null, 1_000]);
+      await h.raw(before, insert, ['T1', 'U1', 'care-1', 'admin', 'UA', 2_000]);
+      await h.raw(before, insert, ['T1', 'U3', 'care-1', 'admin', 'UA', 2_000]);
+      await before.store.close();
+
+      const store = await before.open({ migrations: MIGRATIONS });
+      expect(store.migration.applied).toContain(5);
+      expect((await store.getLinksByCareUser('care-1', 'T1')).map((l) => l.slackUserId)).toEqual(['U1', 'U2', 'U3']);
+      expect(
+        isStoreError(
+          await store.upsertLink({ teamId: 'T1', slackUserId: 'U4', careUserId: 'care-1', method: 'admin' }).catch((e: unknown) => e),
+          'care-user-taken',
+        ),
+      ).toBe(true);
+      // U1 (a later link) made again now obeys the rule: U2, the first, has care-1.
+      expect(
+        isStoreError(
+          await store.upsertLink({ teamId: 'T1', slackUserId: 'U1', careUserId: 'care-1', method: 'admin' }).catch((e: unknown) => e),
+          'care-user-taken',
+        ),
+      ).toBe(true);
+      expect(await store.getLinkBySlackUser('T1', 'U1')).toMatchObject({ careUserId: 'care-1', method: 'admin' });
+      // Once the others are unlinked, the care user is U2's alone, and U2 may be linked again.
+      expect(await store.deleteLink('T1', 'U1')).toBe(true);
+      expect(await store.deleteLink('T1', 'U3')).toBe(true);
+      expect(await store.upsertLink({ teamId: 'T1', slackUserId: 'U2', careUserId: 'care-1', method: 'admin', linkedBy: 'UA' })).toMatchObject({
+        method: 'admin',
+      });
     });
 
     it('unlinks once', async () => {
@@ -92,6 +150,16 @@ export function identityContract(h: Harness): void {
       expect(next.request.id).not.toBe(request.id);
       expect((await store.listLinkRequests({ state: 'rejected' })).map((r) => r.id)).toEqual([request.id]);
       expect(await store.listLinkRequests()).toHaveLength(2);
+    });
+
+    it('approving a request for a care user someone else of the workspace has is refused, and the request stays pending', async () => {
+      const { store } = await h.fresh();
+      await store.upsertLink({ teamId: 'T1', slackUserId: 'U1', careUserId: 'care-9', method: 'email' });
+      const { request } = await store.createLinkRequest({ teamId: 'T1', slackUserId: 'U2' });
+      const refused = await store.decideLinkRequest(request.id, 'approved', 'UADMIN', { careUserId: 'care-9' }).catch((e: unknown) => e);
+      expect(isStoreError(refused, 'care-user-taken')).toBe(true);
+      expect(await store.getLinkRequest(request.id)).toMatchObject({ state: 'pending', careUserId: null });
+      expect(await store.getLinkBySlackUser('T1', 'U2')).toBeNull();
     });
 
     it('deciding an unknown request says so', async () => {

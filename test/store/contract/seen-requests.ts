@@ -19,6 +19,16 @@ export function seenRequestsContract(h: Harness): void {
       expect(await store.pruneSeenRequests(clock())).toBe(1);
     });
 
+    it('a key given back is new again at once; giving back one not remembered says so', async () => {
+      const { store, clock } = await h.fresh();
+      const now = clock();
+      expect(await store.markRequestSeen('undo-a', { now, expiresAt: now + 60_000 })).toBe(true);
+      expect(await store.forgetRequestSeen('undo-a')).toBe(true);
+      expect(await store.forgetRequestSeen('undo-a')).toBe(false);
+      expect(await store.markRequestSeen('undo-a', { now, expiresAt: now + 60_000 })).toBe(true);
+      expect(await store.markRequestSeen('undo-a', { now, expiresAt: now + 60_000 })).toBe(false);
+    });
+
     it('another instance on the same database remembers it too', async () => {
       const { store, clock, open } = await h.fresh();
       const other = await open();

@@ -9,6 +9,7 @@ import { UNDO_WINDOW_MS, undoValue } from '../../undo-token.js';
 import { actionCard } from '../../views/action-card.js';
 import { section } from '../../views/blocks.js';
 import { changedByBlock, changedByText, undoButton, type ChangedBy } from '../../views/changed-by.js';
+import type { Action } from '../../../care/index.js';
 import type { ActionView } from '../../../services/action-model.js';
 import { patchActionBlocks } from '../../views/patch.js';
 import { buttonListener } from '../error-policy.js';
@@ -79,12 +80,20 @@ export async function refreshHomesAfterClick(deps: SlackDeps, body: BlockAction,
   await refreshHomes(deps, body.team?.id ?? '', people);
 }
 
-/** The "Completed by @x · Undo" row of a Complete or Reopen just made on a channel post (undefined elsewhere). */
-export function changedWithUndo(deps: SlackDeps, body: BlockAction, actionId: string, kind: 'complete' | 'reopen'): ChangedBy | undefined {
-  if (!clickedOnSharedPost(body)) return undefined;
-  const teamId = body.team?.id ?? '';
-  const value = undoValue(deps.signedMetadata, teamId, { actionId, kind, by: body.user.id, expiresAt: deps.now().getTime() + UNDO_WINDOW_MS });
-  return { kind, by: body.user.id, undo: { value, minutes: UNDO_WINDOW_MS / 60_000 } };
+/**
+ * The "Completed by @x · Undo" row of a change just made on a channel post (undefined elsewhere).
+ * `after`: the action as the change left it (its `modified`, sealed into the Undo: a later change refuses it).
+ */
+export function changedWithUndo(
+  deps: SlackDeps,
+  teamId: string,
+  by: string,
+  after: Pick<Action, '_id' | 'modified'>,
+  change: { kind: 'complete' | 'reopen' } | { kind: 'snooze'; to: { due: Date; tz: string }; previousDue: string | null },
+): ChangedBy {
+  const grant = { actionId: after._id, kind: change.kind, by, expiresAt: deps.now().getTime() + UNDO_WINDOW_MS, after: after.modified ?? '' };
+  const value = undoValue(deps.signedMetadata, teamId, change.kind === 'snooze' ? { ...grant, previousDue: change.previousDue } : grant);
+  return { kind: change.kind, by, ...(change.kind === 'snooze' ? { to: change.to } : {}), undo: { value, minutes: UNDO_WINDOW_MS / 60_000 } };
 }
 
 /**
@@ -106,7 +115,8 @@ export function registerCompleteReopen(app: App, deps: SlackDeps): void {
           : kind === 'complete'
             ? 'That action was already complete; the card now shows its current state.'
             : 'That action was already open; the card now shows its current state.';
-        await showWhereClicked(deps, body, respond, view!, note, result.changed ? changedWithUndo(deps, body, view!.id, kind) : undefined);
+        const changedBy = result.changed && clickedOnSharedPost(body) ? changedWithUndo(deps, actor.teamId, actor.userId, result.action, { kind }) : undefined;
+        await showWhereClicked(deps, body, respond, view!, note, changedBy);
         if (result.changed) await refreshHomesAfterClick(deps, body, view!);
       }),
     );

@@ -1,5 +1,6 @@
 import type { App } from '@slack/bolt';
 import type { SlackDeps } from '../../deps.js';
+import { publishHome } from '../../home-publisher.js';
 import { ActionIds, CallbackIds } from '../../ids.js';
 import { describeError } from '../../../services/errors.js';
 import { approveLinkModal, loadingModal, messageModal } from '../../views/simple-modals.js';
@@ -62,6 +63,7 @@ export function registerLinkRequestButtons(app: App, deps: SlackDeps): void {
         channel: request.slackUserId,
         text: 'An admin did not approve your request to link your care account. Ask them if you think this is wrong.',
       });
+      await publishHome(deps, admin.teamId, request.slackUserId);
     }),
   );
 }

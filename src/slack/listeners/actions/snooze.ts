@@ -1,48 +1,97 @@
-import type { App, BlockAction, StaticSelectAction } from '@slack/bolt';
+import type { App, BlockAction, StaticSelectAction, types } from '@slack/bolt';
 import { describeError } from '../../../services/errors.js';
 import { parseApiDateTime } from '../../../time/slack-date.js';
-import { EVENING_TIME, isSnoozeChoice, snoozeDue } from '../../../time/snooze.js';
+import { EVENING_TIME, isSnoozeChoice, type SnoozeChoice, snoozeDue } from '../../../time/snooze.js';
 import { localParts } from '../../../time/zones.js';
 import type { SlackDeps } from '../../deps.js';
 import { clickOrigin } from '../../edited-in-place.js';
 import { ActionIds, CallbackIds, parseSnoozeOption } from '../../ids.js';
-import { actionLabel } from '../../views/action-card.js';
+import { clickedOnSharedPost } from '../../surface.js';
+import { actionLabel, assigneeText } from '../../views/action-card.js';
 import { loadingModal, messageModal } from '../../views/simple-modals.js';
-import { SNOOZE_TITLE, type SnoozeMeta, snoozeModal } from '../../views/snooze-modal.js';
+import { SNOOZE_TITLE, type SnoozeConfirmMeta, type SnoozeMeta, snoozeConfirmModal, snoozeModal } from '../../views/snooze-modal.js';
+import type { Responder } from '../../respond.js';
 import { buttonListener, tellClicker } from '../error-policy.js';
 import { refreshHomesAfterClick, showWhereClicked } from './complete-reopen.js';
 
 const NOT_LINKED = 'Only people with a linked care account can snooze actions. Type `/care link` to link yours.';
 const ALREADY_COMPLETE = 'That action is already complete, so it was not snoozed; the card now shows its current state.';
 
-/** "Pick a date and time…": a "Loading…" modal at once (the trigger lives 3 s), then the form, filled from the action. */
-async function openSnoozeForm(deps: SlackDeps, body: BlockAction<StaticSelectAction>, actionId: string, blockId: string): Promise<void> {
-  const actor = { teamId: body.team?.id ?? '', userId: body.user.id };
+type SnoozeClick = BlockAction<StaticSelectAction>;
+
+type CareAction = Awaited<ReturnType<SlackDeps['actions']['resolve']>>;
+
+/**
+ * A "Loading…" modal at once (the trigger lives 3 s), then what `fill` makes of
+ * the action (read whole) in the clicker's zone; a complete action or an error
+ * is said in the modal (and a complete one shown where it was clicked).
+ */
+async function openForAction(
+  deps: SlackDeps,
+  body: SnoozeClick,
+  respond: Responder,
+  actionId: string,
+  fill: (ctx: { tz: string; current: CareAction }) => Promise<types.ModalView>,
+): Promise<void> {
   const opened = await deps.slack.views.open({ trigger_id: body.trigger_id, view: loadingModal(SNOOZE_TITLE) });
   const viewId = opened.view?.id;
   if (!viewId) return;
   try {
-    const [tz, current] = await Promise.all([deps.profiles.tz(actor.userId), deps.actions.resolve({ type: 'id', id: actionId })]);
+    const [tz, current] = await Promise.all([deps.profiles.tz(body.user.id), deps.actions.resolve({ type: 'id', id: actionId })]);
+    const view = current.completed
+      ? messageModal(SNOOZE_TITLE, 'That action is already complete, so there is nothing to snooze.')
+      : await fill({ tz, current });
+    await deps.slack.views.update({ view_id: viewId, view });
     if (current.completed) {
-      await deps.slack.views.update({ view_id: viewId, view: messageModal(SNOOZE_TITLE, 'That action is already complete, so there is nothing to snooze.') });
-      return;
+      const [shown] = await deps.actions.views([current], body.team?.id ?? '');
+      await showWhereClicked(deps, body, respond, shown!);
     }
-    const [view] = await deps.actions.views([current], actor.teamId);
-    // Start from its due time when that is still ahead, else from tomorrow at the same time.
-    const now = deps.now();
-    const due = parseApiDateTime(current.due);
-    const start = localParts(due && due > now ? due : snoozeDue('tomorrow', { now, due, tz }), tz);
-    const origin = clickOrigin(body, blockId);
-    const meta: SnoozeMeta = { actionId: current._id, tz, ...(origin ? { origin } : {}) };
-    const sealed = deps.signedMetadata.encode(meta, { ...actor, form: CallbackIds.snoozeModal });
-    await deps.slack.views.update({ view_id: viewId, view: snoozeModal(sealed, { label: actionLabel(view!), date: start.date, time: start.time, tz }) });
   } catch (err) {
     deps.logger.warn('could not open the snooze form', { error: err });
     await deps.slack.views.update({ view_id: viewId, view: messageModal(SNOOZE_TITLE, `:warning: ${describeError(err)}`) }).catch(() => undefined);
   }
 }
 
-/** The Snooze menu on every open card: a quick reschedule at once, or the date and time form. */
+/**
+ * "Pick a date and time…": the form, starting at the action's due time when that is still ahead,
+ * else tomorrow at the same time. From a channel post it names the assignee and says everyone sees it.
+ */
+async function openSnoozeForm(deps: SlackDeps, body: SnoozeClick, respond: Responder, actionId: string, blockId: string): Promise<void> {
+  const actor = { teamId: body.team?.id ?? '', userId: body.user.id };
+  await openForAction(deps, body, respond, actionId, async ({ tz, current }) => {
+    const [view] = await deps.actions.views([current], actor.teamId);
+    const now = deps.now();
+    const due = parseApiDateTime(current.due);
+    const start = localParts(due && due > now ? due : snoozeDue('tomorrow', { now, due, tz }), tz);
+    const origin = clickOrigin(body, blockId);
+    const meta: SnoozeMeta = { actionId: current._id, tz, ...(origin ? { origin } : {}) };
+    const sealed = deps.signedMetadata.encode(meta, { ...actor, form: CallbackIds.snoozeModal });
+    const shared = clickedOnSharedPost(body) ? { shared: { assignee: view!.assignee ? assigneeText(view!) : null } } : {};
+    return snoozeModal(sealed, { label: actionLabel(view!), date: start.date, time: start.time, tz, ...shared });
+  });
+}
+
+/**
+ * A quick snooze on a channel post asks first, naming the action, its assignee and the new due time
+ * (worked out now, in the clicker's zone); Snooze there snoozes it (snooze-confirm-submit.ts).
+ */
+async function askBeforeSnooze(deps: SlackDeps, body: SnoozeClick, respond: Responder, actionId: string, choice: SnoozeChoice, blockId: string): Promise<void> {
+  const actor = { teamId: body.team?.id ?? '', userId: body.user.id };
+  await openForAction(deps, body, respond, actionId, async ({ tz, current }) => {
+    const [view] = await deps.actions.views([current], actor.teamId);
+    const due = snoozeDue(choice, { now: deps.now(), due: parseApiDateTime(current.due), tz });
+    const origin = clickOrigin(body, blockId);
+    const meta: SnoozeConfirmMeta = { actionId: current._id, tz, due: due.toISOString(), ...(origin ? { origin } : {}) };
+    const sealed = deps.signedMetadata.encode(meta, { ...actor, form: CallbackIds.snoozeConfirm });
+    return snoozeConfirmModal(sealed, { label: actionLabel(view!), assignee: view!.assignee ? assigneeText(view!) : null, due, tz });
+  });
+}
+
+/**
+ * The Snooze menu on every open card. On the person's own cards (ephemeral answers, DMs, the Home tab) a
+ * quick reschedule happens at once; on a channel post it asks first (askBeforeSnooze). "Pick a date and
+ * time…" opens the form.
+ */
 export function registerSnooze(app: App, deps: SlackDeps): void {
   app.action(
     ActionIds.snooze,
@@ -55,11 +104,15 @@ export function registerSnooze(app: App, deps: SlackDeps): void {
         return;
       }
       if (picked.choice === 'pick') {
-        await openSnoozeForm(deps, body, picked.actionId, action.block_id);
+        await openSnoozeForm(deps, body, respond, picked.actionId, action.block_id);
         return;
       }
       const choice = picked.choice;
       if (!isSnoozeChoice(choice)) throw new Error('the Snooze menu sent an option it does not have');
+      if (clickedOnSharedPost(body)) {
+        await askBeforeSnooze(deps, body, respond, picked.actionId, choice, action.block_id);
+        return;
+      }
       const [tz, now] = [await deps.profiles.tz(actor.userId), deps.now()];
       const result = await deps.actions.snooze(actor, picked.actionId, (due) => snoozeDue(choice, { now, due, tz }));
       const [view] = await deps.actions.views([result.action], actor.teamId);

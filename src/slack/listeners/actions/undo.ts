@@ -9,15 +9,20 @@ import { refreshHomesAfterClick, showWhereClicked } from './complete-reopen.js';
 const MINUTES = UNDO_WINDOW_MS / 60_000;
 
 /** How to make the opposite change without Undo: the card's button (it asks first) or the command. */
-async function otherWay(deps: SlackDeps, grant: UndoGrant): Promise<string> {
-  const no = await deps.actions
-    .resolve({ type: 'id', id: grant.actionId })
-    .then((a) => a.action_no ?? grant.actionId)
-    .catch(() => grant.actionId);
+async function otherWay(deps: SlackDeps, grant: UndoGrant, actionNo?: string | null): Promise<string> {
+  const no =
+    actionNo ??
+    (await deps.actions
+      .resolve({ type: 'id', id: grant.actionId })
+      .then((a) => a.action_no ?? grant.actionId)
+      .catch(() => grant.actionId));
+  if (grant.kind === 'snooze') return `To change its due time, use Snooze or Edit on its card (\`/care show ${no}\`).`;
   return grant.kind === 'complete'
     ? `To reopen it, use Reopen on its card (it asks first) or type \`/care reopen ${no}\`.`
     : `To complete it, use Complete on its card (it asks first) or type \`/care done ${no}\`.`;
 }
+
+const DID = { complete: 'completed', reopen: 'reopened', snooze: 'snoozed' } as const;
 
 /** The Undo button of an expired grant leaves the post: the row keeps saying who did it. */
 async function dropUndoButton(deps: SlackDeps, body: BlockAction, grant: UndoGrant): Promise<void> {
@@ -34,10 +39,12 @@ async function dropUndoButton(deps: SlackDeps, body: BlockAction, grant: UndoGra
 }
 
 /**
- * Undo on a channel post, for UNDO_WINDOW_MS after a Complete or Reopen made
- * there: only the person who made it; Undo of a Complete reopens, of a Reopen
- * completes, and the post says "Undone by". Afterwards it says it is too late
- * and how to change it another way.
+ * Undo on a channel post, for UNDO_WINDOW_MS after a Complete, Reopen or Snooze
+ * made there: only the person who made it, once, and only while the action is
+ * as that change left it (services/undo-change.ts). Undo of a Complete reopens,
+ * of a Reopen completes, of a Snooze puts the due time back; the post says
+ * "Undone by". Otherwise the clicker is told why not and how to change it
+ * another way.
  */
 export function registerUndoButton(app: App, deps: SlackDeps): void {
   app.action(
@@ -63,15 +70,33 @@ export function registerUndoButton(app: App, deps: SlackDeps): void {
         await dropUndoButton(deps, body, grant);
         return;
       }
-      const result = grant.kind === 'complete' ? await deps.actions.reopen(actor, grant.actionId) : await deps.actions.complete(actor, grant.actionId);
-      const [view] = await deps.actions.views([result.action], actor.teamId);
-      const note = result.changed
-        ? undefined
-        : grant.kind === 'complete'
-          ? 'That action was already open again; the card now shows its current state.'
-          : 'That action was already complete again; the card now shows its current state.';
-      await showWhereClicked(deps, body, respond, view!, note, result.changed ? { kind: 'undo', by: actor.userId } : undefined);
-      if (result.changed) await refreshHomesAfterClick(deps, body, view!);
+      const outcome = await deps.actions.undo(actor, {
+        actionId: grant.actionId,
+        kind: grant.kind,
+        after: grant.after,
+        previousDue: grant.previousDue,
+        expiresAt: grant.expiresAt,
+      });
+      if (outcome.kind === 'spent') {
+        await tellClicker(deps, body, respond, `This Undo was already used: your change was undone once. ${await otherWay(deps, grant)}`);
+        await dropUndoButton(deps, body, grant);
+        return;
+      }
+      const [view] = await deps.actions.views([outcome.action], actor.teamId);
+      if (outcome.kind === 'changed') {
+        // The post shows the action as it is now, and who made the change, without Undo.
+        await showWhereClicked(deps, body, respond, view!, undefined, { kind: grant.kind, by: grant.by });
+        const label = outcome.action.action_no ? `#${outcome.action.action_no}` : 'This action';
+        await tellClicker(
+          deps,
+          body,
+          respond,
+          `Not undone: ${label} has changed since you ${DID[grant.kind]} it, so Undo could wipe out someone else's change. The post now shows it as it is. ${await otherWay(deps, grant, outcome.action.action_no)}`,
+        );
+        return;
+      }
+      await showWhereClicked(deps, body, respond, view!, undefined, { kind: 'undo', by: actor.userId });
+      await refreshHomesAfterClick(deps, body, view!);
     }),
   );
 }

@@ -5,7 +5,7 @@ import { userText } from '../../text.js';
 import { valueWithin } from '../../within.js';
 import { section } from '../../views/blocks.js';
 import { helpBlocks } from '../../views/help.js';
-import { linkRequestBlocks, linksBlocks } from '../../views/links.js';
+import { careAccountText, linkedNotice, linkRequestBlocks, linksBlocks } from '../../views/links.js';
 import type { CommandHandler } from './handler.js';
 
 const actorOf = (ctx: CommandContext) => ({ teamId: ctx.teamId, userId: ctx.userId });
@@ -70,7 +70,11 @@ export const link: CommandHandler<'link'> = async (cmd, ctx, deps) => {
   const actor = actorOf(ctx);
   if (cmd.target) {
     const made = await deps.identity.adminLink(actor, cmd.target.slackUserId, cmd.target.careUserId);
-    await ctx.reply({ text: `Linked <@${made.slackUserId}> to care user \`${made.careUserId}\`.` });
+    const user = (await deps.identity.careUsers([made.careUserId])).get(made.careUserId);
+    const to = { careUserId: made.careUserId, careUserName: user?.name, careUserEmail: user?.email, by: ctx.userId };
+    const told = made.slackUserId === ctx.userId ? '' : ' They were told whose care account it is.';
+    await ctx.reply({ text: `Linked <@${made.slackUserId}> to the care account of ${careAccountText(to)}.${told}` });
+    if (made.slackUserId !== ctx.userId) await deps.slack.chat.postMessage({ channel: made.slackUserId, text: linkedNotice(to) });
     await publishHome(deps, ctx.teamId, made.slackUserId);
     return;
   }
@@ -78,14 +82,22 @@ export const link: CommandHandler<'link'> = async (cmd, ctx, deps) => {
   if (result.kind === 'already') {
     await ctx.reply({ text: 'Your account is already linked. `/care whoami` shows to whom; `/care unlink` undoes it.' });
   } else if (result.kind === 'linked') {
-    await ctx.reply({ text: `:link: Linked: your Slack email matches *${userText(result.careUserName, 100)}* in the care system.` });
+    const account = careAccountText({ careUserId: result.link.careUserId, careUserName: result.careUserName, careUserEmail: result.careUserEmail });
+    await ctx.reply({ text: `:link: Linked: your Slack email matches ${account} in the care system.` });
     await publishHome(deps, ctx.teamId, ctx.userId);
+  } else if (result.kind === 'taken') {
+    const { careUserName, linkedTo } = result.error;
+    await ctx.reply({
+      text: `Your Slack email matches *${userText(careUserName, 100)}* in the care system, but that care account is already linked to <@${linkedTo}>, so I did not link you. If it is yours, ask an admin: they can unlink it and link you.`,
+    });
   } else {
     const why = WHY_REQUESTED[result.reason];
     if (result.created) await notifyAdmins(deps, String(result.request.id), ctx.userId, result.request.careUserId);
     await ctx.reply({
       text: `${why.charAt(0).toUpperCase()}${why.slice(1)}, so I have asked an admin to link you${result.created ? '' : ' (your request is still waiting)'}. You will get a message when it is done.`,
     });
+    // The Home tab says the request is waiting, instead of "Type /care link".
+    if (result.created) await publishHome(deps, ctx.teamId, ctx.userId);
   }
 };
 

@@ -1,10 +1,11 @@
 import type { App } from '@slack/bolt';
 import { z } from 'zod';
 import { describeError } from '../../../services/errors.js';
+import { CareUserTakenError } from '../../../services/link-guard.js';
 import type { SlackDeps } from '../../deps.js';
 import { publishHome } from '../../home-publisher.js';
 import { CallbackIds, FIELD_ACTION_ID, FieldIds, isCareId } from '../../ids.js';
-import { userText } from '../../text.js';
+import { careAccountText, linkedNotice } from '../../views/links.js';
 import { damagedFormModal } from '../../views/simple-modals.js';
 
 const MetaSchema = z.object({ requestId: z.string().regex(/^\d+$/), channel: z.string().optional(), ts: z.string().optional() });
@@ -65,21 +66,25 @@ export function registerApproveLinkModal(app: App, deps: SlackDeps): void {
     try {
       const request = await deps.identity.decideRequest(admin, Number(meta.requestId), 'approved', careUserId);
       await ack();
-      const name = await deps.identity.careUserName(careUserId);
+      const user = (await deps.identity.careUsers([careUserId])).get(careUserId);
+      const to = { careUserId, careUserName: user?.name, careUserEmail: user?.email, by: admin.userId };
       if (meta.channel && meta.ts) {
-        const to = name ? ` Linked to *${userText(name, 100)}*.` : '';
+        const linked = user ? ` Linked to ${careAccountText(to)}.` : '';
         await deps.slack.chat
-          .update({ channel: meta.channel, ts: meta.ts, text: `Link request from <@${request.slackUserId}> approved by <@${admin.userId}>.${to}`, blocks: [] })
+          .update({
+            channel: meta.channel,
+            ts: meta.ts,
+            text: `Link request from <@${request.slackUserId}> approved by <@${admin.userId}>.${linked}`,
+            blocks: [],
+          })
           .catch((err) => deps.logger.warn('could not update the request message', { error: err }));
       }
-      await deps.slack.chat.postMessage({
-        channel: request.slackUserId,
-        text: ':link: An admin linked your Slack account to the care system. Type `/care mine` to see your actions.',
-      });
+      await deps.slack.chat.postMessage({ channel: request.slackUserId, text: linkedNotice(to) });
       await publishHome(deps, admin.teamId, request.slackUserId);
     } catch (err) {
-      // An inline error is plain text: no code marks.
-      await ack({ response_action: 'errors', errors: { [errorBlock]: describeError(err).replace(/`/g, '').slice(0, 150) } });
+      // An inline error is plain text: no code marks, no mentions.
+      const plain = err instanceof CareUserTakenError ? err.plain : describeError(err).replace(/`/g, '');
+      await ack({ response_action: 'errors', errors: { [errorBlock]: plain.slice(0, 150) } });
     }
   });
 }

@@ -1,15 +1,12 @@
 import type { App } from '@slack/bolt';
 import { z } from 'zod';
-import { describeError } from '../../../services/errors.js';
 import { isHhMm, isIsoDate, isValidTimeZone, zonedToUtc } from '../../../time/zones.js';
 import type { SlackDeps } from '../../deps.js';
-import { showEditedInPlace } from '../../edited-in-place.js';
-import { refreshHomes } from '../../home-publisher.js';
 import { EditOriginSchema } from '../../forms/action-form-meta.js';
 import { CARE_ID, CallbackIds, FIELD_ACTION_ID, FieldIds } from '../../ids.js';
 import { damagedFormModal } from '../../views/simple-modals.js';
 import { SNOOZE_TITLE } from '../../views/snooze-modal.js';
-import { tellByDm } from '../error-policy.js';
+import { finishSnooze } from './snooze-finish.js';
 
 const MetaSchema = z.object({
   actionId: z.string().regex(CARE_ID),
@@ -32,7 +29,7 @@ export function parseSnoozeForm(values: Values, tz: string, now: Date): { ok: tr
   return { ok: true, due };
 }
 
-/** The snooze form: closes at once when the date and time are sound, then snoozes and updates the card it came from. */
+/** The snooze form: closes at once when the date and time are sound, then snoozes and updates the card it came from (finishSnooze). */
 export function registerSnoozeSubmit(app: App, deps: SlackDeps): void {
   app.view(CallbackIds.snoozeModal, async ({ ack, body, view }) => {
     const actor = { teamId: body.team?.id ?? view.team_id, userId: body.user.id };
@@ -52,20 +49,6 @@ export function registerSnoozeSubmit(app: App, deps: SlackDeps): void {
       return;
     }
     await ack();
-    try {
-      const result = await deps.actions.snooze(actor, meta.actionId, parsed.due);
-      if (!result.changed) await tellByDm(deps, actor.userId, 'That action is already complete, so it was not snoozed.');
-      const [v] = await deps.actions.views([result.action], actor.teamId);
-      if (meta.origin) {
-        await showEditedInPlace(deps, actor, meta.origin, v!, meta.tz).catch((err) => {
-          deps.logger.warn('could not update the snoozed card in place', { error: err });
-          return false;
-        });
-      }
-      if (result.changed) await refreshHomes(deps, actor.teamId, [actor.userId, v?.assignee?.slackUserId]);
-    } catch (err) {
-      deps.logger.warn('snoozing from the form failed', { error: err });
-      await tellByDm(deps, actor.userId, `The action was not snoozed: ${describeError(err)}`);
-    }
+    await finishSnooze(deps, actor, { actionId: meta.actionId, due: parsed.due, tz: meta.tz, origin: meta.origin });
   });
 }
