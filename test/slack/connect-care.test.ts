@@ -69,7 +69,7 @@ async function boot(): Promise<World> {
   const store = fresh.store;
   const admins = new Set(['U0ALICE']);
   const changed: string[] = [];
-  fake = await startSlackFake({ postRateLimit: false });
+  fake = await startSlackFake({ rateLimits: false }); // until the app paces itself (issue 25)
   const started = await startBoltApp(fake, (app: App) => {
     registerConnectCare(app, {
       store,
