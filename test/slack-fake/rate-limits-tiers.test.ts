@@ -1,4 +1,4 @@
-import { ErrorCode, WebClient, WebClientEvent, type WebAPIRateLimitedError } from '@slack/web-api';
+import { ErrorCode, LogLevel, WebClient, WebClientEvent, type WebAPIRateLimitedError } from '@slack/web-api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { METHODS } from '../../src/slack-fake/api/router.js';
 import { demoWorkspace, manualClock, RATE_TIERS, secondDemoWorkspace, startSlackFake, type SlackFake } from '../../src/slack-fake/index.js';
@@ -72,7 +72,11 @@ describe("the Slack fake's method tiers (today's Slack, on by default)", () => {
     const clock = manualClock();
     fake = await startSlackFake({ clock });
     const f = fake;
-    const client = new WebClient(f.botToken, { slackApiUrl: f.apiUrl, retryConfig: { retries: 1, factor: 1, minTimeout: 0, maxTimeout: 0 } });
+    const client = new WebClient(f.botToken, {
+      slackApiUrl: f.apiUrl,
+      retryConfig: { retries: 1, factor: 1, minTimeout: 0, maxTimeout: 0 },
+      logLevel: LogLevel.ERROR,
+    });
     const waits: number[] = [];
     // The client sleeps Retry-After seconds of real time; the fake's clock moves on by as much.
     client.on(WebClientEvent.RATE_LIMITED, (sec: number) => {
