@@ -313,7 +313,7 @@ async function main(): Promise<number> {
   const dataDir = running.dataDir;
   const sampleFile = join(dataDir, 'probe.jsonl');
   const sandbox = (running.sandbox = await startSandbox({ port: 0, seed: 'demo', controls: true, rateLimit: RATE }));
-  const fake = (running.fake = await startSlackFake({ workspace: careWorkspace() }));
+  const fake = (running.fake = await startSlackFake({ workspace: careWorkspace(), rateLimits: false })); // until the app paces itself (issue 25)
   const control = async (path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST') => {
     const res = await fetch(`${sandbox.controlsUrl}/${path}`, {
       method,

@@ -78,9 +78,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     const controls = sandboxControls(sandbox.controlsUrl);
     await controls.setClock(clock.now());
 
-    // No chat.postMessage limit: a digest posts its summary and thread parts at once, and the demo is about
-    // what arrives, not about waiting out Retry-After (the app's handling of 429s has its own tests).
-    const fake = await startSlackFake({ workspace: careWorkspace(), postRateLimit: false, clock: { now: () => clock.nowMs() }, logger });
+    // Today's Slack rate limits (the fake's default): the app waits out each Retry-After.
+    const fake = await startSlackFake({ workspace: careWorkspace(), clock: { now: () => clock.nowMs() }, logger });
     stops.push(() => fake.close());
 
     const signingSecret = randomBytes(16).toString('hex');

@@ -7,6 +7,7 @@ import type { Args } from './api/args.js';
 import type { ApiContext } from './api/context.js';
 import { handleApiCall, type ApiAnswer, type FakeAuth } from './api/router.js';
 import type { FakeOAuth } from './oauth.js';
+import type { FakeRateLimits } from './rate-limits.js';
 import { postToResponseUrl } from './response-urls.js';
 
 const MAX_BODY = 4 * 1024 * 1024;
@@ -70,6 +71,8 @@ export interface FakeRouting {
   /** A workspace's context by team id. */
   team(teamId: string): ApiContext | undefined;
   oauth: FakeOAuth;
+  /** Today's rate limits, shared by every workspace. */
+  limits: FakeRateLimits;
 }
 
 /** `Authorization: Basic base64(user:password)`, as oauth.v2.access accepts the client id and secret. */
@@ -99,7 +102,7 @@ export async function startFakeServer(routing: FakeRouting, port: number): Promi
         const bearer = auth?.startsWith('Bearer ') ? auth.slice(7).trim() : undefined;
         const basic = basicCredentials(auth);
         const method = decodeURIComponent(url.pathname.slice('/api/'.length));
-        const answer = await handleApiCall(routing.auth, { method, args, json, ...(bearer ? { bearer } : {}), ...(basic ? { basic } : {}) });
+        const answer = await handleApiCall(routing.auth, routing.limits, { method, args, json, ...(bearer ? { bearer } : {}), ...(basic ? { basic } : {}) });
         const scopes = ((bearer ? routing.auth.bot(bearer)?.ctx : undefined) ?? ctx).store.state.bot.scopes.join(',');
         send(res, answer, scopes);
         return;

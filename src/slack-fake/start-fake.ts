@@ -3,7 +3,10 @@ import { ackStats, type AckStats } from './ack-stats.js';
 import type { ApiContext } from './api/context.js';
 import { systemClock, type Clock } from './clock.js';
 import { Faults } from './faults.js';
-import { DEFAULT_POST_RATE_LIMIT, RateLimiter, type PostRateLimit } from './rate-limiter.js';
+import type { AppDistribution } from './app-distribution.js';
+import { DEFAULT_POST_RATE_LIMIT, type PostRateLimit } from './rate-limiter.js';
+import type { RateLimitReport } from './rate-limit-log.js';
+import { FakeRateLimits } from './rate-limits.js';
 import * as read from './readers.js';
 import { issueResponseUrl } from './response-urls.js';
 import { DEFAULT_OAUTH_APP, FakeOAuth, type OAuthAppConfig } from './oauth.js';
@@ -50,7 +53,13 @@ export interface SlackFakeOptions {
   appToken?: string;
   /** Socket Mode timings (how often the fake pings, how long a connection told to go may stay). */
   socketMode?: Pick<SocketModeOptions, 'pingIntervalMs' | 'disconnectGraceMs'>;
-  /** chat.postMessage limit per channel (default 1/s, burst 5); false turns it off. */
+  /**
+   * Today's Slack rate limits (default on): each method's tier per workspace, the posting rule per conversation and,
+   * for a workspace whose `appDistribution` is `distributed`, 1 history/replies call a minute. Over a limit the fake
+   * answers 429 `ratelimited` with `Retry-After`. `false` lets every call through (tests about something else).
+   */
+  rateLimits?: boolean;
+  /** The posting rule of chat.postMessage / chat.postEphemeral per conversation (default 1/s, burst 3); false: none. */
   postRateLimit?: PostRateLimit | false;
   clock?: Clock;
   logger?: Logger;
@@ -91,6 +100,14 @@ export interface SlackFake {
   /** The live, JSON-serialisable state (read only; `snapshot()` for a copy). */
   readonly state: Readonly<FakeState>;
   setPostRateLimit(limit: PostRateLimit | false): void;
+  /** Turns today's rate limits on or off (the buckets start full again; what was counted is kept). */
+  setRateLimits(enabled: boolean): void;
+  /** What the rate limits did, for every workspace: 429s by method and team, calls repeated inside Retry-After, history reads per minute. */
+  rateLimits(): RateLimitReport;
+  /** How the app is distributed to this workspace: `internal` (default), `distributed` or `marketplace`. */
+  readonly appDistribution: AppDistribution;
+  /** Changes that (e.g. an existing install that the distributed-app rule reaches later). */
+  setAppDistribution(distribution: AppDistribution): void;
   /** A fresh trigger_id for a person's interaction (valid 3 s on the fake's clock, once). */
   issueTrigger(user: string, viewId?: string): string;
   /** A response_url served by this fake for an interaction. */
@@ -132,6 +149,7 @@ interface Shared {
   faults: Faults;
   tokens: TokenRegistry;
   oauth: FakeOAuth;
+  limits: FakeRateLimits;
   contexts: Map<string, ApiContext>;
   close(): Promise<void>;
 }
@@ -144,7 +162,7 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
   const appToken = options.appToken ?? DEFAULT_APP_TOKEN;
   const logger = (options.logger ?? silentLogger).child({ component: 'slack-fake' });
   const tokens = new TokenRegistry();
-  const rateLimiters: RateLimiter[] = [];
+  const limits = new FakeRateLimits({ enabled: options.rateLimits ?? true, post: options.postRateLimit ?? DEFAULT_POST_RATE_LIMIT });
   const contexts = new Map<string, ApiContext>();
   let baseUrl = '';
   const socket = new FakeSocketMode({ appId: installs[0]!.bot.appId, clock, logger, ...options.socketMode });
@@ -152,9 +170,7 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
     const { botToken: token, ...workspace } = install;
     if (contexts.has(workspace.team.id)) throw new Error(`Slack fake: two workspaces with team ${workspace.team.id}`);
     const store = new FakeStore(workspace, clock);
-    const rateLimiter = new RateLimiter(options.postRateLimit ?? DEFAULT_POST_RATE_LIMIT, clock);
-    rateLimiters.push(rateLimiter);
-    const ctx: ApiContext = { store, rateLimiter, faults, logger, issueResponseUrl: (origin) => issueResponseUrl(store, baseUrl, origin), socketMode: socket };
+    const ctx: ApiContext = { store, faults, logger, issueResponseUrl: (origin) => issueResponseUrl(store, baseUrl, origin), socketMode: socket };
     contexts.set(workspace.team.id, ctx);
     if (token !== null) tokens.add(token ?? (i === 0 ? (options.botToken ?? DEFAULT_TOKEN) : DEFAULT_OTHER_TOKEN(workspace.team.id)), workspace.team.id);
   });
@@ -181,26 +197,19 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
       },
       team: (teamId) => contexts.get(teamId),
       oauth,
+      limits,
     },
     options.port ?? 0,
   );
   baseUrl = server.url;
-  const shared: Shared = { url: server.url, socket, clock, faults, tokens, oauth, contexts, close: () => server.close() };
+  const shared: Shared = { url: server.url, socket, clock, faults, tokens, oauth, limits, contexts, close: () => server.close() };
   const views = new Map<string, SlackFake>();
   const view = (teamId: string): SlackFake => {
     const ctx = contexts.get(teamId);
     if (!ctx) throw new Error(`Slack fake: no workspace ${teamId}`);
     let v = views.get(teamId);
     if (!v) {
-      v = workspaceView(
-        ctx,
-        shared,
-        appToken,
-        (limit) => {
-          for (const r of rateLimiters) r.configure(limit);
-        },
-        view,
-      );
+      v = workspaceView(ctx, shared, appToken, view);
       views.set(teamId, v);
     }
     return v;
@@ -209,13 +218,7 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
 }
 
 /** The fake as one workspace sees it: its store and readers; the server, socket, clock and faults are shared. */
-function workspaceView(
-  ctx: ApiContext,
-  shared: Shared,
-  appToken: string,
-  setPostRateLimit: (limit: PostRateLimit | false) => void,
-  view: (teamId: string) => SlackFake,
-): SlackFake {
+function workspaceView(ctx: ApiContext, shared: Shared, appToken: string, view: (teamId: string) => SlackFake): SlackFake {
   const { store } = ctx;
   const { clock } = shared;
   const teamId = store.state.team.id;
@@ -243,7 +246,15 @@ function workspaceView(
     get state() {
       return store.state;
     },
-    setPostRateLimit,
+    setPostRateLimit: (limit) => shared.limits.setPostRateLimit(limit),
+    setRateLimits: (enabled) => shared.limits.setEnabled(enabled),
+    rateLimits: () => shared.limits.report(),
+    get appDistribution() {
+      return store.appDistribution;
+    },
+    setAppDistribution: (distribution) => {
+      store.appDistribution = distribution;
+    },
     issueTrigger: (user, viewId) => issueTrigger(store, store.requireUser(user).id, viewId),
     issueResponseUrl: ctx.issueResponseUrl,
     messages: (channel) => read.channelMessages(store, channel),

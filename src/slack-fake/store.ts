@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { AppDistribution } from './app-distribution.js';
 import type { Clock } from './clock.js';
 import { IdFactory } from './ids.js';
 import type { AckRecord, CallRecord, ConfirmationRecord, FakeChange, FakeChannel, FakeEphemeral, FakeMessage, FakeState, SlackUser } from './types.js';
@@ -12,6 +13,8 @@ export class FakeStore {
   readonly state: FakeState;
   readonly ids = new IdFactory();
   readonly events = new EventEmitter();
+  /** How the app is distributed to this workspace (decides history/replies limits); `fake.setAppDistribution`. */
+  appDistribution: AppDistribution;
   private seq = 0;
 
   constructor(
@@ -19,6 +22,7 @@ export class FakeStore {
     readonly clock: Clock,
   ) {
     const now = clock.now();
+    this.appDistribution = workspace.appDistribution ?? 'internal';
     const bot = { ...workspace.bot, scopes: [...workspace.bot.scopes] };
     this.state = {
       team: { ...workspace.team },

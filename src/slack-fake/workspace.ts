@@ -1,4 +1,5 @@
 import { tzName, tzOffset } from '@date-fns/tz';
+import type { AppDistribution } from './app-distribution.js';
 import type { FakeBot, FakeChannel, FakeTeam, SlackUser } from './types.js';
 
 /** A person in the fake workspace (the fake fills in the rest of Slack's user object). */
@@ -34,6 +35,11 @@ export interface Workspace {
   bot: { userId: string; botId: string; appId: string; name: string; scopes: string[] };
   users: WorkspaceUser[];
   channels: WorkspaceChannel[];
+  /**
+   * How the app is distributed to this workspace (default `internal`): `distributed` (commercially distributed, not
+   * Marketplace-approved) limits conversations.history and .replies to 1 call a minute and 15 per page.
+   */
+  appDistribution?: AppDistribution;
 }
 
 /** The bot scopes a typical install of our app has (no chat:write.public). */

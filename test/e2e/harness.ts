@@ -74,7 +74,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const worldNow = () => Date.now() + offsetMs;
   const now = () => new Date(worldNow() + ahead);
   const sandbox = await startSandbox({ port: 0, seed: 'demo', controls: true, rateLimit: 0, ...(startAt ? { startTime: startAt } : {}), ...options.sandbox });
-  const fake = await startSlackFake({ workspace: options.workspace ?? careWorkspace(), postRateLimit: false, clock: { now: worldNow } });
+  const fake = await startSlackFake({
+    workspace: options.workspace ?? careWorkspace(),
+    rateLimits: false, // until the app paces itself (issue 25)
+    clock: { now: worldNow },
+  });
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'care-e2e-')));
   const logger = memoryLogger(options.logLevel ?? 'debug');
   const app = await composeApp({

@@ -59,7 +59,7 @@ export async function startMultiHarness(
         { ...secondDemoWorkspace(), botToken: null },
       ],
       oauth: { clientId: OAUTH.clientId, clientSecret: OAUTH.clientSecret },
-      postRateLimit: false,
+      rateLimits: false, // until the app paces itself (issue 25)
     }));
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'care-multi-')));
   const logger = memoryLogger('debug');

@@ -23,7 +23,7 @@ describe('a post Slack answers only after the poster gave up', () => {
   });
 
   it('is delivered exactly once: one message with the delivery metadata in the channel', { timeout: 120_000 }, async () => {
-    const fake: SlackFake = await startSlackFake({ postRateLimit: false });
+    const fake: SlackFake = await startSlackFake({ rateLimits: false }); // until the app paces itself (issue 25)
     cleanups.push(() => fake.close());
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'slow-slack-'));
     cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -19,12 +19,7 @@ function threadFor(ctx: ApiContext, channel: string, threadTs: string | undefine
 
 const postMessage: MethodHandler = (ctx, args) => {
   const { store } = ctx;
-  const ref = requireString(args, 'channel', 'channel_not_found');
-  const allowed = ctx.rateLimiter.take(rateKey(ctx, ref));
-  if (!allowed.ok) {
-    throw new ApiError('ratelimited', {}, 429, { 'Retry-After': String(allowed.retryAfterSec) });
-  }
-  const channel = channelForPost(ctx, ref);
+  const channel = channelForPost(ctx, requireString(args, 'channel', 'channel_not_found'));
   const content = parseContent(args, { requireSomething: true });
   const { bot, team } = store.state;
   const threadTs = threadFor(ctx, channel.id, optionalTs(args, 'thread_ts'));
@@ -46,15 +41,6 @@ const postMessage: MethodHandler = (ctx, args) => {
   store.addMessage(message);
   return { channel: channel.id, ts: message.ts, message: publicMessage(message) };
 };
-
-/** Rate limits are per conversation: a user id and their IM share one budget. */
-function rateKey(ctx: ApiContext, ref: string): string {
-  const user = /^[UW][A-Z0-9]+$/.test(ref) ? ctx.store.user(ref) : undefined;
-  if (user) return `im:${user.id}`;
-  const channel = ctx.store.channel(ref);
-  if (channel?.is_im && channel.user) return `im:${channel.user}`;
-  return channel?.id ?? ref;
-}
 
 function optionalTs(args: Args, key: string): string | undefined {
   const v = args[key];

@@ -1,6 +1,5 @@
 import type { Logger } from '../../logging/logger.js';
 import type { Faults } from '../faults.js';
-import type { RateLimiter } from '../rate-limiter.js';
 import type { FakeSocketMode } from '../socket/socket-mode.js';
 import type { FakeStore } from '../store.js';
 import type { ResponseUrlOrigin } from '../types.js';
@@ -9,7 +8,6 @@ import type { Args } from './args.js';
 /** What every Web API method handler can use. */
 export interface ApiContext {
   store: FakeStore;
-  rateLimiter: RateLimiter;
   faults: Faults;
   logger: Logger;
   /** Hands out a response_url served by this fake. */

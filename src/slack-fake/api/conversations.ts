@@ -1,7 +1,6 @@
-import type { FakeChannel, FakeMessage } from '../types.js';
+import type { FakeChannel } from '../types.js';
 import { ApiError } from './api-error.js';
-import { optBool, optNumber, optString, requireString, type Args } from './args.js';
-import { publicMessage } from './chat.js';
+import { optBool, optNumber, optString, requireString } from './args.js';
 import { channelForRead, requireScope } from './content.js';
 import type { ApiContext, MethodHandler } from './context.js';
 
@@ -27,12 +26,6 @@ function channelObject(ctx: ApiContext, c: FakeChannel): Record<string, unknown>
     purpose: { value: c.purpose, creator: '', last_set: 0 },
     num_members: c.members.length,
   };
-}
-
-function historyScope(c: FakeChannel): string {
-  if (c.is_im) return 'im:history';
-  if (c.is_mpim) return 'mpim:history';
-  return c.is_private ? 'groups:history' : 'channels:history';
 }
 
 const open: MethodHandler = (ctx, args) => {
@@ -84,58 +77,6 @@ const info: MethodHandler = (ctx, args) => {
   const channel = channelForRead(ctx, requireString(args, 'channel', 'channel_not_found'));
   requireScope(ctx, channel.is_im ? 'im:read' : channel.is_mpim ? 'mpim:read' : channel.is_private ? 'groups:read' : 'channels:read');
   return { channel: channelObject(ctx, channel) };
-};
-
-function readable(ctx: ApiContext, args: Args): FakeChannel {
-  const channel = channelForRead(ctx, requireString(args, 'channel', 'channel_not_found'));
-  if (!channel.members.includes(ctx.store.state.bot.userId)) throw new ApiError('not_in_channel');
-  requireScope(ctx, historyScope(channel));
-  return channel;
-}
-
-function cursorTs(args: Args): string | undefined {
-  const cursor = optString(args, 'cursor');
-  if (!cursor) return undefined;
-  const decoded = Buffer.from(cursor, 'base64').toString('utf8');
-  if (!decoded.startsWith('ts:')) throw new ApiError('invalid_cursor');
-  return decoded.slice(3);
-}
-
-const history: MethodHandler = (ctx, args) => {
-  const channel = readable(ctx, args);
-  const limit = Math.max(1, Math.min(optNumber(args, 'limit') ?? 100, 999));
-  const inclusive = optBool(args, 'inclusive') ?? false;
-  const oldest = optString(args, 'oldest');
-  const latest = cursorTs(args) ?? optString(args, 'latest');
-  const fromCursor = cursorTs(args) !== undefined;
-  const withMetadata = optBool(args, 'include_all_metadata') ?? false;
-  const after = (m: FakeMessage) => !oldest || (inclusive ? Number(m.ts) >= Number(oldest) : Number(m.ts) > Number(oldest));
-  const before = (m: FakeMessage) => !latest || (inclusive && !fromCursor ? Number(m.ts) <= Number(latest) : Number(m.ts) < Number(latest));
-  const all = (ctx.store.state.messages[channel.id] ?? [])
-    .filter((m) => !m.thread_ts || m.thread_ts === m.ts)
-    .filter((m) => after(m) && before(m))
-    .sort((a, b) => Number(b.ts) - Number(a.ts));
-  const page = all.slice(0, limit);
-  const hasMore = all.length > limit;
-  const last = page[page.length - 1];
-  return {
-    messages: page.map((m) => publicMessage(m, withMetadata)),
-    has_more: hasMore,
-    pin_count: 0,
-    response_metadata: { next_cursor: hasMore && last ? Buffer.from(`ts:${last.ts}`).toString('base64') : '' },
-  };
-};
-
-const replies: MethodHandler = (ctx, args) => {
-  const channel = readable(ctx, args);
-  const ts = requireString(args, 'ts', 'thread_not_found');
-  const withMetadata = optBool(args, 'include_all_metadata') ?? false;
-  const list = ctx.store.state.messages[channel.id] ?? [];
-  const parent = list.find((m) => m.ts === ts);
-  if (!parent) throw new ApiError('thread_not_found');
-  const root = parent.thread_ts ?? parent.ts;
-  const thread = list.filter((m) => m.ts === root || m.thread_ts === root).sort((a, b) => Number(a.ts) - Number(b.ts));
-  return { messages: thread.map((m) => publicMessage(m, withMetadata)), has_more: false, response_metadata: { next_cursor: '' } };
 };
 
 const LIST_TYPES: Record<string, { scope: string; matches: (c: FakeChannel) => boolean }> = {
@@ -199,6 +140,4 @@ export const conversationMethods: Record<string, MethodHandler> = {
   'conversations.open': open,
   'conversations.info': info,
   'conversations.list': list,
-  'conversations.history': history,
-  'conversations.replies': replies,
 };

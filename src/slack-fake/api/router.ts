@@ -1,15 +1,25 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FaultFailure } from '../faults.js';
+import type { FakeRateLimits } from '../rate-limits.js';
 import { ApiError } from './api-error.js';
 import { APP_TOKEN_METHODS, appMethods } from './apps.js';
 import type { Args } from './args.js';
 import { chatMethods } from './chat.js';
 import type { ApiContext, MethodHandler } from './context.js';
 import { conversationMethods } from './conversations.js';
+import { historyMethods } from './history.js';
+import { rateCall, type RateCall } from './rate-scope.js';
 import { userMethods } from './users.js';
 import { viewMethods } from './views.js';
 
-export const METHODS: Record<string, MethodHandler> = { ...conversationMethods, ...chatMethods, ...viewMethods, ...userMethods, ...appMethods };
+export const METHODS: Record<string, MethodHandler> = {
+  ...conversationMethods,
+  ...historyMethods,
+  ...chatMethods,
+  ...viewMethods,
+  ...userMethods,
+  ...appMethods,
+};
 
 /**
  * How calls are authenticated: every workspace's bot tokens (a call runs in its token's workspace),
@@ -44,8 +54,10 @@ export interface ApiAnswer {
   body: Record<string, unknown> | string;
 }
 
+const isRateLimited = (f: FaultFailure) => f.status === 429 || f.error === 'ratelimited';
+
 function failureError(f: FaultFailure): ApiError | { status: number } {
-  if (f.status === 429 || f.error === 'ratelimited') {
+  if (isRateLimited(f)) {
     return new ApiError('ratelimited', {}, 429, { 'Retry-After': String(f.retryAfterSec ?? 1) });
   }
   if (f.status !== undefined && f.status >= 500 && !f.error) return { status: f.status };
@@ -70,18 +82,43 @@ function authenticate(auth: FakeAuth, method: string, token: string | undefined)
   return bot.ctx;
 }
 
-/** Runs one Web API call through faults, auth and the method, and records it in its workspace. */
-export async function handleApiCall(auth: FakeAuth, req: ApiRequest): Promise<ApiAnswer> {
+/** The call as the rate limits count it, when its token (or, for oauth.v2.access, the app) is known. */
+function rateCallOf(auth: FakeAuth, limits: FakeRateLimits, method: string, token: string | undefined, args: Args): RateCall | undefined {
+  let ctx: ApiContext;
+  let teamId: string | null = null;
+  if (CLIENT_METHODS.has(method)) ctx = auth.fallback;
+  else {
+    try {
+      ctx = authenticate(auth, method, token);
+    } catch {
+      return undefined;
+    }
+    if (token !== auth.appToken) teamId = ctx.store.state.team.id;
+  }
+  const { store } = ctx;
+  return rateCall(method, { teamId, appId: store.state.bot.appId, distribution: store.appDistribution, ...(teamId ? { store } : {}) }, args, limits.post);
+}
+
+/** Runs one Web API call through faults, rate limits, auth and the method, and records it in its workspace. */
+export async function handleApiCall(auth: FakeAuth, limits: FakeRateLimits, req: ApiRequest): Promise<ApiAnswer> {
   let ctx = auth.fallback;
   const at = ctx.store.clock.now();
   const started = performance.now();
   const { token: bodyToken, ...args } = req.args;
+  const token = req.bearer ?? (req.json ? undefined : typeof bodyToken === 'string' ? bodyToken : undefined);
+  // Counted and limited when the call arrives, on the fake's clock (a slow answer does not move it).
+  const call = rateCallOf(auth, limits, req.method, token, args);
+  if (call) limits.arrived(call, at);
   const decision = ctx.faults.decide(req.method, req.args);
+  const admission = call && !decision.failure ? limits.take(call, at) : ({ ok: true } as const);
   if (decision.delayMs > 0) await sleep(decision.delayMs);
   let answer: ApiAnswer;
   try {
-    if (decision.failure) throw failureError(decision.failure);
-    const token = req.bearer ?? (req.json ? undefined : typeof bodyToken === 'string' ? bodyToken : undefined);
+    if (decision.failure) {
+      if (call && isRateLimited(decision.failure)) limits.injected(call, at, decision.failure.retryAfterSec ?? 1);
+      throw failureError(decision.failure);
+    }
+    if (!admission.ok) throw new ApiError('ratelimited', {}, 429, { 'Retry-After': String(admission.retryAfterSec) });
     let result: Record<string, unknown>;
     if (CLIENT_METHODS.has(req.method)) {
       result = auth.exchange(args, req.basic);
