@@ -27,6 +27,7 @@ import { registerConnectCare } from './slack/listeners/workspace/connect-care.js
 import { connectCareHomeBlocks } from './slack/views/connect-care.js';
 import { publishHome } from './slack/home-publisher.js';
 import { ConnectCareIds } from './slack/ids.js';
+import type { SlackDistribution } from './slack/rate-plan.js';
 import type { Store } from './store/index.js';
 import { composeWorkspace } from './workspaces/compose-workspace.js';
 import { multiWorkspaceRegistry, type WorkspaceRegistry } from './workspaces/registry.js';
@@ -42,6 +43,8 @@ export interface MultiAppSettings extends Omit<AppSettings, 'slack' | 'care' | '
     /** Another Slack (the local fake): its Web API, OAuth exchange and authorize page. */
     apiUrl?: string | undefined;
     lookupFailureTtlMs?: number;
+    /** Default `distributed` (SLACK_MARKETPLACE_APPROVED=true: `marketplace`). */
+    distribution?: SlackDistribution | undefined;
   };
   /** Tokens and care secrets are kept encrypted with it (ENCRYPTION_KEY). */
   keyRing: KeyRing;
@@ -67,13 +70,15 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
   const { logger } = settings;
   const { store, metrics, shared } = await composeShared({
     ...settings,
+    // Installed in many workspaces: a distributed app, under Slack's 2025 history limits unless Marketplace-approved.
+    slack: { ...settings.slack, distribution: settings.slack.distribution ?? 'distributed' },
     keyRing: settings.keyRing,
     // Per workspace: a smaller bound than one workspace's deployment gets, and no following of the changes feed
     // for a workspace nobody read on this instance for 10 minutes (its poll goes on wherever it runs).
     readCache: { maxBytes: 8 * 1024 * 1024, dormantAfterMs: 10 * 60_000, ...settings.readCache },
   });
   const apiUrl = settings.slack.apiUrl;
-  const slackFor = (token: string) => createSlackWebClient(token, 'interactive', { apiUrl, logger, fetch: metrics.slack.fetch });
+  const slackFor = (token: string) => createSlackWebClient(token, 'interactive', { apiUrl, logger, fetch: metrics.slack.fetch, pacer: shared.slackPacer });
 
   const registry = multiWorkspaceRegistry({
     store,
@@ -149,6 +154,7 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
       }),
       replayGuard: createReplayGuard({ store }),
       metrics: metrics.slack,
+      pacer: shared.slackPacer,
       oauth: {
         ...oauthSettings(settings.slack, {
           stateStore: oneTimeStateStore({ secret: settings.slack.stateSecret, seen: store }),

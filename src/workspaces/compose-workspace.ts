@@ -41,6 +41,9 @@ import { changeNotice } from '../slack/views/change-notice.js';
 import { renderDigest } from '../slack/views/digest.js';
 import { renderMorningSummary } from '../slack/views/morning-summary.js';
 import { completionNotice, urgentAlert } from '../slack/views/notices.js';
+import { historyPace } from '../slack/rate-plan.js';
+import type { SlackPacer } from '../slack/slack-pacer.js';
+import { createHistoryGate } from '../services/history-gate.js';
 import { createSlackWebClient } from '../slack/web-clients.js';
 import type { Store } from '../store/index.js';
 
@@ -61,6 +64,8 @@ export interface WorkspaceShared {
   version: string;
   readCache?: ReadCacheSettings | undefined;
   lookupFailureTtlMs?: number | undefined;
+  /** Paces every Slack Web API call of the process under Slack's limits (slack/slack-pacer.ts). */
+  slackPacer: SlackPacer;
   /** More for admins' Home tab (multi-workspace mode: the care connection card), by workspace. */
   adminHomeExtra?: SlackDeps['adminHomeExtra'];
 }
@@ -102,12 +107,15 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
   const care = createCareClient({ ...spec.care, logger: logger.child({ component: 'care-api' }), onAttempt: metrics.careAttempt });
   const token = spec.botToken;
   const apiUrl = shared.slackApiUrl;
-  const fetch = metrics.slack.fetch; // every Web API call, counted
-  const slack = createSlackWebClient(token, 'interactive', { apiUrl, logger, fetch });
+  // Every Web API call counted (metrics) and paced under Slack's limits (the process's pacer).
+  const clientOptions = { apiUrl, logger, fetch: metrics.slack.fetch, pacer: shared.slackPacer };
+  const slack = createSlackWebClient(token, 'interactive', clientOptions);
   // Scheduled work posts through its own client: bounded retries (honouring Retry-After) and a timeout.
-  const jobSlack = createSlackWebClient(token, 'jobs', { apiUrl, logger, fetch });
-  // The deliverer's posts: no retries of the client's own; a timeout well inside a claim's staleness.
-  const poster = createSlackWebClient(token, 'poster', { apiUrl, logger, fetch, posterTimeoutMs: Math.min(10_000, Math.max(1_000, staleAfterMs / 4)) });
+  const jobSlack = createSlackWebClient(token, 'jobs', clientOptions);
+  // The deliverer's posts: no retries of the client's own. It waits for Slack's answer up to a third of a
+  // claim's staleness (a slow answer is still an answer: no doubt, no look in the history), so a post
+  // started within the claim's first half ends before anyone may take the claim over.
+  const poster = createSlackWebClient(token, 'poster', { ...clientOptions, posterTimeoutMs: Math.max(1_000, Math.floor(staleAfterMs / 3)) });
 
   const profiles = createSlackProfiles({
     slack,
@@ -129,9 +137,6 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     digest: renderDigest,
     morningSummary: renderMorningSummary,
   };
-  const deliverer = metrics.observeDeliverer(
-    createDeliverer({ store, slack: jobSlack, poster, holder: shared.holder, logger: logger.child({ component: 'delivery' }), staleAfterMs }),
-  );
   let teamId: Promise<string> | undefined = spec.teamId ? Promise.resolve(spec.teamId) : undefined;
   const team = () =>
     (teamId ??= jobSlack.auth.test().then(
@@ -141,6 +146,18 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
         throw err;
       },
     ));
+  // Reading a channel's history (only to look for a post left in doubt) as often as Slack allows this app.
+  const { pace: historyEvery, pageLimit } = historyPace(shared.slackPacer.distribution);
+  const history = createHistoryGate({
+    store,
+    teamId: team,
+    holder: shared.holder,
+    everyMs: shared.slackPacer.distribution === 'distributed' ? historyEvery.intervalMs : 0,
+    pageLimit,
+  });
+  const deliverer = metrics.observeDeliverer(
+    createDeliverer({ store, slack: jobSlack, poster, history, holder: shared.holder, logger: logger.child({ component: 'delivery' }), staleAfterMs }),
+  );
   const notices = createCompletionNotices({
     care,
     store,

@@ -125,6 +125,9 @@ export async function careCommand(h: MultiHarness, teamId: string, user: string,
   const sent = await h.team(teamId).slash(user, `/care ${line}`, { channel: '#care-team' });
   if (!sent.acked) throw new Error(`${line}: not acked (${sent.failure ?? sent.status})`);
   if (sent.text) return sent.text;
-  const posted = await team.waitFor(() => team.state.responseUrls.find((r) => r.url === sent.responseUrl)?.lastPosted, { message: `no answer to ${line}` });
+  const posted = await team.waitFor(() => team.state.responseUrls.find((r) => r.url === sent.responseUrl)?.lastPosted, {
+    timeoutMs: 10_000,
+    message: `no answer to ${line}`,
+  });
   return team.visibleText(team.ephemerals(user).find((e) => e.ts === posted.ts && e.channel === posted.channel)!, { viewer: user });
 }

@@ -45,7 +45,9 @@ describe('a post Slack answers only after the poster gave up', () => {
       timeout: Math.min(10_000, Math.max(1_000, staleAfterMs / 4)),
       fetch: countingFetch,
     });
-    const deliverer = createDeliverer({ store, slack, poster, holder: 'instance-1', logger: silentLogger, staleAfterMs });
+    // An internal app: history read as often as the client allows.
+    const history = { pageLimit: 200, tryRead: async () => true };
+    const deliverer = createDeliverer({ store, slack, poster, history, holder: 'instance-1', logger: silentLogger, staleAfterMs });
 
     const channel = fake.channel('#care-team')!.id;
     const key: DeliveryKey = { kind: 'completion', actionId: 'act-1', occurrence: '2025-01-06T09:00:00Z', recipient: `channel:${fake.teamId}/${channel}` };

@@ -3,8 +3,9 @@ import { migration001 } from './001-initial.js';
 import { migration002 } from './002-seen-requests.js';
 import { migration003 } from './003-summary-settings.js';
 import { migration004 } from './004-installations.js';
+import { migration005 } from './005-delivery-doubt.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005];
