@@ -14,7 +14,6 @@ import { createCareClient } from './care/index.js';
 import { createWorkspaceScheduler, type WorkspaceScheduler } from './jobs/workspace-scheduler.js';
 import { workspaceJobKinds } from './jobs/index.js';
 import { type CareHost, careHostPolicy } from './services/care-hosts.js';
-import { createDeliverer } from './services/delivery.js';
 import { createDmChannels } from './services/dm-channels.js';
 import { createInstalls } from './services/installs.js';
 import { createWorkspaceTrouble } from './services/trouble-notices.js';
@@ -31,10 +30,12 @@ import { registerConnectCare } from './slack/listeners/workspace/connect-care.js
 import { connectCareHomeBlocks } from './slack/views/connect-care.js';
 import { publishHome } from './slack/home-publisher.js';
 import { ConnectCareIds } from './slack/ids.js';
+import type { SlackDistribution } from './slack/rate-plan.js';
 import type { Store } from './store/index.js';
 import { composeWorkspace } from './workspaces/compose-workspace.js';
 import { multiWorkspaceRegistry, type WorkspaceRegistry } from './workspaces/registry.js';
 import { storeForWorkspace } from './workspaces/scoped-store.js';
+import { workspaceSlack } from './workspaces/workspace-slack.js';
 import { adminReason } from './workspaces/workspace-admins.js';
 
 export interface MultiAppSettings extends Omit<AppSettings, 'slack' | 'care' | 'adminSlackUserIds'> {
@@ -46,6 +47,8 @@ export interface MultiAppSettings extends Omit<AppSettings, 'slack' | 'care' | '
     /** Another Slack (the local fake): its Web API, OAuth exchange and authorize page. */
     apiUrl?: string | undefined;
     lookupFailureTtlMs?: number;
+    /** Default `distributed` (SLACK_MARKETPLACE_APPROVED=true: `marketplace`). */
+    distribution?: SlackDistribution | undefined;
   };
   /** Tokens and care secrets are kept encrypted with it (ENCRYPTION_KEY). */
   keyRing: KeyRing;
@@ -76,6 +79,8 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
   const { logger } = settings;
   const { store, metrics, shared } = await composeShared({
     ...settings,
+    // Installed in many workspaces: a distributed app, under Slack's 2025 history limits unless Marketplace-approved.
+    slack: { ...settings.slack, distribution: settings.slack.distribution ?? 'distributed' },
     keyRing: settings.keyRing,
     // Per workspace: a smaller bound than one workspace's deployment gets, and no following of the changes feed
     // for a workspace nobody read on this instance for 10 minutes (its poll goes on wherever it runs).
@@ -84,7 +89,7 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
   const apiUrl = settings.slack.apiUrl;
   // Which care API hosts admins may connect to; every care client of a connected workspace connects only there too.
   const careHosts = careHostPolicy(settings.careApiHosts);
-  const slackFor = (token: string) => createSlackWebClient(token, 'interactive', { apiUrl, logger, fetch: metrics.slack.fetch });
+  const slackFor = (token: string) => createSlackWebClient(token, 'interactive', { apiUrl, logger, fetch: metrics.slack.fetch, pacer: shared.slackPacer });
 
   const registry = multiWorkspaceRegistry({
     store,
@@ -141,22 +146,8 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
     timezone: settings.timezone,
     logger: logger.child({ component: 'installs' }),
     messenger: (workspaceId, botToken) => {
-      const client = createSlackWebClient(botToken, 'jobs', { apiUrl, logger, fetch: metrics.slack.fetch });
-      const poster = createSlackWebClient(botToken, 'poster', {
-        apiUrl,
-        logger,
-        fetch: metrics.slack.fetch,
-        posterTimeoutMs: Math.min(10_000, Math.max(1_000, shared.staleAfterMs / 4)),
-      });
-      const deliverer = createDeliverer({
-        store: storeForWorkspace(store, workspaceId),
-        slack: client,
-        poster,
-        holder: shared.holder,
-        logger: logger.child({ component: 'delivery', team: workspaceId }),
-        staleAfterMs: shared.staleAfterMs,
-      });
-      return { deliverer: metrics.observeDeliverer(deliverer), dm: createDmChannels(client) };
+      const { jobSlack, deliverer } = workspaceSlack(shared, storeForWorkspace(store, workspaceId), botToken, async () => workspaceId);
+      return { deliverer, dm: createDmChannels(jobSlack) };
     },
     onReinstalled: (workspaceId) => registry.refresh(workspaceId),
   });
@@ -169,6 +160,7 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
       health: async () => ({ store: await storeHealth(store) }),
       replayGuard: createReplayGuard({ store, onFailOpen: metrics.replayGuardFailOpen, logger }),
       metrics: metrics.slack,
+      pacer: shared.slackPacer,
       oauth: {
         ...oauthSettings(settings.slack, {
           stateStore: oneTimeStateStore({ secret: settings.slack.stateSecret, seen: store }),

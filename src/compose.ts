@@ -13,6 +13,8 @@ import type { ReadCaches, ReadCacheSettings } from './services/read-cache/read-c
 import { createSlackApp, type SlackApp } from './slack/app.js';
 import type { SlackDeps } from './slack/deps.js';
 import { createReplayGuard } from './slack/replay-guard.js';
+import type { SlackDistribution } from './slack/rate-plan.js';
+import { createSlackPacer } from './slack/slack-pacer.js';
 import { createSignedMetadata, metadataKey } from './slack/signed-metadata.js';
 import { openStore, type Store } from './store/index.js';
 import { composeWorkspace, type WorkspaceShared } from './workspaces/compose-workspace.js';
@@ -25,11 +27,19 @@ export interface AppSettings {
     apiUrl?: string | undefined;
     /** How long a failed users.lookupByEmail is answered from memory (default 30 s). */
     lookupFailureTtlMs?: number;
+    /** What Slack allows this app (its history reads above all): an internal app unless said otherwise. */
+    distribution?: SlackDistribution | undefined;
+    /** False only in tests against a Slack without limits: the app does not pace itself (Retry-After is still waited out). */
+    paced?: boolean | undefined;
   };
   care: { baseUrl: string; accountId: string; apiKey: string; apiSecret: string; rateLimitPerSecond?: number };
   /** CARE_WEB_URL: cards link to the action in the care system's web app ({id}, {no}); none when unset. */
   careWebUrl?: string | undefined;
-  store: { databaseUrl?: string | undefined; dataDir: string };
+  /**
+   * `sharedClock`: for tests only, the clock claims and leases are judged by instead of the database's
+   * (the e2e harness moves one clock for the app, the care system, Slack and the ledger).
+   */
+  store: { databaseUrl?: string | undefined; dataDir: string; sharedClock?: (() => number) | undefined };
   timezone: string;
   adminSlackUserIds: string[];
   logger: Logger;
@@ -63,7 +73,7 @@ export interface ComposedApp {
 /** What single- and multi-workspace start-ups build alike: the store, metrics, this instance's name, the shared settings. */
 export async function composeShared(
   settings: Omit<AppSettings, 'slack' | 'care' | 'careWebUrl' | 'timezone' | 'adminSlackUserIds'> & {
-    slack: Pick<AppSettings['slack'], 'signingSecret' | 'apiUrl' | 'lookupFailureTtlMs'>;
+    slack: Pick<AppSettings['slack'], 'signingSecret' | 'apiUrl' | 'lookupFailureTtlMs' | 'distribution' | 'paced'>;
     keyRing?: KeyRing | undefined;
   },
 ): Promise<{ store: Store; metrics: AppMetrics; shared: Omit<WorkspaceShared, 'store'> }> {
@@ -74,6 +84,7 @@ export async function composeShared(
     dataDir: settings.store.dataDir,
     logger,
     clock: () => now().getTime(),
+    ...(settings.store.sharedClock ? { sharedClock: settings.store.sharedClock } : {}),
     ...(settings.keyRing ? { keyRing: settings.keyRing } : {}),
   });
   const metrics = createAppMetrics(settings.metrics ?? {}, { store });
@@ -90,6 +101,8 @@ export async function composeShared(
     version: settings.version ?? appVersion(),
     readCache: settings.readCache,
     lookupFailureTtlMs: settings.slack.lookupFailureTtlMs,
+    // One pacer for every Slack client of this process (Bolt's, the jobs', the deliverer's), all workspaces.
+    slackPacer: createSlackPacer({ distribution: settings.slack.distribution ?? 'internal', paced: settings.slack.paced, observer: metrics.slack.pacer }),
   };
   return { store, metrics, shared };
 }
@@ -129,6 +142,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
       // the wall clock (Slack signs with it), not the app's clock, which tests and the demo move.
       replayGuard: createReplayGuard({ store, onFailOpen: metrics.replayGuardFailOpen, logger }),
       metrics: metrics.slack,
+      pacer: shared.slackPacer,
     },
     deps,
   );

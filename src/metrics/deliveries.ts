@@ -18,7 +18,7 @@ export function deliveryMetrics(registry: Registry, store: Pick<Store, 'countDel
   const registers = [registry];
   const results = new Counter({
     name: 'care_slack_deliveries_total',
-    help: 'Delivery attempts by kind and result: sent, found-in-slack, already-sent, busy (another holder), failed, gave-up, or error (the store failed).',
+    help: 'Delivery attempts by kind and result: sent, found-in-slack, already-sent, busy (another holder), failed, gave-up, deferred (waiting for Slack: not counted as an attempt), or error (the store failed).',
     labelNames: ['kind', 'result'] as const,
     registers,
   });

@@ -20,7 +20,8 @@ import { digestMetrics } from './digests.js';
 import { type MetricsHandler, metricsHandler, serveMetrics, type MetricsServer } from './endpoint.js';
 import { jobMetrics } from './jobs.js';
 import { replayGuardMetrics } from './replay-guard.js';
-import { slackApiMetrics } from './slack-api.js';
+import { slackApiMetrics, slackPacerMetrics } from './slack-api.js';
+import type { PacerObserver } from '../slack/slack-pacer.js';
 
 export interface MetricsSettings {
   /** Default true. Off: no series, no /metrics, nothing observed. */
@@ -42,6 +43,8 @@ export interface AppMetrics {
     route?: MetricsHandler | undefined;
     fetch?: FetchFunction | undefined;
     onAck?: ((transport: 'http' | 'socket', ms: number) => void) | undefined;
+    /** The app's own pacing under Slack's limits. */
+    pacer?: PacerObserver | undefined;
   };
   jobs: JobsObserver | undefined;
   /** For the replay guard's `onFailOpen`: a request let through without the database. */
@@ -74,7 +77,12 @@ export function createAppMetrics(settings: MetricsSettings, deps: { store: Pick<
   return {
     registry,
     careAttempt: careApiMetrics(registry),
-    slack: { route: settings.port === undefined ? handler : undefined, fetch: slackApiMetrics(registry), onAck: ackMetrics(registry) },
+    slack: {
+      route: settings.port === undefined ? handler : undefined,
+      fetch: slackApiMetrics(registry),
+      onAck: ackMetrics(registry),
+      pacer: slackPacerMetrics(registry),
+    },
     jobs: jobMetrics(registry),
     replayGuardFailOpen: replayGuardMetrics(registry),
     observeDeliverer: deliveryMetrics(registry, deps.store),

@@ -1,6 +1,6 @@
 import type { FetchFunction } from '@slack/web-api';
 import { Counter, Histogram, type Registry } from 'prom-client';
-import { methodOfUrl, slackResult } from './labels.js';
+import { methodOfUrl, slackMethod, slackResult } from './labels.js';
 
 /** What became of a call that got no usable answer. */
 function failureOf(err: unknown): string {
@@ -90,5 +90,26 @@ export function slackApiMetrics(registry: Registry, base: FetchFunction = global
       };
     }
     return response;
+  };
+}
+
+/** What the app's own pacing did (slack/slack-pacer.ts): time calls waited for their slot, and calls not sent. */
+export function slackPacerMetrics(registry: Registry): { waited(method: string, ms: number): void; deferred(method: string): void } {
+  const registers = [registry];
+  const waited = new Counter({
+    name: 'care_slack_web_api_paced_wait_seconds_total',
+    help: "Seconds Slack Web API calls waited for their slot under Slack's limits (the app's own pacing), by method.",
+    labelNames: ['method'] as const,
+    registers,
+  });
+  const deferred = new Counter({
+    name: 'care_slack_web_api_deferred_total',
+    help: 'Slack Web API calls not sent because their slot was further off than their caller could wait (handed back as ratelimited), by method.',
+    labelNames: ['method'] as const,
+    registers,
+  });
+  return {
+    waited: (method, ms) => waited.inc({ method: slackMethod(method) }, ms / 1000),
+    deferred: (method) => deferred.inc({ method: slackMethod(method) }),
   };
 }

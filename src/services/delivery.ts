@@ -2,6 +2,7 @@ import { ErrorCode, type WebClient } from '@slack/web-api';
 import type { Logger } from '../logging/logger.js';
 import type { types } from '@slack/bolt';
 import type { ClaimOutcome, Delivery, DeliveryKey, Store } from '../store/index.js';
+import type { HistoryGate } from './history-gate.js';
 
 export const DELIVERY_EVENT_TYPE = 'care_delivery';
 
@@ -25,14 +26,21 @@ export interface OutgoingMessage {
  */
 export type Destination = string | (() => Promise<string>);
 
-export type DeliveryResult = 'sent' | 'already-sent' | 'found-in-slack' | 'busy' | 'failed' | 'gave-up';
+/**
+ * `deferred`: nothing was sent and the attempt is not counted; it waits for Slack
+ * (its rate limit, or a history read before posting again) and the retry sweep
+ * takes it up again.
+ */
+export type DeliveryResult = 'sent' | 'already-sent' | 'found-in-slack' | 'busy' | 'failed' | 'gave-up' | 'deferred';
 
 export interface Deliverer {
   /**
    * Deliver once: claim in the ledger, post (with metadata naming the
    * delivery), mark sent. Before posting again after anything that may have
-   * posted already (a crash, a timeout, a 5xx), it looks for the metadata in
-   * the channel's history.
+   * posted already (a crash, no answer, a 5xx), it looks for the metadata in
+   * the channel's history, within the times that attempt could have posted,
+   * as often as Slack allows this app to read it (history-gate.ts). A 429 is
+   * an answer (nothing was posted): it is waited out, never looked up.
    */
   deliver(key: DeliveryKey, destination: Destination, message: OutgoingMessage | ((channel: string) => OutgoingMessage)): Promise<DeliveryResult>;
   /**
@@ -116,10 +124,16 @@ function mayHavePosted(err: unknown): boolean {
 
 function waitBeforeRetry(err: unknown, attempt: number): number {
   const e = err as { code?: string; retryAfter?: number; data?: { error?: string } };
-  if (e?.code === ErrorCode.RateLimitedError) return Math.max(1, e.retryAfter ?? 1) * 1000; // honour Retry-After
+  if (e?.code === ErrorCode.RateLimitedError) return Math.max(1, e.retryAfter ?? 1) * 1000;
   if (e?.data?.error === 'ratelimited') return 1000;
   return Math.min(5000, 250 * 2 ** (attempt - 1));
 }
+
+const isRateLimited = (err: unknown) =>
+  (err as { code?: string })?.code === ErrorCode.RateLimitedError || (err as { data?: { error?: string } })?.data?.error === 'ratelimited';
+
+/** Seconds either side of an attempt's times that Slack's clock and the database's may differ by. */
+const CLOCK_MARGIN_S = 60;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -127,6 +141,8 @@ export interface DelivererOptions {
   store: Store;
   /** For `conversations.history` (looking for an earlier attempt's message). */
   slack: WebClient;
+  /** How often (and how much of) a channel's history this app may read (history-gate.ts). */
+  history: HistoryGate;
   /**
    * Posts with this client. It must not retry by itself (`retries: 0`,
    * `rejectRateLimitedCalls: true`): the deliverer retries within its claim's
@@ -150,27 +166,42 @@ export function createDeliverer(deps: DelivererOptions): Deliverer {
   const sendBudgetMs = deps.sendBudgetMs ?? staleAfterMs / 2;
   const maxSendAttempts = deps.maxSendAttempts ?? 6;
 
-  /** Was this delivery's message already posted (by an attempt that died or timed out before marking it)? */
-  async function findInSlack(channel: string, deliveryId: number, since: number | null): Promise<string | null> {
-    // A generous margin: the store's clock and Slack's need not agree to the second.
-    const oldest = since ? String(Math.floor(since / 1000) - 15 * 60) : undefined;
-    let cursor: string | undefined;
-    for (let page = 0; page < 10; page++) {
+  // Where each unfinished look left off (by delivery), so the next one reads on instead of from the start.
+  const readOn = new Map<number, string>();
+
+  /**
+   * Was this delivery's message already posted (by an attempt that died or got no answer before marking
+   * it)? Reads the channel's history between the delivery's first claim and when it was last in doubt,
+   * page by page, as far as the history gate allows now: 'later' when it must wait for the next read.
+   */
+  async function findInSlack(channel: string, delivery: Delivery, upToNow: boolean): Promise<string | null | 'later'> {
+    const oldest = String(Math.floor(delivery.createdAt / 1000) - CLOCK_MARGIN_S);
+    const latest = !upToNow && delivery.inDoubtAt !== null ? String(Math.ceil(delivery.inDoubtAt / 1000) + CLOCK_MARGIN_S) : undefined;
+    let cursor = readOn.get(delivery.id);
+    for (;;) {
+      if (!(await deps.history.tryRead())) return 'later';
       const res = await deps.slack.conversations.history({
         channel,
         include_all_metadata: true,
-        limit: 200,
-        ...(oldest ? { oldest } : {}),
+        limit: deps.history.pageLimit,
+        oldest,
+        ...(latest ? { latest, inclusive: true } : {}),
         ...(cursor ? { cursor } : {}),
       });
       for (const m of res.messages ?? []) {
         const meta = (m as { metadata?: { event_type?: string; event_payload?: { delivery_id?: unknown } } }).metadata;
-        if (meta?.event_type === DELIVERY_EVENT_TYPE && String(meta.event_payload?.delivery_id) === String(deliveryId) && m.ts) return m.ts;
+        if (meta?.event_type === DELIVERY_EVENT_TYPE && String(meta.event_payload?.delivery_id) === String(delivery.id) && m.ts) {
+          readOn.delete(delivery.id);
+          return m.ts;
+        }
       }
       cursor = res.response_metadata?.next_cursor || undefined;
-      if (!cursor || !res.has_more) return null;
+      if (!cursor || !res.has_more) {
+        readOn.delete(delivery.id);
+        return null;
+      }
+      readOn.set(delivery.id, cursor);
     }
-    return null;
   }
 
   return {
@@ -210,10 +241,16 @@ export function createDeliverer(deps: DelivererOptions): Deliverer {
         event_type: DELIVERY_EVENT_TYPE,
         event_payload: { delivery_id: String(delivery.id), kind: key.kind, action_id: key.actionId },
       };
-      const fail = async (err: unknown, retryable: boolean): Promise<DeliveryResult> => {
+      const fail = async (err: unknown, retryable: boolean, mayHave = false): Promise<DeliveryResult> => {
         deps.logger.warn('delivery failed', { kind: key.kind, deliveryId: delivery.id, retryable, error: describeSlackError(err) });
-        await deps.store.markFailed(delivery.id, describeSlackError(err), { retryable, holder: deps.holder }).catch(() => undefined);
+        await deps.store.markFailed(delivery.id, describeSlackError(err), { retryable, holder: deps.holder, inDoubt: mayHave }).catch(() => undefined);
         return 'failed';
+      };
+      // Nothing was sent (Slack's rate limit; a history read to wait for): handed back uncounted, for the retry sweep.
+      const defer = async (reason: string): Promise<DeliveryResult> => {
+        deps.logger.info('delivery waits for Slack', { kind: key.kind, deliveryId: delivery.id, reason });
+        await deps.store.markFailed(delivery.id, reason, { retryable: true, holder: deps.holder, countAttempt: false }).catch(() => undefined);
+        return 'deferred';
       };
       // Slack may still post what we sent: nobody may post again (nor look in the history) before
       // this claim goes stale, at least half the staleness after our last post began; the next
@@ -236,30 +273,41 @@ export function createDeliverer(deps: DelivererOptions): Deliverer {
       } catch (err) {
         return fail(err, !isPermanentSlackError(err));
       }
-      // An earlier attempt may have posted before it could record it: look before posting again.
-      let lookFirst = claim.outcome === 'reclaimed' || claim.outcome === 'failed-retry';
+      // An earlier attempt may have posted before it could record it (it got no answer, a 5xx, or its
+      // holder died with the claim): look before posting again. A 429 or any other answer needs no look.
+      let lookFirst = claim.outcome === 'reclaimed' || delivery.inDoubtAt !== null;
+      // Looking within this claim after its own 5xx: up to now, not up to an earlier doubt.
+      let upToNow = claim.outcome === 'reclaimed';
       for (let attempt = 1; ; attempt++) {
         let ts: string | undefined;
         try {
           if (lookFirst) {
-            const found = await findInSlack(channel, delivery.id, delivery.createdAt);
+            const found = await findInSlack(channel, delivery, upToNow);
+            if (found === 'later') return defer("waiting to look in Slack's history before posting again (Slack allows this app one read a minute)");
             if (found) {
               await deps.store.markSent(delivery.id, { channel, ts: found });
               return 'found-in-slack';
             }
+            lookFirst = false;
           }
           // A post may only start while the claim is surely ours (it ends within the client's timeout).
-          if (elapsed() >= sendBudgetMs) return fail(new Error('out of time for this claim'), true);
+          if (elapsed() >= sendBudgetMs) return defer('out of time for this claim; the next run posts it');
           const res = await deps.poster.chat.postMessage({ channel, ...body, metadata });
           ts = res.ts;
           if (!ts) throw new Error('chat.postMessage gave no ts');
         } catch (err) {
           if (isPermanentSlackError(err)) return fail(err, false);
           if (mayStillLand(err)) return inDoubt(err);
-          lookFirst = lookFirst || mayHavePosted(err);
+          if (mayHavePosted(err)) {
+            // A 5xx: Slack is done with the request but may have posted first. The ledger says so.
+            await deps.store.markInDoubt(delivery.id, describeSlackError(err), { holder: deps.holder }).catch(() => undefined);
+            lookFirst = true;
+            upToNow = true;
+          }
           const wait = waitBeforeRetry(err, attempt);
           // Never still be trying when another instance may take the claim over.
-          if (attempt >= maxSendAttempts || elapsed() + wait >= sendBudgetMs) return fail(err, true);
+          if (elapsed() + wait >= sendBudgetMs) return isRateLimited(err) ? defer('ratelimited') : fail(err, true, lookFirst);
+          if (attempt >= maxSendAttempts && !isRateLimited(err)) return fail(err, true, lookFirst);
           await sleep(wait);
           continue;
         }

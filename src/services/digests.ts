@@ -110,7 +110,8 @@ export function createDigests(deps: {
         ...part,
         thread_ts: main.slackTs!,
       });
-      if (r === 'failed') break;
+      // In order or not at all: a part not surely out yet holds back the ones after it (the next run goes on).
+      if (r !== 'sent' && r !== 'already-sent' && r !== 'found-in-slack') break;
     }
   }
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { App } from '@slack/bolt';
 import { boltLogger } from './bolt-logger.js';
+import type { SlackPacer } from './slack-pacer.js';
 import { type SlackFetch, slackClientOptions } from './web-clients.js';
 import type { SlackDeps } from './deps.js';
 import { createHttpReceiver, type HttpReceiverOptions } from './http-receiver.js';
@@ -57,6 +58,8 @@ export interface SlackAppOptions {
   socketConnections?: number | undefined;
   /** Metrics: GET /metrics (when served on this port), the Web API's fetch, and each ack's latency. */
   metrics?: SlackAppMetrics | undefined;
+  /** Paces Bolt's own Web API calls with every other client of the process (slack-pacer.ts). */
+  pacer?: SlackPacer | undefined;
 }
 
 export interface SlackAppMetrics {
@@ -115,7 +118,7 @@ export function createSlackApp(options: SlackAppOptions, deps: SlackDeps): Slack
     ...(options.botToken ? { token: options.botToken } : {}),
     receiver,
     logger,
-    clientOptions: slackClientOptions('interactive', { apiUrl: options.slackApiUrl, fetch: metrics?.fetch }),
+    clientOptions: slackClientOptions('interactive', { apiUrl: options.slackApiUrl, fetch: metrics?.fetch, pacer: options.pacer }),
   });
 
   // Identity and workspace agree, or nothing runs (a person of another workspace through Slack Connect).

@@ -9,7 +9,7 @@ import { bool, num } from './db.js';
 import { COLUMNS, DEFAULT_MAX_ATTEMPTS, GAVE_UP_REASON, toDelivery } from './delivery-rows.js';
 import { recipientTeamWhere } from './recipient-team.js';
 import { sharedNow } from './shared-clock.js';
-import type { ClaimOptions, ClaimOutcome, Delivery, DeliveryFilter, DeliveryKey } from './types.js';
+import type { ClaimOptions, ClaimOutcome, Delivery, DeliveryFilter, DeliveryKey, FailOptions } from './types.js';
 
 export { DEFAULT_MAX_ATTEMPTS } from './delivery-rows.js';
 
@@ -114,10 +114,12 @@ export async function markSent(ctx: Ctx, id: number, sent: { channel: string; ts
  * holder still has the claim. Keep secrets out of `error`. Resolves to false
  * when nothing changed (not pending, or claimed by someone else since).
  */
-export async function markFailed(ctx: Ctx, id: number, error: string, options: { retryable: boolean; holder?: string }): Promise<boolean> {
+export async function markFailed(ctx: Ctx, id: number, error: string, options: FailOptions): Promise<boolean> {
   const now = sharedNow(ctx);
-  const params: Param[] = [error.slice(0, MAX_ERROR_CHARS), options.retryable, now.value, id];
-  let sql = `UPDATE deliveries SET state = 'failed', last_error = ?, retryable = ?, updated_at = ${now.sql} WHERE id = ? AND state = 'pending'`;
+  const doubt = options.inDoubt ? `, in_doubt_at = ${now.sql}` : '';
+  const uncounted = options.countAttempt === false ? ', attempts = attempts - 1' : '';
+  const params: Param[] = [error.slice(0, MAX_ERROR_CHARS), options.retryable, now.value, ...(options.inDoubt ? [now.value] : []), id];
+  let sql = `UPDATE deliveries SET state = 'failed', last_error = ?, retryable = ?, updated_at = ${now.sql}${doubt}${uncounted} WHERE id = ? AND state = 'pending'`;
   if (options.holder !== undefined) {
     sql += ' AND claimed_by = ?';
     params.push(options.holder);
@@ -134,13 +136,10 @@ export async function markFailed(ctx: Ctx, id: number, error: string, options: {
 export async function markInDoubt(ctx: Ctx, id: number, error: string, options: { holder: string }): Promise<boolean> {
   const now = sharedNow(ctx);
   return (
-    (await ctx.db.run(`UPDATE deliveries SET last_error = ?, retryable = ?, updated_at = ${now.sql} WHERE id = ? AND state = 'pending' AND claimed_by = ?`, [
-      error.slice(0, MAX_ERROR_CHARS),
-      true,
-      now.value,
-      id,
-      options.holder,
-    ])) > 0
+    (await ctx.db.run(
+      `UPDATE deliveries SET last_error = ?, retryable = ?, updated_at = ${now.sql}, in_doubt_at = ${now.sql} WHERE id = ? AND state = 'pending' AND claimed_by = ?`,
+      [error.slice(0, MAX_ERROR_CHARS), true, now.value, now.value, id, options.holder],
+    )) > 0
   );
 }
 

@@ -4,7 +4,7 @@ import { bool, num, numOrNull, str, strOrNull } from './db.js';
 import type { Delivery, DeliveryState } from './types.js';
 
 export const COLUMNS =
-  'id, kind, action_id, occurrence, recipient, state, attempts, claimed_by, claimed_at, last_error, retryable, slack_channel, slack_ts, created_at, updated_at, sent_at';
+  'id, kind, action_id, occurrence, recipient, state, attempts, claimed_by, claimed_at, last_error, retryable, slack_channel, slack_ts, created_at, updated_at, sent_at, in_doubt_at';
 
 export const DEFAULT_MAX_ATTEMPTS = 5;
 
@@ -36,5 +36,6 @@ export function toDelivery(row: Row): Delivery {
     createdAt: num(row.created_at),
     updatedAt: num(row.updated_at),
     sentAt: numOrNull(row.sent_at),
+    inDoubtAt: numOrNull(row.in_doubt_at),
   };
 }

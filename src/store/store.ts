@@ -13,6 +13,7 @@ import type {
   DeliveryFilter,
   DeliveryKey,
   EventAdmission,
+  FailOptions,
   GroupRoute,
   GroupRouteInput,
   IdentityLink,
@@ -83,7 +84,7 @@ export interface Store {
   // delivery ledger
   claimDelivery(key: DeliveryKey, options: ClaimOptions): Promise<ClaimOutcome>;
   markSent(id: number, sent: { channel: string; ts: string }): Promise<boolean>;
-  markFailed(id: number, error: string, options: { retryable: boolean; holder?: string }): Promise<boolean>;
+  markFailed(id: number, error: string, options: FailOptions): Promise<boolean>;
   /** A post Slack may still be processing: keep the claim (pending) until it goes stale; note the error. */
   markInDoubt(id: number, error: string, options: { holder: string }): Promise<boolean>;
   getDelivery(key: DeliveryKey): Promise<Delivery | null>;

@@ -164,6 +164,20 @@ export interface Delivery extends DeliveryKey {
   createdAt: number;
   updatedAt: number;
   sentAt: number | null;
+  /** When an attempt last ended with the post in doubt (no answer; a 5xx): look in Slack before posting again. */
+  inDoubtAt: number | null;
+}
+
+/** How a failed attempt is recorded. */
+export interface FailOptions {
+  /** Whether a later claim may try again. */
+  retryable: boolean;
+  /** Only if this holder still has the claim. */
+  holder?: string;
+  /** The post may have gone through (a 5xx): the next attempt looks in Slack first. */
+  inDoubt?: boolean;
+  /** False: the attempt sent nothing and is not counted (Slack's rate limit, a history read to wait for). */
+  countAttempt?: boolean;
 }
 
 export interface ClaimOptions {

@@ -20,7 +20,7 @@ import { createChangeNotices } from '../services/change-notices.js';
 import { createChannelPolicy } from '../services/channel-policy.js';
 import { createChannelSetup } from '../services/channel-setup.js';
 import { type CompletionNotices, createCompletionNotices } from '../services/completion-notices.js';
-import { createDeliverer, type Deliverer } from '../services/delivery.js';
+import type { Deliverer } from '../services/delivery.js';
 import { createDigests, type Digests } from '../services/digests.js';
 import { createDirectoryService } from '../services/directory.js';
 import { createIdentityService, type IdentityService } from '../services/identity.js';
@@ -41,7 +41,8 @@ import { changeNotice } from '../slack/views/change-notice.js';
 import { renderDigest } from '../slack/views/digest.js';
 import { renderMorningSummary } from '../slack/views/morning-summary.js';
 import { completionNotice, urgentAlert } from '../slack/views/notices.js';
-import { createSlackWebClient } from '../slack/web-clients.js';
+import type { SlackPacer } from '../slack/slack-pacer.js';
+import { workspaceSlack } from './workspace-slack.js';
 import type { Store } from '../store/index.js';
 
 /** What every workspace of a deployment shares. */
@@ -61,6 +62,8 @@ export interface WorkspaceShared {
   version: string;
   readCache?: ReadCacheSettings | undefined;
   lookupFailureTtlMs?: number | undefined;
+  /** Paces every Slack Web API call of the process under Slack's limits (slack/slack-pacer.ts). */
+  slackPacer: SlackPacer;
   /** More for admins' Home tab (multi-workspace mode: the care connection card), by workspace. */
   adminHomeExtra?: SlackDeps['adminHomeExtra'];
 }
@@ -109,14 +112,16 @@ export interface Workspace {
 export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): Workspace {
   const { store, metrics, logger, now, staleAfterMs, pollSeconds } = shared;
   const care = createCareClient({ ...spec.care, logger: logger.child({ component: 'care-api' }), onAttempt: metrics.careAttempt });
-  const token = spec.botToken;
-  const apiUrl = shared.slackApiUrl;
-  const fetch = metrics.slack.fetch; // every Web API call, counted
-  const slack = createSlackWebClient(token, 'interactive', { apiUrl, logger, fetch });
-  // Scheduled work posts through its own client: bounded retries (honouring Retry-After) and a timeout.
-  const jobSlack = createSlackWebClient(token, 'jobs', { apiUrl, logger, fetch });
-  // The deliverer's posts: no retries of the client's own; a timeout well inside a claim's staleness.
-  const poster = createSlackWebClient(token, 'poster', { apiUrl, logger, fetch, posterTimeoutMs: Math.min(10_000, Math.max(1_000, staleAfterMs / 4)) });
+  let teamId: Promise<string> | undefined = spec.teamId ? Promise.resolve(spec.teamId) : undefined;
+  const team = () =>
+    (teamId ??= jobSlack.auth.test().then(
+      (r) => r.team_id ?? '',
+      (err) => {
+        teamId = undefined;
+        throw err;
+      },
+    ));
+  const { slack, jobSlack, deliverer } = workspaceSlack(shared, store, spec.botToken, team);
 
   const profiles = createSlackProfiles({
     slack,
@@ -138,18 +143,6 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     digest: renderDigest,
     morningSummary: renderMorningSummary,
   };
-  const deliverer = metrics.observeDeliverer(
-    createDeliverer({ store, slack: jobSlack, poster, holder: shared.holder, logger: logger.child({ component: 'delivery' }), staleAfterMs }),
-  );
-  let teamId: Promise<string> | undefined = spec.teamId ? Promise.resolve(spec.teamId) : undefined;
-  const team = () =>
-    (teamId ??= jobSlack.auth.test().then(
-      (r) => r.team_id ?? '',
-      (err) => {
-        teamId = undefined;
-        throw err;
-      },
-    ));
   const notices = createCompletionNotices({
     care,
     store,

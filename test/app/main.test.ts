@@ -70,7 +70,7 @@ describe('npm start', () => {
     });
     if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}${build.stderr}`);
     sandbox = await startSandbox({ port: 0, seed: 'empty' });
-    fake = await startSlackFake({ workspace: careWorkspace(), rateLimits: false }); // until the app paces itself (issue 25)
+    fake = await startSlackFake({ workspace: careWorkspace() });
     dataDir = await mkdtemp(join(tmpdir(), 'care-main-'));
   });
   afterAll(async () => {

@@ -59,6 +59,11 @@ export interface HarnessOptions {
   transport?: 'http' | 'socket';
   /** The app's metrics settings (default: on, /metrics on the app's port, no token). */
   metrics?: MetricsSettings;
+  /**
+   * Slack's rate limits as they are today (default on: the app paces itself under them). Off for a test
+   * about something else that needs more of Slack than its limits allow (e.g. 130 DMs to one person at once).
+   */
+  slackLimits?: boolean;
 }
 
 const SIGNING_SECRET = 'e2e-signing-secret';
@@ -76,7 +81,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const sandbox = await startSandbox({ port: 0, seed: 'demo', controls: true, rateLimit: 0, ...(startAt ? { startTime: startAt } : {}), ...options.sandbox });
   const fake = await startSlackFake({
     workspace: options.workspace ?? careWorkspace(),
-    rateLimits: false, // until the app paces itself (issue 25)
+    rateLimits: options.slackLimits !== false,
     clock: { now: worldNow },
   });
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'care-e2e-')));
@@ -88,10 +93,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       signingSecret: SIGNING_SECRET,
       apiUrl: fake.apiUrl,
       lookupFailureTtlMs: 0,
+      paced: options.slackLimits !== false,
       ...(transport === 'socket' ? { appToken: fake.appToken } : {}),
     },
     care: { baseUrl: sandbox.url, ...sandbox.credentials, rateLimitPerSecond: options.careRateLimitPerSecond ?? 50 },
-    store: { dataDir, databaseUrl: options.databaseUrl },
+    // Claims and leases on the same clock as Slack's message times (so a look in the history finds them).
+    store: { dataDir, databaseUrl: options.databaseUrl, sharedClock: worldNow },
     timezone: 'Europe/London',
     adminSlackUserIds: options.adminSlackUserIds ?? ['U0AMELIA'],
     logger,

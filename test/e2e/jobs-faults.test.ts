@@ -55,7 +55,7 @@ if (!TEST_DATABASE_URL) {
           startTime: new Date(Date.now() - 30 * 60_000),
         });
         cleanup.push(() => sandbox.stop());
-        const fake: SlackFake = await startSlackFake({ workspace: careWorkspace(), rateLimits: false }); // until the app paces itself (issue 25)
+        const fake: SlackFake = await startSlackFake({ workspace: careWorkspace(), rateLimits: false }); // a Slack without limits: this test is about faults
         cleanup.push(() => fake.close());
         const schema: TestSchema = await createTestSchema(pgUrl, 'jobs_faults');
         cleanup.push(() => schema.drop());
@@ -79,7 +79,9 @@ if (!TEST_DATABASE_URL) {
         const jobs = { pollSeconds: 1, overlapMs: 20_000, staleAfterMs: 30_000, leaseMs: 4_000 };
         const common = {
           care: { baseUrl: sandbox.url, ...sandbox.credentials, rateLimitPerSecond: 50 },
-          slack: { apiUrl: fake.apiUrl, botToken: fake.botToken, signingSecret: SIGNING_SECRET },
+          // 400 DMs to two people within minutes is more than Slack's limits allow: this test is about faults
+          // (test/e2e/slack-limits.test.ts is the one under today's limits).
+          slack: { apiUrl: fake.apiUrl, botToken: fake.botToken, signingSecret: SIGNING_SECRET, paced: false },
         };
         // Both instances are child processes on the same schema; whichever is mid-poll gets killed.
         // Instance b's clock is 60 s ahead of a's (claims and leases use the database's clock).

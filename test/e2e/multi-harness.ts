@@ -54,12 +54,12 @@ export async function startMultiHarness(
   const fake =
     options.beside?.fake ??
     (await startSlackFake({
+      // Installed from "Add to Slack": a distributed app, not (yet) in the Marketplace, as Slack counts it.
       workspaces: [
-        { ...careWorkspace(), botToken: null },
-        { ...secondDemoWorkspace(), botToken: null },
+        { ...careWorkspace(), botToken: null, appDistribution: 'distributed' },
+        { ...secondDemoWorkspace(), botToken: null, appDistribution: 'distributed' },
       ],
       oauth: { clientId: OAUTH.clientId, clientSecret: OAUTH.clientSecret },
-      rateLimits: false, // until the app paces itself (issue 25)
     }));
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'care-multi-')));
   const logger = memoryLogger('debug');
@@ -134,6 +134,9 @@ export async function careCommand(h: MultiHarness, teamId: string, user: string,
   const sent = await h.team(teamId).slash(user, `/care ${line}`, { channel: '#care-team' });
   if (!sent.acked) throw new Error(`${line}: not acked (${sent.failure ?? sent.status})`);
   if (sent.text) return sent.text;
-  const posted = await team.waitFor(() => team.state.responseUrls.find((r) => r.url === sent.responseUrl)?.lastPosted, { message: `no answer to ${line}` });
+  const posted = await team.waitFor(() => team.state.responseUrls.find((r) => r.url === sent.responseUrl)?.lastPosted, {
+    timeoutMs: 10_000,
+    message: `no answer to ${line}`,
+  });
   return team.visibleText(team.ephemerals(user).find((e) => e.ts === posted.ts && e.channel === posted.channel)!, { viewer: user });
 }

@@ -72,7 +72,7 @@ async function boot(): Promise<World> {
   const changed: string[] = [];
   // The sandbox is on 127.0.0.1: allowed explicitly, as CARE_API_HOSTS does.
   const careHosts = careHostPolicy([{ host: '127.0.0.1', port: Number(new URL(sandbox.url).port) }]);
-  fake = await startSlackFake({ rateLimits: false }); // until the app paces itself (issue 25)
+  fake = await startSlackFake();
   const started = await startBoltApp(fake, (app: App) => {
     registerConnectCare(app, {
       store,

@@ -78,7 +78,6 @@ async function slackWithSunrise() {
   const fake = await startSlackFake({
     workspaces: [demoWorkspace(), { ...secondDemoWorkspace(), botToken: null }],
     oauth: { clientId: config.clientId, clientSecret: config.clientSecret },
-    rateLimits: false, // until the app paces itself (issue 25)
   });
   onTestFinished(() => fake.close());
   /** What the person's browser gets from Slack's authorize page after they click Allow: a one-time code. */

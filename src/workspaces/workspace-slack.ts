@@ -1,0 +1,50 @@
+/**
+ * A workspace's Slack clients and its exactly-once poster, built one way for
+ * every use (a workspace's composition; the install flow's DMs before one
+ * exists): every Web API call counted and paced under Slack's limits, and the
+ * channel history read only as often as Slack allows this app.
+ */
+import type { WebClient } from '@slack/web-api';
+import { type Deliverer, createDeliverer } from '../services/delivery.js';
+import { createHistoryGate } from '../services/history-gate.js';
+import { historyPace } from '../slack/rate-plan.js';
+import { createSlackWebClient } from '../slack/web-clients.js';
+import type { Store } from '../store/index.js';
+import type { WorkspaceShared } from './compose-workspace.js';
+
+export interface WorkspaceSlack {
+  /** Answers to people (listeners). */
+  slack: WebClient;
+  /** Scheduled work: bounded retries honouring Retry-After. */
+  jobSlack: WebClient;
+  deliverer: Deliverer;
+}
+
+export function workspaceSlack(
+  shared: Pick<WorkspaceShared, 'logger' | 'metrics' | 'slackApiUrl' | 'slackPacer' | 'holder' | 'staleAfterMs'>,
+  store: Store,
+  token: string,
+  teamId: () => Promise<string>,
+): WorkspaceSlack {
+  const { logger, metrics, staleAfterMs } = shared;
+  const options = { apiUrl: shared.slackApiUrl, logger, fetch: metrics.slack.fetch, pacer: shared.slackPacer };
+  const slack = createSlackWebClient(token, 'interactive', options);
+  const jobSlack = createSlackWebClient(token, 'jobs', options);
+  // The deliverer's posts: no retries of the client's own. It waits for Slack's answer up to a third of a
+  // claim's staleness (a slow answer is still an answer: no doubt, no look in the history), so a post
+  // started within the claim's first half ends before anyone may take the claim over.
+  const poster = createSlackWebClient(token, 'poster', { ...options, posterTimeoutMs: Math.max(1_000, Math.floor(staleAfterMs / 3)) });
+  // Reading a channel's history (only to look for a post left in doubt) as often as Slack allows this app.
+  const { pace, pageLimit } = historyPace(shared.slackPacer.distribution);
+  const history = createHistoryGate({
+    store,
+    teamId,
+    holder: shared.holder,
+    everyMs: shared.slackPacer.distribution === 'distributed' ? pace.intervalMs : 0,
+    pageLimit,
+  });
+  const deliverer = metrics.observeDeliverer(
+    createDeliverer({ store, slack: jobSlack, poster, history, holder: shared.holder, logger: logger.child({ component: 'delivery' }), staleAfterMs }),
+  );
+  return { slack, jobSlack, deliverer };
+}
