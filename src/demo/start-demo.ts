@@ -109,6 +109,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       routedGroupName: 'Willow Bank seniors',
       logger,
     });
+    // The app's first look at the care system (what is already so is not news), before anyone acts.
+    await app.jobs.runOnce('changes-poll');
     app.jobs.start();
 
     let backend: DemoBackend | undefined;

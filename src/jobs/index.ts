@@ -55,7 +55,8 @@ export function workspaceJobKinds(pollSeconds: number) {
     // Every minute; a digest or summary missed while the app was down goes out at start, not at the next minute.
     digests: { name: 'digests', schedule: '0 * * * * *', runOnStart: true },
     summaries: { name: 'summaries', schedule: '0 * * * * *', runOnStart: true },
-    poll: { name: 'changes-poll', schedule: everySeconds(pollSeconds) },
+    // At start too: the first run of a workspace takes the app's first look (what is already so is not news).
+    poll: { name: 'changes-poll', schedule: everySeconds(pollSeconds), runOnStart: true },
     // Each instance's own read of the feed for its read cache, just after each poll tick, without a lease.
     cacheSync: { name: 'read-cache-sync', schedule: everySecondsJustAfter(pollSeconds), runOnStart: true, local: true },
   } satisfies Record<string, JobKind>;

@@ -10,8 +10,6 @@ import type { WebClient } from '@slack/web-api';
 import { type AddressRule, type CareClient, createCareClient } from '../care/index.js';
 import { createHealth, type HealthReport } from '../health.js';
 import { type Job, workspaceJobs } from '../jobs/index.js';
-import type { Logger } from '../logging/logger.js';
-import type { AppMetrics } from '../metrics/index.js';
 import type { ActionView } from '../services/action-model.js';
 import { createActionsService } from '../services/actions.js';
 import { createAssignmentNotices } from '../services/assignment-notices.js';
@@ -41,29 +39,20 @@ import { changeNotice } from '../slack/views/change-notice.js';
 import { renderDigest } from '../slack/views/digest.js';
 import { renderMorningSummary } from '../slack/views/morning-summary.js';
 import { completionNotice, urgentAlert } from '../slack/views/notices.js';
-import type { SlackPacer } from '../slack/slack-pacer.js';
-import { workspaceSlack } from './workspace-slack.js';
+import { type SlackShared, workspaceSlack } from './workspace-slack.js';
 import type { Store } from '../store/index.js';
 
 /** What every workspace of a deployment shares. */
-export interface WorkspaceShared {
+export interface WorkspaceShared extends SlackShared {
   /** The store as this workspace sees it (the whole store in single-workspace mode; scoped-store.ts otherwise). */
   store: Store;
-  metrics: AppMetrics;
-  logger: Logger;
   now: () => Date;
-  /** This instance's name in leases and delivery claims. */
-  holder: string;
-  staleAfterMs: number;
   pollSeconds: number;
   overlapMs: number;
-  slackApiUrl?: string | undefined;
   signedMetadata: SignedMetadata;
   version: string;
   readCache?: ReadCacheSettings | undefined;
   lookupFailureTtlMs?: number | undefined;
-  /** Paces every Slack Web API call of the process under Slack's limits (slack/slack-pacer.ts). */
-  slackPacer: SlackPacer;
   /** More for admins' Home tab (multi-workspace mode: the care connection card), by workspace. */
   adminHomeExtra?: SlackDeps['adminHomeExtra'];
 }

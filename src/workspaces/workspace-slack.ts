@@ -9,8 +9,23 @@ import { type Deliverer, createDeliverer } from '../services/delivery.js';
 import { createHistoryGate } from '../services/history-gate.js';
 import { historyPace } from '../slack/rate-plan.js';
 import { createSlackWebClient } from '../slack/web-clients.js';
+import type { Logger } from '../logging/logger.js';
+import type { AppMetrics } from '../metrics/index.js';
+import type { SlackPacer } from '../slack/slack-pacer.js';
 import type { Store } from '../store/index.js';
-import type { WorkspaceShared } from './compose-workspace.js';
+
+/** What a workspace's Slack clients are built from, shared by every workspace of the process. */
+export interface SlackShared {
+  logger: Logger;
+  metrics: AppMetrics;
+  /** Another Web API (the local Slack fake). */
+  slackApiUrl?: string | undefined;
+  /** Paces every Slack Web API call of the process under Slack's limits (slack/slack-pacer.ts). */
+  slackPacer: SlackPacer;
+  /** This instance's name in leases and delivery claims. */
+  holder: string;
+  staleAfterMs: number;
+}
 
 export interface WorkspaceSlack {
   /** Answers to people (listeners). */
@@ -20,12 +35,7 @@ export interface WorkspaceSlack {
   deliverer: Deliverer;
 }
 
-export function workspaceSlack(
-  shared: Pick<WorkspaceShared, 'logger' | 'metrics' | 'slackApiUrl' | 'slackPacer' | 'holder' | 'staleAfterMs'>,
-  store: Store,
-  token: string,
-  teamId: () => Promise<string>,
-): WorkspaceSlack {
+export function workspaceSlack(shared: SlackShared, store: Store, token: string, teamId: () => Promise<string>): WorkspaceSlack {
   const { logger, metrics, staleAfterMs } = shared;
   const options = { apiUrl: shared.slackApiUrl, logger, fetch: metrics.slack.fetch, pacer: shared.slackPacer };
   const slack = createSlackWebClient(token, 'interactive', options);
