@@ -257,6 +257,20 @@ describe('/care commands through Slack', () => {
       expect(message.blocks?.length).toBe(1);
     });
 
+    it('logs a person’s own mistake at info: warnings are for operators', async () => {
+      const from = h.logs.length;
+      expect((await command(h, 'sophie', '/care done 99999')).text).toContain('There is no action #99999');
+      expect((await command(h, 'visitor', '/care mine')).text).toContain('/care link');
+      const failures = h.logs
+        .slice(from)
+        .map((l) => JSON.parse(l) as { level: string; msg: string; mistake?: string })
+        .filter((e) => e.msg === 'slash command failed');
+      expect(failures.map((e) => [e.level, e.mistake])).toEqual([
+        ['info', 'not-found'],
+        ['info', 'not-linked'],
+      ]);
+    });
+
     it('acked every request in time', () => {
       expect(h.fake.ackStats().failures).toBe(0);
     });
