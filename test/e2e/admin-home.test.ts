@@ -102,7 +102,7 @@ describe("an admin's Home tab", () => {
     );
     expect(takeIt).toHaveLength(3);
     for (const b of takeIt) expect(b.block_id).toBe(`team_unassigned_${b.accessory!.value}`);
-    expect(text).toContain('#care-team: digest 08:00 on weekdays (Europe/London), next tomorrow at 8:00 AM');
+    expect(text).toContain('#care-team: digest 08:00 every day (Europe/London), next tomorrow at 8:00 AM');
     expect(text).toContain('#care-leads: completions of Heather Lodge nurses as they happen');
     expect(text).toContain(`Version\n${VERSION}`);
   });

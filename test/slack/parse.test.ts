@@ -44,7 +44,9 @@ describe('/care command parsing', () => {
   });
 
   it('reads digest and route configuration', () => {
-    expect(parseCommand('digest here')).toMatchObject({ kind: 'digest-here', time: '08:00', days: 'weekdays', filter: { type: 'all' }, showTasks: false });
+    // A care home works every day: a digest is every day unless weekdays are asked for.
+    expect(parseCommand('digest here')).toMatchObject({ kind: 'digest-here', time: '08:00', days: 'daily', filter: { type: 'all' }, showTasks: false });
+    expect(parseCommand('digest here 7:30 weekdays')).toMatchObject({ time: '07:30', days: 'weekdays' });
     expect(parseCommand('digest here 7:30 daily urgent-only --show-tasks')).toMatchObject({
       time: '07:30',
       days: 'daily',

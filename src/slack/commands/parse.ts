@@ -34,9 +34,9 @@ export const USAGE = {
   find: '/care find <words>',
   link: '/care link [your care user Id]  (admins: /care link @user <care user Id>)',
   unlink: '/care unlink  (or, admins: /care unlink @user)',
-  digest: '/care digest here [HH:MM] [weekdays|daily] [mine-only|urgent-only|@person…|location <name>] [--show-tasks] [--quiet]  ·  /care digest off|list|now',
+  digest: '/care digest here [HH:MM] [daily|weekdays] [mine-only|urgent-only|@person…|location <name>] [--show-tasks] [--quiet]  ·  /care digest off|list|now',
   route: '/care route <notification group name> #channel  ·  /care route off <group name>  ·  /care routes',
-  summary: '/care summary [HH:MM] [weekdays|daily]  ·  /care summary off  ·  /care summary (your setting)',
+  summary: '/care summary [HH:MM] [daily|weekdays]  ·  /care summary off  ·  /care summary (your setting)',
 } as const;
 
 const ACTION_NO = /^#?([A-Za-z0-9][A-Za-z0-9-]{0,23})$/;
@@ -183,11 +183,12 @@ function parseDigest(args: string[]): Command {
       break;
     default:
       return error(
-        `${verb ? `I don't know \`/care digest ${truncateToken(verb)}\`` : '`/care digest` needs a word after it'}: it takes ${DIGEST_VERBS}. Start with \`/care digest here\` (08:00 on weekdays) in the channel.`,
+        `${verb ? `I don't know \`/care digest ${truncateToken(verb)}\`` : '`/care digest` needs a word after it'}: it takes ${DIGEST_VERBS}. Start with \`/care digest here\` (08:00 every day) in the channel.`,
       );
   }
   let time = '08:00';
-  let days: 'weekdays' | 'daily' = 'weekdays';
+  // A care home works every day: weekdays only when asked.
+  let days: 'weekdays' | 'daily' = 'daily';
   let filter: DigestScope = { type: 'all' };
   let showTasks = false;
   let quietWhenEmpty = false;
@@ -263,7 +264,7 @@ function parseRoute(args: string[]): Command {
   return { kind: 'route', groupName, channel };
 }
 
-/** `/care summary [time] [weekdays|daily]`, `/care summary on|off`; alone: show the setting. */
+/** `/care summary [time] [daily|weekdays]`, `/care summary on|off`; alone: show the setting. */
 function parseSummary(tail: string): Command {
   // "7 am" is one time, not two words.
   const args = tail

@@ -26,7 +26,7 @@ export function helpBlocks(state: HelpState): Block[] {
         '`/care new [task]` — create an action (`/care new Call the GP tomorrow 3pm` sets the due time too)',
         '`/care show|done|reopen &lt;action no&gt;` — see, complete or reopen one',
         '`/care find &lt;words&gt;` — search actions',
-        '`/care summary [HH:MM] [weekdays|daily]` · `/care summary off` — a DM each morning with your overdue, due-today and urgent actions',
+        '`/care summary [HH:MM] [daily|weekdays]` · `/care summary off` — a DM each morning with your overdue, due-today and urgent actions',
         '*Reference*',
         '`/care locations [words]` · `/care literature [words]`',
         '*Your account*',
@@ -40,7 +40,7 @@ export function helpBlocks(state: HelpState): Block[] {
         [
           '*Admin*',
           '`/care link @person &lt;care user Id&gt;` · `/care links` (link requests come to you in a DM: Approve picks the care user by name)',
-          '`/care digest here [HH:MM] [weekdays|daily] [mine-only|urgent-only|@person…|location &lt;name&gt;] [--show-tasks] [--quiet]` (people by @name or name)',
+          '`/care digest here [HH:MM] [daily|weekdays] [mine-only|urgent-only|@person…|location &lt;name&gt;] [--show-tasks] [--quiet]` (people by @name or name)',
           '`/care digest off|list|now` · `/care route &lt;group&gt; #channel` · `/care routes`',
         ].join('\n'),
       ),
