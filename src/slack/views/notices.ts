@@ -3,7 +3,7 @@ import { actionBlockId } from '../ids.js';
 import { userText } from '../text.js';
 import { actionLabel, assigneeText, cardButtons, completedByText, takeItButton } from './action-card.js';
 import { context, section, type Block } from './blocks.js';
-import type { ActionView, RenderContext } from '../../services/action-model.js';
+import { isOverdue, type ActionView, type RenderContext } from '../../services/action-model.js';
 
 /** A completion notice for a notification group member (DM) or a routed channel. */
 export function completionNotice(a: ActionView, ctx: RenderContext, groups: string[]): { text: string; blocks: Block[] } {
@@ -32,10 +32,12 @@ export function urgentAlert(a: ActionView, ctx: RenderContext): { text: string; 
   if (ctx.shared && !a.completed) buttons.elements.splice(1, 0, takeItButton(a));
   const task = ctx.showTask && a.task ? `\n${userText(a.task, 1500)}` : '';
   const text = `Urgent action ${actionLabel(a)}`;
+  // Overdue is said as in digests and cards: an urgent action past its time is the one to take first.
+  const overdue = isOverdue(a, ctx.now) ? ' · :warning: *Overdue*' : '';
   return {
     text,
     blocks: [
-      section(`:rotating_light: *${text}* · due ${a.due ? slackDate(a.due, ctx.timezone) : 'not set'} · ${assigneeText(a)}${task}`, {
+      section(`:rotating_light: *${text}*${overdue} · due ${a.due ? slackDate(a.due, ctx.timezone) : 'not set'} · ${assigneeText(a)}${task}`, {
         block_id: actionBlockId('task', a.id),
       }),
       buttons,
