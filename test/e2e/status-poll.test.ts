@@ -48,4 +48,17 @@ describe("the changes poll on an admin's Status", () => {
     expect(text).toContain('lag: 12 h since the newest change seen');
     expect(text).not.toContain('no changes since');
   });
+
+  it('a failed run keeps the time of the last good one: still late, and since when', async () => {
+    await h.setTime('2026-03-10T08:12:00Z');
+    await h.control('faults', { errorRate: 1, errorStatus: 500 });
+    try {
+      await h.app.jobs.runOnce('changes-poll');
+    } finally {
+      await h.control('faults', { reset: true });
+    }
+    const text = await homeShowing('last run failed');
+    expect(text).toContain(':warning: late: last good run 12 min ago');
+    expect(text).toContain('lag: 12 h since the newest change seen');
+  });
 });
