@@ -155,6 +155,9 @@ export const BlockIds = {
   /** The create/edit form: the "More options" button's block, and the "check the date" notice under the due time. */
   formMore: 'form_more',
   dueNotice: 'due_notice',
+  /** The create form: how the typed words were read ("Read as /care new"; words not read as a date). */
+  readAs: 'read_as',
+  dueUnread: 'due_unread',
   /** The admins' Home sections: an unassigned action's row (with Take it), a failed delivery's row (with Retry). */
   teamUnassigned: (actionId: string) => `team_unassigned_${actionId}`,
   statusFailed: (deliveryId: number) => `status_failed_${deliveryId}`,
