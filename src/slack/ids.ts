@@ -32,6 +32,8 @@ export const ActionIds = {
   undo: 'care_undo',
   /** An admin's Retry of a failed delivery on their Home tab (value = the ledger row's id). */
   retryDelivery: 'care_delivery_retry',
+  /** An admin's second step for task text in a public channel's digest (value = the digest's set-up time, ms). */
+  showTasksConfirm: 'care_show_tasks_confirm',
 } as const;
 
 export const CallbackIds = {
@@ -163,6 +165,8 @@ export const BlockIds = {
   statusFailed: (deliveryId: number) => `status_failed_${deliveryId}`,
   /** The create/edit form: the notice under a task longer than the form holds. */
   taskNotice: 'task_notice',
+  /** The reply to `/care digest here … --show-tasks` in a public channel: the button that shows task text there. */
+  showTasks: 'show_tasks',
 } as const;
 
 // ---- connecting a workspace's care account (App Home card and form) ----

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appLives } from './fixtures/app-lives.js';
 import { command, linkDirectly, startHarness, webAppAction, type Harness } from './harness.js';
 import { apiRequests, digestsIn, digestTickAt, lineIds } from './fixtures/jobs-support.js';
+import { confirmShowTasks } from './fixtures/show-tasks.js';
 
 const text = (h: Harness, m: Parameters<Harness['fake']['visibleText']>[0], viewer = 'amelia') => h.fake.visibleText(m, { viewer });
 
@@ -118,6 +119,7 @@ describe('digest content', () => {
     await h.control(`actions/${a.done._id}/complete`, {});
     await command(h, 'amelia', '/care digest here 09:00 weekdays', { channel: '#care-team' });
     await command(h, 'amelia', '/care digest here 09:00 weekdays --show-tasks', { channel: '#general' });
+    await confirmShowTasks(h, 'amelia', '#general'); // a public channel: the second step
     await command(h, 'amelia', '/care digest here 09:00 weekdays', { channel: '#care-leads' });
     await h.control('stats/reset', {});
     await digestTickAt(h, '2027-06-15T08:00:00Z');
@@ -154,7 +156,7 @@ describe('digest content', () => {
     expect(JSON.stringify(digest.blocks)).toContain('"confirm"');
   });
 
-  it('hides task text in a public channel, and shows it with --show-tasks and in a private channel', () => {
+  it('hides task text in a public channel, and shows it with --show-tasks (confirmed) and in a private channel', () => {
     const hidden = text(h, digestsIn(h, '#care-team')[0]!);
     expect(hidden).toContain('task text hidden in this channel');
     // No blind Complete where the task cannot be read: View (to the clicker alone) instead.

@@ -23,7 +23,7 @@ export function helpBlocks(state: HelpState): Block[] {
         '*Your actions*',
         '`/care mine` — your open actions: overdue, today, next 7 days',
         '`/care due [today|tomorrow|week|overdue] [@person]` — what is due',
-        '`/care new [task]` — create an action (`/care new Call the GP tomorrow 3pm` sets the due time too)',
+        '`/care new [task]` — create an action (`/care new Call the GP tomorrow 3pm` sets the due time too; `/care Call the GP tomorrow 3pm` does the same)',
         '`/care show|done|reopen &lt;action no&gt;` — see, complete or reopen one',
         '`/care find &lt;words&gt;` — search actions',
         '`/care summary [HH:MM] [daily|weekdays]` · `/care summary off` — a DM each morning with your overdue, due-today and urgent actions',

@@ -4,6 +4,8 @@ import { USAGE } from '../../commands/parse.js';
 import type { CommandContext } from '../../deps.js';
 import { escapeMrkdwn, userText } from '../../text.js';
 import { nameProblemText } from '../../views/name-lookup.js';
+import { section } from '../../views/blocks.js';
+import { showTasksQuestion } from '../../views/show-tasks.js';
 import { describeSummarySchedule } from '../../views/summary-setting.js';
 import type { CommandHandler } from './handler.js';
 
@@ -47,13 +49,12 @@ export const digestHere: CommandHandler<'digest-here'> = async (cmd, ctx, deps) 
   const sub = result.subscription;
   const privacy = result.isPrivate
     ? 'Task text is shown (private channel).'
-    : sub.showTaskText
-      ? 'Task text is shown here, as you chose with --show-tasks.'
+    : result.showTasksPending
+      ? 'Task text stays hidden until you confirm below.'
       : 'Task text is hidden here (public channel); numbers, due times and assignees only.';
   const unlinked = result.unlinkedSlackUserIds.length ? ` Not linked yet, so not covered: ${result.unlinkedSlackUserIds.map((u) => `<@${u}>`).join(' ')}.` : '';
-  await ctx.reply({
-    text: `Digest set for this channel: ${describeSummarySchedule({ time: sub.time, days: sub.days, timezone: sub.timeZone })}, ${describeFilters(sub.filters)}. Next: ${slackDate(result.next, sub.timeZone)}. ${privacy}${unlinked}`,
-  });
+  const text = `Digest set for this channel: ${describeSummarySchedule({ time: sub.time, days: sub.days, timezone: sub.timeZone })}, ${describeFilters(sub.filters)}. Next: ${slackDate(result.next, sub.timeZone)}. ${privacy}${unlinked}`;
+  await ctx.reply(result.showTasksPending ? { text, blocks: [section(text), ...showTasksQuestion(ctx.channelId, sub.setUpAt)] } : { text });
 };
 
 /** `/care digest off` */
