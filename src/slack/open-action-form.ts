@@ -4,6 +4,7 @@ import { localParts } from '../time/zones.js';
 import type { SlackDeps } from './deps.js';
 import { CallbackIds } from './ids.js';
 import { fitTask } from './forms/task-limit.js';
+import { userText } from './text.js';
 import { nowInWords } from './forms/due-check.js';
 import { type ActionFormInitial, type ActionModalMeta, actionModal, firstWordOf } from './views/action-form-modal.js';
 import { loadingModal, messageModal } from './views/simple-modals.js';
@@ -12,7 +13,7 @@ const TITLE = 'New care action';
 
 /** Under the due time when the words named a time already gone: kept as typed, so nothing moves silently. */
 function passedNotice(phrase: string, now: Date, tz: string): string {
-  return `“${phrase}” has passed: it is now ${nowInWords(now, tz)}. Pick a later time.`;
+  return `“${userText(phrase, 60)}” has passed: it is now ${nowInWords(now, tz)}. Pick a later time.`;
 }
 
 /** The unread words carried in the form's sealed metadata (which has a size limit): a few, each short. */
