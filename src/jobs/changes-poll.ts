@@ -143,16 +143,28 @@ export function changesPollJob(
     },
   };
   // Each run, finished or failed, is remembered for the admins' status (a failed one keeps its cursor as it was).
-  const remember = (report: ChangesPollReport | undefined, err?: unknown) => {
+  const remember = async (report: ChangesPollReport | undefined, err?: unknown) => {
+    const at = (deps.now?.() ?? new Date()).toISOString();
+    // A failed run keeps the time of the last good one (the admins' status tells a late poll by it).
+    const lastOkAt = err === undefined ? at : await lastOkBefore();
     const run: LastPollRun = {
-      at: (deps.now?.() ?? new Date()).toISOString(),
+      at,
       ok: err === undefined,
       ...(err === undefined ? {} : { error: (err instanceof Error ? err.message : String(err)).slice(0, 300) }),
       requests: report?.requests ?? 0,
       seen: report?.seen ?? 0,
+      ...(lastOkAt ? { lastOkAt } : {}),
     };
     return deps.store.setCursor(CHANGES_LAST_RUN_CURSOR, JSON.stringify(run)).catch(() => undefined);
   };
+  async function lastOkBefore(): Promise<string | undefined> {
+    try {
+      const before = JSON.parse((await deps.store.getCursor(CHANGES_LAST_RUN_CURSOR)) ?? 'null') as LastPollRun | null;
+      return before?.lastOkAt ?? (before?.ok ? before.at : undefined);
+    } catch {
+      return undefined;
+    }
+  }
   return {
     ...job,
     async run(ctx) {

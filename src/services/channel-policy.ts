@@ -14,7 +14,9 @@ export interface ChannelPolicy {
   info(channelId: string): Promise<ChannelInfo>;
   /**
    * Whether task text may appear in a channel: always in DMs and private
-   * channels; in a public channel only when an admin opted it in (--show-tasks).
+   * channels; in a public channel only when an admin confirmed it there (the
+   * second step after --show-tasks). An opt-in given while the channel was
+   * private does not carry over once it is public.
    */
   showTasksIn(teamId: string, channelId: string): Promise<boolean>;
 }
@@ -50,7 +52,7 @@ export function createChannelPolicy(deps: { slack: WebClient; store: Store; ttlM
         return false; // unknown privacy: hide
       }
       const sub = await deps.store.getSubscription(teamId, channelId);
-      return Boolean(sub?.showTaskText);
+      return Boolean(sub?.showTaskText && !sub.channelPrivate);
     },
   };
   return policy;

@@ -34,7 +34,18 @@ export type DigestSetResult =
   | { kind: 'not-member' }
   | NameProblem
   | { kind: 'no-such-location'; name: string }
-  | { kind: 'set'; subscription: Subscription; isPrivate: boolean; next: Date; unlinkedSlackUserIds: string[] };
+  /**
+   * `showTasksPending`: task text was asked for in a public channel; it stays hidden until an admin
+   * confirms (confirmShowTasks), since everyone in the workspace can read a public channel.
+   */
+  | { kind: 'set'; subscription: Subscription; isPrivate: boolean; showTasksPending: boolean; next: Date; unlinkedSlackUserIds: string[] };
+
+/** What a confirmation to show task text in a public channel came to. */
+export type ShowTasksResult =
+  | 'shown'
+  /** The digest was set again (or stopped) after the reply with the button: that setting decides, not this button. */
+  | 'changed'
+  | 'no-digest';
 
 export type RouteSetResult =
   | { kind: 'not-member'; channelId: string }
@@ -55,6 +66,11 @@ export interface ChannelSetup {
   removeDigest(admin: Actor, channelId: string): Promise<boolean>;
   listDigests(admin: Actor): Promise<Subscription[]>;
   postDigestNow(admin: Actor, channelId: string): Promise<DigestNowResult>;
+  /**
+   * The second, explicit step for task text in a public channel (admins only; audited): shows it
+   * in the digest set up at `setUpAt` (the reply's button carries it), and in that channel's other posts.
+   */
+  confirmShowTasks(admin: Actor, channelId: string, setUpAt: number): Promise<ShowTasksResult>;
   setRoute(admin: Actor, groupName: string, channel: NameRef): Promise<RouteSetResult>;
   removeRoute(admin: Actor, groupName: string): Promise<boolean>;
   listRoutes(admin: Actor): Promise<GroupRoute[]>;
@@ -121,6 +137,8 @@ export function createChannelSetup(deps: {
         filters.locationId = found.id;
         filters.locationName = found.name ?? scope.name;
       }
+      // In a public channel everyone in the workspace, guests included, reads the text: a second step first.
+      const showTasksPending = req.showTasks && !info.isPrivate;
       const subscription = await store.upsertSubscription({
         teamId: admin.teamId,
         channelId: req.channelId,
@@ -128,7 +146,7 @@ export function createChannelSetup(deps: {
         days: req.days,
         timeZone: deps.timezone,
         filters,
-        showTaskText: req.showTasks,
+        showTaskText: req.showTasks && !showTasksPending,
         postWhenEmpty: !req.quietWhenEmpty,
         urgentAlerts: scope.type === 'urgent-only',
         channelPrivate: info.isPrivate,
@@ -140,11 +158,24 @@ export function createChannelSetup(deps: {
         days: subscription.days,
         filters,
         showTaskText: subscription.showTaskText,
+        ...(showTasksPending ? { showTasksPending: true } : {}),
       });
       const unlinkedSlackUserIds: string[] = [];
       for (const u of filters.slackUserIds ?? []) if (!(await identity.getLink({ teamId: admin.teamId, userId: u }))) unlinkedSlackUserIds.push(u);
       const next = nextOccurrence({ time: subscription.time, days: subscription.days, timezone: subscription.timeZone }, deps.now()).at;
-      return { kind: 'set', subscription, isPrivate: info.isPrivate, next, unlinkedSlackUserIds };
+      return { kind: 'set', subscription, isPrivate: info.isPrivate, showTasksPending, next, unlinkedSlackUserIds };
+    },
+
+    async confirmShowTasks(admin, channelId, setUpAt) {
+      await identity.requireAdmin(admin);
+      const sub = await store.getSubscription(admin.teamId, channelId);
+      if (!sub) return 'no-digest';
+      if (sub.setUpAt !== setUpAt) return 'changed';
+      if (sub.showTaskText) return 'shown'; // pressed twice
+      const info = await deps.channels.info(channelId).catch(() => null);
+      await store.upsertSubscription({ ...sub, showTaskText: true, channelPrivate: info?.isPrivate ?? sub.channelPrivate });
+      await audit(admin, 'subscription.show-tasks', { channelId, setUpBy: sub.setUpBy, setUpAt: sub.setUpAt, channelPrivate: info?.isPrivate ?? null });
+      return 'shown';
     },
 
     async removeDigest(admin, channelId) {

@@ -13,4 +13,6 @@ export interface LastPollRun {
   error?: string;
   requests: number;
   seen: number;
+  /** When the poll last finished without an error (ISO, the app's clock); kept through failed runs. */
+  lastOkAt?: string;
 }

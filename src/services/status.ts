@@ -42,6 +42,12 @@ export interface StatusReport {
     lastRun: { agoMs: number; ok: boolean; error?: string; requests: number; seen: number } | null;
     /** Now minus the newest `modified` the poll has seen (the care system's clock against the app's). */
     lagMs: number | null;
+    /** The newest `modified` the poll has seen: after a quiet night, "no changes since" then. */
+    newestChange: Date | null;
+    /** How long ago the poll last finished without an error (null: never). */
+    lastOkAgoMs: number | null;
+    /** The poll itself is behind: no good run for more than LATE_AFTER_POLLS intervals (then the lag is news). */
+    late: boolean;
   };
   deliveries: { windowHours: number; sent: number; pending: number; failed: number; rows: FailedDeliveryRow[] };
   digests: { channelId: string; time: string; days: DigestDays; timezone: string; last: Date | null; next: Date }[];
@@ -61,6 +67,9 @@ export interface StatusService {
 export type Redeliver = (delivery: Delivery) => Promise<unknown>;
 
 const WINDOW_MS = 24 * 3600_000;
+
+/** A poll with no good run for this many of its intervals is late. */
+export const LATE_AFTER_POLLS = 3;
 
 /** Outcomes the services decided on (the row says why); trying again would decide the same. */
 const DECIDED = /^(no longer |completed before |the action no longer exists|no Slack user has this address)/;
@@ -158,6 +167,8 @@ export function createStatusService(deps: {
         digests(admin.teamId, now),
       ]);
       const newest = cursor ? Date.parse(cursor) : Number.NaN;
+      const lastOk = run ? Date.parse(run.lastOkAt ?? (run.ok ? run.at : '')) : Number.NaN;
+      const lastOkAgoMs = Number.isFinite(lastOk) ? Math.max(0, now.getTime() - lastOk) : null;
       return {
         version: deps.version,
         care: {
@@ -181,6 +192,9 @@ export function createStatusService(deps: {
               }
             : null,
           lagMs: Number.isFinite(newest) ? Math.max(0, now.getTime() - newest) : null,
+          newestChange: Number.isFinite(newest) ? new Date(newest) : null,
+          lastOkAgoMs,
+          late: lastOkAgoMs === null || lastOkAgoMs > LATE_AFTER_POLLS * deps.pollSeconds * 1000,
         },
         deliveries: {
           windowHours: WINDOW_MS / 3600_000,

@@ -4,8 +4,8 @@ import type { Actor, IdentityService } from './identity.js';
 import { summaryKey } from './morning-summaries.js';
 import type { SlackProfiles } from './slack-profiles.js';
 
-/** What a summary is set to when someone turns it on without saying. */
-export const SUMMARY_DEFAULTS = { time: '07:30', days: 'weekdays' as DigestDays };
+/** What a summary is set to when someone turns it on without saying: every day (a care home works every day). */
+export const SUMMARY_DEFAULTS = { time: '07:30', days: 'daily' as DigestDays };
 
 /** A person's summary as they see it: the setting, their zone now, and when the next one comes. */
 export interface SummaryStatus {

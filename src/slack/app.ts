@@ -21,6 +21,7 @@ import { registerSnooze } from './listeners/actions/snooze.js';
 import { registerTakeItButton } from './listeners/actions/take-it.js';
 import { registerUndoButton } from './listeners/actions/undo.js';
 import { registerViewButton } from './listeners/actions/view-card.js';
+import { registerShowTasksButton } from './listeners/actions/show-tasks.js';
 import { registerUnlinkButton } from './listeners/actions/unlink.js';
 import { registerCareCommand } from './listeners/commands/index.js';
 import { registerAppHomeOpened } from './listeners/events/app-home-opened.js';
@@ -138,6 +139,7 @@ export function createSlackApp(options: SlackAppOptions, deps: SlackDeps): Slack
   registerHomePageButtons(app, deps);
   registerShareLiterature(app, deps);
   registerUnlinkButton(app, deps);
+  registerShowTasksButton(app, deps);
   registerRetryDeliveryButton(app, deps);
   registerLinkRequestButtons(app, deps);
   registerMoreOptionsButton(app, deps);

@@ -32,6 +32,8 @@ export const ActionIds = {
   undo: 'care_undo',
   /** An admin's Retry of a failed delivery on their Home tab (value = the ledger row's id). */
   retryDelivery: 'care_delivery_retry',
+  /** An admin's second step for task text in a public channel's digest (value = the digest's set-up time, ms). */
+  showTasksConfirm: 'care_show_tasks_confirm',
 } as const;
 
 export const CallbackIds = {
@@ -157,11 +159,16 @@ export const BlockIds = {
   /** The create/edit form: the "More options" button's block, and the "check the date" notice under the due time. */
   formMore: 'form_more',
   dueNotice: 'due_notice',
+  /** The create form: how the typed words were read ("Read as /care new"; words not read as a date). */
+  readAs: 'read_as',
+  dueUnread: 'due_unread',
   /** The admins' Home sections: an unassigned action's row (with Take it), a failed delivery's row (with Retry). */
   teamUnassigned: (actionId: string) => `team_unassigned_${actionId}`,
   statusFailed: (deliveryId: number) => `status_failed_${deliveryId}`,
   /** The create/edit form: the notice under a task longer than the form holds. */
   taskNotice: 'task_notice',
+  /** The reply to `/care digest here … --show-tasks` in a public channel: the button that shows task text there. */
+  showTasks: 'show_tasks',
 } as const;
 
 // ---- connecting a workspace's care account (App Home card and form) ----

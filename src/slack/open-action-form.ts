@@ -4,10 +4,20 @@ import { localParts } from '../time/zones.js';
 import type { SlackDeps } from './deps.js';
 import { CallbackIds } from './ids.js';
 import { fitTask } from './forms/task-limit.js';
-import { type ActionFormInitial, actionModal } from './views/action-form-modal.js';
+import { userText } from './text.js';
+import { nowInWords } from './forms/due-check.js';
+import { type ActionFormInitial, type ActionModalMeta, actionModal, firstWordOf } from './views/action-form-modal.js';
 import { loadingModal, messageModal } from './views/simple-modals.js';
 
 const TITLE = 'New care action';
+
+/** Under the due time when the words named a time already gone: kept as typed, so nothing moves silently. */
+function passedNotice(phrase: string, now: Date, tz: string): string {
+  return `“${userText(phrase, 60)}” has passed: it is now ${nowInWords(now, tz)}. Pick a later time.`;
+}
+
+/** The unread words carried in the form's sealed metadata (which has a size limit): a few, each short. */
+const fitUnread = (words: string[]) => words.slice(0, 5).map((w) => (w.length > 40 ? `${w.slice(0, 39)}…` : w));
 
 /**
  * Open the create form. The trigger lives 3 s, so `views.open` goes first with
@@ -30,6 +40,8 @@ export async function openCreateForm(
     dueFromTask?: boolean;
     /** Told once the modal is open (the person sees an answer). */
     onOpened?: () => void;
+    /** The words were typed after `/care` with no sub-command: the form says they were read as `/care new`. */
+    readAsNew?: boolean;
   },
 ): Promise<void> {
   const opened = await deps.slack.views.open({ trigger_id: triggerId, view: loadingModal(TITLE) });
@@ -47,13 +59,19 @@ export async function openCreateForm(
       dueDate: read.date ?? localParts(now, tz).date,
       ...(read.time ? { dueTime: read.time } : {}),
       ...(link ? { assigneeSlackUserId: actor.userId } : {}),
+      // A time read that has passed is kept as typed, and said at once (saving it is refused with the time now).
+      ...('past' in read && read.past ? { dueNotice: passedNotice(read.phrase ?? '', now, tz) } : {}),
     };
-    const meta = {
+    const unread = 'unread' in read ? read.unread : undefined;
+    const meta: ActionModalMeta = {
       mode: 'create' as const,
       tz,
       ...(where.channelId ? { channelId: where.channelId } : {}),
       ...(where.threadTs ? { threadTs: where.threadTs } : {}),
       ...(fitted.cut ? { taskCut: fitted.cut } : {}),
+      ...(where.readAsNew || unread?.length
+        ? { typed: { ...(where.readAsNew ? { asNew: firstWordOf(where.task ?? '') } : {}), ...(unread?.length ? { unread: fitUnread(unread) } : {}) } }
+        : {}),
     };
     const sealed = deps.signedMetadata.encode(meta, { ...actor, form: CallbackIds.actionModal });
     await deps.slack.views.update({ view_id: viewId, view: actionModal(meta, sealed, initial) });

@@ -14,10 +14,16 @@
  * alone ("Dr March"), a fraction or flat number ("1/2 dose", "Flat 3/4"), "sat"
  * and "sun" alone, a part of the day alone ("Night staff", "Morning meds"),
  * "10 mins" without "in", a bare hour ("at 3": 3 am or 3 pm?), "now", and
- * anything before today ("last night").
+ * a day before today said in passing ("last night", "yesterday" alone).
+ * Those that look like a day or a time are listed (`unread`) so the form can say so.
+ *
+ * A date in the past is read when it was said as one: "yesterday 3pm", a date
+ * with its year, or a day and month just gone ("24/11 14:00" on 26 November is
+ * two days ago, not next year: within RECENT_DAYS it is kept). The form then
+ * says it has passed, rather than quietly moving it a year on.
  */
 import * as chrono from 'chrono-node';
-import { localParts, zonedToUtc } from './zones.js';
+import { isIsoDate, localParts, zonedToUtc } from './zones.js';
 
 export interface DuePhrase {
   /** The task with the date words taken out (the text as given when none were found). */
@@ -28,7 +34,14 @@ export interface DuePhrase {
   time?: string;
   /** The words that were read as the due time, as written. */
   phrase?: string;
+  /** The due time read has already passed (a date just gone, "yesterday 3pm"). */
+  past?: boolean;
+  /** Words that look like a day or a time but were not read as the due time, as written (they stay in the task). */
+  unread?: string[];
 }
+
+/** A day and month without a year that fell this many days ago or fewer is that past day, not next year's. */
+export const RECENT_DAYS = 62;
 
 /** Hours for a part of the day named without a time. */
 export const PART_OF_DAY_HOURS = { morning: 9, afternoon: 14, evening: 18, tonight: 20 } as const;
@@ -75,18 +88,46 @@ function partOfDayHour(tags: Set<string>): number | undefined {
   return undefined;
 }
 
-/** Take `[from, to)` out of `text` with a dangling connector before it, and tidy the spaces and punctuation left. */
+/** Whether a rejected result still looks like a day or a time someone meant (worth saying it was not read). */
+function looksLikeADueTime(r: chrono.ParsedResult): boolean {
+  const text = r.text.trim().toLowerCase();
+  const tags = r.tags();
+  if (tags.has('casualReference/now') || WORDS_THAT_ARE_DAYS_TOO.has(text)) return false;
+  if (tags.has('result/relativeDate')) return /\d/.test(text); // "10 mins", not "a day" of "3 times a day"
+  return r.start.isCertain('day') || r.start.isCertain('weekday') || r.start.isCertain('hour');
+}
+
+/** Whether a usable result that names a day before today was said as a past day, so it is read (and shown as past). */
+function saidAsPast(r: chrono.ParsedResult): boolean {
+  const tags = r.tags();
+  // "yesterday 3pm" is read; "yesterday" alone and "last night" are said in passing.
+  if (tags.has('parser/ENCasualDateParser')) return tags.has('casualReference/yesterday') && r.start.isCertain('hour');
+  // A date written out: with its year, or a day and month just gone (see dueOf).
+  return r.start.isCertain('day') && r.start.isCertain('month');
+}
+
+/**
+ * Take `[from, to)` out of `text` with a dangling connector before it. Only
+ * where the words were is tidied (spaces, a doubled comma, empty brackets, a
+ * colon left at an end); the rest of the task stays exactly as typed.
+ */
 function removeSpan(text: string, from: number, to: number): string {
   let head = text.slice(0, from);
   const connector = CONNECTOR.exec(head);
   if (connector) head = head.slice(0, connector.index);
-  const joined = `${head.trimEnd()} ${text.slice(to).trimStart()}`;
-  return joined
-    .replace(/\s+([,.;:!?)])/g, '$1')
-    .replace(/([,;:])(?:\s*[,;:])+/g, '$1')
-    .replace(/\(\s*\)/g, '')
-    .replace(/[ \t]{2,}/g, ' ')
-    .replace(/^[\s,;:–-]+|[\s,;:–-]+$/g, '');
+  let tail = text.slice(to);
+  const gap = `${/\s*$/.exec(head)![0]}${/^\s*/.exec(tail)![0]}`;
+  head = head.trimEnd();
+  tail = tail.trimStart();
+  if (head.endsWith('(') && tail.startsWith(')')) {
+    head = head.slice(0, -1).trimEnd();
+    tail = tail.slice(1).trimStart();
+  }
+  if (/^[,;:]/.test(tail) && (head === '' || /[,;:]$/.test(head))) tail = tail.replace(/^[,;:]+\s*/, '');
+  if (tail === '') head = head.replace(/[\s,;:–-]+$/, '');
+  if (head === '') tail = tail.replace(/^[\s,;:–-]+/, '');
+  if (head === '' || tail === '' || /^[,.;:!?)]/.test(tail)) return `${head}${tail}`;
+  return `${head}${gap.includes('\n') ? '\n' : ' '}${tail}`;
 }
 
 /**
@@ -100,21 +141,35 @@ export function readDuePhrase(text: string, now: Date, tz: string): DuePhrase {
   const seconds = Math.floor(now.getTime() / 1000) % 60;
   const reference = { instant: new Date(Date.UTC(y, mo - 1, d, h, mi, seconds)), timezone: 0 };
   const results = chrono.en.GB.parse(normaliseDueWords(text), reference, { forwardDate: true });
+  let read: (DuePhrase & { date: string }) | undefined;
+  const unread: string[] = [];
   for (const found of results) {
-    if (!isUsable(found, text.slice(0, found.index))) continue;
-    const due = dueOf(found, now, reference.instant, tz);
-    if (due.date < wall.date) continue;
-    return {
+    const written = text.slice(found.index, found.index + found.text.length);
+    const due = !read && isUsable(found, text.slice(0, found.index)) ? dueOf(found, now, reference.instant, tz, wall.date) : undefined;
+    if (!due || (due.date < wall.date && !saidAsPast(found))) {
+      if (looksLikeADueTime(found)) unread.push(written);
+      continue;
+    }
+    const past = due.time ? zonedToUtc(due.date, due.time, tz).getTime() < Math.floor(now.getTime() / 60_000) * 60_000 : due.date < wall.date;
+    read = {
       task: removeSpan(text, found.index, found.index + found.text.length),
       ...due,
-      phrase: text.slice(found.index, found.index + found.text.length),
+      phrase: written,
+      ...(past ? { past: true } : {}),
     };
   }
-  return { task: text };
+  return { ...(read ?? { task: text }), ...(unread.length ? { unread } : {}) };
 }
 
-/** The local date and time a usable result names. */
-function dueOf(found: chrono.ParsedResult, now: Date, reference: Date, tz: string): { date: string; time?: string } {
+/** Days from one calendar date to a later one. */
+const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+
+/**
+ * The local date and time a usable result names. A day and month without a
+ * year that chrono put next year ("24/11" said on 26 November) is the day just
+ * gone when that was at most RECENT_DAYS ago.
+ */
+function dueOf(found: chrono.ParsedResult, now: Date, reference: Date, tz: string, today: string): { date: string; time?: string } {
   const start = found.start;
   const tags = found.tags();
   let date: string;
@@ -126,6 +181,10 @@ function dueOf(found: chrono.ParsedResult, now: Date, reference: Date, tz: strin
     time = at.time;
   } else {
     date = `${start.get('year')}-${pad(start.get('month') ?? 1)}-${pad(start.get('day') ?? 1)}`;
+    if (start.isCertain('day') && start.isCertain('month') && !start.isCertain('year')) {
+      const lastYear = `${(start.get('year') ?? 0) - 1}${date.slice(4)}`;
+      if (isIsoDate(lastYear) && lastYear <= today && daysBetween(lastYear, today) <= RECENT_DAYS) date = lastYear;
+    }
     const hour = start.isCertain('hour') ? start.get('hour') : partOfDayHour(tags);
     if (hour !== undefined && hour !== null) time = `${pad(hour)}:${pad(start.isCertain('hour') ? (start.get('minute') ?? 0) : 0)}`;
     if (tags.has('result/relativeDate')) time = undefined; // "in 3 days": the day, not the minute

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { command, type Harness, linkDirectly, startHarness, webAppAction } from './harness.js';
+import { command, dayOn, type Harness, linkDirectly, startHarness, webAppAction } from './harness.js';
 
 /**
  * The create/edit form at a glance: default assignee, "More options", a
@@ -267,5 +267,64 @@ describe('the action form', () => {
     expect(block('oliver', 'task')?.element?.initial_value).toBe('Sat with Mrs Jones re physio');
     expect(block('oliver', 'due_date')?.element?.initial_date).toBe('2026-03-17');
     expect(block('oliver', 'due_time')?.element?.initial_time).toBe('09:00');
+  });
+
+  describe('typed due times that would go wrong without a word', () => {
+    const formText = (user: string) => h.fake.visibleText(h.fake.openModal(user)!.view, { viewer: user });
+    /** A day `days` from today as a British person types it: 8/3. */
+    const typedDay = (days: number) => {
+      const [, m, d] = dayOn(h, days).split('-').map(Number) as [number, number, number];
+      return `${d}/${m}`;
+    };
+
+    it('words after /care that are no command are read as /care new, and the form says so', async () => {
+      await h.driver.slash('sophie', '/care Call the GP tomorrow 3pm', { channel: '#care-team' });
+      await openForm('sophie');
+      expect(formText('sophie')).toContain('Read as /care new: “Call” is not a /care command (/care help lists them).');
+      expect(block('sophie', 'task')?.element?.initial_value).toBe('Call the GP');
+      expect(block('sophie', 'due_date')?.element?.initial_date).toBe(dayOn(h, 1));
+      expect(block('sophie', 'due_time')?.element?.initial_time).toBe('15:00');
+      expect((await h.driver.modal('sophie').submit()).outcome).toBe('closed');
+      expect((await created('U0SOPHIE', 'Call the GP')).due).toBe(`${dayOn(h, 1)} 15:00:00`);
+    });
+
+    it('a date just gone stays that date and is shown as past, not moved a year on; saving it says the time now', async () => {
+      const typed = `${typedDay(-2)} 14:00`;
+      await h.driver.slash('sophie', `/care new Check fridge temps ${typed}`, { channel: '#care-team' });
+      await openForm('sophie');
+      expect(block('sophie', 'task')?.element?.initial_value).toBe('Check fridge temps');
+      expect(block('sophie', 'due_date')?.element?.initial_date).toBe(dayOn(h, -2));
+      expect(block('sophie', 'due_time')?.element?.initial_time).toBe('14:00');
+      expect(formText('sophie')).toMatch(new RegExp(`“${typed}” has passed: it is now 14:0\\d \\(Europe/London\\), Tuesday 10 March\\. Pick a later time\\.`));
+      const modal = h.driver.modal('sophie');
+      expect((await modal.submit()).outcome).toBe('errors');
+      expect(modal.errorFor('Due date')).toMatch(/^That is in the past: it is now 14:0\d \(Europe\/London\), Tuesday 10 March\./);
+    });
+
+    it('“yesterday 3pm” is read (and said to have passed) instead of staying in the task with no time', async () => {
+      await h.driver.slash('sophie', '/care new Ring the family yesterday 3pm', { channel: '#care-team' });
+      await openForm('sophie');
+      expect(block('sophie', 'task')?.element?.initial_value).toBe('Ring the family');
+      expect(block('sophie', 'due_date')?.element?.initial_date).toBe(dayOn(h, -1));
+      expect(block('sophie', 'due_time')?.element?.initial_time).toBe('15:00');
+      expect(formText('sophie')).toContain('“yesterday 3pm” has passed: it is now');
+    });
+
+    it('taking the words out leaves the rest as typed: “Check :fire: doors” keeps its space', async () => {
+      await h.driver.slash('sophie', '/care new Check :fire: doors, bay 2 tomorrow 10am', { channel: '#care-team' });
+      await openForm('sophie');
+      expect(block('sophie', 'task')?.element?.initial_value).toBe('Check :fire: doors, bay 2');
+    });
+
+    it('words that look like a date but were not read are left in the task, and the form says which', async () => {
+      await h.driver.slash('sophie', '/care new Give 2 tablets at 8 tomorrow', { channel: '#care-team' });
+      await openForm('sophie');
+      expect(block('sophie', 'task')?.element?.initial_value).toBe('Give 2 tablets at 8 tomorrow');
+      expect(formText('sophie')).toContain('Not read as a date: “at 8 tomorrow”. They are left in the task; set the due date and time here.');
+      // Still said after More options draws the form again.
+      await h.driver.modal('sophie').clickButton('More options');
+      await h.fake.waitFor(() => (labels('sophie').includes('Pin to calendar') ? true : undefined), { timeoutMs: 10_000 });
+      expect(formText('sophie')).toContain('Not read as a date: “at 8 tomorrow”.');
+    });
   });
 });

@@ -250,11 +250,30 @@ describe('/care commands through Slack', () => {
   });
 
   describe('mistakes', () => {
-    it('answers an unknown subcommand with a short error pointing at help', async () => {
-      const { text, message } = await command(h, 'sophie', '/care frobnicate');
-      expect(text).toContain("I don't know frobnicate");
-      expect(text).toContain('/care help');
+    it('answers a slip of a subcommand with the one meant, and how to make it an action instead', async () => {
+      const { text, message } = await command(h, 'sophie', '/care mien');
+      expect(text).toContain("I don't know mien: did you mean /care mine? To make a new action of it, type /care new mien.");
       expect(message.blocks?.length).toBe(1);
+    });
+
+    it('reads other words as /care new, and says so to someone who must link first', async () => {
+      const { text } = await command(h, 'visitor', '/care Call the GP tomorrow');
+      expect(text).toContain('Read as /care new: “Call” is not a /care command (/care help lists them).');
+      expect(text).toContain('/care link');
+    });
+
+    it('logs a person’s own mistake at info: warnings are for operators', async () => {
+      const from = h.logs.length;
+      expect((await command(h, 'sophie', '/care done 99999')).text).toContain('There is no action #99999');
+      expect((await command(h, 'visitor', '/care mine')).text).toContain('/care link');
+      const failures = h.logs
+        .slice(from)
+        .map((l) => JSON.parse(l) as { level: string; msg: string; mistake?: string })
+        .filter((e) => e.msg === 'slash command failed');
+      expect(failures.map((e) => [e.level, e.mistake])).toEqual([
+        ['info', 'not-found'],
+        ['info', 'not-linked'],
+      ]);
     });
 
     it('acked every request in time', () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { command, linkDirectly, startHarness, webAppAction, type Harness } from './harness.js';
 import { digestsIn, lineIds } from './fixtures/jobs-support.js';
+import { confirmShowTasks } from './fixtures/show-tasks.js';
 
 /** Every action a channel's newest digest lists (the summary and its thread). */
 function listed(h: Harness, channel: string): string[] {
@@ -37,6 +38,7 @@ describe('digest filters: a person, mine-only, a location', () => {
 
   it('mine-only: the actions of the admin who set it up', async () => {
     await command(h, 'amelia', '/care digest here mine-only --show-tasks', { channel: '#general' });
+    await confirmShowTasks(h, 'amelia', '#general'); // a public channel: the second step
     await command(h, 'amelia', '/care digest now', { channel: '#general' });
     const ids = listed(h, '#general');
     expect(ids.length).toBeGreaterThan(0);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appLives } from './fixtures/app-lives.js';
 import { command, linkDirectly, startHarness, webAppAction, type Harness } from './harness.js';
 import { apiRequests, digestsIn, digestTickAt, lineIds } from './fixtures/jobs-support.js';
+import { confirmShowTasks } from './fixtures/show-tasks.js';
 
 const text = (h: Harness, m: Parameters<Harness['fake']['visibleText']>[0], viewer = 'amelia') => h.fake.visibleText(m, { viewer });
 
@@ -118,6 +119,7 @@ describe('digest content', () => {
     await h.control(`actions/${a.done._id}/complete`, {});
     await command(h, 'amelia', '/care digest here 09:00 weekdays', { channel: '#care-team' });
     await command(h, 'amelia', '/care digest here 09:00 weekdays --show-tasks', { channel: '#general' });
+    await confirmShowTasks(h, 'amelia', '#general'); // a public channel: the second step
     await command(h, 'amelia', '/care digest here 09:00 weekdays', { channel: '#care-leads' });
     await h.control('stats/reset', {});
     await digestTickAt(h, '2027-06-15T08:00:00Z');
@@ -154,7 +156,7 @@ describe('digest content', () => {
     expect(JSON.stringify(digest.blocks)).toContain('"confirm"');
   });
 
-  it('hides task text in a public channel, and shows it with --show-tasks and in a private channel', () => {
+  it('hides task text in a public channel, and shows it with --show-tasks (confirmed) and in a private channel', () => {
     const hidden = text(h, digestsIn(h, '#care-team')[0]!);
     expect(hidden).toContain('task text hidden in this channel');
     // No blind Complete where the task cannot be read: View (to the clicker alone) instead.
@@ -293,9 +295,9 @@ describe('empty days, quiet digests and the admin commands', () => {
 
   it('an empty day posts a short “nothing due” line, or nothing with --quiet', async () => {
     expect((await command(h, 'amelia', '/care digest here 07:30 weekdays --quiet', { channel: '#care-team' })).text).toContain(
-      'Digest set for this channel: 07:30 weekdays',
+      'Digest set for this channel: 07:30 on weekdays (Europe/London)',
     );
-    await command(h, 'amelia', '/care digest here 07:30', { channel: '#care-leads' });
+    await command(h, 'amelia', '/care digest here 07:30 weekdays', { channel: '#care-leads' });
     await digestTickAt(h, '2027-06-15T06:30:00Z');
     expect(digestsIn(h, '#care-team')).toEqual([]);
     const [nothing] = digestsIn(h, '#care-leads');
@@ -309,8 +311,8 @@ describe('empty days, quiet digests and the admin commands', () => {
     expect(digestsIn(h, '#care-leads')).toHaveLength(2);
     expect((await command(h, 'amelia', '/care digest now', { channel: '#general' })).text).toContain('This channel has no digest');
     const list = (await command(h, 'amelia', '/care digest list', { channel: '#general' })).text;
-    expect(list).toContain('#care-team: 07:30 weekdays (Europe/London)');
-    expect(list).toContain('#care-leads: 07:30 weekdays (Europe/London)');
+    expect(list).toContain('#care-team: 07:30 on weekdays (Europe/London)');
+    expect(list).toContain('#care-leads: 07:30 on weekdays (Europe/London)');
   });
 
   it('posts on weekdays only, and /care digest off stops a channel', async () => {
@@ -324,13 +326,24 @@ describe('empty days, quiet digests and the admin commands', () => {
     expect(list).toContain('#care-team');
     expect(list).not.toContain('#care-leads');
     // Saturday: a weekday digest stays silent even when there is something to say.
-    await command(h, 'amelia', '/care digest here 07:30', { channel: '#care-leads' });
+    await command(h, 'amelia', '/care digest here 07:30 weekdays', { channel: '#care-leads' });
     await webAppAction(h, { task: 'Weekend check', due: new Date('2027-06-19T09:00:00Z') });
     await digestTickAt(h, '2027-06-19T07:00:00Z');
     expect(digestsIn(h, '#care-leads')).toHaveLength(3);
     await digestTickAt(h, '2027-06-21T06:30:00Z'); // Monday: the weekend's action is overdue
     expect(digestsIn(h, '#care-leads')).toHaveLength(4);
     expect(text(h, digestsIn(h, '#care-leads')[3]!)).toContain('1 overdue');
+  });
+
+  it('set without naming the days, a digest comes every day, weekends too: a care home works every day', async () => {
+    const reply = (await command(h, 'amelia', '/care digest here 07:30', { channel: '#general' })).text;
+    expect(reply).toContain('Digest set for this channel: 07:30 every day (Europe/London)');
+    await digestTickAt(h, '2027-06-26T06:30:00Z'); // Saturday, 07:30 in London
+    await digestTickAt(h, '2027-06-27T06:30:00Z'); // Sunday
+    const days = digestsIn(h, '#general').map((m) => m.text);
+    expect(days).toHaveLength(2);
+    expect(days[0]).toContain('Saturday 26 June');
+    expect(days[1]).toContain('Sunday 27 June');
   });
 });
 

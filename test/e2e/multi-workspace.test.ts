@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCareClient } from '../../src/care/index.js';
 import { CHANGES_CURSOR } from '../../src/services/poll-cursors.js';
+import { SHOW_TASKS_BUTTON } from '../../src/slack/views/show-tasks.js';
 import { careCommand, installBoth, type MultiHarness, OAUTH, startMultiHarness } from './multi-harness.js';
 
 let h: MultiHarness | undefined;
@@ -175,6 +176,12 @@ describe('two care providers on one deployment', () => {
       [SUN, 'erin'],
     ] as const) {
       expect(await say(teamId, user, 'digest here 08:00 daily --show-tasks')).toMatch(/digest/i);
+      // #care-team is public: task text is shown there once an admin confirms (the button under the reply).
+      const team = h!.fake.workspace(teamId);
+      await h!.team(teamId).clickButton(user, { ephemeral: true, channel: '#care-team', text: SHOW_TASKS_BUTTON });
+      await team.waitFor(() => team.ephemerals(user).some((e) => team.visibleText(e).includes('Task text is now shown')), {
+        message: `task text shown in ${teamId}`,
+      });
       await say(teamId, user, 'digest now');
     }
     for (const teamId of [CARE, SUN]) {

@@ -91,7 +91,7 @@ describe('set-up by plain names', () => {
   it('sets a digest for people typed as @name, display name and real name, read from every page of users.list', async () => {
     const before = calls('users.list').length;
     const { text } = await command(h, 'amelia', '/care digest here 07:30 @oliver Priya Sharma, Night Owl', { channel: '#care-team' });
-    expect(text).toContain('Digest set for this channel: 07:30 weekdays');
+    expect(text).toContain('Digest set for this channel: 07:30 every day (Europe/London)');
     expect(text).toContain('actions of @oliver @priya @Night Owl');
     // Nadia has no care link yet: said, as for mentions.
     expect(text).toContain('Not linked yet, so not covered: @Night Owl');
@@ -126,7 +126,7 @@ describe('set-up by plain names', () => {
   it('an unknown name says so, suggests near names, and reminds of the options; deleted people are never matched', async () => {
     const typo = (await command(h, 'amelia', '/care digest here weekday', { channel: '#care-team' })).text;
     expect(typo).toContain('No one in this workspace is called “weekday”. Check the spelling, or pick the person with @ from Slack’s list.');
-    expect(typo).toContain('The options are: /care digest here [HH:MM] [weekdays|daily]');
+    expect(typo).toContain('The options are: /care digest here [HH:MM] [daily|weekdays]');
     const near = (await command(h, 'amelia', '/care digest here Owus', { channel: '#care-team' })).text;
     expect(near).toContain('No one in this workspace is called “Owus”. Did you mean:');
     expect(near).toContain('• @Night Owl Nadia Owusu · Id U0NIGHT');

@@ -65,23 +65,25 @@ describe('/care summary and the DM at each person’s own 07:30', () => {
 
   it('turns it on, says the setting and when the next one comes, changes part of it, turns it off and on again', async () => {
     expect((await command(h, 'sophie', '/care summary')).text).toContain('You have no morning summary.');
+    expect((await command(h, 'sophie', '/care summary')).text).toContain('every day at 07:30 your time');
     const on = (await command(h, 'sophie', '/care summary 7:30')).text;
-    expect(on).toContain('Morning summary on: 07:30 on weekdays (Europe/London)');
+    // A care home works every day: every day unless weekdays are asked for.
+    expect(on).toContain('Morning summary on: 07:30 every day (Europe/London)');
     expect(on).toContain('overdue, due-today and urgent actions');
     expect(on).toContain('Next: today at 7:30 AM');
-    expect((await command(h, 'sophie', '/care summary daily')).text).toContain('07:30 every day (Europe/London)');
-    expect((await command(h, 'sophie', '/care summary')).text).toContain('Your morning summary: 07:30 every day (Europe/London)');
+    expect((await command(h, 'sophie', '/care summary weekdays')).text).toContain('07:30 on weekdays (Europe/London)');
+    expect((await command(h, 'sophie', '/care summary')).text).toContain('Your morning summary: 07:30 on weekdays (Europe/London)');
     expect((await command(h, 'sophie', '/care summary off')).text).toContain('Your morning summary is off.');
     expect((await command(h, 'sophie', '/care summary off')).text).toContain('Your morning summary was not on.');
     expect((await command(h, 'sophie', '/care summary')).text).toContain('Your morning summary is off.');
-    expect((await command(h, 'sophie', '/care summary on')).text).toContain('Morning summary on: 07:30 every day');
+    expect((await command(h, 'sophie', '/care summary on')).text).toContain('Morning summary on: 07:30 on weekdays');
     expect((await command(h, 'sophie', '/care summary 7:30 weekdays')).text).toContain('Morning summary on: 07:30 on weekdays');
     const audit = await h.app.store.listAudit({ limit: 50 });
     const verbs = audit.filter((e) => e.userId === 'U0SOPHIE').map((e) => e.verb);
     expect(verbs.sort()).toEqual(['summary.off', 'summary.set', 'summary.set', 'summary.set', 'summary.set']);
 
     // Oliver's Slack time zone is New York: his 07:30 is New York's.
-    const olivers = (await command(h, 'oliver', '/care summary 07:30')).text;
+    const olivers = (await command(h, 'oliver', '/care summary 07:30 weekdays')).text;
     expect(olivers).toContain('07:30 on weekdays (America/New_York)');
     expect(olivers).toContain('Next: today at 7:30 AM'); // as Oliver's Slack shows it, in his zone (01:00 there)
     expect(await h.app.store.getSummarySetting(h.fake.teamId, 'U0OLIVER')).toMatchObject({ time: '07:30', days: 'weekdays', enabled: true });
@@ -343,7 +345,9 @@ describe('the Home tab shows the setting and changes it', () => {
     await h.driver.clickButton('sophie', { home: true, text: 'Turn on' });
     const form = await openForm('sophie');
     expect(h.fake.visibleText(form.view, { viewer: 'sophie' })).toContain('Europe/London');
-    const result = await h.driver.modal('sophie').fill('Time', '06:15').fill('Days', 'Every day').submit();
+    // It starts at every day: a care home works at weekends too.
+    expect(JSON.stringify(form.view.blocks)).toContain('"initial_option":{"text":{"type":"plain_text","text":"Every day"');
+    const result = await h.driver.modal('sophie').fill('Time', '06:15').submit();
     expect(result.outcome).toBe('closed');
     await homeShows('sophie', 'Morning summary: 06:15 every day (Europe/London)');
     expect(homeText('sophie')).toContain('[Change] [Turn off]');

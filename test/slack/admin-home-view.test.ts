@@ -56,7 +56,14 @@ const status: StatusReport = {
     lastTrouble: { agoMs: 120_000, error: 'HTTP 503' },
     rateLimit: { limit: 10, remaining: 7, agoMs: 3_000 },
   },
-  poll: { everySeconds: 60, lastRun: { agoMs: 20_000, ok: false, error: 'e'.repeat(300), requests: 0, seen: 0 }, lagMs: 90_000 },
+  poll: {
+    everySeconds: 60,
+    lastRun: { agoMs: 20_000, ok: false, error: 'e'.repeat(300), requests: 0, seen: 0 },
+    lagMs: 90_000,
+    newestChange: new Date('2026-03-10T09:58:30Z'),
+    lastOkAgoMs: 80_000,
+    late: false,
+  },
   deliveries: {
     windowHours: 24,
     sent: 12_000,

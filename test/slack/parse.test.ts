@@ -44,7 +44,9 @@ describe('/care command parsing', () => {
   });
 
   it('reads digest and route configuration', () => {
-    expect(parseCommand('digest here')).toMatchObject({ kind: 'digest-here', time: '08:00', days: 'weekdays', filter: { type: 'all' }, showTasks: false });
+    // A care home works every day: a digest is every day unless weekdays are asked for.
+    expect(parseCommand('digest here')).toMatchObject({ kind: 'digest-here', time: '08:00', days: 'daily', filter: { type: 'all' }, showTasks: false });
+    expect(parseCommand('digest here 7:30 weekdays')).toMatchObject({ time: '07:30', days: 'weekdays' });
     expect(parseCommand('digest here 7:30 daily urgent-only --show-tasks')).toMatchObject({
       time: '07:30',
       days: 'daily',
@@ -125,7 +127,25 @@ describe('/care command parsing', () => {
     expect(parseCommand('digest here 25:00')).toMatchObject({ kind: 'error' });
     expect(parseCommand('route Night')).toMatchObject({ kind: 'error', message: expect.stringContaining('/care route Home managers #care-team') });
     expect(parseCommand('route <#C1|night>')).toMatchObject({ kind: 'error' });
-    expect(parseCommand('frobnicate')).toMatchObject({ kind: 'error', message: expect.stringContaining('/care help') });
+  });
+
+  it('reads words that are no subcommand as /care new (Todoist-style); one word a slip away from a subcommand is asked about', () => {
+    expect(parseCommand('Call the GP tomorrow')).toEqual({ kind: 'new', task: 'Call the GP tomorrow', implied: true });
+    expect(parseCommand('Mind the step on floor 2')).toEqual({ kind: 'new', task: 'Mind the step on floor 2', implied: true });
+    expect(parseCommand('frobnicate')).toEqual({ kind: 'new', task: 'frobnicate', implied: true });
+    expect(parseCommand('new Call the GP')).toEqual({ kind: 'new', task: 'Call the GP' });
+    for (const [slip, meant] of [
+      ['mien', 'mine'],
+      ['hepl', 'help'],
+      ['shwo', 'show'],
+      ['sumary', 'summary'],
+      ['literatur', 'literature'],
+    ]) {
+      expect(parseCommand(slip!), slip).toEqual({
+        kind: 'error',
+        message: `I don't know \`${slip}\`: did you mean \`/care ${meant}\`? To make a new action of it, type \`/care new ${slip}\`.`,
+      });
+    }
   });
 
   it('never throws on random or hostile input and always names a next step', () => {

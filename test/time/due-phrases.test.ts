@@ -96,3 +96,73 @@ describe('due phrases in a task', () => {
     expect(normaliseDueWords('Tuesday and Wednesday')).toBe('Tuesday and Wednesday');
   });
 });
+
+// Thursday 26 November 2026, 10:00 in London (GMT).
+const NOV26 = '2026-11-26T10:00:00Z';
+
+describe('a due time that has passed', () => {
+  /** [typed, now (UTC), task left, due 'YYYY-MM-DD HH:MM' (or 'YYYY-MM-DD ' for a day alone), past] */
+  const PAST: [typed: string, now: string, task: string, due: string, past: boolean][] = [
+    // A day and month just gone is that day, shown as past, not moved a year on.
+    ['Check fridge temps 24/11 14:00', NOV26, 'Check fridge temps', '2026-11-24 14:00', true],
+    ['Check fridge on 24/11', NOV26, 'Check fridge', '2026-11-24 ', true],
+    ['Check fridge 26/11 09:00', NOV26, 'Check fridge', '2026-11-26 09:00', true], // earlier today
+    ['Bloods 30/12 9am', '2027-01-05T10:00:00Z', 'Bloods', '2026-12-30 09:00', true], // across the new year
+    ['Check fridge temps 24/11 14:00', TUE, 'Check fridge temps', '2026-11-24 14:00', false], // months ahead: this year's
+    ['Fridge temps 20/9 14:00', NOV26, 'Fridge temps', '2027-09-20 14:00', false], // over two months gone: next year's
+    // Said as a past time: read, and past.
+    ['yesterday 3pm', NOV26, '', '2026-11-25 15:00', true],
+    ['Call the GP 3pm yesterday', NOV26, 'Call the GP', '2026-11-25 15:00', true],
+    ['Dressing 24/11/2025 14:00', NOV26, 'Dressing', '2025-11-24 14:00', true],
+    ['Meds check today 9am', NOV26, 'Meds check', '2026-11-26 09:00', true],
+  ];
+
+  it.each(PAST)('%s (now %s) -> "%s", due %s, past: %s', (typed, now, task, due, past) => {
+    const read = readDuePhrase(typed, new Date(now), LONDON);
+    const [date, time] = due.split(' ');
+    expect(read.task).toBe(task);
+    expect(read.date).toBe(date);
+    expect(read.time ?? '').toBe(time);
+    expect(read.past ?? false).toBe(past);
+  });
+});
+
+describe('taking the words out tidies only where they were', () => {
+  const TIDY: [typed: string, task: string][] = [
+    ['Check :fire: doors tomorrow 10am', 'Check :fire: doors'],
+    ['Rota : nights , weekends tomorrow 10am', 'Rota : nights , weekends'],
+    ['Visit (tomorrow 3pm) Mr Patel', 'Visit Mr Patel'],
+    ['Handover\ntomorrow 9am check bloods', 'Handover\ncheck bloods'],
+    ['Call the GP tomorrow 3pm. Bring the notes', 'Call the GP. Bring the notes'],
+    ['Fire drill: tomorrow 3pm', 'Fire drill'],
+    ['- Order pads tomorrow 3pm', '- Order pads'],
+    ['Ring the family,  tomorrow 10am, about the visit', 'Ring the family, about the visit'],
+    ['Mr  Patel’s  meds , 8 am  tomorrow', 'Mr  Patel’s  meds'],
+  ];
+  it.each(TIDY)('%j -> %j', (typed, task) => {
+    expect(readDuePhrase(typed, new Date(TUE), LONDON).task).toBe(task);
+  });
+});
+
+describe('words that look like a date but were not read', () => {
+  const UNREAD: [typed: string, now: string, unread: string[]][] = [
+    ['Give 2 tablets at 8 tomorrow', TUE, ['at 8 tomorrow']], // 8 am or 8 pm?
+    ['Check fridge 24/11', NOV26, ['24/11']], // a fraction, or a date? Left to the person.
+    ['Call the GP tomorrow 3pm re appt on 24/12', TUE, ['24/12']], // the first is read, the second is not
+    ['Follow up yesterday’s fall', NOV26, ['yesterday']],
+    ['Ask about last night', TUE, ['last night']],
+    ['Rest for 10 mins after lunch', TUE, ['10 mins after']],
+    // Everyday words are not listed.
+    ['Sat with Mrs Jones', TUE, []],
+    ['Dr March to visit', TUE, []],
+    ['Night staff handover notes', TUE, []],
+    ['Call the family now', TUE, []],
+    ['Give 2 tablets 3 times a day', TUE, []],
+    ['Call the GP tomorrow 3pm', TUE, []],
+  ];
+  it.each(UNREAD)('%s (now %s) -> not read: %j', (typed, now, unread) => {
+    const read = readDuePhrase(typed, new Date(now), LONDON);
+    expect(read.unread ?? []).toEqual(unread);
+    for (const words of unread) expect(read.task).toContain(words);
+  });
+});

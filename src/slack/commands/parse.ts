@@ -7,7 +7,8 @@ import { isCareId } from '../ids.js';
 
 export type Command =
   | { kind: 'help' }
-  | { kind: 'new'; task: string }
+  /** `implied`: the words were no sub-command, so they were read as `/care new …` (Todoist-style); the form says so. */
+  | { kind: 'new'; task: string; implied?: boolean }
   | { kind: 'mine' }
   /** `slackUserId` from a mention; `personName` as typed after @ (looked up in the workspace). */
   | { kind: 'due'; window: DueWindowName; slackUserId?: string; personName?: string }
@@ -34,9 +35,9 @@ export const USAGE = {
   find: '/care find <words>',
   link: '/care link [your care user Id]  (admins: /care link @user <care user Id>)',
   unlink: '/care unlink  (or, admins: /care unlink @user)',
-  digest: '/care digest here [HH:MM] [weekdays|daily] [mine-only|urgent-only|@person…|location <name>] [--show-tasks] [--quiet]  ·  /care digest off|list|now',
+  digest: '/care digest here [HH:MM] [daily|weekdays] [mine-only|urgent-only|@person…|location <name>] [--show-tasks] [--quiet]  ·  /care digest off|list|now',
   route: '/care route <notification group name> #channel  ·  /care route off <group name>  ·  /care routes',
-  summary: '/care summary [HH:MM] [weekdays|daily]  ·  /care summary off  ·  /care summary (your setting)',
+  summary: '/care summary [HH:MM] [daily|weekdays]  ·  /care summary off  ·  /care summary (your setting)',
 } as const;
 
 const ACTION_NO = /^#?([A-Za-z0-9][A-Za-z0-9-]{0,23})$/;
@@ -119,9 +120,60 @@ export function parseCommand(input: string): Command {
       return parseRoute(rest);
     case 'summary':
       return parseSummary(tail);
-    default:
-      return error(`I don't know \`${truncateToken(head)}\`. Try \`/care help\`.`);
+    case '?':
+      return rest.length ? { kind: 'new', task: text, implied: true } : { kind: 'help' };
+    default: {
+      // Words that are no sub-command are a new action ("/care Call the GP tomorrow"), as in Todoist.
+      // One word that is a slip of a sub-command ("mien") is more likely the command: asked, not a form.
+      const meant = rest.length === 0 ? nearSubCommand(sub) : undefined;
+      if (meant)
+        return error(
+          `I don't know \`${truncateToken(head)}\`: did you mean \`/care ${meant}\`? To make a new action of it, type \`/care new ${truncateToken(head)}\`.`,
+        );
+      return { kind: 'new', task: text, implied: true };
+    }
   }
+}
+
+/** The sub-commands, for telling a slip ("mien", "hepl") from a task. */
+const SUB_COMMANDS = [
+  'help',
+  'new',
+  'mine',
+  'due',
+  'show',
+  'done',
+  'reopen',
+  'find',
+  'locations',
+  'literature',
+  'link',
+  'unlink',
+  'whoami',
+  'links',
+  'digest',
+  'route',
+  'routes',
+  'summary',
+] as const;
+
+/** Edits (insert, delete, change, swap two neighbours) from `a` to `b`. */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  return d[a.length]![b.length]!;
+}
+
+/** The sub-command a single typed word is one slip away from (two for long words), if any. */
+function nearSubCommand(word: string): string | undefined {
+  if (word.length < 3) return undefined;
+  const allowed = word.length > 6 ? 2 : 1;
+  return SUB_COMMANDS.find((c) => editDistance(word, c) <= allowed);
 }
 
 function truncateToken(t: string): string {
@@ -183,11 +235,12 @@ function parseDigest(args: string[]): Command {
       break;
     default:
       return error(
-        `${verb ? `I don't know \`/care digest ${truncateToken(verb)}\`` : '`/care digest` needs a word after it'}: it takes ${DIGEST_VERBS}. Start with \`/care digest here\` (08:00 on weekdays) in the channel.`,
+        `${verb ? `I don't know \`/care digest ${truncateToken(verb)}\`` : '`/care digest` needs a word after it'}: it takes ${DIGEST_VERBS}. Start with \`/care digest here\` (08:00 every day) in the channel.`,
       );
   }
   let time = '08:00';
-  let days: 'weekdays' | 'daily' = 'weekdays';
+  // A care home works every day: weekdays only when asked.
+  let days: 'weekdays' | 'daily' = 'daily';
   let filter: DigestScope = { type: 'all' };
   let showTasks = false;
   let quietWhenEmpty = false;
@@ -263,7 +316,7 @@ function parseRoute(args: string[]): Command {
   return { kind: 'route', groupName, channel };
 }
 
-/** `/care summary [time] [weekdays|daily]`, `/care summary on|off`; alone: show the setting. */
+/** `/care summary [time] [daily|weekdays]`, `/care summary on|off`; alone: show the setting. */
 function parseSummary(tail: string): Command {
   // "7 am" is one time, not two words.
   const args = tail

@@ -22,5 +22,6 @@ export const ActionFormMetaSchema = z.object({
   dueWas: z.string().datetime().optional(),
   farAheadOk: z.string().datetime().optional(),
   taskCut: z.object({ from: z.number().int().positive(), digest: z.string().regex(/^[0-9a-f]{16}$/) }).optional(),
+  typed: z.object({ asNew: z.string().max(30).optional(), unread: z.array(z.string().max(40)).max(5).optional() }).optional(),
 });
 export type ActionFormMeta = z.infer<typeof ActionFormMetaSchema>;

@@ -4,7 +4,8 @@
  * acted; the log gets the error without payloads; the process carries on.
  */
 import type { AllMiddlewareArgs, BlockAction, BlockElementAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { describeError } from '../../services/errors.js';
+import type { LogFields, Logger } from '../../logging/logger.js';
+import { describeError, UserFacingError } from '../../services/errors.js';
 import type { SlackDeps } from '../deps.js';
 import { type Responder, safeRespond } from '../respond.js';
 
@@ -12,6 +13,23 @@ export type ButtonBody = BlockAction<ButtonAction>;
 export type ButtonArgs = SlackActionMiddlewareArgs<ButtonBody> & AllMiddlewareArgs;
 /** A click or a pick on any element (a button, a menu, …). */
 export type ElementArgs<A extends BlockElementAction> = SlackActionMiddlewareArgs<BlockAction<A>> & AllMiddlewareArgs;
+
+/** Refusals that are a person's own doing (a wrong number, not linked, not an admin, a bad value): nothing for an operator to fix. */
+const PERSONS_MISTAKES: ReadonlySet<UserFacingError['code']> = new Set(['not-linked', 'not-found', 'forbidden', 'invalid', 'not-admin']);
+
+export function isPersonsMistake(err: unknown): err is UserFacingError {
+  return err instanceof UserFacingError && (PERSONS_MISTAKES.has(err.code) || err.field !== undefined);
+}
+
+/**
+ * Log a listener's failure: a person's mistake at `info` (the person was told; warnings are
+ * for operators), anything else at `warn` with the error. The mistake's sentence is left out
+ * (it may echo what was typed); its kind is enough.
+ */
+export function logFailure(logger: Logger, message: string, err: unknown, fields: LogFields = {}): void {
+  if (isPersonsMistake(err)) logger.info(message, { ...fields, mistake: err.code });
+  else logger.warn(message, { ...fields, error: err });
+}
 
 /** An error for the person who clicked, wherever they clicked: ephemeral where possible, else a DM. */
 export async function tellClicker(deps: SlackDeps, body: BlockAction, respond: Responder | undefined, message: string): Promise<void> {
@@ -38,7 +56,7 @@ export function buttonListener<A extends BlockElementAction = ButtonAction>(
     try {
       await handler(args);
     } catch (err) {
-      deps.logger.warn(`${name} button failed`, { error: err });
+      logFailure(deps.logger, `${name} button failed`, err);
       await tellClicker(deps, args.body, args.respond, describeError(err));
     }
   };

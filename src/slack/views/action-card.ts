@@ -1,7 +1,7 @@
 import { slackDate } from '../../time/slack-date.js';
 import type { types } from '@slack/bolt';
 import { ActionIds, actionBlockId, snoozeOptionValue } from '../ids.js';
-import { userText } from '../text.js';
+import { taskText, userText } from '../text.js';
 import { actions, button, confirmDialog, linkButton, section, staticSelect, type Block } from './blocks.js';
 import { isOverdue, type ActionView, type RenderContext } from '../../services/action-model.js';
 
@@ -45,7 +45,7 @@ export function markers(a: ActionView, now: Date): string {
 export function actionLine(a: ActionView, ctx: RenderContext): string {
   const due = a.due ? slackDate(a.due, ctx.timezone) : 'no due time';
   const head = [markers(a, ctx.now), `*${actionLabel(a)}*`].filter(Boolean).join(' ');
-  const task = ctx.showTask && a.task ? `\n${userText(a.task, 500)}` : '';
+  const task = ctx.showTask && a.task ? `\n${taskText(a.task, 500)}` : '';
   return `${head} · due ${due} · ${assigneeText(a)}${task}`;
 }
 
@@ -121,7 +121,7 @@ export function cardButtons(a: ActionView, place: ButtonPlace = {}): types.Actio
 
 /** The full action card: task, due, markers, assignee, number, state, buttons. */
 export function actionCard(a: ActionView, ctx: RenderContext): Block[] {
-  const task = ctx.showTask ? (a.task ? userText(a.task, 2800) : '_(no task text)_') : '_Task text hidden in this channel_';
+  const task = ctx.showTask ? (a.task ? taskText(a.task, 2800) : '_(no task text)_') : '_Task text hidden in this channel_';
   const state = a.completed ? `Completed ${slackDate(a.completed, ctx.timezone)} ${completedByText(a)}` : 'Open';
   const blocks: Block[] = [section(`${markers(a, ctx.now) ? `${markers(a, ctx.now)}\n` : ''}${task}`, { block_id: actionBlockId('task', a.id) })];
   blocks.push({
@@ -140,6 +140,6 @@ export function actionCard(a: ActionView, ctx: RenderContext): Block[] {
 
 /** Text for notifications and screen readers (no Block Kit). */
 export function actionFallback(a: ActionView, ctx: RenderContext): string {
-  const task = ctx.showTask && a.task ? `: ${userText(a.task, 200)}` : '';
+  const task = ctx.showTask && a.task ? `: ${taskText(a.task, 200)}` : '';
   return `Action ${actionLabel(a)}${task}`;
 }

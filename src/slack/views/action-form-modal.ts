@@ -1,6 +1,6 @@
 import type { types } from '@slack/bolt';
 import { ActionIds, BlockIds, CallbackIds, FIELD_ACTION_ID as V, FieldIds as F, reminderFieldIds } from '../ids.js';
-import { plain } from '../text.js';
+import { plain, userText } from '../text.js';
 import { actions, button, context, plainText } from './blocks.js';
 
 /** How a reminder is sent; "none" clears the reminder. */
@@ -56,6 +56,27 @@ export interface ActionModalMeta {
   farAheadOk?: string;
   /** The task was longer than the form holds: its whole length, and a digest of the cut text shown (see forms/task-limit.ts). */
   taskCut?: { from: number; digest: string };
+  /**
+   * How `/care …` words were read: `asNew`, the first word when it was no sub-command (so they were read as
+   * `/care new`), and the words that look like a date but were not read.
+   */
+  typed?: { asNew?: string | undefined; unread?: string[] | undefined };
+}
+
+/** The first word typed after `/care`, as carried in the form (short). */
+export const firstWordOf = (words: string) => {
+  const first = words.trim().split(/\s+/)[0] ?? '';
+  return first.length > 30 ? `${first.slice(0, 29)}…` : first;
+};
+
+/** Said when words after `/care` were no sub-command and became a new action. */
+export function readAsNewText(firstWord: string): string {
+  return `Read as \`/care new\`: “${userText(firstWord, 30)}” is not a /care command (\`/care help\` lists them).`;
+}
+
+/** Under the due time: words that look like a date but were not read (left in the task). */
+export function unreadNotice(words: string[]): string {
+  return `Not read as a date: ${words.map((w) => `“${userText(w, 40)}”`).join(', ')}. They are left in the task; set the due date and time here.`;
 }
 
 /** Under the task, when the text was longer than a form holds: said at once, not found out later. */
@@ -174,7 +195,9 @@ function moreBlocks(mode: 'create' | 'edit', initial: ActionFormInitial): types.
  */
 export function actionModal(meta: ActionModalMeta, privateMetadata: string, initial: ActionFormInitial = {}): types.ModalView {
   const urgentOption = opt('Urgent (shows at the top of dashboards)', 'urgent');
+  const unread = meta.typed?.unread ?? [];
   const blocks: types.KnownBlock[] = [
+    ...(meta.typed?.asNew ? [{ ...context(`:information_source: ${readAsNewText(meta.typed.asNew)}`), block_id: BlockIds.readAs }] : []),
     input(F.task, 'Task', {
       type: 'plain_text_input',
       action_id: V,
@@ -192,6 +215,7 @@ export function actionModal(meta: ActionModalMeta, privateMetadata: string, init
       `In your Slack time zone (${meta.tz}).`,
     ),
     ...(initial.dueNotice ? [{ ...context(`:warning: ${initial.dueNotice}`), block_id: BlockIds.dueNotice }] : []),
+    ...(unread.length ? [{ ...context(`:grey_question: ${unreadNotice(unread)}`), block_id: BlockIds.dueUnread }] : []),
     input(
       F.assignee,
       'Assignee',

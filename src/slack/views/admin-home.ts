@@ -19,7 +19,7 @@ export const ADMIN_HOME_MAX_BLOCKS = 30;
 /** Both sections, each in a fixed number of blocks; an error stands in for a section that could not be read. */
 export function adminHomeBlocks(admin: AdminHome, ctx: RenderContext): Block[] {
   const team = 'error' in admin.team ? [header('Team'), section(`:warning: ${admin.team.error}`)] : teamSectionBlocks(admin.team, ctx);
-  const status = 'error' in admin.status ? [header('Status'), section(`:warning: ${admin.status.error}`)] : statusSectionBlocks(admin.status);
+  const status = 'error' in admin.status ? [header('Status'), section(`:warning: ${admin.status.error}`)] : statusSectionBlocks(admin.status, ctx.timezone);
   const extra = admin.extra?.length ? [divider(), ...admin.extra] : [];
   return [...[divider(), ...team, divider(), ...status].slice(0, ADMIN_HOME_MAX_BLOCKS - extra.length), ...extra];
 }

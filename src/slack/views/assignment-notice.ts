@@ -1,6 +1,6 @@
 import { slackDate } from '../../time/slack-date.js';
 import { actionBlockId } from '../ids.js';
-import { userText } from '../text.js';
+import { taskText } from '../text.js';
 import { actionLabel, cardButtons, markers } from './action-card.js';
 import { section, type Block } from './blocks.js';
 import type { ActionView, RenderContext } from '../../services/action-model.js';
@@ -14,7 +14,7 @@ export function assignmentNotice(a: ActionView, ctx: RenderContext, assignment: 
   const who = assignment.by ? `by <@${assignment.by}>` : 'in the care system';
   const text = `You were assigned action ${actionLabel(a)} ${who}`;
   const flags = markers(a, ctx.now);
-  const task = ctx.showTask ? (a.task ? `\n>${userText(a.task, 1500).replace(/\n/g, '\n>')}` : '\n_(no task text)_') : '';
+  const task = ctx.showTask ? (a.task ? `\n>${taskText(a.task, 1500).replace(/\n/g, '\n>')}` : '\n_(no task text)_') : '';
   return {
     text,
     blocks: [

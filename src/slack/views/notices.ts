@@ -1,14 +1,14 @@
 import { slackDate } from '../../time/slack-date.js';
 import { actionBlockId } from '../ids.js';
-import { userText } from '../text.js';
+import { taskText, userText } from '../text.js';
 import { actionLabel, assigneeText, cardButtons, completedByText, takeItButton } from './action-card.js';
 import { context, section, type Block } from './blocks.js';
-import type { ActionView, RenderContext } from '../../services/action-model.js';
+import { isOverdue, type ActionView, type RenderContext } from '../../services/action-model.js';
 
 /** A completion notice for a notification group member (DM) or a routed channel. */
 export function completionNotice(a: ActionView, ctx: RenderContext, groups: string[]): { text: string; blocks: Block[] } {
   const when = a.completed ? slackDate(a.completed, ctx.timezone) : 'just now';
-  const task = ctx.showTask && a.task ? `\n>${userText(a.task, 1500).replace(/\n/g, '\n>')}` : '';
+  const task = ctx.showTask && a.task ? `\n>${taskText(a.task, 1500).replace(/\n/g, '\n>')}` : '';
   const text = `Action ${actionLabel(a)} was completed ${completedByText(a)}`;
   const groupText = groups.length
     ? `You are told because of the notification group${groups.length > 1 ? 's' : ''} ${groups.map((g) => `*${userText(g, 80)}*`).join(', ')}.`
@@ -30,12 +30,14 @@ export function completionNotice(a: ActionView, ctx: RenderContext, groups: stri
 export function urgentAlert(a: ActionView, ctx: RenderContext): { text: string; blocks: Block[] } {
   const buttons = cardButtons(a, ctx);
   if (ctx.shared && !a.completed) buttons.elements.splice(1, 0, takeItButton(a));
-  const task = ctx.showTask && a.task ? `\n${userText(a.task, 1500)}` : '';
+  const task = ctx.showTask && a.task ? `\n${taskText(a.task, 1500)}` : '';
   const text = `Urgent action ${actionLabel(a)}`;
+  // Overdue is said as in digests and cards: an urgent action past its time is the one to take first.
+  const overdue = isOverdue(a, ctx.now) ? ' · :warning: *Overdue*' : '';
   return {
     text,
     blocks: [
-      section(`:rotating_light: *${text}* · due ${a.due ? slackDate(a.due, ctx.timezone) : 'not set'} · ${assigneeText(a)}${task}`, {
+      section(`:rotating_light: *${text}*${overdue} · due ${a.due ? slackDate(a.due, ctx.timezone) : 'not set'} · ${assigneeText(a)}${task}`, {
         block_id: actionBlockId('task', a.id),
       }),
       buttons,

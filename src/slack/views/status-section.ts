@@ -47,13 +47,25 @@ function careField(c: StatusReport['care']): string {
   return lines.join('\n');
 }
 
-function pollField(p: StatusReport['poll']): string {
+/**
+ * The poll's last run, then: on time, when the care system last changed (a quiet night is no lag);
+ * late (no good run for a few intervals), how long since one and how far behind it is.
+ * Times are Slack date tokens, in each reader's own zone (`tz`: the fallback's).
+ */
+function pollField(p: StatusReport['poll'], tz: string): string {
   const lines = [`*Changes poll* (every ${p.everySeconds} s)`];
   const r = p.lastRun;
+  const counts = r ? `${r.requests} request${r.requests === 1 ? '' : 's'}, ${r.seen} changed` : '';
   if (!r) lines.push('not run yet since the store was made');
-  else if (r.ok) lines.push(`:white_check_mark: last run ${ago(r.agoMs)}: ${r.requests} request${r.requests === 1 ? '' : 's'}, ${r.seen} changed`);
-  else lines.push(`:warning: last run failed ${ago(r.agoMs)}: ${userText(r.error ?? 'unknown error', 200)}`);
-  if (p.lagMs !== null) lines.push(`lag: ${span(p.lagMs)} since the newest change seen`);
+  else if (r.ok && !p.late) lines.push(`:white_check_mark: last run ${ago(r.agoMs)}: ${counts}`);
+  else if (r.ok) lines.push(`:warning: late: last run ${ago(r.agoMs)}: ${counts}`);
+  else {
+    lines.push(`:warning: last run failed ${ago(r.agoMs)}: ${userText(r.error ?? 'unknown error', 200)}`);
+    if (p.late) lines.push(`:warning: late: ${p.lastOkAgoMs === null ? 'no good run yet' : `last good run ${ago(p.lastOkAgoMs)}`}`);
+  }
+  if (p.late) {
+    if (p.lagMs !== null) lines.push(`lag: ${span(p.lagMs)} since the newest change seen`);
+  } else if (p.newestChange) lines.push(`no changes since ${slackDate(p.newestChange, tz, '{date_short_pretty} at {time}')}`);
   return lines.join('\n');
 }
 
@@ -76,12 +88,12 @@ function digestLine(d: StatusReport['digests'][number]): string {
 }
 
 /** The Status section: connection, poll, deliveries (failed ones with their reason and Retry), digests, version. */
-export function statusSectionBlocks(report: StatusReport): Block[] {
+export function statusSectionBlocks(report: StatusReport, timezone: string): Block[] {
   const blocks: Block[] = [
     header('Status'),
     {
       type: 'section',
-      fields: [careField(report.care), pollField(report.poll), deliveriesField(report.deliveries), `*Version*\n${userText(report.version, 60)}`].map(
+      fields: [careField(report.care), pollField(report.poll, timezone), deliveriesField(report.deliveries), `*Version*\n${userText(report.version, 60)}`].map(
         (text) => ({
           type: 'mrkdwn' as const,
           text: text.slice(0, 2000),

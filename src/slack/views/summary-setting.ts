@@ -17,7 +17,7 @@ const WHAT = 'a DM with your overdue, due-today and urgent actions';
 export function summaryStatusText(status: SummaryStatus, changed = false): string {
   const s = status.setting;
   if (!s?.enabled) {
-    return `${s ? 'Your morning summary is off.' : 'You have no morning summary.'} \`/care summary 07:30\` sends you ${WHAT} each weekday at 07:30 your time (\`daily\` for every day).`;
+    return `${s ? 'Your morning summary is off.' : 'You have no morning summary.'} \`/care summary 07:30\` sends you ${WHAT} every day at 07:30 your time (\`weekdays\` for Monday to Friday only).`;
   }
   const schedule = describeSummarySchedule({ time: s.time, days: s.days, timezone: status.timezone });
   const next = status.next ? ` Next: ${slackDate(status.next, status.timezone)}.` : '';
@@ -68,7 +68,7 @@ export function summaryModal(callbackId: string, privateMetadata: string, status
         type: 'input',
         block_id: FieldIds.summaryDays,
         label: plainText('Days'),
-        element: { type: 'radio_buttons', action_id: FIELD_ACTION_ID, options: [DAY_OPTIONS.weekdays, DAY_OPTIONS.daily], initial_option: DAY_OPTIONS[days] },
+        element: { type: 'radio_buttons', action_id: FIELD_ACTION_ID, options: [DAY_OPTIONS.daily, DAY_OPTIONS.weekdays], initial_option: DAY_OPTIONS[days] },
       },
     ],
   };

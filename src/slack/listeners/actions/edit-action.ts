@@ -9,7 +9,7 @@ import { ActionIds, CallbackIds } from '../../ids.js';
 import { type ActionFormInitial, type ActionModalMeta, actionModal, hasMoreOptions, type ReminderForm } from '../../views/action-form-modal.js';
 import { loadingModal, messageModal } from '../../views/simple-modals.js';
 import { fitTask } from '../../forms/task-limit.js';
-import { buttonListener, tellClicker } from '../error-policy.js';
+import { buttonListener, logFailure, tellClicker } from '../error-policy.js';
 
 const TITLE = 'Edit care action';
 
@@ -71,7 +71,7 @@ export function registerEditButton(app: App, deps: SlackDeps): void {
         const sealed = deps.signedMetadata.encode(meta, { ...actor, form: CallbackIds.actionModal });
         await deps.slack.views.update({ view_id: viewId, view: actionModal(meta, sealed, await initialValues(deps, actor.teamId, current, tz, fitted.task)) });
       } catch (err) {
-        deps.logger.warn('could not open the edit form', { error: err });
+        logFailure(deps.logger, 'could not open the edit form', err);
         await deps.slack.views.update({ view_id: viewId, view: messageModal(TITLE, describeError(err)) }).catch(() => undefined);
       }
     }),

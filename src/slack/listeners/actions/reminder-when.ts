@@ -3,7 +3,7 @@ import { describeError } from '../../../services/errors.js';
 import type { SlackDeps } from '../../deps.js';
 import { FIELD_ACTION_ID, REMINDER_WHEN_BLOCK } from '../../ids.js';
 import { type FormViewPayload, redrawActionForm } from '../../redraw-action-form.js';
-import { tellByDm } from '../error-policy.js';
+import { logFailure, tellByDm } from '../error-policy.js';
 
 /** A reminder's "when" changed in the action form: drawn again, with a time picker for "at a time of day". */
 export function registerReminderWhen(app: App, deps: SlackDeps): void {
@@ -13,7 +13,7 @@ export function registerReminderWhen(app: App, deps: SlackDeps): void {
     try {
       await redrawActionForm(deps, { teamId: body.team?.id ?? '', userId: body.user.id }, body.view as FormViewPayload);
     } catch (err) {
-      deps.logger.warn('reminder when failed', { error: err });
+      logFailure(deps.logger, 'reminder when failed', err);
       await tellByDm(deps, body.user.id, describeError(err));
     }
   });

@@ -6,7 +6,7 @@ import { publishHome } from '../../home-publisher.js';
 import { ActionIds, CallbackIds } from '../../ids.js';
 import { loadingModal, messageModal } from '../../views/simple-modals.js';
 import { summaryModal } from '../../views/summary-setting.js';
-import { buttonListener } from '../error-policy.js';
+import { buttonListener, logFailure } from '../error-policy.js';
 
 const TITLE = 'Morning summary';
 
@@ -25,7 +25,7 @@ export function registerSummaryButtons(app: App, deps: SlackDeps): void {
         const sealed = deps.signedMetadata.encode({ from: 'home' }, { ...actor, form: CallbackIds.summaryModal });
         await deps.slack.views.update({ view_id: viewId, view: summaryModal(CallbackIds.summaryModal, sealed, status, SUMMARY_DEFAULTS) });
       } catch (err) {
-        deps.logger.warn('could not fill the summary form', { error: err });
+        logFailure(deps.logger, 'could not fill the summary form', err);
         await deps.slack.views.update({ view_id: viewId, view: messageModal(TITLE, `:warning: ${describeError(err)}`) }).catch(() => undefined);
       }
     }),

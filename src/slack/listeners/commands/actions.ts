@@ -5,6 +5,7 @@ import { renderCommandList } from '../../lists.js';
 import { openCreateForm } from '../../open-action-form.js';
 import { actionCard } from '../../views/action-card.js';
 import { section } from '../../views/blocks.js';
+import { firstWordOf, readAsNewText } from '../../views/action-form-modal.js';
 import { notLinkedBlocks } from '../../views/help.js';
 import { nameProblemText } from '../../views/name-lookup.js';
 import type { CommandHandler } from './handler.js';
@@ -17,13 +18,23 @@ async function replyWithCard(ctx: CommandContext, deps: SlackDeps, view: ActionV
   await ctx.reply(note ? { text: note, blocks: [section(note), ...card] } : { text: `Action ${view.actionNo ?? view.id}`, blocks: card });
 }
 
-/** `/care new [task]`: the create form (linked people only); a due phrase in the task ("tomorrow 3pm") fills the due time. */
+/**
+ * `/care new [task]`: the create form (linked people only); a due phrase in the task ("tomorrow 3pm") fills the due time.
+ * Words that are no sub-command come here too (`implied`), and the form (or the reply) says they were read as `/care new`.
+ */
 export const newAction: CommandHandler<'new'> = async (cmd, ctx, deps) => {
   if (!(await deps.identity.getLink(actorOf(ctx)))) {
-    await ctx.reply({ text: 'Link your care account first: /care link', blocks: notLinkedBlocks() });
+    const readAs = cmd.implied ? `${readAsNewText(firstWordOf(cmd.task))} ` : '';
+    await ctx.reply({ text: `${readAs}Link your care account first: /care link`, blocks: [...(readAs ? [section(readAs)] : []), ...notLinkedBlocks()] });
     return;
   }
-  await openCreateForm(deps, ctx.triggerId, actorOf(ctx), { channelId: ctx.channelId, task: cmd.task, dueFromTask: true, onOpened: ctx.answeredElsewhere });
+  await openCreateForm(deps, ctx.triggerId, actorOf(ctx), {
+    channelId: ctx.channelId,
+    task: cmd.task,
+    dueFromTask: true,
+    onOpened: ctx.answeredElsewhere,
+    readAsNew: cmd.implied === true,
+  });
 };
 
 /** `/care mine` */

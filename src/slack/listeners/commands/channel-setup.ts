@@ -4,6 +4,9 @@ import { USAGE } from '../../commands/parse.js';
 import type { CommandContext } from '../../deps.js';
 import { escapeMrkdwn, userText } from '../../text.js';
 import { nameProblemText } from '../../views/name-lookup.js';
+import { section } from '../../views/blocks.js';
+import { showTasksQuestion } from '../../views/show-tasks.js';
+import { describeSummarySchedule } from '../../views/summary-setting.js';
 import type { CommandHandler } from './handler.js';
 
 const adminOf = (ctx: CommandContext) => ({ teamId: ctx.teamId, userId: ctx.userId });
@@ -19,7 +22,7 @@ const describeFilters = (f: DigestFilters) =>
           ? `location ${userText(String(f.locationName), 80)}`
           : 'all actions';
 
-/** `/care digest here [HH:MM] [weekdays|daily] [filter] [--show-tasks] [--quiet]` */
+/** `/care digest here [HH:MM] [daily|weekdays] [filter] [--show-tasks] [--quiet]` */
 export const digestHere: CommandHandler<'digest-here'> = async (cmd, ctx, deps) => {
   const result = await deps.channelSetup.setDigest(adminOf(ctx), {
     channelId: ctx.channelId,
@@ -46,13 +49,12 @@ export const digestHere: CommandHandler<'digest-here'> = async (cmd, ctx, deps) 
   const sub = result.subscription;
   const privacy = result.isPrivate
     ? 'Task text is shown (private channel).'
-    : sub.showTaskText
-      ? 'Task text is shown here, as you chose with --show-tasks.'
+    : result.showTasksPending
+      ? 'Task text stays hidden until you confirm below.'
       : 'Task text is hidden here (public channel); numbers, due times and assignees only.';
   const unlinked = result.unlinkedSlackUserIds.length ? ` Not linked yet, so not covered: ${result.unlinkedSlackUserIds.map((u) => `<@${u}>`).join(' ')}.` : '';
-  await ctx.reply({
-    text: `Digest set for this channel: ${sub.time} ${sub.days} (${sub.timeZone}), ${describeFilters(sub.filters)}. Next: ${slackDate(result.next, sub.timeZone)}. ${privacy}${unlinked}`,
-  });
+  const text = `Digest set for this channel: ${describeSummarySchedule({ time: sub.time, days: sub.days, timezone: sub.timeZone })}, ${describeFilters(sub.filters)}. Next: ${slackDate(result.next, sub.timeZone)}. ${privacy}${unlinked}`;
+  await ctx.reply(result.showTasksPending ? { text, blocks: [section(text), ...showTasksQuestion(ctx.channelId, sub.setUpAt)] } : { text });
 };
 
 /** `/care digest off` */
@@ -71,7 +73,7 @@ export const digestList: CommandHandler<'digest-list'> = async (_cmd, ctx, deps)
       ? subs
           .map(
             (s) =>
-              `<#${s.channelId}>: ${s.time} ${s.days} (${s.timeZone}), ${describeFilters(s.filters)}${s.showTaskText ? ', task text shown' : ''}, set by <@${s.setUpBy}>`,
+              `<#${s.channelId}>: ${describeSummarySchedule({ time: s.time, days: s.days, timezone: s.timeZone })}, ${describeFilters(s.filters)}${s.showTaskText ? ', task text shown' : ''}, set by <@${s.setUpBy}>`,
           )
           .join('\n')
       : 'No channel has a digest yet. `/care digest here` sets one up.',

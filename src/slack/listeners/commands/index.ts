@@ -6,6 +6,7 @@ import { safeRespond } from '../../respond.js';
 import { patientReply, SLOW_TEXT } from '../slow-answer.js';
 import { escapeMrkdwn } from '../../text.js';
 import { errorBlocks } from '../../views/help.js';
+import { logFailure } from '../error-policy.js';
 import { help, link, links, unlink, whoami } from './account.js';
 import { doneOrReopen, due, find, mine, newAction, show } from './actions.js';
 import { digestHere, digestList, digestNow, digestOff, route, routeOff, routes } from './channel-setup.js';
@@ -83,7 +84,7 @@ export function registerCareCommand(app: App, deps: SlackDeps): void {
       await handle(cmd, ctx, deps);
     } catch (err) {
       const message = describeError(err);
-      deps.logger.warn('slash command failed', { sub: cmd.kind, error: err });
+      logFailure(deps.logger, 'slash command failed', err, { sub: cmd.kind });
       await ctx.reply({ text: message, blocks: errorBlocks(message) });
     } finally {
       answer.done();

@@ -19,7 +19,7 @@ export const summaryShow: CommandHandler<'summary-show'> = async (_cmd, ctx, dep
   await ctx.reply({ text: summaryStatusText(await deps.summaries.status(actorOf(ctx))) });
 };
 
-/** `/care summary [HH:MM] [weekdays|daily]` (and `/care summary on`): turn it on or change it. */
+/** `/care summary [HH:MM] [daily|weekdays]` (and `/care summary on`): turn it on or change it. */
 export const summarySet: CommandHandler<'summary-set'> = async (cmd, ctx, deps) => {
   if (await toldToLink(ctx, deps)) return;
   const status = await deps.summaries.set(actorOf(ctx), { time: cmd.time, days: cmd.days });
@@ -34,7 +34,7 @@ export const summaryOff: CommandHandler<'summary-off'> = async (_cmd, ctx, deps)
   await ctx.reply({
     text: wasOn
       ? 'Your morning summary is off. `/care summary on` turns it back on at the same time.'
-      : 'Your morning summary was not on. `/care summary 07:30` turns it on (any time, weekdays or daily).',
+      : 'Your morning summary was not on. `/care summary 07:30` turns it on (any time; every day unless you add `weekdays`).',
   });
   if (wasOn) await publishHome(deps, ctx.teamId, ctx.userId);
 };

@@ -3,7 +3,7 @@ import { describeError } from '../../../services/errors.js';
 import type { SlackDeps } from '../../deps.js';
 import { CallbackIds } from '../../ids.js';
 import { openCreateForm } from '../../open-action-form.js';
-import { tellByDm } from '../error-policy.js';
+import { logFailure, tellByDm } from '../error-policy.js';
 
 /** Message shortcut "Create care action": task prefilled from the message, confirmed in its thread. */
 export function registerCreateFromMessage(app: App, deps: SlackDeps): void {
@@ -22,7 +22,7 @@ export function registerCreateFromMessage(app: App, deps: SlackDeps): void {
       });
     } catch (err) {
       // A shortcut has no response_url: the person hears why in a DM instead of nothing happening.
-      deps.logger.warn('message shortcut failed', { error: err });
+      logFailure(deps.logger, 'message shortcut failed', err);
       await tellByDm(deps, actor.userId, `I could not open the form: ${describeError(err)}`);
     }
   });
