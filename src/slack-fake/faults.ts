@@ -26,6 +26,8 @@ export interface FaultConfig {
   serverErrorMethods: string[] | null;
   latencyMs: number;
   latencyMethods: string[] | null;
+  /** The share of those calls slowed (1: every one). */
+  latencyShare: number;
   next: NextFailure[];
 }
 
@@ -53,10 +55,11 @@ export class Faults {
     this.state.serverErrorMethods = options.methods ?? null;
   }
 
-  /** Adds latency to every call (or only to some methods). */
-  latency(ms: number, options: { methods?: string[] } = {}): void {
+  /** Adds latency to every call (or only to some methods; or only to a random share of them). */
+  latency(ms: number, options: { methods?: string[]; share?: number } = {}): void {
     this.state.latencyMs = ms;
     this.state.latencyMethods = options.methods ?? null;
+    this.state.latencyShare = options.share ?? 1;
   }
 
   clear(): void {
@@ -70,7 +73,8 @@ export class Faults {
   /** What happens to this call (consumes a "next N" failure when one matches). */
   decide(method: string, args: Record<string, unknown> = {}): FaultDecision {
     const s = this.state;
-    const delayMs = s.latencyMs > 0 && (!s.latencyMethods || s.latencyMethods.includes(method)) ? s.latencyMs : 0;
+    const slowed = s.latencyMs > 0 && (!s.latencyMethods || s.latencyMethods.includes(method)) && (s.latencyShare >= 1 || this.random() < s.latencyShare);
+    const delayMs = slowed ? s.latencyMs : 0;
     const next = s.next.find((n) => matches(n, method, args));
     if (next) {
       next.remaining -= 1;
@@ -88,5 +92,5 @@ export class Faults {
 }
 
 function emptyConfig(): FaultConfig {
-  return { serverErrorShare: 0, serverErrorStatus: 500, serverErrorMethods: null, latencyMs: 0, latencyMethods: null, next: [] };
+  return { serverErrorShare: 0, serverErrorStatus: 500, serverErrorMethods: null, latencyMs: 0, latencyMethods: null, latencyShare: 1, next: [] };
 }

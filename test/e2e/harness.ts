@@ -64,6 +64,11 @@ export interface HarnessOptions {
    * about something else that needs more of Slack than its limits allow (e.g. 130 DMs to one person at once).
    */
   slackLimits?: boolean;
+  /**
+   * How the app is distributed, as Slack counts it (default internal). `distributed`: a commercially
+   * distributed app not approved for the Marketplace, which may read history once a minute, 15 a page.
+   */
+  distribution?: 'internal' | 'distributed';
 }
 
 const SIGNING_SECRET = 'e2e-signing-secret';
@@ -80,7 +85,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const now = () => new Date(worldNow() + ahead);
   const sandbox = await startSandbox({ port: 0, seed: 'demo', controls: true, rateLimit: 0, ...(startAt ? { startTime: startAt } : {}), ...options.sandbox });
   const fake = await startSlackFake({
-    workspace: options.workspace ?? careWorkspace(),
+    workspace: { ...(options.workspace ?? careWorkspace()), appDistribution: options.distribution ?? 'internal' },
     rateLimits: options.slackLimits !== false,
     clock: { now: worldNow },
   });
@@ -94,6 +99,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       apiUrl: fake.apiUrl,
       lookupFailureTtlMs: 0,
       paced: options.slackLimits !== false,
+      distribution: options.distribution ?? 'internal',
       ...(transport === 'socket' ? { appToken: fake.appToken } : {}),
     },
     care: { baseUrl: sandbox.url, ...sandbox.credentials, rateLimitPerSecond: options.careRateLimitPerSecond ?? 50 },
