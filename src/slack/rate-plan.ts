@@ -55,6 +55,12 @@ const perMinute = (n: number, burst = n): Pace => ({ burst, intervalMs: 60_000 /
 /** One message a second per channel, with a burst of two (Slack tolerates short bursts). */
 export const POST_PER_CHANNEL: Pace = { burst: 2, intervalMs: 1_000 };
 
+/**
+ * `chat.postMessage` across a workspace's channels: Slack's special tier has no per-method minute, only
+ * "several hundred messages a minute" workspace-wide; the app keeps to 300.
+ */
+const POSTS_PER_WORKSPACE: Pace = perMinute(300, 60);
+
 /** History and replies: what Slack allows this distribution. */
 export function historyPace(distribution: SlackDistribution): { pace: Pace; pageLimit: number } {
   return distribution === 'distributed' ? { pace: perMinute(1, 1), pageLimit: 15 } : { pace: perMinute(TIER_PER_MINUTE[3] * 0.9), pageLimit: 200 };
@@ -66,6 +72,7 @@ export function historyPace(distribution: SlackDistribution): { pace: Pace; page
  */
 export function methodPace(method: string, distribution: SlackDistribution): Pace {
   if (method === 'conversations.history' || method === 'conversations.replies') return historyPace(distribution).pace;
+  if (method === 'chat.postMessage') return POSTS_PER_WORKSPACE;
   const tier = METHOD_TIERS[method] ?? 3;
   const n = Math.max(1, Math.floor(TIER_PER_MINUTE[tier] * 0.9));
   return perMinute(n, tier === 1 ? 1 : Math.max(1, Math.floor(n / 2)));
