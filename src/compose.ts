@@ -14,7 +14,7 @@ import { createSlackApp, type SlackApp } from './slack/app.js';
 import type { SlackDeps } from './slack/deps.js';
 import { createReplayGuard } from './slack/replay-guard.js';
 import type { SlackDistribution } from './slack/rate-plan.js';
-import { createSlackPacer } from './slack/slack-pacer.js';
+import { createSlackPacer, pacerClockOf } from './slack/slack-pacer.js';
 import { createSignedMetadata, metadataKey } from './slack/signed-metadata.js';
 import { openStore, type Store } from './store/index.js';
 import { composeWorkspace, type WorkspaceShared } from './workspaces/compose-workspace.js';
@@ -102,7 +102,12 @@ export async function composeShared(
     readCache: settings.readCache,
     lookupFailureTtlMs: settings.slack.lookupFailureTtlMs,
     // One pacer for every Slack client of this process (Bolt's, the jobs', the deliverer's), all workspaces.
-    slackPacer: createSlackPacer({ distribution: settings.slack.distribution ?? 'internal', paced: settings.slack.paced, observer: metrics.slack.pacer }),
+    slackPacer: createSlackPacer({
+      distribution: settings.slack.distribution ?? 'internal',
+      paced: settings.slack.paced,
+      clock: pacerClockOf(now),
+      observer: metrics.slack.pacer,
+    }),
   };
   return { store, metrics, shared };
 }

@@ -276,8 +276,9 @@ export function createDeliverer(deps: DelivererOptions): Deliverer {
       // An earlier attempt may have posted before it could record it (it got no answer, a 5xx, or its
       // holder died with the claim): look before posting again. A 429 or any other answer needs no look.
       let lookFirst = claim.outcome === 'reclaimed' || delivery.inDoubtAt !== null;
-      // Looking within this claim after its own 5xx: up to now, not up to an earlier doubt.
-      let upToNow = claim.outcome === 'reclaimed';
+      // Up to when the post was left in doubt; up to now after a holder died (unknown when it posted) or after
+      // this claim's own 5xx.
+      let upToNow = claim.outcome === 'reclaimed' && delivery.inDoubtAt === null;
       for (let attempt = 1; ; attempt++) {
         let ts: string | undefined;
         try {

@@ -23,7 +23,11 @@ export interface PacerClock {
   sleep(ms: number): Promise<void>;
 }
 
-const realClock: PacerClock = { now: () => performance.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const realClock: PacerClock = { now: () => performance.now(), sleep };
+
+/** The app's clock (the one Slack's own limits are judged by, as the demo and tests move it), sleeping in real time. */
+export const pacerClockOf = (now: () => Date): PacerClock => ({ now: () => now().getTime(), sleep });
 
 /** GCRA: the theoretical arrival time of the next call, and a not-before set by Slack's Retry-After. */
 interface Bucket {
@@ -85,7 +89,8 @@ export function createSlackPacer(options: {
     }
     const get = (name: string, pace: Pace): [Bucket, Pace] => {
       let b = buckets.get(name);
-      if (!b) buckets.set(name, (b = { tat: now, notBefore: 0, lastUsed: now }));
+      // New, or the clock went back (a moved clock): start afresh rather than wait for a time long past.
+      if (!b || now < b.lastUsed - 1_000) buckets.set(name, (b = { tat: now, notBefore: 0, lastUsed: now }));
       return [b, pace];
     };
     const list = [get(`${key.workspace}|${key.method}`, paceOf(methodPace(key.method, options.distribution)))];

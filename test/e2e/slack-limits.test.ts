@@ -9,6 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveryActionId, deliveryKind, poll } from './fixtures/jobs-support.js';
+import { digestsIn } from './fixtures/jobs-support.js';
 import { command, linkDirectly, startHarness, webAppAction, type Harness } from './harness.js';
 
 const START = new Date('2026-11-25T10:00:00Z');
@@ -79,5 +80,95 @@ describe("under today's Slack limits, as a distributed app", () => {
     for (const person of ['sophie', 'priya', 'amelia']) {
       for (const m of [...h.fake.dms(person), ...h.fake.ephemerals(person)]) expect(h.fake.visibleText(m)).not.toMatch(/ratelimit/i);
     }
+  });
+});
+
+describe('a digest whose thread needs eight posts in one channel', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ startAt: START, sandbox: { seed: 'empty' }, distribution: 'distributed', jobs: { pollSeconds: 3600 } });
+    const sophie = await linkDirectly(h, 'sophie');
+    const hours = (n: number) => new Date(h.now().getTime() + n * 3_600_000);
+    // 70 in each section: with the ten most pressing in the channel message, each section takes two thread posts.
+    const make = (n: number, input: (i: number) => Parameters<typeof webAppAction>[1]) =>
+      Promise.all(Array.from({ length: n }, (_, i) => webAppAction(h, input(i))));
+    await make(70, (i) => ({ task: `Overdue ${i}`, due: hours(-2 - i / 10), assigned_to: sophie }));
+    await make(70, (i) => ({ task: `Today ${i}`, due: hours(1 + i / 20), assigned_to: sophie }));
+    await make(70, (i) => ({ task: `Urgent ${i}`, due: hours(50 + i / 10), assigned_to: sophie, urgent: true }));
+    await make(70, (i) => ({ task: `Nobody's ${i}`, due: hours(5 + i / 20) }));
+    await command(h, 'amelia', '/care digest here', { channel: '#care-leads' });
+  });
+  afterAll(async () => h?.close());
+
+  it("arrives whole and in order, paced under Slack's limits, with nothing repeated inside a Retry-After", async () => {
+    await command(h, 'amelia', '/care digest now', { channel: '#care-leads' }, 60_000);
+    // Nine posts in one channel take Slack about nine seconds: Amelia is told it is slow, then that it was posted.
+    await h.fake.waitFor(() => h.fake.ephemerals('amelia').find((e) => /posted/i.test(h.fake.visibleText(e))), { timeoutMs: 60_000 });
+    const [digest, ...others] = digestsIn(h, '#care-leads');
+    expect(others).toEqual([]);
+    const heads = digest!.replies.map((r) => h.fake.visibleText(r, { viewer: 'amelia' }).split('\n')[0]);
+    expect(heads).toHaveLength(8);
+    expect(heads.map((l) => l!.replace(/ \(\d+\)$/, ''))).toEqual([
+      ':warning: Overdue',
+      ':warning: Overdue (continued)',
+      ':calendar: Due today',
+      ':calendar: Due today (continued)',
+      ':rotating_light: Urgent, due this week',
+      ':rotating_light: Urgent, due this week (continued)',
+      ':inbox_tray: Unassigned',
+      ':inbox_tray: Unassigned (continued)',
+    ]);
+    const limits = h.fake.rateLimits();
+    expect(limits.repeatedInsideRetryAfter).toBe(0);
+    expect(limits.byMethod['chat.postMessage'] ?? 0).toBe(0);
+  });
+});
+
+describe('a post left in doubt, as a distributed app: history read once a minute, within the post’s times', () => {
+  let h: Harness;
+  let groupIds: string[];
+  beforeAll(async () => {
+    // Claims go stale after 15 s, so the poster waits 5 s for an answer: a post Slack answers after 8 s is in doubt.
+    h = await startHarness({ startAt: START, sandbox: { seed: 'empty' }, distribution: 'distributed', jobs: { pollSeconds: 3600, staleAfterMs: 15_000 } });
+    await linkDirectly(h, 'sophie');
+    await linkDirectly(h, 'priya');
+    const groups = await h.app.care.notificationGroups.collect({ attributes: ['_id', 'name'], per_page: 100, limit: 100 });
+    groupIds = ['Willow Bank seniors', 'Heather Lodge nurses'].map((n) => groups.find((g) => g.name === n)!._id);
+    await poll(h);
+  });
+  afterAll(async () => h?.close());
+
+  it('each DM is found in Slack, not sent twice; the second look waits for the next minute instead of posting blind', async () => {
+    const a = await webAppAction(h, { task: 'Top up the oxygen', due: new Date(h.now().getTime() + 3_600_000), notify_on_complete: groupIds });
+    await poll(h);
+    await h.control(`actions/${a._id}/complete`, {});
+    // Both DMs land in Slack after 8 s; the app stops waiting after 5 s, so neither knows whether it was posted.
+    h.fake.faults.failNext('chat.postMessage', 2, { delayMs: 8_000 });
+    await h.setTime(new Date(h.now().getTime() + 5_000));
+    await poll(h);
+    const dms = () => [...h.fake.dms('sophie'), ...h.fake.dms('priya')].filter((m) => deliveryKind(m) === 'completion' && deliveryActionId(m) === a._id);
+    await h.fake.waitFor(() => (dms().length === 2 ? true : undefined), { timeoutMs: 15_000 });
+    expect(await h.app.store.countDeliveries({ kind: 'completion', state: 'pending' })).toBe(2);
+
+    // The claims go stale; the next poll's retry looks in Slack: one read now, the other waits for the next minute.
+    await h.setTime(new Date(h.now().getTime() + 20_000));
+    await poll(h);
+    expect(h.fake.calls('conversations.history')).toHaveLength(1);
+    await h.setTime(new Date(h.now().getTime() + 61_000));
+    await poll(h);
+    const reads = h.fake.calls('conversations.history');
+    expect(reads).toHaveLength(2);
+    expect(dms()).toHaveLength(2); // found, not sent again
+    expect(await h.app.store.countDeliveries({ kind: 'completion', state: 'pending' })).toBe(0);
+    expect(await h.app.store.countDeliveries({ kind: 'completion', state: 'failed' })).toBe(0);
+    for (const read of reads) {
+      expect(Number(read.args.limit)).toBeLessThanOrEqual(15);
+      expect(read.args.oldest).toBeDefined();
+      expect(read.args.latest).toBeDefined();
+    }
+    expect(reads[1]!.at - reads[0]!.at).toBeGreaterThanOrEqual(60_000);
+    const limits = h.fake.rateLimits();
+    expect(limits.historyReads.every((m) => m.history + m.replies <= 1 && m.limited === 0)).toBe(true);
+    expect(limits.repeatedInsideRetryAfter).toBe(0);
   });
 });
