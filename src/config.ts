@@ -86,6 +86,12 @@ const EnvSchema = z.object({
       .optional(),
   ),
   METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters (e.g. openssl rand -hex 32)'),
+  // Many workspaces: the app is in Slack's Marketplace (approved), so Slack's 2025 limit on history reads of
+  // distributed apps (1 a minute, 15 a page) does not apply to it.
+  SLACK_MARKETPLACE_APPROVED: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .default('false')
+    .transform((v) => v === 'true'),
 });
 
 /** What multi-workspace mode needs, in the order problems are reported. */

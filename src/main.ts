@@ -51,6 +51,7 @@ async function main(): Promise<void> {
               clientSecret: config.SLACK_CLIENT_SECRET,
               stateSecret: config.SLACK_STATE_SECRET,
               apiUrl: config.SLACK_API_URL,
+              distribution: config.SLACK_MARKETPLACE_APPROVED ? 'marketplace' : 'distributed',
             },
             keyRing: parseKeyRing(config.ENCRYPTION_KEY),
             care: { rateLimitPerSecond: config.CARE_RATE_LIMIT },

@@ -137,6 +137,12 @@ describe('configuration from env', () => {
       ]);
     });
 
+    it('takes SLACK_MARKETPLACE_APPROVED as true or false (default false), and says so of anything else', () => {
+      expect(loadAppConfig(multi).SLACK_MARKETPLACE_APPROVED).toBe(false);
+      expect(loadAppConfig({ ...multi, SLACK_MARKETPLACE_APPROVED: 'true' }).SLACK_MARKETPLACE_APPROVED).toBe(true);
+      expect(problems({ ...multi, SLACK_MARKETPLACE_APPROVED: 'yes' })).toEqual(['SLACK_MARKETPLACE_APPROVED must be true or false']);
+    });
+
     it('refuses an unusable ENCRYPTION_KEY or a short state secret without echoing them', () => {
       const found = problems({ ...multi, ENCRYPTION_KEY: 'not-a-real-key-value', SLACK_STATE_SECRET: 'short-state' });
       expect(found).toEqual([
