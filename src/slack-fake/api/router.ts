@@ -28,8 +28,8 @@ export const METHODS: Record<string, MethodHandler> = {
 export interface FakeAuth {
   /** Where calls that name no workspace are recorded (the first workspace). */
   fallback: ApiContext;
-  /** The workspace a bot token acts in (undefined: not a bot token this fake issued). */
-  bot(token: string): { ctx: ApiContext; revoked: boolean } | undefined;
+  /** The workspace a bot token acts in (undefined: not a bot token this fake issued); `expired` with token rotation. */
+  bot(token: string): { ctx: ApiContext; revoked: boolean; expired?: boolean } | undefined;
   appToken: string;
   /** auth.revoke: the token stops working. */
   revoke(token: string): void;
@@ -78,6 +78,7 @@ function authenticate(auth: FakeAuth, method: string, token: string | undefined)
   const bot = auth.bot(token);
   if (!bot) throw new ApiError('invalid_auth');
   if (bot.revoked) throw new ApiError('token_revoked');
+  if (bot.expired) throw new ApiError('token_expired');
   if (appMethod) throw new ApiError('not_allowed_token_type');
   return bot.ctx;
 }
@@ -142,7 +143,9 @@ export async function handleApiCall(auth: FakeAuth, limits: FakeRateLimits, req:
       answer = { status: 200, headers: {}, body: { ok: false, error: 'internal_error' } };
     }
   }
-  const { client_secret: _secret, ...recorded } = args;
+  // The call log never keeps the app's secret; a refresh token is kept as what it is, not its value.
+  const { client_secret: _secret, refresh_token: refresh, ...rest } = args;
+  const recorded = refresh === undefined ? rest : { ...rest, refresh_token: '[refresh token]' };
   ctx.store.recordCall({
     method: req.method,
     args: recorded,
