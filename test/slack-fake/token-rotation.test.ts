@@ -54,6 +54,19 @@ describe('Slack fake: token rotation', () => {
     clock.advance(1);
     for (const call of [bot.auth.test(), bot.chat.postMessage({ channel: '#general', text: 'too late' }), bot.users.info({ user: 'U0ERIN' })])
       expect(await errorOf(call)).toBe('token_expired');
+    // Recorded in the workspace the expired token names.
+    expect(
+      fake
+        .workspace('T0SUN')
+        .calls()
+        .filter((c) => c.result.error === 'token_expired'),
+    ).toHaveLength(3);
+    expect(
+      fake
+        .workspace('T0CARE')
+        .calls()
+        .filter((c) => c.result.error === 'token_expired'),
+    ).toHaveLength(0);
   });
 
   it('refreshes with grant_type=refresh_token: a new pair in the same shape; the refresh token used is spent; counted per workspace', async () => {

@@ -102,11 +102,12 @@ function rateCallOf(auth: FakeAuth, limits: FakeRateLimits, method: string, toke
 
 /** Runs one Web API call through faults, rate limits, auth and the method, and records it in its workspace. */
 export async function handleApiCall(auth: FakeAuth, limits: FakeRateLimits, req: ApiRequest): Promise<ApiAnswer> {
-  let ctx = auth.fallback;
-  const at = ctx.store.clock.now();
   const started = performance.now();
   const { token: bodyToken, ...args } = req.args;
   const token = req.bearer ?? (req.json ? undefined : typeof bodyToken === 'string' ? bodyToken : undefined);
+  // Recorded in the workspace of its token, even one revoked or expired (it still names that workspace).
+  let ctx = (token && token !== auth.appToken ? auth.bot(token)?.ctx : undefined) ?? auth.fallback;
+  const at = ctx.store.clock.now();
   // Counted and limited when the call arrives, on the fake's clock (a slow answer does not move it).
   const call = rateCallOf(auth, limits, req.method, token, args);
   if (call) limits.arrived(call, at);
