@@ -105,6 +105,8 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
     holder: shared.holder,
     now: () => shared.now().getTime(),
     logger: logger.child({ component: 'token-rotation' }),
+    // Slack counts its limits per workspace: a refreshed token keeps its workspace's pace and any Retry-After.
+    onToken: (workspaceId, token, letGo) => shared.slackPacer.sameWorkspace(token, workspaceId, letGo),
   });
   /** A client of a workspace outside its composition (set-up, admin checks): its calls take the workspace's current token too. */
   const slackFor = (workspaceId: string, token: string) =>

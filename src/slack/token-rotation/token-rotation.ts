@@ -47,6 +47,8 @@ export interface TokenRotationDeps {
   wait?: { everyMs?: number; whileValidMs?: number; expiredMs?: number };
   /** After a failed refresh, none is tried again for this long unless the token expires (default 10 s, the app's clock). */
   retryAfterMs?: number;
+  /** A workspace calls with `token` now (the pacer counts it as that workspace's); `letGo`: a token of it no call uses any more. */
+  onToken?: ((workspaceId: string, token: string, letGo: string | undefined) => void) | undefined;
 }
 
 export interface TokenRotation {
@@ -103,6 +105,7 @@ export function createTokenRotation(deps: TokenRotationDeps): TokenRotation {
     const older = retired.get(workspaceId);
     if (older) owners.delete(older);
     if (current) retired.set(workspaceId, current.token);
+    deps.onToken?.(workspaceId, row.bot.token, older);
   }
 
   const reread = async (workspaceId: string) => observe(workspaceId, await deps.installation(workspaceId), true);
