@@ -26,13 +26,16 @@ import { createReplayGuard } from './slack/replay-guard.js';
 import { registerTenancy } from './slack/tenancy/tenancy.js';
 import { createWorkspaceScope } from './slack/tenancy/workspace-scope.js';
 import { createSlackWebClient } from './slack/web-clients.js';
+import { oauthRefresh } from './slack/token-rotation/refresh-call.js';
+import { createTokenRotation } from './slack/token-rotation/token-rotation.js';
 import { registerConnectCare } from './slack/listeners/workspace/connect-care.js';
 import { connectCareHomeBlocks } from './slack/views/connect-care.js';
 import { publishHome } from './slack/home-publisher.js';
 import { ConnectCareIds } from './slack/ids.js';
 import type { SlackDistribution } from './slack/rate-plan.js';
-import type { Store } from './store/index.js';
+import type { SlackInstallation, Store } from './store/index.js';
 import { composeWorkspace } from './workspaces/compose-workspace.js';
+import { installationOf } from './workspaces/installation-of.js';
 import { multiWorkspaceRegistry, type WorkspaceRegistry } from './workspaces/registry.js';
 import { storeForWorkspace } from './workspaces/scoped-store.js';
 import { workspaceSlack } from './workspaces/workspace-slack.js';
@@ -75,6 +78,9 @@ export interface MultiComposedApp {
   stop(): Promise<void>;
 }
 
+/** The workspace an installation serves: its team, or its org for an org-wide install. */
+const installedWorkspace = (i: SlackInstallation) => (i.isEnterpriseInstall ? i.enterpriseId : i.teamId) ?? '';
+
 export async function composeMultiApp(settings: MultiAppSettings): Promise<MultiComposedApp> {
   const { logger } = settings;
   const { store, metrics, shared } = await composeShared({
@@ -89,7 +95,22 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
   const apiUrl = settings.slack.apiUrl;
   // Which care API hosts admins may connect to; every care client of a connected workspace connects only there too.
   const careHosts = careHostPolicy(settings.careApiHosts);
-  const slackFor = (token: string) => createSlackWebClient(token, 'interactive', { apiUrl, logger, fetch: metrics.slack.fetch, pacer: shared.slackPacer });
+  const clientSettings = { apiUrl, logger, fetch: metrics.slack.fetch, pacer: shared.slackPacer };
+  // Token rotation: each workspace's bot token refreshed before it expires, once across instances (slack/token-rotation/).
+  // The refresh is never repeated blindly (a poster's client: no retries of its own), as Slack spends a refresh token once used.
+  const rotation = createTokenRotation({
+    store,
+    installation: (workspaceId) => installationOf(store, workspaceId),
+    refresh: oauthRefresh(createSlackWebClient('', 'poster', clientSettings), settings.slack),
+    holder: shared.holder,
+    now: () => shared.now().getTime(),
+    logger: logger.child({ component: 'token-rotation' }),
+    // Slack counts its limits per workspace: a refreshed token keeps its workspace's pace and any Retry-After.
+    onToken: (workspaceId, token, letGo) => shared.slackPacer.sameWorkspace(token, workspaceId, letGo),
+  });
+  /** A client of a workspace outside its composition (set-up, admin checks): its calls take the workspace's current token too. */
+  const slackFor = (workspaceId: string, token: string) =>
+    createSlackWebClient(token, 'interactive', { ...clientSettings, botTokens: rotation.forWorkspace(workspaceId) });
 
   const registry = multiWorkspaceRegistry({
     store,
@@ -101,8 +122,9 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
       rateLimitPerSecond: settings.care?.rateLimitPerSecond,
       careConnections: settings.care?.connections ?? 2,
     },
-    compose: (workspaceId, spec) =>
-      composeWorkspace(
+    compose: (workspaceId, spec, installation) => {
+      rotation.observe(workspaceId, installation);
+      return composeWorkspace(
         {
           ...shared,
           store: storeForWorkspace(store, workspaceId),
@@ -110,8 +132,9 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
           // Admins see the care connection (Reconnect, Disconnect) at the end of their Home tab.
           adminHomeExtra: (teamId) => connectionCard(teamId, true, spec.timezone),
         },
-        { ...spec, care: { ...spec.care, allowAddress: careHosts.addressRuleFor(spec.care.baseUrl) } },
-      ),
+        { ...spec, botTokens: rotation.forWorkspace(workspaceId), care: { ...spec.care, allowAddress: careHosts.addressRuleFor(spec.care.baseUrl) } },
+      );
+    },
   });
   const scope = createWorkspaceScope();
   const timezoneOf = async (workspaceId: string) => (await store.getWorkspaceSettings(workspaceId))?.timeZone ?? settings.timezone;
@@ -136,7 +159,7 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
     const lookup = await registry.get(workspaceId);
     if (lookup.state === 'ready') return scope.run(lookup.workspace.deps, () => publishHome(lookup.workspace.deps, workspaceId, userId));
     if (lookup.state !== 'not-connected' || !lookup.installation.bot) return;
-    await slackFor(lookup.installation.bot.token).views.publish({ user_id: userId, view: (await setupHome(workspaceId, userId, true)) as never });
+    await slackFor(workspaceId, lookup.installation.bot.token).views.publish({ user_id: userId, view: (await setupHome(workspaceId, userId, true)) as never });
   };
   const reasonFor = (workspaceId: string, userId: string) => adminReason({ store, slackFor }, workspaceId, userId);
 
@@ -146,7 +169,13 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
     timezone: settings.timezone,
     logger: logger.child({ component: 'installs' }),
     messenger: (workspaceId, botToken) => {
-      const { jobSlack, deliverer } = workspaceSlack(shared, storeForWorkspace(store, workspaceId), botToken, async () => workspaceId);
+      const { jobSlack, deliverer } = workspaceSlack(
+        shared,
+        storeForWorkspace(store, workspaceId),
+        botToken,
+        async () => workspaceId,
+        rotation.forWorkspace(workspaceId),
+      );
       return { deliverer, dm: createDmChannels(jobSlack) };
     },
     onReinstalled: (workspaceId) => registry.refresh(workspaceId),
@@ -161,6 +190,8 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
       replayGuard: createReplayGuard({ store, onFailOpen: metrics.replayGuardFailOpen, logger }),
       metrics: metrics.slack,
       pacer: shared.slackPacer,
+      // Bolt's per-request client calls with the current token of the workspace its token is of.
+      botTokens: (token) => rotation.sourceOfToken(token),
       oauth: {
         ...oauthSettings(settings.slack, {
           stateStore: oneTimeStateStore({ secret: settings.slack.stateSecret, seen: store }),
@@ -168,11 +199,27 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
         }),
         // Requests of installed workspaces are still authorised while the database does not answer.
         installationStore: rememberingInstallations(
-          installationStore({
-            saveInstallation: (input) => installs.save(input),
-            getInstallation: (query) => store.getInstallation(query),
-            deleteInstallation: (query) => store.deleteInstallation(query),
-          }),
+          installationStore(
+            {
+              saveInstallation: async (input) => {
+                const saved = await installs.save(input);
+                // Installed (again): this instance calls with the new token from now on.
+                rotation.observe(installedWorkspace(saved.installation), saved.installation);
+                return saved;
+              },
+              getInstallation: (query) => store.getInstallation(query),
+              deleteInstallation: (query) => store.deleteInstallation(query),
+            },
+            {
+              now: () => shared.now().getTime(),
+              // Bolt gets the token our rotation keeps fresh, and never refreshes on its own (installation-store.ts).
+              freshBotToken: (installation) => {
+                const workspaceId = installedWorkspace(installation);
+                rotation.observe(workspaceId, installation);
+                return rotation.forWorkspace(workspaceId).current();
+              },
+            },
+          ),
         ),
       },
       beforeListeners: (app) => {

@@ -5,6 +5,7 @@
  */
 export { startSlackFake, type SlackFake, type SlackFakeOptions, type WorkspaceInstall } from './start-fake.js';
 export { DEFAULT_OAUTH_APP, OAUTH_CODE_LIFETIME_MS, type OAuthAppConfig } from './oauth.js';
+export type { TokenRefreshRecord, TokenRotationConfig } from './oauth-refresh.js';
 export type { InstallResult } from './driver/install.js';
 export { createSlackDriver, SlackDriver, type SlackDriverOptions, type DriverResult, type ConfirmAnswer } from './driver/driver.js';
 export { ModalHandle, REQUIRED_FIELD, type SubmitResult } from './driver/modal-handle.js';

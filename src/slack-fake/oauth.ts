@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ApiError } from './api/api-error.js';
 import type { Args } from './api/args.js';
 import type { Clock } from './clock.js';
+import { refreshGrant, rotatingGrant, type TokenRefreshRecord, type TokenRotationConfig } from './oauth-refresh.js';
 import type { FakeStore } from './store.js';
 import type { TokenRegistry } from './tokens.js';
 
@@ -11,6 +12,8 @@ export interface OAuthAppConfig {
   clientSecret: string;
   /** The app's configured Redirect URLs; empty = any (the fake is lenient when a test does not say). */
   redirectUris: string[];
+  /** Token rotation on (oauth-refresh.ts): bot tokens expire this long after they are issued and are refreshed with a refresh token. */
+  tokenRotation?: TokenRotationConfig | undefined;
 }
 
 export const DEFAULT_OAUTH_APP: OAuthAppConfig = {
@@ -47,6 +50,10 @@ export interface AuthorizeAnswer {
  */
 export class FakeOAuth {
   private readonly grants = new Map<string, Grant>();
+  /** Every refresh asked for (token rotation), oldest first. */
+  readonly refreshes: TokenRefreshRecord[] = [];
+  /** The scopes each workspace granted at its last install (a refresh keeps them). */
+  private readonly scopes = new Map<string, string[]>();
 
   constructor(
     readonly app: OAuthAppConfig,
@@ -95,12 +102,29 @@ export class FakeOAuth {
     return { status: 302, headers: { location: back.toString() }, body: '' };
   }
 
-  /** `oauth.v2.access`: client credentials (HTTP Basic or form fields), `code`, `redirect_uri`. */
+  /**
+   * `oauth.v2.access`: client credentials (HTTP Basic or form fields), then `code` and `redirect_uri`, or
+   * (token rotation) `grant_type=refresh_token` and `refresh_token`.
+   */
   exchange(args: Args, basic?: { user: string; password: string }): Record<string, unknown> {
     const clientId = basic?.user ?? (typeof args.client_id === 'string' ? args.client_id : undefined);
     const secret = basic?.password ?? (typeof args.client_secret === 'string' ? args.client_secret : undefined);
     if (clientId !== this.app.clientId) throw new ApiError('invalid_client_id');
     if (secret !== this.app.clientSecret) throw new ApiError('bad_client_secret');
+    const grantType = typeof args.grant_type === 'string' && args.grant_type !== '' ? args.grant_type : 'authorization_code';
+    if (grantType === 'refresh_token') {
+      return refreshGrant(
+        {
+          tokens: this.tokens,
+          now: () => this.clock.now(),
+          rotation: this.app.tokenRotation,
+          installFields: (teamId) => this.installFields(teamId),
+          log: this.refreshes,
+        },
+        args,
+      );
+    }
+    if (grantType !== 'authorization_code') throw new ApiError('invalid_grant_type');
     const grant = typeof args.code === 'string' ? this.grants.get(args.code) : undefined;
     if (!grant || grant.used || this.clock.now() - grant.issuedAt > OAUTH_CODE_LIFETIME_MS) throw new ApiError('invalid_code');
     const redirect = typeof args.redirect_uri === 'string' && args.redirect_uri !== '' ? args.redirect_uri : undefined;
@@ -110,14 +134,24 @@ export class FakeOAuth {
     const store = this.storeFor(grant.teamId);
     if (!store) throw new ApiError('invalid_code');
     grant.used = true;
+    const teamId = store.state.team.id;
+    const rotation = this.app.tokenRotation;
+    const tokens = rotation
+      ? rotatingGrant({ tokens: this.tokens, now: () => this.clock.now() }, teamId, rotation)
+      : { access_token: this.tokens.issue(teamId).token };
+    const scope = grant.scopes.length > 0 ? grant.scopes : store.state.bot.scopes;
+    this.scopes.set(teamId, scope);
+    return { ...this.installFields(teamId), authed_user: { id: grant.userId }, token_type: 'bot', ...tokens };
+  }
+
+  /** What an install's answer says of the workspace and the app's bot there. */
+  private installFields(teamId: string): Record<string, unknown> | undefined {
+    const store = this.storeFor(teamId);
+    if (!store) return undefined;
     const { team, bot } = store.state;
-    const token = this.tokens.issue(team.id).token;
     return {
       app_id: bot.appId,
-      authed_user: { id: grant.userId },
-      scope: (grant.scopes.length > 0 ? grant.scopes : bot.scopes).join(','),
-      token_type: 'bot',
-      access_token: token,
+      scope: (this.scopes.get(teamId) ?? bot.scopes).join(','),
       bot_user_id: bot.userId,
       team: { id: team.id, name: team.name },
       enterprise: null,

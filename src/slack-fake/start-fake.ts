@@ -10,6 +10,7 @@ import { FakeRateLimits } from './rate-limits.js';
 import * as read from './readers.js';
 import { issueResponseUrl } from './response-urls.js';
 import { DEFAULT_OAUTH_APP, FakeOAuth, type OAuthAppConfig } from './oauth.js';
+import type { TokenRefreshRecord } from './oauth-refresh.js';
 import { startFakeServer } from './server.js';
 import { FakeSocketMode, type SocketModeOptions } from './socket/socket-mode.js';
 import { FakeStore } from './store.js';
@@ -78,8 +79,13 @@ export interface SlackFake {
   workspace(teamId: string): SlackFake;
   /** The team ids the fake serves, the default one first. */
   teamIds(): string[];
-  /** The app's OAuth credentials (one app, many installs); push to `redirectUris` to set the app's Redirect URLs. */
+  /**
+   * The app's OAuth credentials (one app, many installs); push to `redirectUris` to set the app's Redirect URLs;
+   * set `tokenRotation` to turn token rotation on (oauth-refresh.ts).
+   */
   oauth: OAuthAppConfig;
+  /** The token refreshes asked of the fake (token rotation), oldest first: this workspace's, or with `'all'` every one. */
+  tokenRefreshes(which?: 'all'): TokenRefreshRecord[];
   /** Slack's authorize page (`/oauth/v2/authorize`) on this fake. */
   authorizeUrl: string;
   /**
@@ -190,7 +196,7 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
         bot: (token) => {
           const record = tokens.get(token);
           const ctx = record && contexts.get(record.teamId);
-          return ctx && record ? { ctx, revoked: record.revoked } : undefined;
+          return ctx && record ? { ctx, revoked: record.revoked, expired: record.expiresAt !== undefined && clock.now() >= record.expiresAt } : undefined;
         },
         revoke: (token) => tokens.revoke(token),
         exchange: (args, basic) => oauth.exchange(args, basic),
@@ -231,6 +237,7 @@ function workspaceView(ctx: ApiContext, shared: Shared, appToken: string, view: 
     workspace: view,
     teamIds: () => [...shared.contexts.keys()],
     oauth: shared.oauth.app,
+    tokenRefreshes: (which) => structuredClone(shared.oauth.refreshes.filter((r) => which === 'all' || r.teamId === teamId)),
     authorizeUrl: `${shared.url}oauth/v2/authorize`,
     uninstall: (team) => {
       view(team);

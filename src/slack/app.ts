@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { App } from '@slack/bolt';
 import { boltLogger } from './bolt-logger.js';
 import type { SlackPacer } from './slack-pacer.js';
+import type { BotTokenSource } from './token-rotation/bot-token.js';
 import { type SlackFetch, slackClientOptions } from './web-clients.js';
 import type { SlackDeps } from './deps.js';
 import { createHttpReceiver, type HttpReceiverOptions } from './http-receiver.js';
@@ -61,6 +62,8 @@ export interface SlackAppOptions {
   metrics?: SlackAppMetrics | undefined;
   /** Paces Bolt's own Web API calls with every other client of the process (slack-pacer.ts). */
   pacer?: SlackPacer | undefined;
+  /** Token rotation (many workspaces): Bolt's per-request client calls with the current token of the workspace whose token it was given. */
+  botTokens?: ((token: string) => BotTokenSource | undefined) | undefined;
 }
 
 export interface SlackAppMetrics {
@@ -119,7 +122,12 @@ export function createSlackApp(options: SlackAppOptions, deps: SlackDeps): Slack
     ...(options.botToken ? { token: options.botToken } : {}),
     receiver,
     logger,
-    clientOptions: slackClientOptions('interactive', { apiUrl: options.slackApiUrl, fetch: metrics?.fetch, pacer: options.pacer }),
+    clientOptions: slackClientOptions('interactive', {
+      apiUrl: options.slackApiUrl,
+      fetch: metrics?.fetch,
+      pacer: options.pacer,
+      botTokens: options.botTokens,
+    }),
   });
 
   // Identity and workspace agree, or nothing runs (a person of another workspace through Slack Connect).

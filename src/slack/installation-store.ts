@@ -1,12 +1,32 @@
 /**
  * Bolt's OAuth InstallationStore over our Store: Bolt stores what the OAuth
- * redirect gave it (and the tokens it refreshed), fetches by enterprise for an
- * org-wide (Enterprise Grid) install and by team otherwise, and deletes on
- * uninstall. The store keeps every token encrypted; this file never logs one
- * (only the installation's key, e.g. `team:T123`).
+ * redirect gave it, fetches by enterprise for an org-wide (Enterprise Grid)
+ * install and by team otherwise, and deletes on uninstall. The store keeps
+ * every token encrypted; this file never logs one (only the installation's
+ * key, e.g. `team:T123`).
+ *
+ * Token rotation: Bolt's own refresh (@slack/oauth 4, InstallProvider.authorize)
+ * refreshes a token with less than 2 hours left (`EXPIRY_WINDOW = 7200`) on
+ * every request that fetches it, by the machine's clock, with no lock across
+ * requests or instances, and stores what it got. With Slack's 12-hour tokens
+ * that is a refresh per request for the last 2 hours; with two instances, two
+ * refreshes of one refresh token, one of them refused. So Bolt never refreshes
+ * here: with `freshBotToken`, a fetched installation carries the token our
+ * rotation keeps fresh (token-rotation/, once across instances) and neither
+ * the refresh token nor the expiry, which is how Bolt knows not to.
  */
 import type { Installation, InstallationQuery, InstallationStore, Logger } from '@slack/bolt';
 import type { InstallationQuery as StoreQuery, SlackInstallation, SlackInstallationInput, Store } from '../store/index.js';
+
+export interface InstallationStoreOptions {
+  /**
+   * The app's clock (ms). Bolt stamps a new token's expiry (epoch seconds) with the machine's clock; it is kept on
+   * this one (the same, but in tests and demos that move the app's clock). Default: left as Bolt gives it.
+   */
+  now?: (() => number) | undefined;
+  /** Token rotation: the bot token Bolt is to use for this installation (refreshed first when due); null: the stored one. */
+  freshBotToken?: ((installation: SlackInstallation) => Promise<string | null>) | undefined;
+}
 
 /**
  * Where installations are kept: the store's reads and deletes, and a save that may do more than store
@@ -120,10 +140,14 @@ const storeQuery = (q: InstallationQuery<boolean>): StoreQuery => ({
  * an AuthorizationError and the request is refused), as @slack/oauth's own
  * stores do for a query that names nothing.
  */
-export function installationStore(rows: InstallationRows): InstallationStore {
+export function installationStore(rows: InstallationRows, options: InstallationStoreOptions = {}): InstallationStore {
+  const { now, freshBotToken } = options;
   return {
     async storeInstallation(installation, logger?: Logger) {
       const input = toStoreInput(installation as Installation);
+      const expiresAt = input.bot?.expiresAt;
+      // Bolt's expiry is its clock's now + expires_in: the same time left, on the app's clock (rounded down).
+      if (now && input.bot && typeof expiresAt === 'number') input.bot.expiresAt = Math.floor((now() + (expiresAt * 1000 - Date.now())) / 1000);
       const { installation: saved } = await rows.saveInstallation(input);
       logger?.debug(`Stored the Slack installation for ${describe(saved)}`);
     },
@@ -132,7 +156,9 @@ export function installationStore(rows: InstallationRows): InstallationStore {
       const row = await rows.getInstallation(q);
       if (!row) throw new InstallationStoreError(`No Slack installation for ${describe(q)}: the app is not installed there (or was uninstalled).`);
       logger?.debug(`Fetched the Slack installation for ${describe(q)}`);
-      return toBoltInstallation(row);
+      if (!freshBotToken || !row.bot?.refreshToken) return toBoltInstallation(row);
+      const token = (await freshBotToken(row)) ?? row.bot.token;
+      return toBoltInstallation({ ...row, bot: { ...row.bot, token, refreshToken: null, expiresAt: null } });
     },
     async deleteInstallation(query, logger?: Logger) {
       const q = storeQuery(query);

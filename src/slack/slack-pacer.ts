@@ -53,6 +53,10 @@ export interface SlackPacer {
   rateLimited(key: CallKey, retryAfterMs: number): void;
   /** The wait before this call could be sent now (for a Retry-After of our own). */
   waitFor(key: CallKey): number;
+  /** Calls with `token` are a workspace's (named `workspace`) from now on; `replaced`, its token before, is let go. */
+  sameWorkspace(token: string, workspace: string, replaced?: string): void;
+  /** The workspace key of a call made with this token (its hash, unless named by sameWorkspace). */
+  workspaceOfToken(token: string): string;
   readonly clock: PacerClock;
   readonly observer: PacerObserver;
   /** What Slack allows this app (rate-plan.ts). */
@@ -78,6 +82,8 @@ export function createSlackPacer(options: {
   const paceOf = (pace: Pace) => (options.paced === false ? unlimited : pace);
   const clock = options.clock ?? realClock;
   const buckets = new Map<string, Bucket>();
+  /** Token hashes named as a workspace's (token rotation). */
+  const named = new Map<string, string>();
   let lastSweep = clock.now();
 
   /** The buckets a call takes from: its method's, and for a post its channel's. */
@@ -126,14 +132,20 @@ export function createSlackPacer(options: {
       const now = clock.now();
       return Math.max(0, ...bucketsOf(key).map(([b, pace]) => startOf(b, pace, now) - now));
     },
+    sameWorkspace(token, workspace, replaced) {
+      named.set(tokenHash(token), `workspace:${workspace}`);
+      if (replaced !== undefined && replaced !== token) named.delete(tokenHash(replaced));
+    },
+    workspaceOfToken: (token) => named.get(tokenHash(token)) ?? tokenHash(token),
   };
 }
 
-/** The workspace a request is for: a hash of its bearer token (or of the token in its body). */
-function workspaceOf(init: Parameters<FetchFunction>[1], params: URLSearchParams | null): string {
+const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex').slice(0, 16);
+
+/** The token a request is made with: its bearer token (or the token in its body). */
+function tokenOf(init: Parameters<FetchFunction>[1], params: URLSearchParams | null): string {
   const auth = Object.entries(init?.headers ?? {}).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
-  const token = auth?.replace(/^Bearer\s+/i, '') ?? params?.get('token') ?? '';
-  return createHash('sha256').update(token).digest('hex').slice(0, 16);
+  return auth?.replace(/^Bearer\s+/i, '') ?? params?.get('token') ?? '';
 }
 
 function paramsOf(init: Parameters<FetchFunction>[1]): URLSearchParams | null {
@@ -160,7 +172,7 @@ export function pacedFetch(base: FetchFunction, pacer: SlackPacer, options: Pace
     // Only Web API methods (…/api/chat.postMessage); a response_url has limits of its own.
     if (!/\/api\/[a-z]+(\.[a-zA-Z]+){1,3}$/.test(typeof url === 'string' ? url.split('?')[0]! : url.pathname)) return base(url, init);
     const params = paramsOf(init);
-    const key: CallKey = { workspace: workspaceOf(init, params), method: methodOfUrl(url), channel: params?.get('channel') ?? undefined };
+    const key: CallKey = { workspace: pacer.workspaceOfToken(tokenOf(init, params)), method: methodOfUrl(url), channel: params?.get('channel') ?? undefined };
     const wait = pacer.reserve(key, options.maxWaitMs);
     if (wait === null) {
       pacer.observer.deferred?.(key.method);

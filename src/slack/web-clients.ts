@@ -2,6 +2,8 @@ import { type FetchFunction, type WebClientOptions, WebClient } from '@slack/web
 import type { Logger } from '../logging/logger.js';
 import { boltLogger } from './bolt-logger.js';
 import { pacedFetch, type PacedFetchOptions, type SlackPacer } from './slack-pacer.js';
+import type { BotTokenSource } from './token-rotation/bot-token.js';
+import { rotatingFetch } from './token-rotation/rotating-fetch.js';
 
 /**
  * How each part of the app talks to the Slack Web API:
@@ -18,6 +20,20 @@ export type SlackClientUse = 'interactive' | 'jobs' | 'poster';
 /** The `fetch` every Web API call goes through (metrics observe calls here); the global one by default. */
 export type SlackFetch = NonNullable<WebClientOptions['fetch']>;
 
+/**
+ * Token rotation: where the client's calls get their bot token (token-rotation/): one workspace's source, or
+ * (Bolt's client, which serves every workspace) the source of whichever token a call was made with.
+ */
+export type BotTokens = BotTokenSource | ((token: string) => BotTokenSource | undefined);
+
+export interface SlackClientSettings {
+  apiUrl?: string | undefined;
+  posterTimeoutMs?: number;
+  fetch?: SlackFetch | undefined;
+  pacer?: SlackPacer | undefined;
+  botTokens?: BotTokens | undefined;
+}
+
 /** How long each use lets a call wait for its slot under Slack's limits, and for its answer once sent. */
 function pacing(use: SlackClientUse, posterTimeoutMs: number | undefined): PacedFetchOptions {
   switch (use) {
@@ -30,12 +46,12 @@ function pacing(use: SlackClientUse, posterTimeoutMs: number | undefined): Paced
   }
 }
 
-export function slackClientOptions(
-  use: SlackClientUse,
-  o: { apiUrl?: string | undefined; posterTimeoutMs?: number; fetch?: SlackFetch | undefined; pacer?: SlackPacer | undefined },
-): WebClientOptions {
+export function slackClientOptions(use: SlackClientUse, o: SlackClientSettings): WebClientOptions {
   const paced = o.pacer ? pacing(use, o.posterTimeoutMs) : undefined;
-  const fetch = o.pacer && paced ? pacedFetch((o.fetch ?? globalThis.fetch) as FetchFunction, o.pacer, paced) : o.fetch;
+  const pacedOrNot = o.pacer && paced ? pacedFetch((o.fetch ?? globalThis.fetch) as FetchFunction, o.pacer, paced) : o.fetch;
+  // Token rotation outermost: the pacer sees (and a retry after `token_expired` goes through it with) the token sent.
+  const tokens = o.botTokens;
+  const fetch = tokens ? rotatingFetch((pacedOrNot ?? globalThis.fetch) as FetchFunction, typeof tokens === 'function' ? tokens : () => tokens) : pacedOrNot;
   const base = { ...(o.apiUrl ? { slackApiUrl: o.apiUrl } : {}), ...(fetch ? { fetch } : {}) };
   // Paced: the request's own timeout is set by the pacer once it is sent.
   const timeout = (ms: number) => (paced ? 0 : ms);
@@ -53,11 +69,7 @@ export function slackClientOptions(
  * A WebClient for one use that logs through our logger (JSON, levelled), never
  * its debug lines, which hold whole request bodies (message text, emails).
  */
-export function createSlackWebClient(
-  token: string,
-  use: SlackClientUse,
-  o: { apiUrl?: string | undefined; logger: Logger; posterTimeoutMs?: number; fetch?: SlackFetch | undefined; pacer?: SlackPacer | undefined },
-): WebClient {
+export function createSlackWebClient(token: string, use: SlackClientUse, o: SlackClientSettings & { logger: Logger }): WebClient {
   const logger = { ...boltLogger(o.logger.child({ component: 'slack-web-api' })), debug: () => undefined };
   return new WebClient(token, { ...slackClientOptions(use, o), logger });
 }

@@ -19,7 +19,7 @@ export const INSTALLATIONS_TABLE = 'slack_installations';
 /** The sealed columns of a row (re-encryption goes through the same list). */
 export const INSTALLATION_SECRETS = ['bot_token', 'bot_refresh_token', 'user_token', 'user_refresh_token', 'incoming_webhook'] as const;
 
-const COLUMNS = [
+export const COLUMNS = [
   'installation_key',
   'enterprise_id',
   'enterprise_name',
@@ -32,6 +32,7 @@ const COLUMNS = [
   'bot_token',
   'bot_refresh_token',
   'bot_token_expires_at',
+  'bot_token_refreshed_at',
   'bot_id',
   'bot_user_id',
   'bot_scopes',
@@ -78,7 +79,8 @@ function validate(input: SlackInstallationInput): string {
   return key;
 }
 
-function toInstallation(ring: KeyRing, row: Row): SlackInstallation {
+/** A row as the app reads it, its sealed columns opened. */
+export function toInstallation(ring: KeyRing, row: Row): SlackInstallation {
   const key = str(row.installation_key);
   const secret = (column: string) => openValue(ring, { table: INSTALLATIONS_TABLE, column, row: key }, row[column]);
   const webhook = secret('incoming_webhook');
@@ -99,6 +101,7 @@ function toInstallation(ring: KeyRing, row: Row): SlackInstallation {
             token: botToken,
             refreshToken: secret('bot_refresh_token'),
             expiresAt: numOrNull(row.bot_token_expires_at),
+            refreshedAt: numOrNull(row.bot_token_refreshed_at),
             scopes: unlist(row.bot_scopes) ?? [],
             id: str(row.bot_id),
             userId: str(row.bot_user_id),
@@ -142,6 +145,8 @@ export async function saveInstallation(ctx: Ctx, input: SlackInstallationInput, 
     sealValue(ring, at('bot_token'), input.bot?.token),
     sealValue(ring, at('bot_refresh_token'), input.bot?.refreshToken),
     input.bot?.expiresAt ?? null,
+    // Installing gives a new token: it was not refreshed (yet).
+    null,
     input.bot?.id ?? null,
     input.bot?.userId ?? null,
     input.bot ? list(input.bot.scopes) : null,

@@ -6,6 +6,7 @@ import type { KeyRing } from '../crypto/key-ring.js';
 import type { Logger } from '../logging/logger.js';
 import { silentLogger } from '../logging/logger.js';
 import * as audit from './audit.js';
+import { rotateBotToken } from './bot-token-rotation.js';
 import * as careConnections from './care-connections.js';
 import * as cursors from './cursors.js';
 import type { Ctx, Db } from './db.js';
@@ -175,6 +176,7 @@ function createStore(ctx: Ctx, migration: MigrateResult): OpenedStore {
     saveInstallation: (input, options) => installations.saveInstallation(ctx, input, options),
     getInstallation: (query) => installations.getInstallation(ctx, query),
     deleteInstallation: (query) => installations.deleteInstallation(ctx, query),
+    rotateBotToken: (query, expected, next) => rotateBotToken(ctx, query, expected, next),
     setCareConnection: (input) => careConnections.setCareConnection(ctx, input),
     getCareConnection: (workspaceId) => careConnections.getCareConnection(ctx, workspaceId),
     deleteCareConnection: (workspaceId) => careConnections.deleteCareConnection(ctx, workspaceId),

@@ -33,6 +33,7 @@ import type {
 } from './types.js';
 import type { KeyRing } from '../crypto/key-ring.js';
 import type {
+  BotTokenRefresh,
   CareConnection,
   CareConnectionInput,
   InstallationQuery,
@@ -139,6 +140,12 @@ export interface Store {
   /** As Bolt asks: isEnterpriseInstall ? by enterpriseId : by teamId. Null when there is none. */
   getInstallation(query: InstallationQuery): Promise<SlackInstallation | null>;
   deleteInstallation(query: InstallationQuery): Promise<boolean>;
+  /**
+   * Token rotation: store a refreshed bot token if the stored refresh token is still `expected.refreshToken`
+   * (compare-and-set); resolves to the installation as stored then, or null when it was not (another instance
+   * refreshed first, or the app was installed again or uninstalled). Installing again does not count as a refresh.
+   */
+  rotateBotToken(query: InstallationQuery, expected: { refreshToken: string }, next: BotTokenRefresh): Promise<SlackInstallation | null>;
   setCareConnection(input: CareConnectionInput): Promise<CareConnection>;
   getCareConnection(workspaceId: string): Promise<CareConnection | null>;
   deleteCareConnection(workspaceId: string): Promise<boolean>;

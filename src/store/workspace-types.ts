@@ -67,7 +67,17 @@ export interface SlackInstallation {
   enterpriseUrl: string | null;
   appId: string | null;
   authVersion: 'v1' | 'v2';
-  bot: { token: string; refreshToken: string | null; expiresAt: number | null; scopes: string[]; id: string; userId: string } | null;
+  bot: {
+    token: string;
+    refreshToken: string | null;
+    /** Epoch seconds, as Bolt keeps it; null without token rotation. */
+    expiresAt: number | null;
+    /** When the token was last refreshed (ms); null while it is the one the install gave (token rotation). */
+    refreshedAt: number | null;
+    scopes: string[];
+    id: string;
+    userId: string;
+  } | null;
   /** The person who first installed the app here (installing it again does not change them), with their own grant. */
   user: { id: string; token: string | null; refreshToken: string | null; expiresAt: number | null; scopes: string[] | null };
   incomingWebhook: { url: string; channel: string | null; channelId: string | null; configurationUrl: string | null } | null;
@@ -165,4 +175,11 @@ export interface ReencryptResult {
   tables: { slack_installations: ReencryptCounts; care_connections: ReencryptCounts };
   /** Which rows could not be opened and why (no secret). */
   failures: { table: string; row: string; reason: string }[];
+}
+
+/** A refreshed bot token (token rotation): the new access token, its refresh token and its expiry (epoch seconds). */
+export interface BotTokenRefresh {
+  token: string;
+  refreshToken: string;
+  expiresAt: number;
 }

@@ -34,6 +34,7 @@ import { createFirstLook } from '../services/first-look.js';
 import { createWorkspaceNames } from '../services/workspace-names.js';
 import type { SlackDeps } from '../slack/deps.js';
 import type { SignedMetadata } from '../slack/signed-metadata.js';
+import type { BotTokenSource } from '../slack/token-rotation/bot-token.js';
 import { assignmentNotice } from '../slack/views/assignment-notice.js';
 import { changeNotice } from '../slack/views/change-notice.js';
 import { renderDigest } from '../slack/views/digest.js';
@@ -62,6 +63,8 @@ export interface WorkspaceSpec {
   /** Known in multi-workspace mode; in single-workspace mode learned from auth.test when first needed. */
   teamId?: string | undefined;
   botToken: string;
+  /** Token rotation (many workspaces): where every Slack call of this workspace gets its current bot token. */
+  botTokens?: BotTokenSource | undefined;
   care: {
     baseUrl: string;
     accountId: string;
@@ -110,7 +113,7 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
         throw err;
       },
     ));
-  const { slack, jobSlack, deliverer } = workspaceSlack(shared, store, spec.botToken, team);
+  const { slack, jobSlack, deliverer } = workspaceSlack(shared, store, spec.botToken, team, spec.botTokens);
 
   const profiles = createSlackProfiles({
     slack,

@@ -43,8 +43,8 @@ export function singleWorkspaceRegistry(workspace: Workspace): WorkspaceRegistry
 
 export interface MultiRegistryOptions {
   store: Store;
-  /** Compose one workspace over its own view of the store. */
-  compose(workspaceId: string, spec: WorkspaceSpec): Workspace;
+  /** Compose one workspace over its own view of the store (`installation`: the row its bot token came from). */
+  compose(workspaceId: string, spec: WorkspaceSpec, installation: SlackInstallation): Workspace;
   defaults: { timezone: string; careWebUrl?: string | undefined; rateLimitPerSecond?: number | undefined; careConnections?: number | undefined };
   logger: Logger;
   /** How long a composed workspace is used before its rows are read again (another instance may have changed them). Default 60 s. */
@@ -97,22 +97,26 @@ export function multiWorkspaceRegistry(options: MultiRegistryOptions): Workspace
       return { state: 'ready', workspace: current.workspace, installation };
     }
     await drop(workspaceId);
-    const workspace = options.compose(workspaceId, {
-      teamId: workspaceId,
-      botToken: installation.bot.token,
-      care: {
-        baseUrl: connection.baseUrl,
-        accountId: connection.accountId,
-        apiKey: connection.apiKey,
-        apiSecret: connection.apiSecret,
-        rateLimitPerSecond: options.defaults.rateLimitPerSecond,
-        connections: options.defaults.careConnections,
+    const workspace = options.compose(
+      workspaceId,
+      {
+        teamId: workspaceId,
+        botToken: installation.bot.token,
+        care: {
+          baseUrl: connection.baseUrl,
+          accountId: connection.accountId,
+          apiKey: connection.apiKey,
+          apiSecret: connection.apiSecret,
+          rateLimitPerSecond: options.defaults.rateLimitPerSecond,
+          connections: options.defaults.careConnections,
+        },
+        timezone: settings?.timeZone ?? options.defaults.timezone,
+        careWebUrl: settings?.careWebUrl ?? options.defaults.careWebUrl,
+        // The installer and the admins added in Slack; the workspace's own admins and owners count anyway (identity.ts).
+        adminSlackUserIds: [...new Set([installation.user.id, ...(settings?.adminUserIds ?? [])])],
       },
-      timezone: settings?.timeZone ?? options.defaults.timezone,
-      careWebUrl: settings?.careWebUrl ?? options.defaults.careWebUrl,
-      // The installer and the admins added in Slack; the workspace's own admins and owners count anyway (identity.ts).
-      adminSlackUserIds: [...new Set([installation.user.id, ...(settings?.adminUserIds ?? [])])],
-    });
+      installation,
+    );
     kept.set(workspaceId, { workspace, installation, stamp, checkedAt: now() });
     return { state: 'ready', workspace, installation };
   }

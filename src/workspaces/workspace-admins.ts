@@ -15,8 +15,8 @@ export type AdminReason = 'installer' | 'added' | 'slack-admin';
 
 export interface WorkspaceAdminsDeps {
   store: Pick<Store, 'getInstallation' | 'getWorkspaceSettings'>;
-  /** A Web API client with a bot token (users.info), made from the installation read here. */
-  slackFor(botToken: string): Pick<WebClient, 'users'>;
+  /** A Web API client of the workspace (users.info), made with the bot token of the installation read here. */
+  slackFor(workspaceId: string, botToken: string): Pick<WebClient, 'users'>;
 }
 
 /** Pure: the stored reasons someone is an admin (without asking Slack). */
@@ -32,7 +32,7 @@ export async function adminReason(deps: WorkspaceAdminsDeps, workspaceId: string
   const stored = storedAdminReason(userId, installation, settings);
   if (stored || !installation?.bot) return stored;
   try {
-    const { user } = await deps.slackFor(installation.bot.token).users.info({ user: userId });
+    const { user } = await deps.slackFor(workspaceId, installation.bot.token).users.info({ user: userId });
     return user && isSlackAdminOf(user, workspaceId) ? 'slack-admin' : null;
   } catch {
     return null;

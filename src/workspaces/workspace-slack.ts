@@ -12,6 +12,7 @@ import { createSlackWebClient } from '../slack/web-clients.js';
 import type { Logger } from '../logging/logger.js';
 import type { AppMetrics } from '../metrics/index.js';
 import type { SlackPacer } from '../slack/slack-pacer.js';
+import type { BotTokenSource } from '../slack/token-rotation/bot-token.js';
 import type { Store } from '../store/index.js';
 
 /** What a workspace's Slack clients are built from, shared by every workspace of the process. */
@@ -35,9 +36,19 @@ export interface WorkspaceSlack {
   deliverer: Deliverer;
 }
 
-export function workspaceSlack(shared: SlackShared, store: Store, token: string, teamId: () => Promise<string>): WorkspaceSlack {
+/**
+ * `botTokens`: with token rotation, where every call of these clients gets its token (the one it was built
+ * with is then only a starting point); without, `token` is used as it is.
+ */
+export function workspaceSlack(
+  shared: SlackShared,
+  store: Store,
+  token: string,
+  teamId: () => Promise<string>,
+  botTokens?: BotTokenSource | undefined,
+): WorkspaceSlack {
   const { logger, metrics, staleAfterMs } = shared;
-  const options = { apiUrl: shared.slackApiUrl, logger, fetch: metrics.slack.fetch, pacer: shared.slackPacer };
+  const options = { apiUrl: shared.slackApiUrl, logger, fetch: metrics.slack.fetch, pacer: shared.slackPacer, botTokens };
   const slack = createSlackWebClient(token, 'interactive', options);
   const jobSlack = createSlackWebClient(token, 'jobs', options);
   // The deliverer's posts: no retries of the client's own. It waits for Slack's answer up to a third of a

@@ -114,6 +114,44 @@ function contract(h: Harness) {
     expect((await store.fetchInstallation({ isEnterpriseInstall: false, teamId: 'T0SUN', enterpriseId: undefined })).bot).toEqual(refreshed.bot);
   });
 
+  it('with token rotation, gives Bolt the token kept fresh and no refresh token or expiry, so Bolt never refreshes on its own', async () => {
+    const f = await fresh();
+    const asked: string[] = [];
+    const store = installationStore(f.store, {
+      freshBotToken: async (row) => {
+        asked.push(row.teamId ?? '');
+        return 'xoxe.xoxb-kept-fresh';
+      },
+    });
+    // Ten minutes left: inside Bolt's own 2-hour window, where its authorize would refresh on every request.
+    const installed = { ...teamInstallation('T0SUN') };
+    installed.bot = { ...installed.bot!, expiresAt: Math.floor(Date.now() / 1000) + 600 };
+    await store.storeInstallation(installed);
+    const fetched = await store.fetchInstallation({ isEnterpriseInstall: false, teamId: 'T0SUN', enterpriseId: undefined });
+    expect(fetched.bot).toEqual({ ...installed.bot, token: 'xoxe.xoxb-kept-fresh', refreshToken: undefined, expiresAt: undefined });
+    const auth = await provider(store).authorize({ isEnterpriseInstall: false, teamId: 'T0SUN', enterpriseId: undefined });
+    expect(auth.botToken).toBe('xoxe.xoxb-kept-fresh');
+    expect(auth.botRefreshToken).toBeUndefined();
+    expect(asked).toEqual(['T0SUN', 'T0SUN']);
+    // Without a refresh token (no rotation), the stored token as it is.
+    await store.storeInstallation(orgInstallation('E0GRID'));
+    expect((await store.fetchInstallation({ isEnterpriseInstall: true, enterpriseId: 'E0GRID', teamId: undefined })).bot?.token).toMatch(/^xoxb-E0GRID/);
+    expect(asked).toHaveLength(2);
+  });
+
+  it("keeps the expiry Bolt stamps with the machine's clock as the same time left on the app's clock", async () => {
+    const f = await fresh();
+    const appAhead = 3 * 3600_000;
+    const store = installationStore(f.store, { now: () => Date.now() + appAhead });
+    const installed = { ...teamInstallation('T0SUN') };
+    const boltNow = Math.floor(Date.now() / 1000);
+    installed.bot = { ...installed.bot!, expiresAt: boltNow + 120 };
+    await store.storeInstallation(installed);
+    const stored = (await f.store.getInstallation({ isEnterpriseInstall: false, teamId: 'T0SUN' }))!.bot!.expiresAt!;
+    expect(stored - (boltNow + appAhead / 1000 + 120)).toBeGreaterThanOrEqual(-2);
+    expect(stored - (boltNow + appAhead / 1000 + 120)).toBeLessThanOrEqual(0);
+  });
+
   it('refuses a user-token-only grant, keeping the bot install it would have replaced', async () => {
     const f = await fresh();
     const store = installationStore(f.store);

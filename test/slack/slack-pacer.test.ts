@@ -77,6 +77,30 @@ describe('the Slack pacer', () => {
     expect(s.calls.at(-1)).toMatchObject({ method: 'users.info', at: 30_000 });
   });
 
+  it("a workspace's new token (token rotation) keeps its pace and its Retry-After; another workspace's token does not share them", async () => {
+    const clock = manualClock();
+    const s = slack(clock, (method, n) =>
+      method === 'users.list' && n === 1
+        ? new Response('{"ok":false,"error":"ratelimited"}', { status: 429, headers: { 'retry-after': '30' } })
+        : new Response('{"ok":true}', { status: 200 }),
+    );
+    const pacer = createSlackPacer({ distribution: 'internal', clock });
+    const paced = pacedFetch(s.fetch, pacer, { maxWaitMs: 60_000, transferTimeoutMs: 10_000 });
+    const call = (token: string) => ({ method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: '' });
+    pacer.sameWorkspace('xoxe.xoxb-first', 'T1');
+    await paced(URL_OF('users.list'), call('xoxe.xoxb-first'));
+    // Refreshed: the new token is the same workspace, so the 429's 30 s still hold.
+    pacer.sameWorkspace('xoxe.xoxb-second', 'T1');
+    await paced(URL_OF('users.list'), call('xoxe.xoxb-second'));
+    expect(s.calls.map((c) => c.at)).toEqual([0, 30_000]);
+    await paced(URL_OF('users.list'), call('xoxb-other-workspace'));
+    expect(s.calls.at(-1)?.at).toBe(30_000);
+    // The token before the one replaced is let go: its calls count as an unknown token's again.
+    pacer.sameWorkspace('xoxe.xoxb-third', 'T1', 'xoxe.xoxb-first');
+    expect(pacer.workspaceOfToken('xoxe.xoxb-first')).not.toBe(pacer.workspaceOfToken('xoxe.xoxb-third'));
+    expect(pacer.workspaceOfToken('xoxe.xoxb-second')).toBe(pacer.workspaceOfToken('xoxe.xoxb-third'));
+  });
+
   it('spaces a tier-2 method within its minute: a burst, then about three seconds apart', async () => {
     const clock = manualClock();
     const s = slack(clock);

@@ -28,8 +28,8 @@ export const METHODS: Record<string, MethodHandler> = {
 export interface FakeAuth {
   /** Where calls that name no workspace are recorded (the first workspace). */
   fallback: ApiContext;
-  /** The workspace a bot token acts in (undefined: not a bot token this fake issued). */
-  bot(token: string): { ctx: ApiContext; revoked: boolean } | undefined;
+  /** The workspace a bot token acts in (undefined: not a bot token this fake issued); `expired` with token rotation. */
+  bot(token: string): { ctx: ApiContext; revoked: boolean; expired?: boolean } | undefined;
   appToken: string;
   /** auth.revoke: the token stops working. */
   revoke(token: string): void;
@@ -78,6 +78,7 @@ function authenticate(auth: FakeAuth, method: string, token: string | undefined)
   const bot = auth.bot(token);
   if (!bot) throw new ApiError('invalid_auth');
   if (bot.revoked) throw new ApiError('token_revoked');
+  if (bot.expired) throw new ApiError('token_expired');
   if (appMethod) throw new ApiError('not_allowed_token_type');
   return bot.ctx;
 }
@@ -101,11 +102,12 @@ function rateCallOf(auth: FakeAuth, limits: FakeRateLimits, method: string, toke
 
 /** Runs one Web API call through faults, rate limits, auth and the method, and records it in its workspace. */
 export async function handleApiCall(auth: FakeAuth, limits: FakeRateLimits, req: ApiRequest): Promise<ApiAnswer> {
-  let ctx = auth.fallback;
-  const at = ctx.store.clock.now();
   const started = performance.now();
   const { token: bodyToken, ...args } = req.args;
   const token = req.bearer ?? (req.json ? undefined : typeof bodyToken === 'string' ? bodyToken : undefined);
+  // Recorded in the workspace of its token, even one revoked or expired (it still names that workspace).
+  let ctx = (token && token !== auth.appToken ? auth.bot(token)?.ctx : undefined) ?? auth.fallback;
+  const at = ctx.store.clock.now();
   // Counted and limited when the call arrives, on the fake's clock (a slow answer does not move it).
   const call = rateCallOf(auth, limits, req.method, token, args);
   if (call) limits.arrived(call, at);
@@ -142,7 +144,9 @@ export async function handleApiCall(auth: FakeAuth, limits: FakeRateLimits, req:
       answer = { status: 200, headers: {}, body: { ok: false, error: 'internal_error' } };
     }
   }
-  const { client_secret: _secret, ...recorded } = args;
+  // The call log never keeps the app's secret; a refresh token is kept as what it is, not its value.
+  const { client_secret: _secret, refresh_token: refresh, ...rest } = args;
+  const recorded = refresh === undefined ? rest : { ...rest, refresh_token: '[refresh token]' };
   ctx.store.recordCall({
     method: req.method,
     args: recorded,

@@ -6,8 +6,18 @@ import { migration004 } from './004-installations.js';
 import { migration005 } from './005-seen-events.js';
 import { migration006 } from './006-one-person-per-care-user.js';
 import { migration007 } from './007-delivery-doubt.js';
+import { migration008 } from './008-bot-token-refreshed.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007];
+export const MIGRATIONS: readonly Migration[] = [
+  migration001,
+  migration002,
+  migration003,
+  migration004,
+  migration005,
+  migration006,
+  migration007,
+  migration008,
+];

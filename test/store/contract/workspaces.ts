@@ -81,6 +81,7 @@ export function workspacesContract(h: Harness): void {
       const { installation: saved, before } = await store.saveInstallation(input);
       const expected = {
         ...input,
+        bot: { ...input.bot!, refreshedAt: null },
         teamName: 'Team T1',
         enterpriseName: null,
         enterpriseUrl: null,
@@ -137,7 +138,7 @@ export function workspacesContract(h: Harness): void {
       expect(before).toEqual({ installerUserId: 'U0INSTALLER', botScopes: ['commands', 'chat:write', 'users:read.email'], updatedAt: first.installedAt });
       expect(saved).toEqual({
         ...first,
-        bot: { ...bot, refreshToken: null, expiresAt: null },
+        bot: { ...bot, refreshToken: null, expiresAt: null, refreshedAt: null },
         updatedAt: clock(),
       });
       expect(saved.user).toEqual(first.user);
@@ -178,6 +179,50 @@ export function workspacesContract(h: Harness): void {
       expect(await store.deleteInstallation({ isEnterpriseInstall: false, teamId: 'T1' })).toBe(false);
       expect(await store.getInstallation({ isEnterpriseInstall: false, teamId: 'T1' })).toBeNull();
       expect(await store.deleteInstallation({ isEnterpriseInstall: true })).toBe(false);
+    });
+
+    it('stores a refreshed bot token only over the refresh token it came from (compare-and-set), sealed, keeping the install as it was', async () => {
+      const fresh = await h.fresh({ keyRing: ring(newKey()) });
+      const { store, clock } = fresh;
+      const T1 = { isEnterpriseInstall: false, teamId: 'T1' } as const;
+      const input = teamInstall('T1');
+      const { installation: installed } = await store.saveInstallation(input);
+      clock.advance(90_000);
+      const next = { token: `xoxe.xoxb-1-T1-${unique()}`, refreshToken: `xoxe-1-T1-${unique()}`, expiresAt: 1_900_000_500 };
+      const rotated = await store.rotateBotToken(T1, { refreshToken: input.bot!.refreshToken! }, next);
+      expect(rotated).toEqual({
+        ...installed,
+        bot: { ...installed.bot!, token: next.token, refreshToken: next.refreshToken, expiresAt: next.expiresAt, refreshedAt: clock() },
+      });
+      expect(rotated!.updatedAt).toBe(installed.updatedAt);
+      expect(await store.getInstallation(T1)).toEqual(rotated);
+
+      // From the refresh token already used (another instance's stale read): nothing changes.
+      const stale = { token: 'xoxe.xoxb-1-stale', refreshToken: 'xoxe-1-stale', expiresAt: 1_900_000_900 };
+      expect(await store.rotateBotToken(T1, { refreshToken: input.bot!.refreshToken! }, stale)).toBeNull();
+      expect(await store.rotateBotToken({ isEnterpriseInstall: false, teamId: 'T404' }, { refreshToken: next.refreshToken }, stale)).toBeNull();
+      expect((await store.getInstallation(T1))?.bot?.token).toBe(next.token);
+
+      // Two instances storing their refresh of the same token at once: exactly one is stored.
+      const other = await fresh.open();
+      const mine = { token: 'xoxe.xoxb-1-mine', refreshToken: `xoxe-1-mine-${unique()}`, expiresAt: 1_900_001_000 };
+      const theirs = { token: 'xoxe.xoxb-1-theirs', refreshToken: `xoxe-1-theirs-${unique()}`, expiresAt: 1_900_001_000 };
+      const race = await Promise.all([
+        store.rotateBotToken(T1, { refreshToken: next.refreshToken }, mine),
+        other.rotateBotToken(T1, { refreshToken: next.refreshToken }, theirs),
+      ]);
+      expect(race.filter((r) => r !== null)).toHaveLength(1);
+      expect((await store.getInstallation(T1))?.bot?.token).toBe((race[0] ?? race[1])!.bot!.token);
+
+      const dump = await h.dump(fresh);
+      for (const secret of [next.token, next.refreshToken, mine.refreshToken, theirs.refreshToken])
+        expect(dump.includes(Buffer.from(secret)), secret).toBe(false);
+
+      // Installing again gives a token that was not refreshed; the refresh token before it no longer counts.
+      const { installation: again } = await store.saveInstallation(teamInstall('T1'));
+      expect(again.bot?.refreshedAt).toBeNull();
+      const current = (race[0] ?? race[1])!.bot!.refreshToken!;
+      expect(await store.rotateBotToken(T1, { refreshToken: current }, stale)).toBeNull();
     });
 
     it.each([
