@@ -132,8 +132,16 @@ function waitBeforeRetry(err: unknown, attempt: number): number {
 const isRateLimited = (err: unknown) =>
   (err as { code?: string })?.code === ErrorCode.RateLimitedError || (err as { data?: { error?: string } })?.data?.error === 'ratelimited';
 
-/** Seconds either side of an attempt's times that Slack's clock and the database's may differ by. */
-const CLOCK_MARGIN_S = 60;
+/** Seconds either side of an attempt's times that Slack's clock and ours may differ by. */
+const CLOCK_MARGIN_S = 120;
+/** A holder that died left no time of its post: look from well before the delivery's first claim (the database's clock). */
+const CRASH_MARGIN_S = 15 * 60;
+
+/** Where in a channel's history a post may be: Unix seconds, `latest` open when unknown. */
+interface Window {
+  oldest: number;
+  latest?: number | undefined;
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -151,6 +159,8 @@ export interface DelivererOptions {
   poster: WebClient;
   holder: string;
   logger: Logger;
+  /** The app's clock (Slack's message times follow it; the ledger's claims follow the database's). Default Date.now. */
+  now?: () => number;
   /** A pending claim older than this may be taken over by another instance. Default 2 min. */
   staleAfterMs?: number;
   /** Time the posting attempts of one claim may take (default half of staleAfterMs): always ends before the claim looks stale. */
@@ -165,18 +175,19 @@ export function createDeliverer(deps: DelivererOptions): Deliverer {
   const staleAfterMs = deps.staleAfterMs ?? 2 * 60_000;
   const sendBudgetMs = deps.sendBudgetMs ?? staleAfterMs / 2;
   const maxSendAttempts = deps.maxSendAttempts ?? 6;
+  const now = deps.now ?? Date.now;
 
   // Where each unfinished look left off (by delivery), so the next one reads on instead of from the start.
   const readOn = new Map<number, string>();
 
   /**
    * Was this delivery's message already posted (by an attempt that died or got no answer before marking
-   * it)? Reads the channel's history between the delivery's first claim and when it was last in doubt,
-   * page by page, as far as the history gate allows now: 'later' when it must wait for the next read.
+   * it)? Reads the channel's history within `window`, page by page, as far as the history gate allows
+   * now: 'later' when it must wait for the next read.
    */
-  async function findInSlack(channel: string, delivery: Delivery, upToNow: boolean): Promise<string | null | 'later'> {
-    const oldest = String(Math.floor(delivery.createdAt / 1000) - CLOCK_MARGIN_S);
-    const latest = !upToNow && delivery.inDoubtAt !== null ? String(Math.ceil(delivery.inDoubtAt / 1000) + CLOCK_MARGIN_S) : undefined;
+  async function findInSlack(channel: string, delivery: Delivery, window: Window): Promise<string | null | 'later'> {
+    const oldest = String(window.oldest);
+    const latest = window.latest !== undefined ? String(window.latest) : undefined;
     let cursor = readOn.get(delivery.id);
     for (;;) {
       if (!(await deps.history.tryRead())) return 'later';
@@ -241,9 +252,11 @@ export function createDeliverer(deps: DelivererOptions): Deliverer {
         event_type: DELIVERY_EVENT_TYPE,
         event_payload: { delivery_id: String(delivery.id), kind: key.kind, action_id: key.actionId },
       };
-      const fail = async (err: unknown, retryable: boolean, mayHave = false): Promise<DeliveryResult> => {
+      const fail = async (err: unknown, retryable: boolean, doubtAt?: number): Promise<DeliveryResult> => {
         deps.logger.warn('delivery failed', { kind: key.kind, deliveryId: delivery.id, retryable, error: describeSlackError(err) });
-        await deps.store.markFailed(delivery.id, describeSlackError(err), { retryable, holder: deps.holder, inDoubt: mayHave }).catch(() => undefined);
+        await deps.store
+          .markFailed(delivery.id, describeSlackError(err), { retryable, holder: deps.holder, ...(doubtAt !== undefined ? { inDoubtAt: doubtAt } : {}) })
+          .catch(() => undefined);
         return 'failed';
       };
       // Nothing was sent (Slack's rate limit; a history read to wait for): handed back uncounted, for the retry sweep.
@@ -255,13 +268,15 @@ export function createDeliverer(deps: DelivererOptions): Deliverer {
       // Slack may still post what we sent: nobody may post again (nor look in the history) before
       // this claim goes stale, at least half the staleness after our last post began; the next
       // claimer looks in the history first.
-      const inDoubt = async (err: unknown): Promise<DeliveryResult> => {
+      const inDoubt = async (err: unknown, postedAt: number): Promise<DeliveryResult> => {
         deps.logger.warn('delivery in doubt: no answer from Slack; the claim is left to go stale', {
           kind: key.kind,
           deliveryId: delivery.id,
           error: describeSlackError(err),
         });
-        await deps.store.markInDoubt(delivery.id, `no answer from Slack (${describeSlackError(err)})`, { holder: deps.holder }).catch(() => undefined);
+        await deps.store
+          .markInDoubt(delivery.id, `no answer from Slack (${describeSlackError(err)})`, { holder: deps.holder, at: postedAt })
+          .catch(() => undefined);
         return 'failed';
       };
 
@@ -275,40 +290,47 @@ export function createDeliverer(deps: DelivererOptions): Deliverer {
       }
       // An earlier attempt may have posted before it could record it (it got no answer, a 5xx, or its
       // holder died with the claim): look before posting again. A 429 or any other answer needs no look.
-      let lookFirst = claim.outcome === 'reclaimed' || delivery.inDoubtAt !== null;
-      // Up to when the post was left in doubt; up to now after a holder died (unknown when it posted) or after
-      // this claim's own 5xx.
-      let upToNow = claim.outcome === 'reclaimed' && delivery.inDoubtAt === null;
+      // Around when the post in doubt began (it ended within a claim's staleness); a holder that died left no
+      // time, so from well before the first claim.
+      let look: Window | undefined =
+        delivery.inDoubtAt !== null
+          ? { oldest: Math.floor(delivery.inDoubtAt / 1000) - CLOCK_MARGIN_S, latest: Math.ceil((delivery.inDoubtAt + staleAfterMs) / 1000) + CLOCK_MARGIN_S }
+          : claim.outcome === 'reclaimed'
+            ? { oldest: Math.floor(delivery.createdAt / 1000) - CRASH_MARGIN_S }
+            : undefined;
+      let doubtAt: number | undefined;
       for (let attempt = 1; ; attempt++) {
         let ts: string | undefined;
+        let postedAt = now();
         try {
-          if (lookFirst) {
-            const found = await findInSlack(channel, delivery, upToNow);
+          if (look) {
+            const found = await findInSlack(channel, delivery, look);
             if (found === 'later') return defer("waiting to look in Slack's history before posting again (Slack allows this app one read a minute)");
             if (found) {
               await deps.store.markSent(delivery.id, { channel, ts: found });
               return 'found-in-slack';
             }
-            lookFirst = false;
+            look = undefined;
           }
           // A post may only start while the claim is surely ours (it ends within the client's timeout).
           if (elapsed() >= sendBudgetMs) return defer('out of time for this claim; the next run posts it');
+          postedAt = now();
           const res = await deps.poster.chat.postMessage({ channel, ...body, metadata });
           ts = res.ts;
           if (!ts) throw new Error('chat.postMessage gave no ts');
         } catch (err) {
-          if (isPermanentSlackError(err)) return fail(err, false);
-          if (mayStillLand(err)) return inDoubt(err);
+          if (isPermanentSlackError(err)) return fail(err, false, doubtAt);
+          if (mayStillLand(err)) return inDoubt(err, postedAt);
           if (mayHavePosted(err)) {
             // A 5xx: Slack is done with the request but may have posted first. The ledger says so.
-            await deps.store.markInDoubt(delivery.id, describeSlackError(err), { holder: deps.holder }).catch(() => undefined);
-            lookFirst = true;
-            upToNow = true;
+            doubtAt = postedAt;
+            await deps.store.markInDoubt(delivery.id, describeSlackError(err), { holder: deps.holder, at: postedAt }).catch(() => undefined);
+            look = { oldest: Math.floor(postedAt / 1000) - CLOCK_MARGIN_S };
           }
           const wait = waitBeforeRetry(err, attempt);
           // Never still be trying when another instance may take the claim over.
-          if (elapsed() + wait >= sendBudgetMs) return isRateLimited(err) ? defer('ratelimited') : fail(err, true, lookFirst);
-          if (attempt >= maxSendAttempts && !isRateLimited(err)) return fail(err, true, lookFirst);
+          if (elapsed() + wait >= sendBudgetMs) return isRateLimited(err) ? defer('ratelimited') : fail(err, true, doubtAt);
+          if (attempt >= maxSendAttempts && !isRateLimited(err)) return fail(err, true, doubtAt);
           await sleep(wait);
           continue;
         }

@@ -116,9 +116,9 @@ export async function markSent(ctx: Ctx, id: number, sent: { channel: string; ts
  */
 export async function markFailed(ctx: Ctx, id: number, error: string, options: FailOptions): Promise<boolean> {
   const now = sharedNow(ctx);
-  const doubt = options.inDoubt ? `, in_doubt_at = ${now.sql}` : '';
+  const doubt = options.inDoubtAt !== undefined ? ', in_doubt_at = ?' : '';
   const uncounted = options.countAttempt === false ? ', attempts = attempts - 1' : '';
-  const params: Param[] = [error.slice(0, MAX_ERROR_CHARS), options.retryable, now.value, ...(options.inDoubt ? [now.value] : []), id];
+  const params: Param[] = [error.slice(0, MAX_ERROR_CHARS), options.retryable, now.value, ...(options.inDoubtAt !== undefined ? [options.inDoubtAt] : []), id];
   let sql = `UPDATE deliveries SET state = 'failed', last_error = ?, retryable = ?, updated_at = ${now.sql}${doubt}${uncounted} WHERE id = ? AND state = 'pending'`;
   if (options.holder !== undefined) {
     sql += ' AND claimed_by = ?';
@@ -131,14 +131,16 @@ export async function markFailed(ctx: Ctx, id: number, error: string, options: F
  * A post whose outcome is unknown (Slack did not answer in time and may still
  * post it): the claim stays pending and the holder's, so nobody posts again
  * before it goes stale, and the next claimer is told to check Slack first
- * ('reclaimed'). Notes the error. False if the holder no longer has the claim.
+ * ('reclaimed'). Notes the error, and `at`: when that post began, on the app's
+ * clock (the one Slack's message times follow; the database's may differ).
+ * False if the holder no longer has the claim.
  */
-export async function markInDoubt(ctx: Ctx, id: number, error: string, options: { holder: string }): Promise<boolean> {
+export async function markInDoubt(ctx: Ctx, id: number, error: string, options: { holder: string; at: number }): Promise<boolean> {
   const now = sharedNow(ctx);
   return (
     (await ctx.db.run(
-      `UPDATE deliveries SET last_error = ?, retryable = ?, updated_at = ${now.sql}, in_doubt_at = ${now.sql} WHERE id = ? AND state = 'pending' AND claimed_by = ?`,
-      [error.slice(0, MAX_ERROR_CHARS), true, now.value, now.value, id, options.holder],
+      `UPDATE deliveries SET last_error = ?, retryable = ?, updated_at = ${now.sql}, in_doubt_at = ? WHERE id = ? AND state = 'pending' AND claimed_by = ?`,
+      [error.slice(0, MAX_ERROR_CHARS), true, now.value, options.at, id, options.holder],
     )) > 0
   );
 }

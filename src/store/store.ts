@@ -87,7 +87,7 @@ export interface Store {
   markSent(id: number, sent: { channel: string; ts: string }): Promise<boolean>;
   markFailed(id: number, error: string, options: FailOptions): Promise<boolean>;
   /** A post Slack may still be processing: keep the claim (pending) until it goes stale; note the error. */
-  markInDoubt(id: number, error: string, options: { holder: string }): Promise<boolean>;
+  markInDoubt(id: number, error: string, options: { holder: string; at: number }): Promise<boolean>;
   getDelivery(key: DeliveryKey): Promise<Delivery | null>;
   getDeliveryById(id: number): Promise<Delivery | null>;
   listDeliveries(filter?: DeliveryFilter): Promise<Delivery[]>;

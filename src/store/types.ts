@@ -164,7 +164,10 @@ export interface Delivery extends DeliveryKey {
   createdAt: number;
   updatedAt: number;
   sentAt: number | null;
-  /** When an attempt last ended with the post in doubt (no answer; a 5xx): look in Slack before posting again. */
+  /**
+   * When the last post left in doubt (no answer; a 5xx) began, on the app's clock (Slack's message times follow
+   * it): the next attempt looks in Slack around then before posting again.
+   */
   inDoubtAt: number | null;
 }
 
@@ -174,8 +177,8 @@ export interface FailOptions {
   retryable: boolean;
   /** Only if this holder still has the claim. */
   holder?: string;
-  /** The post may have gone through (a 5xx): the next attempt looks in Slack first. */
-  inDoubt?: boolean;
+  /** The post may have gone through (a 5xx): when it began (app clock); the next attempt looks in Slack first. */
+  inDoubtAt?: number;
   /** False: the attempt sent nothing and is not counted (Slack's rate limit, a history read to wait for). */
   countAttempt?: boolean;
 }

@@ -47,7 +47,6 @@ import type { Store } from '../store/index.js';
 export interface WorkspaceShared extends SlackShared {
   /** The store as this workspace sees it (the whole store in single-workspace mode; scoped-store.ts otherwise). */
   store: Store;
-  now: () => Date;
   pollSeconds: number;
   overlapMs: number;
   signedMetadata: SignedMetadata;

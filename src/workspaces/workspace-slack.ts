@@ -26,6 +26,8 @@ export interface SlackShared {
   /** This instance's name in leases and delivery claims. */
   holder: string;
   staleAfterMs: number;
+  /** The app's clock (Slack's message times follow it). */
+  now: () => Date;
 }
 
 export interface WorkspaceSlack {
@@ -65,7 +67,16 @@ export function workspaceSlack(
     pageLimit,
   });
   const deliverer = metrics.observeDeliverer(
-    createDeliverer({ store, slack: jobSlack, poster, history, holder: shared.holder, logger: logger.child({ component: 'delivery' }), staleAfterMs }),
+    createDeliverer({
+      store,
+      slack: jobSlack,
+      poster,
+      history,
+      holder: shared.holder,
+      logger: logger.child({ component: 'delivery' }),
+      staleAfterMs,
+      now: () => shared.now().getTime(),
+    }),
   );
   return { slack, jobSlack, deliverer };
 }

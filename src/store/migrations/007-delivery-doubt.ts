@@ -1,8 +1,8 @@
 /**
- * When a delivery's post was last left in doubt (Slack gave no answer, or a 5xx
- * after the post may have gone through): the next attempt looks in the channel's
- * history from the delivery's first claim up to this time before posting again.
- * Null: every attempt so far ended in an answer, so there is nothing to look for.
+ * When a delivery's post last left in doubt (Slack gave no answer, or a 5xx after
+ * the post may have gone through) began, on the app's clock: the next attempt
+ * looks in the channel's history around then before posting again. Null: every
+ * attempt so far ended in an answer, so there is nothing to look for.
  */
 import type { Migration } from './migration.js';
 

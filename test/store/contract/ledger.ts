@@ -87,16 +87,17 @@ export function ledgerContract(h: Harness): void {
     it('a post in doubt keeps its claim until it goes stale; then the next holder is told to check Slack first', async () => {
       const { store, clock } = await h.fresh();
       const a = await store.claimDelivery(key(), { holder: 'a', staleAfterMs: STALE });
-      expect(await store.markInDoubt(a.delivery.id, 'no answer from Slack (timeout)', { holder: 'a' })).toBe(true);
+      const postedAt = Date.UTC(2026, 10, 25, 10, 0, 0);
+      expect(await store.markInDoubt(a.delivery.id, 'no answer from Slack (timeout)', { holder: 'a', at: postedAt })).toBe(true);
       expect(await store.claimDelivery(key(), { holder: 'b', staleAfterMs: STALE })).toMatchObject({
         outcome: 'busy',
-        delivery: { state: 'pending', claimedBy: 'a', lastError: 'no answer from Slack (timeout)' },
+        delivery: { state: 'pending', claimedBy: 'a', lastError: 'no answer from Slack (timeout)', inDoubtAt: postedAt },
       });
       expect(await store.unfinishedDeliveries('completion', { staleAfterMs: STALE })).toEqual([]);
       clock.advance(STALE);
       expect((await store.unfinishedDeliveries('completion', { staleAfterMs: STALE })).map((d) => d.id)).toEqual([a.delivery.id]);
       expect(await store.claimDelivery(key(), { holder: 'b', staleAfterMs: STALE })).toMatchObject({ outcome: 'reclaimed', previousHolder: 'a' });
-      expect(await store.markInDoubt(a.delivery.id, 'late', { holder: 'a' })).toBe(false);
+      expect(await store.markInDoubt(a.delivery.id, 'late', { holder: 'a', at: postedAt })).toBe(false);
     });
 
     it('a holder who lost its claim cannot mark the delivery failed; a second markSent keeps the first record', async () => {
