@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * The house rules of the source tree, checked on the real files: the domain
- * stays below Slack, and no module imports itself through others.
+ * stays below Slack, no module imports itself through others, and errors are
+ * put into words by the one error policy.
  */
 const SRC = resolve(__dirname, '../src');
 
@@ -21,6 +22,13 @@ function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
   const specs = [...text.matchAll(/^(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/gms)].map((m) => m[1]!);
   return specs.map((s) => resolve(dirname(file), s.replace(/\.js$/, '.ts')));
+}
+
+/** A file's code without its comments (a word in a comment is not a use). */
+function codeOf(file: string): string {
+  return readFileSync(file, 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/^\s*\/\/.*$/gm, '');
 }
 
 const files = sourceFiles(SRC);
@@ -77,5 +85,17 @@ describe('the source tree', () => {
     };
     for (const f of files) if (!state.has(f)) visit(f);
     expect(circles).toEqual([]);
+  });
+
+  it('puts errors into words in one place: only the error policy and its modal helper use describeError', () => {
+    const policy = ['services/errors.ts', 'slack/listeners/error-policy.ts', 'slack/modal-flow.ts'];
+    const others = files.filter((f) => !policy.includes(name(f)) && /\bdescribeError\b/.test(codeOf(f))).map(name);
+    expect(others).toEqual([]);
+  });
+
+  it('writes open-then-fill once: only the modal helper shows the "Loading…" view', () => {
+    const helper = ['slack/views/simple-modals.ts', 'slack/modal-flow.ts'];
+    const others = files.filter((f) => !helper.includes(name(f)) && /\bloadingModal\b/.test(codeOf(f))).map(name);
+    expect(others).toEqual([]);
   });
 });

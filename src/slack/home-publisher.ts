@@ -1,5 +1,5 @@
 import type { HomeQueue, SlackDeps } from './deps.js';
-import { describeError } from '../services/errors.js';
+import { shownInstead } from './listeners/error-policy.js';
 import { myGroups } from './views/action-list.js';
 import type { AdminHome } from './views/admin-home.js';
 import { HOME_PAGE_SIZE, homeView } from './views/home-view.js';
@@ -20,10 +20,9 @@ function queueFor(deps: SlackDeps, key: string): HomeQueue {
 async function adminHome(deps: SlackDeps, teamId: string, userId: string): Promise<AdminHome | undefined> {
   const actor = { teamId, userId };
   if (!(await deps.identity.isAdmin(actor).catch(() => false))) return undefined;
-  const failed = (what: string) => (err: unknown) => {
-    deps.logger.warn(`could not read the ${what} for an admin's Home tab`, { userId, error: err });
-    return { error: `The ${what} could not be read: ${describeError(err)}` };
-  };
+  const failed = (what: string) => (err: unknown) => ({
+    error: `The ${what} could not be read: ${shownInstead(deps.logger, `could not read the ${what} for an admin's Home tab`, err, { userId })}`,
+  });
   const [team, status, extra] = await Promise.all([
     deps.teamView.read(actor).catch(failed('team view')),
     deps.status.read(actor).catch(failed('status')),
@@ -91,7 +90,8 @@ export async function publishHome(deps: SlackDeps, teamId: string, userId: strin
         const groups = myGroups(await deps.actions.mine({ teamId, userId }, link.careUserId, ctx.now, tz));
         view = homeView({ linked: true, ...(careUserName ? { careUserName } : {}), groups, limit, offset, ...extra, ...(await admin) }, ctx);
       } catch (err) {
-        view = homeView({ linked: true, groups: [], limit, error: describeError(err), ...extra, ...(await admin) }, ctx);
+        const error = shownInstead(deps.logger, "could not read the person's actions for the Home tab", err, { userId });
+        view = homeView({ linked: true, groups: [], limit, error, ...extra, ...(await admin) }, ctx);
       }
     }
     const publish = queue.tail.then(async () => {

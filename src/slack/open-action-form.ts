@@ -1,13 +1,12 @@
-import { describeError } from '../services/errors.js';
 import { readDuePhrase } from '../time/due-phrases.js';
 import { localParts } from '../time/zones.js';
 import type { SlackDeps } from './deps.js';
 import { CallbackIds } from './ids.js';
+import { openThenFill } from './modal-flow.js';
 import { fitTask } from './forms/task-limit.js';
 import { userText } from './text.js';
 import { nowInWords } from './forms/due-check.js';
 import { type ActionFormInitial, type ActionModalMeta, actionModal, firstWordOf } from './views/action-form-modal.js';
-import { loadingModal, messageModal } from './views/simple-modals.js';
 
 const TITLE = 'New care action';
 
@@ -20,9 +19,9 @@ function passedNotice(phrase: string, now: Date, tz: string): string {
 const fitUnread = (words: string[]) => words.slice(0, 5).map((w) => (w.length > 40 ? `${w.slice(0, 39)}…` : w));
 
 /**
- * Open the create form. The trigger lives 3 s, so `views.open` goes first with
- * a loading view; the person's time zone (a Slack call) comes after, and the
- * form replaces the loading view. A failure after opening is shown in the modal.
+ * Open the create form (openThenFill): the trigger lives 3 s, so a loading view
+ * opens first; the person's time zone (a Slack call) comes after, and the form
+ * replaces the loading view. A failure after opening is shown in the modal.
  *
  * The assignee starts as the person creating it (when linked: only linked
  * people can be assigned). With `dueFromTask` ("/care new Call the GP tomorrow
@@ -44,11 +43,8 @@ export async function openCreateForm(
     readAsNew?: boolean;
   },
 ): Promise<void> {
-  const opened = await deps.slack.views.open({ trigger_id: triggerId, view: loadingModal(TITLE) });
-  const viewId = opened.view?.id;
-  if (!viewId) return;
-  where.onOpened?.();
-  try {
+  const flow = { triggerId, title: TITLE, log: 'could not fill the create form', onOpened: where.onOpened };
+  await openThenFill(deps, flow, async () => {
     const [tz, link] = await Promise.all([deps.profiles.tz(actor.userId), deps.identity.getLink(actor)]);
     const now = deps.now();
     const read = where.task && where.dueFromTask ? readDuePhrase(where.task, now, tz) : { task: where.task ?? '' };
@@ -74,9 +70,6 @@ export async function openCreateForm(
         : {}),
     };
     const sealed = deps.signedMetadata.encode(meta, { ...actor, form: CallbackIds.actionModal });
-    await deps.slack.views.update({ view_id: viewId, view: actionModal(meta, sealed, initial) });
-  } catch (err) {
-    deps.logger.warn('could not fill the create form', { error: err });
-    await deps.slack.views.update({ view_id: viewId, view: messageModal(TITLE, `:warning: ${describeError(err)}`) }).catch(() => undefined);
-  }
+    return actionModal(meta, sealed, initial);
+  });
 }

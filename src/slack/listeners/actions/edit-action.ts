@@ -1,15 +1,14 @@
 import type { App } from '@slack/bolt';
 import type { Action } from '../../../care/index.js';
-import { describeError } from '../../../services/errors.js';
 import { parseApiDateTime } from '../../../time/slack-date.js';
 import { localParts } from '../../../time/zones.js';
 import type { SlackDeps } from '../../deps.js';
 import { clickOrigin } from '../../edited-in-place.js';
 import { ActionIds, CallbackIds } from '../../ids.js';
+import { openThenFill } from '../../modal-flow.js';
 import { type ActionFormInitial, type ActionModalMeta, actionModal, hasMoreOptions, type ReminderForm } from '../../views/action-form-modal.js';
-import { loadingModal, messageModal } from '../../views/simple-modals.js';
 import { fitTask } from '../../forms/task-limit.js';
-import { buttonListener, logFailure, tellClicker } from '../error-policy.js';
+import { buttonListener, tellClicker } from '../error-policy.js';
 
 const TITLE = 'Edit care action';
 
@@ -39,7 +38,7 @@ async function initialValues(deps: SlackDeps, teamId: string, action: Action, tz
   return { ...initial, more: hasMoreOptions(initial) };
 }
 
-/** Edit: open a "Loading…" modal at once (the trigger lives 3 s), then fill it from the API. */
+/** Edit: a "Loading…" modal at once (the trigger lives 3 s), then the form filled from the API (openThenFill). */
 export function registerEditButton(app: App, deps: SlackDeps): void {
   app.action(
     ActionIds.edit,
@@ -49,10 +48,7 @@ export function registerEditButton(app: App, deps: SlackDeps): void {
         await tellClicker(deps, body, respond, 'Only people with a linked care account can edit actions. Type `/care link`.');
         return;
       }
-      const opened = await deps.slack.views.open({ trigger_id: body.trigger_id, view: loadingModal(TITLE) });
-      const viewId = opened.view?.id;
-      if (!viewId) return;
-      try {
+      await openThenFill(deps, { triggerId: body.trigger_id, title: TITLE, log: 'could not open the edit form' }, async () => {
         const [tz, current] = await Promise.all([deps.profiles.tz(body.user.id), deps.actions.resolve({ type: 'id', id: action.value ?? '' })]);
         const channelId = body.channel?.id ?? body.container?.channel_id;
         const origin = clickOrigin(body, action.block_id);
@@ -69,11 +65,8 @@ export function registerEditButton(app: App, deps: SlackDeps): void {
           ...(fitted.cut ? { taskCut: fitted.cut } : {}),
         };
         const sealed = deps.signedMetadata.encode(meta, { ...actor, form: CallbackIds.actionModal });
-        await deps.slack.views.update({ view_id: viewId, view: actionModal(meta, sealed, await initialValues(deps, actor.teamId, current, tz, fitted.task)) });
-      } catch (err) {
-        logFailure(deps.logger, 'could not open the edit form', err);
-        await deps.slack.views.update({ view_id: viewId, view: messageModal(TITLE, describeError(err)) }).catch(() => undefined);
-      }
+        return actionModal(meta, sealed, await initialValues(deps, actor.teamId, current, tz, fitted.task));
+      });
     }),
   );
 }

@@ -2,8 +2,8 @@ import type { App } from '@slack/bolt';
 import type { SlackDeps } from '../../deps.js';
 import { publishHome } from '../../home-publisher.js';
 import { ActionIds, CallbackIds } from '../../ids.js';
-import { describeError } from '../../../services/errors.js';
-import { approveLinkModal, loadingModal, messageModal } from '../../views/simple-modals.js';
+import { openThenFill } from '../../modal-flow.js';
+import { approveLinkModal } from '../../views/simple-modals.js';
 import { buttonListener } from '../error-policy.js';
 
 const TITLE = 'Approve link';
@@ -17,10 +17,7 @@ export function registerLinkRequestButtons(app: App, deps: SlackDeps): void {
       // admin is checked when the form is submitted (decideRequest), before anything changes.
       const admin = { teamId: body.team?.id ?? '', userId: body.user.id };
       const request = await deps.identity.pendingRequest(admin.teamId, Number(action.value));
-      const opened = await deps.slack.views.open({ trigger_id: body.trigger_id, view: loadingModal(TITLE) });
-      const viewId = opened.view?.id;
-      if (!viewId) return;
-      try {
+      await openThenFill(deps, { triggerId: body.trigger_id, title: TITLE, log: 'could not fill the approval form' }, async () => {
         const meta = {
           requestId: String(request.id),
           ...(body.channel?.id ? { channel: body.channel.id } : {}),
@@ -35,14 +32,8 @@ export function registerLinkRequestButtons(app: App, deps: SlackDeps): void {
         ]);
         const suggested = request.careUserId ? (named.get(request.careUserId) ?? { id: request.careUserId }) : undefined;
         const requester = { slackUserId: request.slackUserId, ...(profile ? { name: profile.name, email: profile.email } : {}) };
-        await deps.slack.views.update({
-          view_id: viewId,
-          view: approveLinkModal(CallbackIds.approveLinkModal, sealed, requester, { canSearch, ...(suggested ? { suggested } : {}) }),
-        });
-      } catch (err) {
-        deps.logger.warn('could not fill the approval form', { error: err });
-        await deps.slack.views.update({ view_id: viewId, view: messageModal(TITLE, `:warning: ${describeError(err)}`) }).catch(() => undefined);
-      }
+        return approveLinkModal(CallbackIds.approveLinkModal, sealed, requester, { canSearch, ...(suggested ? { suggested } : {}) });
+      });
     }),
   );
 

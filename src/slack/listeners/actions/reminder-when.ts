@@ -1,20 +1,16 @@
-import type { App, BlockAction } from '@slack/bolt';
-import { describeError } from '../../../services/errors.js';
+import type { App, BlockAction, BlockElementAction } from '@slack/bolt';
 import type { SlackDeps } from '../../deps.js';
 import { FIELD_ACTION_ID, REMINDER_WHEN_BLOCK } from '../../ids.js';
 import { type FormViewPayload, redrawActionForm } from '../../redraw-action-form.js';
-import { logFailure, tellByDm } from '../error-policy.js';
+import { buttonListener } from '../error-policy.js';
 
 /** A reminder's "when" changed in the action form: drawn again, with a time picker for "at a time of day". */
 export function registerReminderWhen(app: App, deps: SlackDeps): void {
-  app.action<BlockAction>({ type: 'block_actions', block_id: REMINDER_WHEN_BLOCK, action_id: FIELD_ACTION_ID }, async ({ ack, body }) => {
-    await ack();
-    if (!body.view) return;
-    try {
+  app.action<BlockAction>(
+    { type: 'block_actions', block_id: REMINDER_WHEN_BLOCK, action_id: FIELD_ACTION_ID },
+    buttonListener<BlockElementAction>(deps, 'reminder when', async ({ body }) => {
+      if (!body.view) return;
       await redrawActionForm(deps, { teamId: body.team?.id ?? '', userId: body.user.id }, body.view as FormViewPayload);
-    } catch (err) {
-      logFailure(deps.logger, 'reminder when failed', err);
-      await tellByDm(deps, body.user.id, describeError(err));
-    }
-  });
+    }),
+  );
 }

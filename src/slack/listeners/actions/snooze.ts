@@ -1,5 +1,4 @@
 import type { App, BlockAction, StaticSelectAction, types } from '@slack/bolt';
-import { describeError } from '../../../services/errors.js';
 import { parseApiDateTime } from '../../../time/slack-date.js';
 import { EVENING_TIME, isSnoozeChoice, type SnoozeChoice, snoozeDue } from '../../../time/snooze.js';
 import { localParts } from '../../../time/zones.js';
@@ -8,7 +7,8 @@ import { clickOrigin } from '../../edited-in-place.js';
 import { ActionIds, CallbackIds, parseSnoozeOption } from '../../ids.js';
 import { clickedOnSharedPost } from '../../surface.js';
 import { actionLabel, assigneeText } from '../../views/action-card.js';
-import { loadingModal, messageModal } from '../../views/simple-modals.js';
+import { openThenFill } from '../../modal-flow.js';
+import { messageModal } from '../../views/simple-modals.js';
 import { SNOOZE_TITLE, type SnoozeConfirmMeta, type SnoozeMeta, snoozeConfirmModal, snoozeModal } from '../../views/snooze-modal.js';
 import type { Responder } from '../../respond.js';
 import { buttonListener, tellClicker } from '../error-policy.js';
@@ -22,9 +22,9 @@ type SnoozeClick = BlockAction<StaticSelectAction>;
 type CareAction = Awaited<ReturnType<SlackDeps['actions']['resolve']>>;
 
 /**
- * A "Loading…" modal at once (the trigger lives 3 s), then what `fill` makes of
- * the action (read whole) in the clicker's zone; a complete action or an error
- * is said in the modal (and a complete one shown where it was clicked).
+ * The form for one action (openThenFill: "Loading…" at once, the trigger lives 3 s), from what `fill`
+ * makes of the action (read whole) in the clicker's zone; a complete action is said in the modal and
+ * shown where it was clicked.
  */
 async function openForAction(
   deps: SlackDeps,
@@ -33,22 +33,16 @@ async function openForAction(
   actionId: string,
   fill: (ctx: { tz: string; current: CareAction }) => Promise<types.ModalView>,
 ): Promise<void> {
-  const opened = await deps.slack.views.open({ trigger_id: body.trigger_id, view: loadingModal(SNOOZE_TITLE) });
-  const viewId = opened.view?.id;
-  if (!viewId) return;
-  try {
+  const found: { complete?: CareAction } = {};
+  const shown = await openThenFill(deps, { triggerId: body.trigger_id, title: SNOOZE_TITLE, log: 'could not open the snooze form' }, async () => {
     const [tz, current] = await Promise.all([deps.profiles.tz(body.user.id), deps.actions.resolve({ type: 'id', id: actionId })]);
-    const view = current.completed
-      ? messageModal(SNOOZE_TITLE, 'That action is already complete, so there is nothing to snooze.')
-      : await fill({ tz, current });
-    await deps.slack.views.update({ view_id: viewId, view });
-    if (current.completed) {
-      const [shown] = await deps.actions.views([current], body.team?.id ?? '');
-      await showWhereClicked(deps, body, respond, shown!);
-    }
-  } catch (err) {
-    deps.logger.warn('could not open the snooze form', { error: err });
-    await deps.slack.views.update({ view_id: viewId, view: messageModal(SNOOZE_TITLE, `:warning: ${describeError(err)}`) }).catch(() => undefined);
+    if (!current.completed) return fill({ tz, current });
+    found.complete = current;
+    return messageModal(SNOOZE_TITLE, 'That action is already complete, so there is nothing to snooze.');
+  });
+  if (shown && found.complete) {
+    const [view] = await deps.actions.views([found.complete], body.team?.id ?? '');
+    await showWhereClicked(deps, body, respond, view!);
   }
 }
 

@@ -1,12 +1,11 @@
 import type { App } from '@slack/bolt';
-import { describeError } from '../../../services/errors.js';
 import { SUMMARY_DEFAULTS } from '../../../services/summary-settings.js';
 import type { SlackDeps } from '../../deps.js';
 import { publishHome } from '../../home-publisher.js';
 import { ActionIds, CallbackIds } from '../../ids.js';
-import { loadingModal, messageModal } from '../../views/simple-modals.js';
+import { openThenFill } from '../../modal-flow.js';
 import { summaryModal } from '../../views/summary-setting.js';
-import { buttonListener, logFailure } from '../error-policy.js';
+import { buttonListener } from '../error-policy.js';
 
 const TITLE = 'Morning summary';
 
@@ -17,17 +16,11 @@ export function registerSummaryButtons(app: App, deps: SlackDeps): void {
     buttonListener(deps, 'summary change', async ({ body }) => {
       const actor = { teamId: body.team?.id ?? '', userId: body.user.id };
       // The trigger lives 3 s: open first, then read the setting and the person's zone (a Slack call).
-      const opened = await deps.slack.views.open({ trigger_id: body.trigger_id, view: loadingModal(TITLE) });
-      const viewId = opened.view?.id;
-      if (!viewId) return;
-      try {
+      await openThenFill(deps, { triggerId: body.trigger_id, title: TITLE, log: 'could not fill the summary form' }, async () => {
         const status = await deps.summaries.status(actor);
         const sealed = deps.signedMetadata.encode({ from: 'home' }, { ...actor, form: CallbackIds.summaryModal });
-        await deps.slack.views.update({ view_id: viewId, view: summaryModal(CallbackIds.summaryModal, sealed, status, SUMMARY_DEFAULTS) });
-      } catch (err) {
-        logFailure(deps.logger, 'could not fill the summary form', err);
-        await deps.slack.views.update({ view_id: viewId, view: messageModal(TITLE, `:warning: ${describeError(err)}`) }).catch(() => undefined);
-      }
+        return summaryModal(CallbackIds.summaryModal, sealed, status, SUMMARY_DEFAULTS);
+      });
     }),
   );
 

@@ -1,12 +1,11 @@
 import type { App } from '@slack/bolt';
-import { describeError } from '../../../services/errors.js';
 import { type Command, parseCommand } from '../../commands/parse.js';
 import type { CommandContext, SlackDeps } from '../../deps.js';
 import { safeRespond } from '../../respond.js';
 import { patientReply, SLOW_TEXT } from '../slow-answer.js';
 import { escapeMrkdwn } from '../../text.js';
 import { errorBlocks } from '../../views/help.js';
-import { logFailure } from '../error-policy.js';
+import { answerFailure } from '../error-policy.js';
 import { help, link, links, unlink, whoami } from './account.js';
 import { doneOrReopen, due, find, mine, newAction, show } from './actions.js';
 import { digestHere, digestList, digestNow, digestOff, route, routeOff, routes } from './channel-setup.js';
@@ -83,9 +82,7 @@ export function registerCareCommand(app: App, deps: SlackDeps): void {
       }
       await handle(cmd, ctx, deps);
     } catch (err) {
-      const message = describeError(err);
-      logFailure(deps.logger, 'slash command failed', err, { sub: cmd.kind });
-      await ctx.reply({ text: message, blocks: errorBlocks(message) });
+      await answerFailure(deps.logger, ctx.reply, err, { sub: cmd.kind });
     } finally {
       answer.done();
     }

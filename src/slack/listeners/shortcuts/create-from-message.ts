@@ -1,16 +1,16 @@
 import type { App, MessageShortcut } from '@slack/bolt';
-import { describeError } from '../../../services/errors.js';
 import type { SlackDeps } from '../../deps.js';
 import { CallbackIds } from '../../ids.js';
 import { openCreateForm } from '../../open-action-form.js';
-import { logFailure, tellByDm } from '../error-policy.js';
+import { tellByDm, withDmOnFailure } from '../error-policy.js';
 
 /** Message shortcut "Create care action": task prefilled from the message, confirmed in its thread. */
 export function registerCreateFromMessage(app: App, deps: SlackDeps): void {
   app.shortcut<MessageShortcut>(CallbackIds.createFromMessage, async ({ ack, shortcut }) => {
     await ack();
     const actor = { teamId: shortcut.team?.id ?? '', userId: shortcut.user.id };
-    try {
+    // A shortcut has no response_url: the person hears why in a DM instead of nothing happening.
+    await withDmOnFailure(deps, actor.userId, { log: 'message shortcut failed', lead: 'I could not open the form' }, async () => {
       if (!(await deps.identity.getLink(actor))) {
         await tellByDm(deps, actor.userId, 'To create care actions from messages, link your care account first: type `/care link`.');
         return;
@@ -20,10 +20,6 @@ export function registerCreateFromMessage(app: App, deps: SlackDeps): void {
         threadTs: shortcut.message.thread_ts ?? shortcut.message.ts,
         task: shortcut.message.text ?? '',
       });
-    } catch (err) {
-      // A shortcut has no response_url: the person hears why in a DM instead of nothing happening.
-      logFailure(deps.logger, 'message shortcut failed', err);
-      await tellByDm(deps, actor.userId, `I could not open the form: ${describeError(err)}`);
-    }
+    });
   });
 }

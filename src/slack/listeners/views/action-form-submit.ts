@@ -1,6 +1,6 @@
 import type { App, types } from '@slack/bolt';
 import { InvalidRequestError, type Action } from '../../../care/index.js';
-import { describeError, UserFacingError } from '../../../services/errors.js';
+import { UserFacingError } from '../../../services/errors.js';
 import type { SlackDeps } from '../../deps.js';
 import type { ActionFormValue } from '../../../services/action-model.js';
 import { argErrorsToFields, FIELD_BLOCKS, onShownFields, parseActionForm } from '../../forms/action-form.js';
@@ -11,10 +11,12 @@ import { showEditedInPlace } from '../../edited-in-place.js';
 import { isSharedConversation } from '../../surface.js';
 import { refreshHomes } from '../../home-publisher.js';
 import { CallbackIds, FieldIds } from '../../ids.js';
+import { failedModal } from '../../modal-flow.js';
 import { cutTaskError, isUntouchedCut } from '../../forms/task-limit.js';
 import { actionCard, actionFallback } from '../../views/action-card.js';
 import { actionModal } from '../../views/action-form-modal.js';
 import { section } from '../../views/blocks.js';
+import { logFailure } from '../error-policy.js';
 import { damagedFormModal, messageModal } from '../../views/simple-modals.js';
 
 type Meta = ActionFormMeta;
@@ -22,7 +24,8 @@ type Meta = ActionFormMeta;
 /** How long a submission waits for the care API before answering Slack with a "Saving…" view. */
 const ACK_BUDGET_MS = 2000;
 
-type Outcome = { ok: true; action: Action } | { ok: false; errors: Record<string, string> } | { ok: false; message: string };
+/** Saved; refused with words for the form's fields; or failed otherwise (said in the modal by the error policy). */
+type Outcome = { ok: true; action: Action } | { ok: false; errors: Record<string, string> } | { ok: false; failure: unknown };
 
 async function save(deps: SlackDeps, actor: { teamId: string; userId: string }, meta: Meta, form: ActionFormValue): Promise<Outcome> {
   try {
@@ -31,8 +34,8 @@ async function save(deps: SlackDeps, actor: { teamId: string; userId: string }, 
   } catch (err) {
     if (err instanceof InvalidRequestError && Object.keys(err.argErrors).length) return { ok: false, errors: argErrorsToFields(err.argErrors) };
     if (err instanceof UserFacingError && err.field) return { ok: false, errors: { [FIELD_BLOCKS[err.field]]: err.message.slice(0, 150) } };
-    deps.logger.warn('saving an action failed', { mode: meta.mode, error: err });
-    return { ok: false, message: describeError(err) };
+    logFailure(deps.logger, 'saving an action failed', err, { mode: meta.mode });
+    return { ok: false, failure: err };
   }
 }
 
@@ -85,7 +88,7 @@ function resultView(outcome: Outcome, mode: 'create' | 'edit'): types.ModalView 
   if (outcome.ok) return messageModal(title, ':white_check_mark: Saved.');
   if ('errors' in outcome)
     return messageModal(title, `:warning: The care system did not accept it: ${Object.values(outcome.errors).join(' ')} Please try again.`);
-  return messageModal(title, `:warning: ${outcome.message}`);
+  return failedModal(title, outcome.failure);
 }
 
 export function registerActionFormSubmit(app: App, deps: SlackDeps): void {

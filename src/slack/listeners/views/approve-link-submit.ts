@@ -1,12 +1,11 @@
 import type { App } from '@slack/bolt';
 import { z } from 'zod';
-import { describeError } from '../../../services/errors.js';
-import { CareUserTakenError } from '../../../services/link-guard.js';
 import type { SlackDeps } from '../../deps.js';
 import { publishHome } from '../../home-publisher.js';
 import { CallbackIds, FIELD_ACTION_ID, FieldIds, isCareId } from '../../ids.js';
 import { careAccountText, linkedNotice } from '../../views/links.js';
 import { damagedFormModal } from '../../views/simple-modals.js';
+import { fieldError } from '../error-policy.js';
 
 const MetaSchema = z.object({ requestId: z.string().regex(/^\d+$/), channel: z.string().optional(), ts: z.string().optional() });
 
@@ -83,8 +82,7 @@ export function registerApproveLinkModal(app: App, deps: SlackDeps): void {
       await publishHome(deps, admin.teamId, request.slackUserId);
     } catch (err) {
       // An inline error is plain text: no code marks, no mentions.
-      const plain = err instanceof CareUserTakenError ? err.plain : describeError(err).replace(/`/g, '');
-      await ack({ response_action: 'errors', errors: { [errorBlock]: plain.slice(0, 150) } });
+      await ack({ response_action: 'errors', errors: { [errorBlock]: fieldError(deps.logger, 'approving a link failed', err, { plain: true }) } });
     }
   });
 }

@@ -1,10 +1,9 @@
-import { describeError } from '../../../services/errors.js';
 import type { SlackDeps } from '../../deps.js';
 import { type EditOrigin, showEditedInPlace } from '../../edited-in-place.js';
 import { refreshHomes } from '../../home-publisher.js';
 import { isSharedConversation } from '../../surface.js';
 import { changedWithUndo } from '../actions/complete-reopen.js';
-import { tellByDm } from '../error-policy.js';
+import { tellByDm, withDmOnFailure } from '../error-policy.js';
 
 /**
  * A snooze from a form (the date and time form, or the question before a quick
@@ -18,7 +17,7 @@ export async function finishSnooze(
   actor: { teamId: string; userId: string },
   request: { actionId: string; due: Date; tz: string; origin?: EditOrigin | undefined },
 ): Promise<void> {
-  try {
+  await withDmOnFailure(deps, actor.userId, { log: 'snoozing from a form failed', lead: 'The action was not snoozed' }, async () => {
     const result = await deps.actions.snooze(actor, request.actionId, request.due);
     if (!result.changed) await tellByDm(deps, actor.userId, 'That action is already complete, so it was not snoozed.');
     const [view] = await deps.actions.views([result.action], actor.teamId);
@@ -39,8 +38,5 @@ export async function finishSnooze(
       });
     }
     if (result.changed) await refreshHomes(deps, actor.teamId, [actor.userId, view?.assignee?.slackUserId]);
-  } catch (err) {
-    deps.logger.warn('snoozing from a form failed', { error: err });
-    await tellByDm(deps, actor.userId, `The action was not snoozed: ${describeError(err)}`);
-  }
+  });
 }

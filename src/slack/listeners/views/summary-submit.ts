@@ -1,10 +1,10 @@
 import type { App } from '@slack/bolt';
 import { z } from 'zod';
-import { describeError } from '../../../services/errors.js';
 import type { SlackDeps } from '../../deps.js';
 import { publishHome } from '../../home-publisher.js';
 import { CallbackIds, FIELD_ACTION_ID, FieldIds } from '../../ids.js';
 import { damagedFormModal } from '../../views/simple-modals.js';
+import { fieldError } from '../error-policy.js';
 
 const MetaSchema = z.object({ from: z.literal('home') });
 const FormSchema = z.object({
@@ -42,7 +42,7 @@ export function registerSummaryModal(app: App, deps: SlackDeps): void {
       await deps.summaries.set(actor, form.data);
       await ack();
     } catch (err) {
-      await ack({ response_action: 'errors', errors: { [FieldIds.summaryTime]: describeError(err).slice(0, 150) } });
+      await ack({ response_action: 'errors', errors: { [FieldIds.summaryTime]: fieldError(deps.logger, 'saving a morning summary failed', err) } });
       return;
     }
     await publishHome(deps, actor.teamId, actor.userId);

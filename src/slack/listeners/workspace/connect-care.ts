@@ -31,10 +31,10 @@ import type { Logger } from '../../../logging/logger.js';
 import { careAddressChoiceOf, careAddressHost } from '../../../services/care-address.js';
 import { type ConnectionCheck, checkCareConnection } from '../../../services/care-connection-check.js';
 import type { CareHostPolicy } from '../../../services/care-hosts.js';
-import { describeError } from '../../../services/errors.js';
 import type { Store } from '../../../store/index.js';
 import { readConnectCareForm } from '../../forms/connect-care-form.js';
 import { ConnectCareIds as Ids } from '../../ids.js';
+import { failedModal, openThenFill } from '../../modal-flow.js';
 import type { SignedMetadata } from '../../signed-metadata.js';
 import { userText } from '../../text.js';
 import type { Block } from '../../views/blocks.js';
@@ -47,7 +47,8 @@ import {
   connectResultModal,
   notAdminModal,
 } from '../../views/connect-care.js';
-import { damagedFormModal, loadingModal, messageModal } from '../../views/simple-modals.js';
+import { damagedFormModal } from '../../views/simple-modals.js';
+import { type ButtonArgs, buttonListener, failureLine, logFailure } from '../error-policy.js';
 
 export interface ConnectCareDeps {
   store: Pick<Store, 'getCareConnection' | 'setCareConnection' | 'deleteCareConnection' | 'appendAudit'>;
@@ -102,31 +103,20 @@ async function runCheck(deps: ConnectCareDeps, c: { baseUrl: string; accountId: 
 
 export function registerConnectCare(app: App, deps: ConnectCareDeps): void {
   // Connect / Reconnect: open at once (the trigger lives 3 s), then fill the form for an admin.
-  app.action<BlockAction<ButtonAction>>(
-    Ids.open,
-    async ({ ack, body, client, context }: SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs) => {
-      await ack();
+  // Under the error policy, told through this request's client (the workspace's token).
+  app.action<BlockAction<ButtonAction>>(Ids.open, (args: ButtonArgs) => {
+    const teller = { slack: args.client, logger: deps.logger };
+    return buttonListener(teller, 'connect care', async ({ body, context }) => {
       const actor = actorOf(context, body.team, body.user.id);
       if (!actor) return;
-      let viewId: string | undefined;
-      try {
-        viewId = (await client.views.open({ trigger_id: body.trigger_id, view: loadingModal(TITLE) })).view?.id;
-        if (!viewId) return;
-        if (!(await deps.isAdmin(actor.teamId, actor.userId))) {
-          await client.views.update({ view_id: viewId, view: notAdminModal() });
-          return;
-        }
+      await openThenFill(teller, { triggerId: body.trigger_id, title: TITLE, log: 'could not open the connect-care form' }, async () => {
+        if (!(await deps.isAdmin(actor.teamId, actor.userId))) return notAdminModal();
         const existing = await deps.store.getCareConnection(actor.teamId);
         const sealed = deps.signedMetadata.encode(META, { ...actor, form: Ids.modal });
-        await client.views.update({ view_id: viewId, view: connectCareModal(sealed, initialOf(existing)) });
-      } catch (err) {
-        deps.logger.warn('could not open the connect-care form', { error: err });
-        const message = `:warning: ${describeError(err)}`;
-        if (viewId) await client.views.update({ view_id: viewId, view: messageModal(TITLE, message) }).catch(() => undefined);
-        else await dm(client, deps, actor.userId, message);
-      }
-    },
-  );
+        return connectCareModal(sealed, initialOf(existing));
+      });
+    })(args);
+  });
 
   app.view<ViewSubmitAction>(Ids.modal, async ({ ack, body, view, client, context }: SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs) => {
     const actor = actorOf(context, body.team, body.user.id);
@@ -204,8 +194,8 @@ export function registerConnectCare(app: App, deps: ConnectCareDeps): void {
       const saved = { accountId: d.accountId, baseUrl: d.baseUrl, applied };
       await show(connectResultModal(check, saved), 'Connected to the care system.', connectResultBlocks(check, saved));
     } catch (err) {
-      deps.logger.warn('connecting the care system failed', { error: err });
-      await show(messageModal(TITLE, `:warning: ${describeError(err)}`), `:warning: The care system was not connected: ${describeError(err)}`);
+      logFailure(deps.logger, 'connecting the care system failed', err);
+      await show(failedModal(TITLE, err), `:warning: ${failureLine(err, 'The care system was not connected')}`);
     }
   });
 
@@ -243,8 +233,8 @@ export function registerConnectCare(app: App, deps: ConnectCareDeps): void {
           `:electric_plug: Disconnected this workspace from the care account \`${userText(existing.accountId, 100)}\`; its API key and secret are deleted here. An admin can connect it again from the app’s Home tab.`,
         );
       } catch (err) {
-        deps.logger.warn('disconnecting the care system failed', { error: err });
-        await dm(client, deps, actor.userId, `:warning: ${describeError(err)}`);
+        logFailure(deps.logger, 'disconnecting the care system failed', err);
+        await dm(client, deps, actor.userId, `:warning: ${failureLine(err)}`);
       }
     },
   );
