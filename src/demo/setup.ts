@@ -51,7 +51,7 @@ export async function setUpDemo(o: DemoSetupOptions): Promise<DemoSetup> {
 
   const digest = fake.channel(o.digestChannel) ?? fail(`no channel ${o.digestChannel}`);
   const alerts = fake.channel(o.alertsChannel) ?? fail(`no channel ${o.alertsChannel}`);
-  const common = { teamId, time: '08:00', days: 'weekdays' as const, timeZone: o.timeZone, postWhenEmpty: true, setUpBy: o.adminUserId };
+  const common = { teamId, time: '08:00', days: 'daily' as const, timeZone: o.timeZone, postWhenEmpty: true, setUpBy: o.adminUserId };
   await app.store.upsertSubscription({
     ...common,
     channelId: digest.id,

@@ -78,8 +78,9 @@ export function registerUndoButton(app: App, deps: SlackDeps): void {
         expiresAt: grant.expiresAt,
       });
       if (outcome.kind === 'spent') {
+        // The post is left alone: the Undo that was used has already redrawn it ("Undone by"), and this click's
+        // copy of it is older (drawing from it would bring back a state that is no longer true).
         await tellClicker(deps, body, respond, `This Undo was already used: your change was undone once. ${await otherWay(deps, grant)}`);
-        await dropUndoButton(deps, body, grant);
         return;
       }
       const [view] = await deps.actions.views([outcome.action], actor.teamId);
