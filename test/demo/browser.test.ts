@@ -5,16 +5,20 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type RunningDemo } from '../../src/demo/start-demo.js';
 import {
+  actAs,
   advanceToNextDigest,
   appDmLink,
   cardFor,
   channelLink,
   CHROMIUM,
+  confirmDialog,
   fillNewActionModal,
   hasChromium,
   launchChromium,
   messages,
+  openConversation,
   send,
+  simulate,
   submitModal,
   WAIT,
 } from './page-steps.js';
@@ -156,6 +160,46 @@ describe('npm run demo in a real browser', () => {
       .selectOption({ label: 'Tomorrow, same time' });
     await expect.poll(async () => ((await dm.textContent()) ?? '') !== dueBefore, WAIT).toBe(true);
     await page.screenshot({ path: join(SHOTS, '7-snoozed.png') });
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  });
+
+  it.skipIf(!hasChromium)("a button's confirmation dialog is drawn on the page with its own words; Cancel sends nothing, Complete does", async () => {
+    const page = await browser!.newPage({ viewport: { width: 1280, height: 900 } });
+    const pageErrors: string[] = [];
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    const nativeDialogs: string[] = [];
+    page.on('dialog', (d) => {
+      nativeDialogs.push(d.message());
+      void d.dismiss();
+    });
+    await page.goto(`${demo!.url}#user=U0PRIYA&c=C0LEADS`);
+    await channelLink(page, 'care-leads').waitFor(WAIT);
+    // The action the test above gave Oliver, marked urgent in the care system: its alert in #care-leads asks before Complete.
+    const meds = (await demo!.backend.simulate.listSimulatableActions()).find((a) => a.title.includes('Take Mr Ahmed his evening meds'));
+    expect(meds?.no, 'the action the test above made').toBeTruthy();
+    expect(await simulate(page, 'urgent', String(meds!.no))).toMatch(/marked urgent/);
+    await actAs(page, 'U0PRIYA');
+    await openConversation(page, 'care-leads');
+    const alert = messages(page).filter({ hasText: 'Take Mr Ahmed his evening meds' }).last();
+    await alert.waitFor(WAIT);
+
+    await alert.locator('button', { hasText: 'Complete' }).click();
+    const dialog = confirmDialog(page);
+    await dialog.waitFor(WAIT);
+    expect(await dialog.locator('.confirm-title').textContent()).toBe(`Complete action #${meds!.no}?`);
+    expect(await dialog.locator('.confirm-text').textContent()).toContain('assigned to Oliver Bennett');
+    expect(await dialog.locator('button').allTextContents()).toEqual(['Cancel', 'Complete']);
+    await page.screenshot({ path: join(SHOTS, '8-confirm-dialog.png') });
+    await dialog.locator('button', { hasText: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached', ...WAIT });
+    await page.waitForTimeout(500);
+    expect(await alert.locator('.bk-section', { hasText: 'Completed by' }).count()).toBe(0); // nothing was sent
+
+    await alert.locator('button', { hasText: 'Complete' }).click();
+    await dialog.locator('button', { hasText: 'Complete' }).click();
+    await alert.locator('.bk-section', { hasText: 'Completed by' }).waitFor(WAIT);
+    expect(nativeDialogs).toEqual([]);
     expect(pageErrors).toEqual([]);
     await page.close();
   });

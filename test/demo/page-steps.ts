@@ -90,3 +90,54 @@ export async function advanceToNextDigest(page: Page): Promise<string> {
   await page.locator('#simulate-toggle').click();
   return text;
 }
+
+/** Acting as (top right): switches the page to `userId` and waits for it. */
+export async function actAs(page: Page, userId: string): Promise<void> {
+  await page.locator('#user-select').selectOption(userId);
+  await page.waitForFunction(`location.hash.includes(${JSON.stringify(`user=${userId}`)})`, undefined, WAIT);
+}
+
+/** Opens the Home tab ('home'), the DM with the app ('app') or a channel by name, from the sidebar. */
+export async function openConversation(page: Page, which: 'home' | 'app' | string): Promise<void> {
+  const link = which === 'home' ? page.locator('#sidebar .nav-item[data-nav="home"]') : which === 'app' ? appDmLink(page) : channelLink(page, which);
+  await link.click();
+  await link.and(page.locator('.active')).waitFor(WAIT);
+  if (which === 'home') await page.locator('#conv-head', { hasText: 'Home' }).waitFor(WAIT);
+}
+
+/** The modal on top (the app's form), and one of its inputs by block_id. */
+export const modalOf = (page: Page): Locator => page.locator('#modal-root form.bk-modal');
+export const field = (modal: Locator, blockId: string): Locator => modal.locator(`.bk-input[data-block-id="${blockId}"]`);
+
+/** Slack's confirmation dialog of a button or menu (the page draws it in place of the browser's confirm box). */
+export const confirmDialog = (page: Page): Locator => page.locator('.confirm-root .confirm-box');
+
+/** The Snooze menu for the action with care Id `actionId` within `scope` (a card, a post, a list). */
+export const snoozeSelect = (scope: Locator, actionId: string): Locator => scope.locator(`select:has(option[value$=":${actionId}"])`).first();
+
+/** Simulate -> Complete in web app / Mark urgent (on action `no`) / Advance clock; waits for the result toast, closes the panel, returns its text. */
+export async function simulate(page: Page, kind: 'complete' | 'urgent' | 'digest', no?: string): Promise<string> {
+  await page.locator('#simulate-toggle').click();
+  if (no !== undefined) {
+    const option = page.locator(`#sim-action option[value="${no}"]`);
+    await option.waitFor({ state: 'attached', ...WAIT });
+    await page.locator('#sim-action').selectOption(no);
+  }
+  // Toasts already shown are marked, so the one this act brings is told apart.
+  await page.locator('.toast').evaluateAll((toasts) => {
+    for (const t of toasts) t.setAttribute('data-seen', '');
+  });
+  await page.locator(`#simulate-panel [data-sim="${kind}"]`).click();
+  const toast = page.locator('.toast:not([data-seen])').first();
+  await toast.waitFor(WAIT);
+  const text = (await toast.textContent()) ?? '';
+  await page.locator('#simulate-toggle').click();
+  return text.replace(/×$/, '');
+}
+
+/** Takes every toast off the page (before a screenshot whose point is elsewhere). */
+export async function clearToasts(page: Page): Promise<void> {
+  await page.locator('.toast').evaluateAll((toasts) => {
+    for (const t of toasts) t.remove();
+  });
+}

@@ -2,6 +2,7 @@
 // Location hash: #user=<user id>&c=<conversation id | home>[&t=<thread ts>]
 import { api } from './api.js';
 import { collectViewState, findElement, formValues, renderView, validateViewState } from './blocks.js';
+import { askToConfirm } from './confirm-dialog.js';
 import { conversationTitle, conversationsFor, messagesHtml, sidebarHtml, threadHtml } from './conversation.js';
 import { installExternalSelects } from './ext-select.js';
 import { act, toast } from './feedback.js';
@@ -201,17 +202,24 @@ function createApp() {
     return target;
   }
 
-  function onButton(el) {
+  /** Asks with the element's own confirmation dialog (Slack asks before it sends the click). */
+  function confirmed(el, surface) {
+    const def = findElement(blocksOf(surface), el.dataset.blockId, el.dataset.actionId);
+    return askToConfirm(def?.confirm ?? el.dataset.confirm, ctx());
+  }
+
+  async function onButton(el) {
     const surface = el.closest('[data-surface]');
     if (!surface) return;
-    if (el.dataset.confirm && !window.confirm(el.dataset.confirm)) return;
+    // Only a button that asks waits: one that does not is sent (and disabled) at once, as before.
+    if (el.dataset.confirm && !(await confirmed(el, surface))) return;
     const target = withModalValues(targetOf(el, surface), surface);
     if (el.dataset.value !== undefined) target.value = el.dataset.value;
     if (el.dataset.url) toast(`This button links to ${el.dataset.url} (not opened in the playground).`);
     act(() => api.clickButton(ui.userId, target), el);
   }
 
-  function onSelect(el) {
+  async function onSelect(el) {
     const surface = el.closest('[data-surface]');
     const kind = el.dataset.kind;
     // Inside an input block a choice is only sent when the block asks for it (dispatch_action).
@@ -233,7 +241,12 @@ function createApp() {
     } else {
       return;
     }
-    if (el.dataset.confirm && !window.confirm(el.dataset.confirm)) return;
+    if (el.dataset.confirm && !(await confirmed(el, surface))) {
+      // Cancelled: the menu shows what it showed before the choice.
+      const def = findElement(blocksOf(surface), el.dataset.blockId, el.dataset.actionId);
+      el.value = (kind === 'datepicker' ? def?.initial_date : def?.initial_option?.value) ?? '';
+      return;
+    }
     const target = withModalValues(targetOf(el, surface), surface);
     if (kind === 'overflow') el.value = '';
     act(() => api.selectOption(ui.userId, { ...target, selected }), el);
