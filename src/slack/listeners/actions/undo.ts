@@ -78,8 +78,10 @@ export function registerUndoButton(app: App, deps: SlackDeps): void {
         expiresAt: grant.expiresAt,
       });
       if (outcome.kind === 'spent') {
-        // The post is left alone: the Undo that was used has already redrawn it ("Undone by"), and this click's
-        // copy of it is older (drawing from it would bring back a state that is no longer true).
+        // The post is drawn from the action as it is now, saying it was undone: true whichever click Slack
+        // answers last (this click's copy of the post may be older than the redraw the used Undo made).
+        const [now] = await deps.actions.views([await deps.actions.resolve({ type: 'id', id: grant.actionId })], actor.teamId);
+        await showWhereClicked(deps, body, respond, now!, undefined, { kind: 'undo', by: grant.by });
         await tellClicker(deps, body, respond, `This Undo was already used: your change was undone once. ${await otherWay(deps, grant)}`);
         return;
       }
