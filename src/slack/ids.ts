@@ -117,10 +117,11 @@ export function parseSnoozeOption(value: string | undefined): { choice: string; 
  * The parts of an action's blocks: `task_<id>` (a card's or notice's text),
  * `facts_<id>` (a card's fields), `card_<id>` (its buttons), `line_<id>` (a
  * list line) and `by_<id>` (on a channel post, who last completed, reopened,
- * undid or took it, with Undo for a while). Lines and buttons of a list answer
- * also carry `~<source>`.
+ * undid or took it, with Undo for a while), `alert_<id>` (an urgent alert's
+ * first block: a change redraws it as an alert). Lines and buttons of a list
+ * answer also carry `~<source>`.
  */
-export type ActionBlockPart = 'task' | 'facts' | 'card' | 'line' | 'by';
+export type ActionBlockPart = 'task' | 'facts' | 'card' | 'line' | 'by' | 'alert';
 
 export function actionBlockId(part: ActionBlockPart, actionId: string, source?: string): string {
   const base = `${part}_${actionId}`;

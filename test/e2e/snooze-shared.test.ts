@@ -56,6 +56,9 @@ describe('Snooze on a channel post (issue 23, item 5)', () => {
     await h.fake.waitFor(async () => ((await dueOf(a._id)) === '2026-11-30T08:00:00.000Z' ? true : undefined), { timeoutMs: 10_000, message: 'not snoozed' });
     const snoozed = await h.fake.waitFor(async () => ((await seen(a._id)).includes('Snoozed to') ? seen(a._id) : undefined), { timeoutMs: 10_000 });
     expect(snoozed).toContain('Snoozed to Nov 30, 2026 at 8:00 AM by @priya · Undo (for 5 minutes)');
+    // Still an urgent alert (its heading and Take it), not redrawn as a plain card.
+    expect(snoozed).toContain(`Urgent action #${a.action_no}`);
+    expect(snoozed).toContain('[Take it]');
     expect(snoozed).toContain('[Undo]');
     expect(snoozed).not.toContain('Overdue');
 

@@ -38,7 +38,7 @@ export function urgentAlert(a: ActionView, ctx: RenderContext): { text: string; 
     text,
     blocks: [
       section(`:rotating_light: *${text}*${overdue} · due ${a.due ? slackDate(a.due, ctx.timezone) : 'not set'} · ${assigneeText(a)}${task}`, {
-        block_id: actionBlockId('task', a.id),
+        block_id: actionBlockId('alert', a.id),
       }),
       buttons,
     ],

@@ -5,6 +5,7 @@ import { actionCard } from './action-card.js';
 import { renderActionGroups } from './action-list.js';
 import type { Block } from './blocks.js';
 import { changedByBlock, changedByText, type ChangedBy } from './changed-by.js';
+import { urgentAlert } from './notices.js';
 
 /** Slack's limit of blocks in a message. */
 const MESSAGE_BLOCKS = 50;
@@ -14,6 +15,12 @@ const idOf = (b: types.AnyBlock | undefined) => (b && 'block_id' in b && typeof 
 /** The action's blocks in a message re-rendered: what comes before, the new blocks, and what comes after. */
 function replaceAction(blocks: types.AnyBlock[], action: ActionView, ctx: RenderContext): [types.AnyBlock[], types.AnyBlock[], types.AnyBlock[]] | null {
   const id = action.id;
+  // An urgent alert stays an alert (its heading, and Take it while it is open).
+  const alert = blocks.findIndex((b) => isActionBlock(idOf(b), 'alert', id));
+  if (alert >= 0) {
+    const buttons = isActionBlock(idOf(blocks[alert + 1]), 'card', id) ? 1 : 0;
+    return [blocks.slice(0, alert), urgentAlert(action, { ...ctx, shared: true }).blocks, blocks.slice(alert + 1 + buttons)];
+  }
   const card = blocks.findIndex((b) => isActionBlock(idOf(b), 'task', id));
   if (card >= 0) {
     const end = blocks.findIndex((b, i) => i > card && isActionBlock(idOf(b), 'card', id));
