@@ -140,16 +140,30 @@ export function readDuePhrase(text: string, now: Date, tz: string): DuePhrase {
   const [h, mi] = wall.time.split(':').map(Number) as [number, number];
   const seconds = Math.floor(now.getTime() / 1000) % 60;
   const reference = { instant: new Date(Date.UTC(y, mo - 1, d, h, mi, seconds)), timezone: 0 };
-  const results = chrono.en.GB.parse(normaliseDueWords(text), reference, { forwardDate: true });
+  const parse = (from: number) =>
+    chrono.en.GB.parse(normaliseDueWords(text.slice(from)), reference, { forwardDate: true }).map((r) => Object.assign(r, { index: r.index + from }));
+  const results = parse(0);
   let read: (DuePhrase & { date: string }) | undefined;
+  let readSpan: [number, number] | undefined;
   const unread: string[] = [];
-  for (const found of results) {
+  for (let i = 0; i < results.length; i++) {
+    const found = results[i]!;
+    // Words already taken into the phrase read ("today 6pm") are not read again, nor listed as unread.
+    if (readSpan && found.index < readSpan[1] && found.index + found.text.length > readSpan[0]) continue;
     const written = text.slice(found.index, found.index + found.text.length);
     const due = !read && isUsable(found, text.slice(0, found.index)) ? dueOf(found, now, reference.instant, tz, wall.date) : undefined;
     if (!due || (due.date < wall.date && !saidAsPast(found))) {
+      // "room 12 today 6pm": chrono reads "12 today" (a bare hour, refused); the phrase after the number may be one.
+      const number = !read ? /^\d+\s+/.exec(found.text) : null;
+      const after = number ? parse(found.index + number[0].length).find((r) => r.index === found.index + number[0].length) : undefined;
+      if (after) {
+        results.splice(i + 1, 0, after);
+        continue;
+      }
       if (looksLikeADueTime(found)) unread.push(written);
       continue;
     }
+    readSpan = [found.index, found.index + found.text.length];
     const past = due.time ? zonedToUtc(due.date, due.time, tz).getTime() < Math.floor(now.getTime() / 60_000) * 60_000 : due.date < wall.date;
     read = {
       task: removeSpan(text, found.index, found.index + found.text.length),

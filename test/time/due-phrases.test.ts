@@ -17,6 +17,9 @@ const TABLE: Row[] = [
   ['Call the GP tomorrow 3pm', LONDON, TUE, 'Call the GP', '2026-03-11 15:00'],
   ['Physio tues 9am', LONDON, TUE, 'Physio', '2026-03-17 09:00'], // 9am today has passed: next Tuesday
   ['Physio tues 4pm', LONDON, TUE, 'Physio', '2026-03-10 16:00'],
+  // A room number before the phrase is the room's, not an hour ("12 today" is not read as 12 o'clock).
+  ['Bed rail loose in room 12 today 6pm', LONDON, TUE, 'Bed rail loose in room 12', '2026-03-10 18:00'],
+  ['Check room 12 tomorrow 9am', LONDON, TUE, 'Check room 12', '2026-03-11 09:00'],
   ['Dressing change 23/11 14:00', LONDON, TUE, 'Dressing change', '2026-11-23 14:00'], // day first
   ['Chase the prescription in 2 hours', LONDON, TUE, 'Chase the prescription', '2026-03-10 16:05'],
   ['Check on Mr Patel tonight', LONDON, TUE, 'Check on Mr Patel', '2026-03-10 20:00'],
