@@ -31,9 +31,9 @@
  * as answered by the tab already shown (its ack time), and is counted apart.
  */
 import { readFile } from 'node:fs/promises';
-import { careWorkspace } from '../src/demo/care-workspace.js';
-import { DEMO_USERS } from '../src/sandbox/index.js';
-import type { Workspace } from '../src/slack-fake/index.js';
+import { careWorkspace } from '../dev/demo/care-workspace.js';
+import { DEMO_USERS } from '../dev/sandbox/index.js';
+import type { Workspace } from '../dev/slack-fake/index.js';
 import { linkDirectly, startHarness, type Harness, webAppAction } from '../test/e2e/harness.js';
 import { type ShiftPerson, writeShiftData } from './shift-data.js';
 

@@ -40,9 +40,9 @@ async function startBenchServer(): Promise<BenchServer> {
   const choice = process.env.BENCH_SERVER ?? 'auto';
   if (choice !== 'test') {
     try {
-      const { startSandbox } = await import('../src/sandbox/index.js');
+      const { startSandbox } = await import('../dev/sandbox/index.js');
       const sandbox = await startSandbox({ port: 0, seed: ACTIONS, rateLimit: RATE });
-      return { name: 'sandbox (src/sandbox)', url: sandbox.url, credentials: sandbox.credentials, stop: () => sandbox.stop() };
+      return { name: 'sandbox (dev/sandbox)', url: sandbox.url, credentials: sandbox.credentials, stop: () => sandbox.stop() };
     } catch (error) {
       if (choice === 'sandbox') throw error;
       console.error(`sandbox unavailable (${(error as Error).message}); using the test server`);

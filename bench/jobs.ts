@@ -17,10 +17,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { composeApp } from '../src/compose.js';
-import { careWorkspace } from '../src/demo/care-workspace.js';
+import { careWorkspace } from '../dev/demo/care-workspace.js';
 import { createLogger } from '../src/logging/logger.js';
-import { startSandbox } from '../src/sandbox/index.js';
-import { startSlackFake, type Workspace } from '../src/slack-fake/index.js';
+import { startSandbox } from '../dev/sandbox/index.js';
+import { startSlackFake, type Workspace } from '../dev/slack-fake/index.js';
 import type { DigestFilters } from '../src/store/index.js';
 import { apiDateRange, dueWindow } from '../src/time/due-windows.js';
 

@@ -43,7 +43,7 @@ async function startChild(): Promise<{ info: Info; pid: number | undefined; stop
       ...(values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile] : []),
       '--import',
       'tsx',
-      'src/sandbox/cli.ts',
+      'dev/sandbox/cli.ts',
       '--port',
       '0',
       '--seed',

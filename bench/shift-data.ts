@@ -7,10 +7,10 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_SEED_VALUE, DEMO_EMAIL_DOMAIN } from '../src/sandbox/index.js';
-import { DATA_FORMAT } from '../src/sandbox/persistence.js';
-import { buildSeed } from '../src/sandbox/seed.js';
-import { wholeSeconds } from '../src/sandbox/wire-time.js';
+import { DEFAULT_SEED_VALUE, DEMO_EMAIL_DOMAIN } from '../dev/sandbox/index.js';
+import { DATA_FORMAT } from '../dev/sandbox/persistence.js';
+import { buildSeed } from '../dev/sandbox/seed.js';
+import { wholeSeconds } from '../dev/sandbox/wire-time.js';
 
 const SECOND_SHIFT_SURNAMES = ['Ashworth', 'Barlow', 'Carver', 'Dalton', 'Ellis', 'Foster', 'Gordon', 'Hayes', 'Irving', 'Jarvis'];
 

@@ -16,7 +16,7 @@
  * handles by type every 10 s; RSS is also read from /proc/<pid>/status.
  *
  * Before the app starts, the store gets what an admin would have set up
- * (src/demo/setup.ts): Amelia, Sophie, Priya and Oliver linked to their care
+ * (dev/demo/setup.ts): Amelia, Sophie, Priya and Oliver linked to their care
  * users, #care-team's digest, #care-leads' urgent-only digest with live alerts,
  * and the "Home care coordinators" group routed to #care-team.
  *
@@ -49,9 +49,9 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createCareClient } from '../src/care/index.js';
-import { careWorkspace } from '../src/demo/care-workspace.js';
-import { startSandbox, type RunningSandbox } from '../src/sandbox/index.js';
-import { createSlackDriver, type SlackDriver, type SlackFake, startSlackFake } from '../src/slack-fake/index.js';
+import { careWorkspace } from '../dev/demo/care-workspace.js';
+import { startSandbox, type RunningSandbox } from '../dev/sandbox/index.js';
+import { createSlackDriver, type SlackDriver, type SlackFake, startSlackFake } from '../dev/slack-fake/index.js';
 import Database from 'better-sqlite3';
 import { openStore, SQLITE_FILE_NAME } from '../src/store/index.js';
 
@@ -329,7 +329,7 @@ async function main(): Promise<number> {
     return (text ? JSON.parse(text) : null) as any;
   };
 
-  // ---- What an admin set up before (as src/demo/setup.ts), straight in the store, before the app starts.
+  // ---- What an admin set up before (as dev/demo/setup.ts), straight in the store, before the app starts.
   const care = createCareClient({ baseUrl: sandbox.url, ...sandbox.credentials, rateLimitPerSecond: RATE });
   const careUserOf = new Map<string, string>();
   const groupId = new Map<string, string>();

@@ -8,8 +8,8 @@ import { type CareHost, parseCareApiHosts } from '../src/services/care-hosts.js'
 import type { MultiAppSettings } from '../src/compose-multi.js';
 import { KeyRing } from '../src/crypto/key-ring.js';
 import type { Logger } from '../src/logging/logger.js';
-import type { SandboxAccountInfo } from '../src/sandbox/index.js';
-import type { WorkspaceInstall } from '../src/slack-fake/index.js';
+import type { SandboxAccountInfo } from '../dev/sandbox/index.js';
+import type { WorkspaceInstall } from '../dev/slack-fake/index.js';
 import { BOT_SCOPES } from '../src/slack/oauth-settings.js';
 import type { Store } from '../src/store/index.js';
 

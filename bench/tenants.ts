@@ -45,8 +45,8 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { composeMultiApp, type MultiComposedApp } from '../src/compose-multi.js';
 import { createLogger } from '../src/logging/logger.js';
-import { startSandbox } from '../src/sandbox/index.js';
-import { startSlackFake } from '../src/slack-fake/index.js';
+import { startSandbox } from '../dev/sandbox/index.js';
+import { startSlackFake } from '../dev/slack-fake/index.js';
 import type { ProbeConfig, ProbeResult } from './tenants-memory.js';
 import {
   benchWorkspace,

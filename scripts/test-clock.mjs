@@ -66,7 +66,11 @@ function haveFaketime() {
 
 function counts(output) {
   const plain = output.replace(/\x1b\[[0-9;]*m/g, '');
-  const line = plain.split('\n').filter((l) => /^\s+Tests\s/.test(l)).pop() ?? '';
+  const line =
+    plain
+      .split('\n')
+      .filter((l) => /^\s+Tests\s/.test(l))
+      .pop() ?? '';
   const n = (word) => Number(new RegExp(`(\\d+) ${word}`).exec(line)?.[1] ?? 0);
   return { passed: n('passed'), failed: n('failed'), skipped: n('skipped') };
 }
@@ -77,12 +81,7 @@ function main() {
   const which = (dash === -1 ? args : args.slice(0, dash))[0] ?? 'all';
   const vitestArgs = dash === -1 ? [] : args.slice(dash + 1);
   const times = clockTimes();
-  const chosen =
-    which === 'all'
-      ? times
-      : which === 'rotate'
-        ? [times[(new Date().getUTCDate() - 1) % times.length]]
-        : times.filter((t) => t.name === which);
+  const chosen = which === 'all' ? times : which === 'rotate' ? [times[(new Date().getUTCDate() - 1) % times.length]] : times.filter((t) => t.name === which);
   if (chosen.length === 0) {
     console.error(`test:clock: unknown time "${which}" (all, rotate, ${times.map((t) => t.name).join(', ')})`);
     process.exit(2);
@@ -107,7 +106,9 @@ function main() {
   }
   console.log('\ntest:clock results:');
   for (const r of results) {
-    console.log(`  ${r.time.name.padEnd(8)} ${r.time.at.toISOString()}  ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped${r.status === 0 ? '' : `  (exit ${r.status})`}`);
+    console.log(
+      `  ${r.time.name.padEnd(8)} ${r.time.at.toISOString()}  ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped${r.status === 0 ? '' : `  (exit ${r.status})`}`,
+    );
   }
   process.exit(results.every((r) => r.status === 0) ? 0 : 1);
 }

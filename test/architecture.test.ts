@@ -69,6 +69,17 @@ describe('the source tree', () => {
     expect(outward).toEqual([]);
   });
 
+  it('ships the product alone: nothing under src/ imports the development tools under dev/ (sandbox, Slack fake, playground, demo)', () => {
+    const DEV = resolve(__dirname, '../dev');
+    const reaching = files.flatMap((f) =>
+      importsOf(f)
+        .filter((t) => t.startsWith(`${DEV}/`))
+        .map((t) => `${name(f)} -> ${relative(DEV, t)}`),
+    );
+    expect(reaching).toEqual([]);
+    expect(files.some((f) => /^(sandbox|slack-fake|playground|demo)\//.test(name(f)))).toBe(false);
+  });
+
   it('has no import circle anywhere', () => {
     const circles: string[] = [];
     const state = new Map<string, 'open' | 'done'>();

@@ -189,7 +189,7 @@ async function allowed(probe: () => Promise<unknown>, at: Where, rules: ProbeRul
  * action that cannot exist. This relies on the API checking a key's
  * permission (403) before the action's existence (404), as it checks
  * credentials first: the spec's order of errors, and the sandbox's pipeline
- * (src/sandbox/api-handler.ts: authenticate -> rate limit -> permission ->
+ * (dev/sandbox/api-handler.ts: authenticate -> rate limit -> permission ->
  * handler). 404 (or 400) = allowed, 403 = not.
  *
  * Create is not probed: no request creates nothing for sure (a PUT the API

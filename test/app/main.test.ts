@@ -4,9 +4,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { careWorkspace } from '../../src/demo/care-workspace.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { createSlackDriver, startSlackFake, type SlackFake } from '../../src/slack-fake/index.js';
+import { careWorkspace } from '../../dev/demo/care-workspace.js';
+import { startSandbox, type RunningSandbox } from '../../dev/sandbox/index.js';
+import { createSlackDriver, startSlackFake, type SlackFake } from '../../dev/slack-fake/index.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** What `npm start` runs: the built artefact, made by `npm run build` (this test builds it first). */

@@ -2,8 +2,8 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PlaygroundInputError, type PlaygroundMessage, type PlaygroundState } from '../../src/playground/backend.js';
-import { startDemo, type RunningDemo } from '../../src/demo/start-demo.js';
+import { PlaygroundInputError, type PlaygroundMessage, type PlaygroundState } from '../../dev/playground/backend.js';
+import { startDemo, type RunningDemo } from '../../dev/demo/start-demo.js';
 
 const SOPHIE = 'U0SOPHIE';
 const CARE_TEAM = 'C0CARE';

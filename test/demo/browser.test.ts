@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemo, type RunningDemo } from '../../src/demo/start-demo.js';
+import { startDemo, type RunningDemo } from '../../dev/demo/start-demo.js';
 import {
   actAs,
   advanceToNextDigest,

@@ -7,9 +7,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-const MAIN = join(ROOT, 'src', 'demo', 'main.ts');
+const MAIN = join(ROOT, 'dev', 'demo', 'main.ts');
 
-/** Runs `npm run demo`'s entry point (tsx src/demo/main.ts) in `cwd`. */
+/** Runs `npm run demo`'s entry point (tsx dev/demo/main.ts) in `cwd`. */
 function runDemo(cwd: string, args: string[]): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
   let out = '';
   const child = spawn(process.execPath, [TSX, MAIN, ...args], { cwd, env: { ...process.env, PORT: '', LOG_LEVEL: '' }, stdio: ['ignore', 'pipe', 'pipe'] });

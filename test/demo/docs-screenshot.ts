@@ -9,7 +9,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startDemo } from '../../src/demo/start-demo.js';
+import { startDemo } from '../../dev/demo/start-demo.js';
 import { advanceToNextDigest, cardFor, channelLink, fillNewActionModal, hasChromium, launchChromium, messages, submitModal, WAIT } from './page-steps.js';
 
 const out = process.argv[2] ?? join('docs', 'playground.png');

@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
-import type { RunningDemo } from '../../src/demo/start-demo.js';
+import type { RunningDemo } from '../../dev/demo/start-demo.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM);

@@ -12,7 +12,7 @@ import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { startDemo, type RunningDemo } from '../../src/demo/start-demo.js';
+import { startDemo, type RunningDemo } from '../../dev/demo/start-demo.js';
 import {
   actAs,
   channelLink,

@@ -17,7 +17,7 @@ import { careCommand, installBoth, startMultiHarness } from './multi-harness.js'
 import { createTestSchema, PG_SKIPPED, TEST_DATABASE_URL, type TestSchema } from '../helpers/pg.js';
 import { startRequestTap } from '../helpers/request-tap.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
-import { createSlackDriver } from '../../src/slack-fake/index.js';
+import { createSlackDriver } from '../../dev/slack-fake/index.js';
 
 /** Slack's bound: an answer after 3 s is an error shown to the person. */
 const SLACK_ACK_MS = 3000;

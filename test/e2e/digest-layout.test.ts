@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_EMAIL_DOMAIN } from '../../src/sandbox/index.js';
+import { DEMO_EMAIL_DOMAIN } from '../../dev/sandbox/index.js';
 import { careUserIdByEmail, command, linkDirectly, startHarness, webAppAction, type Harness } from './harness.js';
 import { digestsIn, digestTickAt, lineIds } from './fixtures/jobs-support.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { slackSignature } from '../../src/slack-fake/index.js';
+import { slackSignature } from '../../dev/slack-fake/index.js';
 import { command, dayOn, linkDirectly, webAppAction, type Harness, type Reply, startHarness } from './harness.js';
 
 /** Anything a person can see must read as a sentence, not as a program's insides. */

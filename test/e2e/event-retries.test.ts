@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSlackDriver } from '../../src/slack-fake/index.js';
+import { createSlackDriver } from '../../dev/slack-fake/index.js';
 import { type RequestTap, startRequestTap, type TappedRequest } from '../helpers/request-tap.js';
 import { type MultiHarness, startMultiHarness } from './multi-harness.js';
 

@@ -2,11 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { composeApp, type ComposedApp } from '../../src/compose.js';
-import { careWorkspace } from '../../src/demo/care-workspace.js';
+import { careWorkspace } from '../../dev/demo/care-workspace.js';
 import type { MetricsSettings } from '../../src/metrics/index.js';
 import { memoryLogger } from '../../src/logging/logger.js';
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { createSlackDriver, startSlackFake, type FakeEphemeral, type SlackDriver, type SlackFake, type Workspace } from '../../src/slack-fake/index.js';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../dev/sandbox/index.js';
+import { createSlackDriver, startSlackFake, type FakeEphemeral, type SlackDriver, type SlackFake, type Workspace } from '../../dev/slack-fake/index.js';
 
 export interface Harness {
   sandbox: RunningSandbox;

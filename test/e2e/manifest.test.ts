@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { careWorkspace } from '../../src/demo/care-workspace.js';
+import { careWorkspace } from '../../dev/demo/care-workspace.js';
 import { CallbackIds } from '../../src/slack/ids.js';
 
 /**

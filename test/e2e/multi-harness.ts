@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { createCareClient } from '../../src/care/index.js';
 import { composeMultiApp, type MultiComposedApp } from '../../src/compose-multi.js';
 import { KeyRing } from '../../src/crypto/key-ring.js';
-import { careWorkspace } from '../../src/demo/care-workspace.js';
+import { careWorkspace } from '../../dev/demo/care-workspace.js';
 import { memoryLogger } from '../../src/logging/logger.js';
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../dev/sandbox/index.js';
 import { parseCareApiHosts } from '../../src/services/care-hosts.js';
 import {
   createSlackDriver,
@@ -16,7 +16,7 @@ import {
   type SlackDriver,
   type SlackFake,
   type TokenRotationConfig,
-} from '../../src/slack-fake/index.js';
+} from '../../dev/slack-fake/index.js';
 
 export const OAUTH = { clientId: '111.222', clientSecret: 'e2e-client-secret', stateSecret: 'e2e-state-secret-0123456789' };
 const SIGNING_SECRET = 'e2e-signing-secret';

@@ -5,7 +5,7 @@
  * unlinked one by their care name. Clocks: 2027-06-15 09:00 UTC (10:00 in London).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { careWorkspace } from '../../src/demo/care-workspace.js';
+import { careWorkspace } from '../../dev/demo/care-workspace.js';
 import { deliveryActionId, deliveryKind, poll } from './fixtures/jobs-support.js';
 import { careUserIdByEmail, command, linkDirectly, startHarness, webAppAction, type Harness } from './harness.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { careWorkspace } from '../../src/demo/care-workspace.js';
-import type { Workspace } from '../../src/slack-fake/index.js';
+import { careWorkspace } from '../../dev/demo/care-workspace.js';
+import type { Workspace } from '../../dev/slack-fake/index.js';
 import { command, type Harness, linkDirectly, startHarness } from './harness.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collectViewState, findElement, renderBlocks, renderMrkdwn, renderView, validateViewState, type View } from '../../src/playground/public/blocks.js';
+import { collectViewState, findElement, renderBlocks, renderMrkdwn, renderView, validateViewState, type View } from '../../dev/playground/public/blocks.js';
 import { formEntries } from './form-entries.js';
 
 const ctx = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryBackend } from '../../src/playground/memory-backend.js';
-import { conversationTitle, messagesHtml, sidebarHtml, threadHtml } from '../../src/playground/public/conversation.js';
+import { createMemoryBackend } from '../../dev/playground/memory-backend.js';
+import { conversationTitle, messagesHtml, sidebarHtml, threadHtml } from '../../dev/playground/public/conversation.js';
 
 const textOf = (html: string) =>
   html

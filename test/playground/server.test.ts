@@ -1,10 +1,10 @@
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryLogger } from '../../src/logging/logger.js';
-import type { PlaygroundBackend, PlaygroundState } from '../../src/playground/backend.js';
-import { createMemoryBackend, type MemoryBackend } from '../../src/playground/memory-backend.js';
-import { parseRequest } from '../../src/playground/api-routes.js';
-import { startPlayground, type PlaygroundServer } from '../../src/playground/server.js';
+import type { PlaygroundBackend, PlaygroundState } from '../../dev/playground/backend.js';
+import { createMemoryBackend, type MemoryBackend } from '../../dev/playground/memory-backend.js';
+import { parseRequest } from '../../dev/playground/api-routes.js';
+import { startPlayground, type PlaygroundServer } from '../../dev/playground/server.js';
 
 const running: PlaygroundServer[] = [];
 afterEach(async () => {

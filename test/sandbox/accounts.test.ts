@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEMO_USERS, startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { DEMO_USERS, startSandbox, type RunningSandbox, type SandboxOptions } from '../../dev/sandbox/index.js';
 import { controlCall, rawClient } from '../helpers/raw-signer.js';
 import { START } from './support.js';
 

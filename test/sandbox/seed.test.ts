@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_USERS, startSandbox } from '../../src/sandbox/index.js';
+import { DEMO_USERS, startSandbox } from '../../dev/sandbox/index.js';
 import { rawClient } from '../helpers/raw-signer.js';
 import { listAll, START, TODAY, useSandbox } from './support.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../dev/sandbox/index.js';
 import { controlCall, rawClient, type RawParams, type RawResponse } from '../helpers/raw-signer.js';
 
 /** A fixed virtual "now" so seeded data is the same on every run. */

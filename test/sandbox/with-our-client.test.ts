@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCareClient, ForbiddenError, InvalidRequestError, NotFoundError, type CareClient } from '../../src/care/index.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox } from '../../dev/sandbox/index.js';
 import { START } from './support.js';
 
 /** Our own client against the sandbox: the two must agree on every wire detail. */

@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AddressRule, createCareClient, type CareClient } from '../../src/care/index.js';
 import { careHostPolicy } from '../../src/services/care-hosts.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox } from '../../dev/sandbox/index.js';
 import { checkCareConnection, connectionReport, type ConnectionCheck } from '../../src/services/care-connection-check.js';
 
 const START = new Date('2024-06-10T09:30:00Z');

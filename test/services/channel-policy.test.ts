@@ -4,7 +4,7 @@ import path from 'node:path';
 import { WebClient } from '@slack/web-api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createChannelPolicy } from '../../src/services/channel-policy.js';
-import { type SlackFake, startSlackFake } from '../../src/slack-fake/index.js';
+import { type SlackFake, startSlackFake } from '../../dev/slack-fake/index.js';
 import { type OpenedStore, openStore } from '../../src/store/index.js';
 
 /** Where task text may appear, against the Slack fake's conversations.info and a real SQLite store. */

@@ -10,7 +10,7 @@ import { WebClient } from '@slack/web-api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/logging/logger.js';
 import { createDeliverer, DELIVERY_EVENT_TYPE, type DeliveryResult, unfinishedDeliveries } from '../../src/services/delivery.js';
-import { type SlackFake, startSlackFake } from '../../src/slack-fake/index.js';
+import { type SlackFake, startSlackFake } from '../../dev/slack-fake/index.js';
 import { type DeliveryKey, type OpenedStore, openStore } from '../../src/store/index.js';
 
 const SLACK_TAKES_MS = 12_000;

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type CareClient, createCareClient } from '../../src/care/index.js';
 import { memoryLogger } from '../../src/logging/logger.js';
-import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
+import { type RunningSandbox, startSandbox } from '../../dev/sandbox/index.js';
 import { ACTION_ATTRIBUTES } from '../../src/services/action-model.js';
 import { createActionCache } from '../../src/services/read-cache/action-cache.js';
 import { createChangeSync } from '../../src/services/read-cache/change-sync.js';

@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSlackFake, type SlackFake } from '../../src/slack-fake/index.js';
+import { startSlackFake, type SlackFake } from '../../dev/slack-fake/index.js';
 import { webClient } from './bolt-app.js';
 
 type Obj = Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { App, LogLevel } from '@slack/bolt';
 import { WebClient, LogLevel as WebLogLevel } from '@slack/web-api';
 import type { AddressInfo } from 'node:net';
-import { createSlackDriver, type SlackDriver, type SlackFake } from '../../src/slack-fake/index.js';
+import { createSlackDriver, type SlackDriver, type SlackFake } from '../../dev/slack-fake/index.js';
 
 export const SIGNING_SECRET = 'test-signing-secret';
 

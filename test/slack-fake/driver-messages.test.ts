@@ -2,7 +2,7 @@ import type { App, BlockAction, ButtonAction, SlashCommand, StaticSelectAction }
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSlackDriver, startSlackFake, type SlackFake } from '../../src/slack-fake/index.js';
+import { createSlackDriver, startSlackFake, type SlackFake } from '../../dev/slack-fake/index.js';
 import { startBoltApp, webClient } from './bolt-app.js';
 
 const completeButton = (actionId: string, value: string) => ({

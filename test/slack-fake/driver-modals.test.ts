@@ -1,6 +1,6 @@
 import type { App, ViewOutput } from '@slack/bolt';
 import { afterEach, describe, expect, it } from 'vitest';
-import { manualClock, REQUIRED_FIELD, startSlackFake, TROUBLE_CONNECTING, type SlackFake, type SlackFakeOptions } from '../../src/slack-fake/index.js';
+import { manualClock, REQUIRED_FIELD, startSlackFake, TROUBLE_CONNECTING, type SlackFake, type SlackFakeOptions } from '../../dev/slack-fake/index.js';
 import { startBoltApp } from './bolt-app.js';
 
 const plain = (text: string) => ({ type: 'plain_text' as const, text });

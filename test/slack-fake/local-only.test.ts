@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSlackFake, type SlackFake } from '../../src/slack-fake/index.js';
+import { startSlackFake, type SlackFake } from '../../dev/slack-fake/index.js';
 import { rawHttp } from '../helpers/raw-http.js';
 import { webClient } from './bolt-app.js';
 

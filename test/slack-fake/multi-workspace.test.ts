@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { App, LogLevel } from '@slack/bolt';
 import type { AddressInfo } from 'node:net';
-import { createSlackDriver, demoWorkspace, secondDemoWorkspace, startSlackFake, type SlackFake } from '../../src/slack-fake/index.js';
+import { createSlackDriver, demoWorkspace, secondDemoWorkspace, startSlackFake, type SlackFake } from '../../dev/slack-fake/index.js';
 import { errorOf, SIGNING_SECRET, webClient } from './bolt-app.js';
 
 const HOME = { type: 'home', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'Hello' } }] };

@@ -10,7 +10,7 @@ import {
   secondDemoWorkspace,
   startSlackFake,
   type SlackFake,
-} from '../../src/slack-fake/index.js';
+} from '../../dev/slack-fake/index.js';
 import { errorOf, SIGNING_SECRET, webClient } from './bolt-app.js';
 
 const REDIRECT = 'https://app.example/slack/oauth_redirect';

@@ -1,6 +1,6 @@
 import { ErrorCode, type WebAPIHTTPError, type WebAPIRateLimitedError } from '@slack/web-api';
 import { afterEach, describe, expect, it } from 'vitest';
-import { manualClock, startSlackFake, type SlackFake } from '../../src/slack-fake/index.js';
+import { manualClock, startSlackFake, type SlackFake } from '../../dev/slack-fake/index.js';
 import { webClient } from './bolt-app.js';
 
 let fake: SlackFake | undefined;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { demoWorkspace, manualClock, secondDemoWorkspace, startSlackFake, type SlackFake } from '../../src/slack-fake/index.js';
+import { demoWorkspace, manualClock, secondDemoWorkspace, startSlackFake, type SlackFake } from '../../dev/slack-fake/index.js';
 
 let fake: SlackFake | undefined;
 afterEach(async () => {

@@ -9,7 +9,7 @@ import {
   type AppDistribution,
   type ManualClock,
   type SlackFake,
-} from '../../src/slack-fake/index.js';
+} from '../../dev/slack-fake/index.js';
 import { webClient } from './bolt-app.js';
 
 let fake: SlackFake | undefined;

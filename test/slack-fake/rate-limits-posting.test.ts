@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { manualClock, startSlackFake, type ManualClock, type SlackFake } from '../../src/slack-fake/index.js';
+import { manualClock, startSlackFake, type ManualClock, type SlackFake } from '../../dev/slack-fake/index.js';
 
 let fake: SlackFake | undefined;
 afterEach(async () => {

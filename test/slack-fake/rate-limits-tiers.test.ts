@@ -1,7 +1,7 @@
 import { ErrorCode, LogLevel, WebClient, WebClientEvent, type WebAPIRateLimitedError } from '@slack/web-api';
 import { afterEach, describe, expect, it } from 'vitest';
-import { METHODS } from '../../src/slack-fake/api/router.js';
-import { demoWorkspace, manualClock, RATE_TIERS, secondDemoWorkspace, startSlackFake, type SlackFake } from '../../src/slack-fake/index.js';
+import { METHODS } from '../../dev/slack-fake/api/router.js';
+import { demoWorkspace, manualClock, RATE_TIERS, secondDemoWorkspace, startSlackFake, type SlackFake } from '../../dev/slack-fake/index.js';
 import { webClient } from './bolt-app.js';
 
 let fake: SlackFake | undefined;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { createSlackDriver, startSlackFake, type SlackDriver, type SlackFake } from '../../src/slack-fake/index.js';
+import { createSlackDriver, startSlackFake, type SlackDriver, type SlackFake } from '../../dev/slack-fake/index.js';
 import { errorOf, webClient } from './bolt-app.js';
 
 type Obj = Record<string, any>;

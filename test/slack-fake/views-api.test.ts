@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { manualClock, startSlackFake, type ManualClock, type SlackFake } from '../../src/slack-fake/index.js';
+import { manualClock, startSlackFake, type ManualClock, type SlackFake } from '../../dev/slack-fake/index.js';
 import { errorOf, webClient } from './bolt-app.js';
 
 const plain = (text: string) => ({ type: 'plain_text' as const, text });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manualClock, startSlackFake, type SlackFake } from '../../src/slack-fake/index.js';
+import { manualClock, startSlackFake, type SlackFake } from '../../dev/slack-fake/index.js';
 
 let fake: SlackFake;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { demoWorkspace, DEFAULT_BOT_SCOPES, startSlackFake, type SlackFake } from '../../src/slack-fake/index.js';
+import { demoWorkspace, DEFAULT_BOT_SCOPES, startSlackFake, type SlackFake } from '../../dev/slack-fake/index.js';
 import { errorOf, webClient } from './bolt-app.js';
 
 let fake: SlackFake;

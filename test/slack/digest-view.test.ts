@@ -4,8 +4,8 @@ import { digestContent } from '../../src/services/digest-content.js';
 import type { OutgoingMessage } from '../../src/services/delivery.js';
 import { ActionIds } from '../../src/slack/ids.js';
 import { renderDigest } from '../../src/slack/views/digest.js';
-import { validateBlocks } from '../../src/slack-fake/block-kit/validate-blocks.js';
-import { LIMITS } from '../../src/slack-fake/block-kit/limits.js';
+import { validateBlocks } from '../../dev/slack-fake/block-kit/validate-blocks.js';
+import { LIMITS } from '../../dev/slack-fake/block-kit/limits.js';
 
 // Monday 23 November 2026, 09:00 in London (GMT): today runs to 24 Nov 00:00Z.
 const now = new Date('2026-11-23T09:00:00Z');

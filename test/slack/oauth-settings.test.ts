@@ -13,7 +13,7 @@ import { App, LogLevel } from '@slack/bolt';
 import jwt from 'jsonwebtoken';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { KeyRing } from '../../src/crypto/key-ring.js';
-import { demoWorkspace, secondDemoWorkspace, startSlackFake } from '../../src/slack-fake/index.js';
+import { demoWorkspace, secondDemoWorkspace, startSlackFake } from '../../dev/slack-fake/index.js';
 import { installationStore } from '../../src/slack/installation-store.js';
 import { BOT_SCOPES, failureSentence, oauthSettings, successSentence } from '../../src/slack/oauth-settings.js';
 import { oneTimeStateStore } from '../../src/slack/oauth-state-store.js';

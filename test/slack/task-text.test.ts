@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderMrkdwn } from '../../src/slack-fake/mrkdwn.js';
+import { renderMrkdwn } from '../../dev/slack-fake/mrkdwn.js';
 import { literal, taskText } from '../../src/slack/text.js';
 
 /** What Slack's mrkdwn would make of it, as the Slack fake reads it (markers dropped, entities decoded). */

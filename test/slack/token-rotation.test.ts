@@ -10,7 +10,7 @@ import { memoryLogger } from '../../src/logging/logger.js';
 import { oauthRefresh } from '../../src/slack/token-rotation/refresh-call.js';
 import { createTokenRotation, type TokenRotation } from '../../src/slack/token-rotation/token-rotation.js';
 import { createSlackWebClient } from '../../src/slack/web-clients.js';
-import { demoWorkspace, secondDemoWorkspace, startSlackFake, type SlackFake } from '../../src/slack-fake/index.js';
+import { demoWorkspace, secondDemoWorkspace, startSlackFake, type SlackFake } from '../../dev/slack-fake/index.js';
 import type { Store } from '../../src/store/index.js';
 import { installationOf } from '../../src/workspaces/installation-of.js';
 import { PG_SKIPPED, TEST_DATABASE_URL } from '../helpers/pg.js';

@@ -1,4 +1,4 @@
-/** The page's own files from src/playground/public (an allow-list by name and type, no directories). */
+/** The page's own files from dev/playground/public (an allow-list by name and type, no directories). */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';

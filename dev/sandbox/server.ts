@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { Logger } from '../logging/logger.js';
+import type { Logger } from '../../src/logging/logger.js';
 import type { AccountDirectory } from './accounts.js';
 import { handleApi } from './api-handler.js';
 import { handleControls, type ControlsDeps } from './controls.js';

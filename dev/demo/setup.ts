@@ -5,8 +5,8 @@
  * notification group's completions routed to #care-team, and a short guide in
  * everyone's DM with the app.
  */
-import type { ComposedApp } from '../compose.js';
-import type { Logger } from '../logging/logger.js';
+import type { ComposedApp } from '../../src/compose.js';
+import type { Logger } from '../../src/logging/logger.js';
 import type { SlackFake } from '../slack-fake/index.js';
 
 export interface DemoSetupOptions {

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { createLogger, type LogLevel } from '../logging/logger.js';
+import { createLogger, type LogLevel } from '../../src/logging/logger.js';
 import { startSandbox } from './index.js';
 
 const USAGE = `Usage: npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--seed demo|empty|<n actions>]

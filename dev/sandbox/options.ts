@@ -1,4 +1,4 @@
-import type { Logger } from '../logging/logger.js';
+import type { Logger } from '../../src/logging/logger.js';
 import type { AccountOptions, SandboxCredentials } from './account.js';
 import type { KeyConfig, Permissions } from './keys.js';
 import type { DemoUser } from './seed-people.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { silentLogger } from '../logging/logger.js';
+import { silentLogger } from '../../src/logging/logger.js';
 import { AccountDirectory, accountList } from './accounts.js';
 import { DEFAULT_SKEW_SECONDS } from './auth.js';
 import { VirtualClock } from './clock.js';

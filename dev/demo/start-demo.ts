@@ -6,12 +6,12 @@
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { composeApp, type ComposedApp } from '../compose.js';
-import { silentLogger, type Logger } from '../logging/logger.js';
+import { composeApp, type ComposedApp } from '../../src/compose.js';
+import { silentLogger, type Logger } from '../../src/logging/logger.js';
 import { startPlayground, type PlaygroundServer } from '../playground/server.js';
 import { startSandbox, type RunningSandbox } from '../sandbox/index.js';
 import { createSlackDriver, startSlackFake, type SlackDriver, type SlackFake } from '../slack-fake/index.js';
-import { SQLITE_FILE_NAME } from '../store/sqlite-db.js';
+import { SQLITE_FILE_NAME } from '../../src/store/sqlite-db.js';
 import { createDemoBackend, type DemoBackend } from './backend.js';
 import { careWorkspace } from './care-workspace.js';
 import { createDemoClock, type DemoClock } from './clock.js';

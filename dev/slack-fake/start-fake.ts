@@ -1,4 +1,4 @@
-import { silentLogger, type Logger } from '../logging/logger.js';
+import { silentLogger, type Logger } from '../../src/logging/logger.js';
 import { ackStats, type AckStats } from './ack-stats.js';
 import type { ApiContext } from './api/context.js';
 import { systemClock, type Clock } from './clock.js';

@@ -4,11 +4,11 @@
  * (the care system's own web app, its clock) and then runs the app's job that
  * would notice it, so the result shows at once instead of within a minute.
  */
-import type { ComposedApp } from '../compose.js';
-import type { Logger } from '../logging/logger.js';
+import type { ComposedApp } from '../../src/compose.js';
+import type { Logger } from '../../src/logging/logger.js';
 import type { PlaygroundResult, PlaygroundSimulator, SimulatableAction } from '../playground/backend.js';
-import type { Subscription } from '../store/index.js';
-import { nextOccurrence } from '../time/schedule.js';
+import type { Subscription } from '../../src/store/index.js';
+import { nextOccurrence } from '../../src/time/schedule.js';
 import type { DemoClock } from './clock.js';
 import { SandboxControlError, type SandboxControls } from './sandbox-controls.js';
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import type { Logger } from '../logging/logger.js';
+import type { Logger } from '../../src/logging/logger.js';
 import type { Store, StoreData } from './store.js';
 
 export const DATA_FORMAT = 'care-sandbox/1';

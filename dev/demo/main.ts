@@ -4,7 +4,7 @@
  * `--log-level debug|info|warn|error|silent` (or LOG_LEVEL; default warn).
  * Ctrl-C stops everything and exits 0.
  */
-import { createLogger, type LogLevel } from '../logging/logger.js';
+import { createLogger, type LogLevel } from '../../src/logging/logger.js';
 import { startDemo } from './start-demo.js';
 
 const LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;

@@ -1,8 +1,8 @@
 /**
  * Run the playground page against the in-memory test double (for working on
- * the page itself): `npx tsx src/playground/cli.ts [port]`.
+ * the page itself): `npx tsx dev/playground/cli.ts [port]`.
  */
-import { createLogger } from '../logging/logger.js';
+import { createLogger } from '../../src/logging/logger.js';
 import { createMemoryBackend } from './memory-backend.js';
 import { startPlayground } from './server.js';
 

@@ -1,4 +1,4 @@
-import type { Logger } from '../../logging/logger.js';
+import type { Logger } from '../../../src/logging/logger.js';
 import type { Faults } from '../faults.js';
 import type { FakeSocketMode } from '../socket/socket-mode.js';
 import type { FakeStore } from '../store.js';

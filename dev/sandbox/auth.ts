@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { canonicalParams, canonicalPath, signV2, signaturesMatch } from '../care/signing.js';
+import { canonicalParams, canonicalPath, signV2, signaturesMatch } from '../../src/care/signing.js';
 import type { KeyRegistry } from './keys.js';
 import type { NonceCache } from './nonce-cache.js';
 import { paramsToRecord, type Params } from './params.js';
