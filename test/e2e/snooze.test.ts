@@ -176,7 +176,7 @@ describe('Snooze and the care system link', () => {
 
   describe('on an urgent alert in a channel', () => {
     let a: CareAction;
-    const alertIn = (channel: string) => h.fake.messages(channel).find((m) => JSON.stringify(m.blocks).includes(`task_${a._id}`));
+    const alertIn = (channel: string) => h.fake.messages(channel).find((m) => JSON.stringify(m.blocks).includes(`alert_${a._id}`));
 
     beforeAll(async () => {
       await command(h, 'amelia', '/care digest here urgent-only', { channel: '#care-leads' });
@@ -206,7 +206,7 @@ describe('Snooze and the care system link', () => {
       expect(JSON.stringify(alertIn('#care-leads')!.blocks)).toContain(dateToken('2026-03-10T16:00:00Z'));
       // Still urgent, the same episode: the next poll posts no second alert.
       await poll(h);
-      expect(h.fake.messages('#care-leads').filter((m) => JSON.stringify(m.blocks).includes(`task_${a._id}`))).toHaveLength(1);
+      expect(h.fake.messages('#care-leads').filter((m) => JSON.stringify(m.blocks).includes(`alert_${a._id}`))).toHaveLength(1);
     });
 
     it('someone not linked is told how to link, and nothing changes', async () => {
