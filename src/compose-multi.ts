@@ -5,18 +5,14 @@
  * of the store (workspaces/). Several instances share one PostgreSQL: jobs
  * run per workspace under their own leases, so instances share the work.
  */
-import { TZDate } from '@date-fns/tz';
-import { format } from 'date-fns';
 import type { KeyRing } from './crypto/key-ring.js';
 import { storeHealth } from './health.js';
 import { type AppSettings, composeShared, lifecycle } from './compose.js';
 import { createCareClient } from './care/index.js';
-import { createWorkspaceScheduler, type WorkspaceScheduler } from './jobs/workspace-scheduler.js';
-import { workspaceJobKinds } from './jobs/index.js';
 import { type CareHost, careHostPolicy } from './services/care-hosts.js';
 import { createDmChannels } from './services/dm-channels.js';
+import type { WorkspaceScheduler } from './jobs/workspace-scheduler.js';
 import { createInstalls } from './services/installs.js';
-import { createWorkspaceTrouble } from './services/trouble-notices.js';
 import { createSlackApp, type SlackApp } from './slack/app.js';
 import { installationStore } from './slack/installation-store.js';
 import { rememberingInstallations } from './slack/remembered-installations.js';
@@ -35,6 +31,7 @@ import { ConnectCareIds } from './slack/ids.js';
 import type { SlackDistribution } from './slack/rate-plan.js';
 import type { SlackInstallation, Store } from './store/index.js';
 import { composeWorkspace } from './workspaces/compose-workspace.js';
+import { deploymentJobs } from './workspaces/deployment-jobs.js';
 import { installationOf } from './workspaces/installation-of.js';
 import { multiWorkspaceRegistry, type WorkspaceRegistry } from './workspaces/registry.js';
 import { storeForWorkspace } from './workspaces/scoped-store.js';
@@ -258,42 +255,16 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
     scope.deps,
   );
 
-  const ready = async (workspaceId: string) => {
-    const lookup = await registry.get(workspaceId);
-    return lookup.state === 'ready' ? lookup.workspace : null;
-  };
-  const troubleOf = async (workspaceId: string) => {
-    const workspace = await ready(workspaceId);
-    if (!workspace) return null;
-    const timezone = (await store.getWorkspaceSettings(workspaceId))?.timeZone ?? settings.timezone;
-    return createWorkspaceTrouble({
-      teamId: workspaceId,
-      deliverer: workspace.deliverer,
-      dm: createDmChannels(workspace.jobSlack),
-      admins: () => workspace.identity.adminIds(),
-      formatTime: (ms) => format(new TZDate(ms, timezone), "HH:mm 'on' EEE d MMM"),
-    });
-  };
-  const jobs = createWorkspaceScheduler({
+  const jobs = deploymentJobs({
     store,
+    registry,
     holder: shared.holder,
     logger,
-    // One lease per workspace and kind (`changes-poll:T123`).
-    kinds: Object.values(workspaceJobKinds(shared.pollSeconds)),
-    workspaces: () => registry.connected(),
-    jobFor: async (workspaceId, kind) => (await ready(workspaceId))?.jobs.find((j) => j.name === kind) ?? null,
-    ...(settings.jobConcurrency ? { concurrency: settings.jobConcurrency } : {}),
-    ...(settings.jobs?.leaseMs ? { leaseMs: settings.jobs.leaseMs } : {}),
-    now: () => shared.now().getTime(),
+    now: shared.now,
+    pollSeconds: shared.pollSeconds,
+    leaseMs: settings.jobs?.leaseMs,
+    concurrency: settings.jobConcurrency,
     observer: metrics.jobs,
-    onTrouble: async (workspaceId, trouble) => {
-      logger.warn("a workspace's scheduled work keeps failing; its admins are told once", { team: workspaceId, kind: trouble.kind, error: trouble.error });
-      await (await troubleOf(workspaceId))?.troubled(trouble);
-    },
-    onRecovered: async (workspaceId, trouble) => {
-      logger.info("a workspace's scheduled work works again", { team: workspaceId });
-      await (await troubleOf(workspaceId))?.recovered(trouble, shared.now().getTime());
-    },
   });
 
   return {

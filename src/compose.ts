@@ -4,7 +4,7 @@ import type { WebClient } from '@slack/web-api';
 import { appVersion } from './app-version.js';
 import type { CareClient } from './care/index.js';
 import type { KeyRing } from './crypto/key-ring.js';
-import { createScheduler, type Scheduler } from './jobs/scheduler.js';
+import type { WorkspaceScheduler } from './jobs/workspace-scheduler.js';
 import type { Logger } from './logging/logger.js';
 import { type AppMetrics, createAppMetrics, type MetricsSettings } from './metrics/index.js';
 import type { CompletionNotices } from './services/completion-notices.js';
@@ -18,6 +18,8 @@ import { createSlackPacer, pacerClockOf } from './slack/slack-pacer.js';
 import { createSignedMetadata, metadataKey } from './slack/signed-metadata.js';
 import { openStore, type Store } from './store/index.js';
 import { composeWorkspace, type WorkspaceShared } from './workspaces/compose-workspace.js';
+import { deploymentJobs } from './workspaces/deployment-jobs.js';
+import { singleWorkspaceRegistry, type WorkspaceRegistry } from './workspaces/registry.js';
 
 export interface AppSettings {
   slack: {
@@ -60,7 +62,10 @@ export interface ComposedApp {
   store: Store;
   care: CareClient;
   slack: WebClient;
-  jobs: Scheduler;
+  /** The one workspace, as a registry of one. */
+  registry: WorkspaceRegistry;
+  /** Its jobs, under the same scheduler as many workspaces' (`jobs.runOnce(kind)` runs them for the one workspace). */
+  jobs: WorkspaceScheduler;
   notices: CompletionNotices;
   digests: Digests;
   /** Care data held in memory for speed (stats for tests and benches). */
@@ -127,13 +132,17 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     },
   );
   const { deps, care, slack, notices, digests, reads, health } = workspace;
-  const jobs = createScheduler({
+  const registry = singleWorkspaceRegistry(workspace);
+  // The one workspace's jobs run as many workspaces' do: backed off when they fail, its admins told once.
+  const jobs = deploymentJobs({
     store,
+    registry,
     holder: shared.holder,
     logger,
-    ...(settings.jobs?.leaseMs ? { leaseMs: settings.jobs.leaseMs } : {}),
+    now: shared.now,
+    pollSeconds: shared.pollSeconds,
+    leaseMs: settings.jobs?.leaseMs,
     observer: metrics.jobs,
-    jobs: workspace.jobs,
   });
 
   const slackApp = createSlackApp(
@@ -158,11 +167,12 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     store,
     care,
     slack,
+    registry,
     jobs,
     notices,
     digests,
     reads,
-    ...lifecycle({ slackApp, metrics, jobs, logger, close: [() => care.close(), () => store.close()] }),
+    ...lifecycle({ slackApp, metrics, jobs, logger, close: [() => registry.close(), () => store.close()] }),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { ChangeSync } from '../services/read-cache/change-sync.js';
-import type { Job, JobKind } from './scheduler.js';
+import type { Job, JobKind } from './job.js';
 
 /**
  * This instance's action cache learns of changes even when another instance

@@ -9,7 +9,7 @@ import type { ChangesObserver } from '../services/read-cache/change-sync.js';
 import type { UrgentAlerts } from '../services/urgent-alerts.js';
 import type { Store } from '../store/index.js';
 import { parseApiDateTime } from '../time/slack-date.js';
-import type { Job, JobKind } from './scheduler.js';
+import type { Job, JobKind } from './job.js';
 
 export { CHANGES_CURSOR };
 

@@ -1,5 +1,5 @@
 import type { Digests } from '../services/digests.js';
-import type { Job, JobKind } from './scheduler.js';
+import type { Job, JobKind } from './job.js';
 
 /**
  * Every minute: post the digests whose local time has come today and that have

@@ -7,16 +7,16 @@ import type { FirstLook } from '../services/first-look.js';
 import type { MorningSummaries } from '../services/morning-summaries.js';
 import type { ChangeSync } from '../services/read-cache/change-sync.js';
 import type { UrgentAlerts } from '../services/urgent-alerts.js';
-import type { Logger } from '../logging/logger.js';
 import type { Store } from '../store/index.js';
 import { cacheSyncJob } from './cache-sync.js';
 import { changesPollJob } from './changes-poll.js';
 import { digestTickJob } from './digest-tick.js';
 import type { JobsObserver } from './observer.js';
-import { createScheduler, everySeconds, everySecondsJustAfter, type Job, type JobKind, type Scheduler } from './scheduler.js';
+import { everySeconds, everySecondsJustAfter, type Job, type JobKind } from './job.js';
 import { summaryTickJob } from './summary-tick.js';
 
-export interface JobsOptions {
+/** What one workspace's jobs are built from. */
+export interface WorkspaceJobsOptions {
   care: CareClient;
   store: Store;
   notices: CompletionNotices;
@@ -29,26 +29,20 @@ export interface JobsOptions {
   digests: Digests;
   /** Each person's own morning summary DM. */
   summaries: MorningSummaries;
-  holder: string;
-  logger: Logger;
   now: () => Date;
   /** How often the care API is polled for completions and urgent changes (default 60 s). */
   pollSeconds: number;
   /** How far back each poll looks before its cursor (default 5 minutes). */
   overlapMs?: number;
-  /** Job lease length (default 60 s): how long a dead instance holds a job up. */
-  leaseMs?: number;
   /** Leases, runs and poll lag, for metrics. */
   observer?: JobsObserver | undefined;
   /** The instance's action cache: told what each poll reads, and synced on its own when no poll here did. */
   cacheSync?: ChangeSync;
 }
 
-export type WorkspaceJobsOptions = Omit<JobsOptions, 'holder' | 'logger' | 'leaseMs'>;
-
 /**
  * What each of a workspace's jobs is, apart from its work: the one place their names, schedules and start-up
- * runs are set (a single-workspace scheduler and the per-workspace one both read them).
+ * runs are set (the scheduler reads them).
  */
 export function workspaceJobKinds(pollSeconds: number) {
   return {
@@ -85,18 +79,6 @@ export function workspaceJobs(o: WorkspaceJobsOptions): Job[] {
   ];
 }
 
-/** A single workspace's jobs under one scheduler (one lease per job). */
-export function createJobs(o: JobsOptions): Scheduler {
-  return createScheduler({
-    store: o.store,
-    holder: o.holder,
-    logger: o.logger,
-    ...(o.leaseMs ? { leaseMs: o.leaseMs } : {}),
-    observer: o.observer,
-    jobs: workspaceJobs(o),
-  });
-}
-
-export { everySeconds } from './scheduler.js';
-export type { Scheduler, Job } from './scheduler.js';
+export { everySeconds } from './job.js';
+export type { Job } from './job.js';
 export type { JobsObserver } from './observer.js';

@@ -1,5 +1,5 @@
 import type { MorningSummaries } from '../services/morning-summaries.js';
-import type { Job, JobKind } from './scheduler.js';
+import type { Job, JobKind } from './job.js';
 
 /**
  * Every minute: send each person's morning summary whose local time (in their

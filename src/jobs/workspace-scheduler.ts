@@ -1,5 +1,6 @@
 /**
- * Jobs per workspace: each kind (digests, changes poll, …) runs on its schedule
+ * The one scheduler, for a deployment of one workspace or many (a single
+ * workspace is a list of one). Jobs per workspace: each kind (digests, changes poll, …) runs on its schedule
  * for every connected workspace, under a lease per kind and workspace
  * (`digests:T123`) so instances share the work. A tick runs its workspaces
  * through a pool of `concurrency` slots: a slow or hung workspace holds one
@@ -13,20 +14,13 @@ import type { Store } from '../store/index.js';
 import { DEFAULT_BACKOFF } from './backoff.js';
 import { withLease, withStopSignal } from './leased-run.js';
 import type { JobsObserver } from './observer.js';
-import type { Job } from './scheduler.js';
+import type { Job, JobKind } from './job.js';
 import { createTroubleBook } from './trouble-book.js';
 import { troubleReason } from './trouble-reason.js';
 import { backedOffUntil, type WorkspaceTrouble } from './workspace-trouble.js';
 
-export interface WorkspaceJobKind {
-  name: string;
-  /** node-cron schedule, seconds field allowed. */
-  schedule: string;
-  /** Also tick once when the scheduler starts. */
-  runOnStart?: boolean;
-  /** Work of this instance alone: no lease, every instance runs it. */
-  local?: boolean;
-}
+/** A kind of job: its name, node-cron schedule (seconds field allowed), start-up run, and whether it is local (no lease). */
+export type WorkspaceJobKind = JobKind;
 
 export interface WorkspaceSchedulerOptions {
   store: Store;
@@ -74,8 +68,11 @@ export interface WorkspaceTickReport {
 
 export interface WorkspaceScheduler {
   start(): void;
-  /** Run one kind for one workspace now, under its lease; { ran:false } when another holder has it or it is backed off (unless force). */
-  runOnce(kind: string, teamId: string, options?: { force?: boolean }): Promise<WorkspaceRunResult>;
+  /**
+   * Run one kind for one workspace now, under its lease; { ran:false } when another holder has it or it is backed off (unless force).
+   * `teamId` may be left out when the deployment serves one workspace (it is then that one).
+   */
+  runOnce(kind: string, teamId?: string, options?: { force?: boolean }): Promise<WorkspaceRunResult>;
   /**
    * Run one kind for every workspace now (as a tick does) and resolve when all finished.
    * `slot` names the scheduled moment (cron ticks pass it): a workspace already run for
@@ -237,6 +234,13 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
     return report;
   }
 
+  /** The workspace of a deployment that serves one. */
+  async function onlyWorkspace(): Promise<string> {
+    const teams = [...new Set(await o.workspaces())];
+    if (teams.length !== 1) throw new Error(`name the workspace to run for: this deployment serves ${teams.length}`);
+    return teams[0]!;
+  }
+
   /** A scheduled tick: skipped while the previous one of its kind is still handing out workspaces. */
   function scheduledTick(kind: WorkspaceJobKind, slot?: number): void {
     if (dispatching.has(kind.name)) {
@@ -259,8 +263,9 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
         if (kind.runOnStart) scheduledTick(kind);
       }
     },
-    async runOnce(kindName, teamId, options = {}) {
+    async runOnce(kindName, named, options = {}) {
       const kind = kindOf(kindName);
+      const teamId = named ?? (await onlyWorkspace());
       const key = `${kind.name}:${teamId}`;
       // Wait for this instance's current run (and any that started meanwhile), then run.
       for (let current = running.get(key); current; current = running.get(key)) await current.catch(() => undefined);

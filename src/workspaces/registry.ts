@@ -29,14 +29,21 @@ export interface WorkspaceRegistry {
   close(): Promise<void>;
 }
 
-/** A single-workspace deployment: one workspace from the environment, whatever team asks. */
+/**
+ * The one workspace's id in a single-workspace deployment's registry: the key of its leases
+ * (`changes-poll:single`) and of its job trouble. Known without asking Slack who the app is,
+ * so its jobs run (and fail, and are backed off) whether or not Slack answers.
+ */
+export const SINGLE_WORKSPACE = 'single';
+
+/** A single-workspace deployment: a registry of one, the workspace from the environment, whatever team asks. */
 export function singleWorkspaceRegistry(workspace: Workspace): WorkspaceRegistry {
   return {
     mode: 'single',
     get: async () => ({ state: 'ready', workspace, installation: null }),
-    connected: async () => [await workspace.teamId()],
+    connected: async () => [SINGLE_WORKSPACE],
     refresh: async () => undefined,
-    composed: () => new Map([['single', workspace]]),
+    composed: () => new Map([[SINGLE_WORKSPACE, workspace]]),
     close: () => workspace.close(),
   };
 }

@@ -125,8 +125,8 @@ describe('completion notices when the first poll ever is cut short', () => {
     const first = await h.app.jobs.runOnce('changes-poll');
     expect((first.result as { error?: string }).error).toBeTruthy();
     h.fake.faults.clear();
-    // Something else changes later, before the next poll.
-    await h.setTime(new Date(h.now().getTime() + 10_000));
+    // Something else changes later, before the next poll (a minute on: a failed poll waits a minute, jobs/backoff.ts).
+    await h.setTime(new Date(h.now().getTime() + 60_000));
     await webAppAction(h, { task: 'Something else', due: new Date(h.now().getTime() + 3600_000) });
     await h.app.jobs.runOnce('changes-poll');
     expect(h.fake.dms('priya').filter((m) => m.text.includes(`#${action.action_no}`))).toHaveLength(1);

@@ -2,9 +2,24 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createScheduler, everySeconds, everySecondsJustAfter, type Job, type Scheduler } from '../../src/jobs/scheduler.js';
+import { everySeconds, everySecondsJustAfter, type Job } from '../../src/jobs/job.js';
+import { createWorkspaceScheduler, type WorkspaceScheduler as Scheduler, type WorkspaceSchedulerOptions } from '../../src/jobs/workspace-scheduler.js';
 import { memoryLogger, silentLogger } from '../../src/logging/logger.js';
 import { openStore, type OpenedStore } from '../../src/store/index.js';
+
+/** The one scheduler serving a deployment of one workspace: its jobs are run for that workspace (`teamId` left out). */
+const TEAM = 'T1';
+function createScheduler(o: Omit<WorkspaceSchedulerOptions, 'kinds' | 'workspaces' | 'jobFor'> & { jobs: Job[] }): Scheduler {
+  const { jobs, ...rest } = o;
+  return createWorkspaceScheduler({
+    ...rest,
+    kinds: jobs,
+    workspaces: async () => [TEAM],
+    jobFor: async (_teamId, kind) => jobs.find((j) => j.name === kind) ?? null,
+  });
+}
+/** A job's lease: one per kind and workspace. */
+const leaseOf = (job: string) => `${job}:${TEAM}`;
 
 /** A job that records how many runs overlap and waits on a gate the test opens. */
 function gatedJob(name = 'job') {
@@ -61,7 +76,7 @@ function gatedJob(name = 'job') {
 
 const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
 
-describe('scheduler with a real SQLite store', () => {
+describe('the scheduler, for one workspace, with a real SQLite store', () => {
   let dir: string;
   let now: number;
   const clock = () => now;
@@ -74,7 +89,7 @@ describe('scheduler with a real SQLite store', () => {
     return s;
   };
   const scheduler = (store: OpenedStore, holder: string, jobs: Job[], leaseMs = 60_000) => {
-    const s = createScheduler({ store, holder, jobs, logger: silentLogger, leaseMs });
+    const s = createScheduler({ store, holder, jobs, logger: silentLogger, leaseMs, now: clock });
     schedulers.push(s);
     return s;
   };
@@ -95,7 +110,7 @@ describe('scheduler with a real SQLite store', () => {
     const b = scheduler(await instanceStore(), 'instance-b', [g.job]);
     const first = a.runOnce('job');
     await g.started();
-    expect(await b.runOnce('job')).toEqual({ ran: false });
+    expect(await b.runOnce('job')).toEqual({ ran: false, skipped: 'leased' });
     g.open();
     expect(await first).toEqual({ ran: true, result: 1 });
     // Released at the end of the run: the other instance may run it now.
@@ -152,25 +167,25 @@ describe('scheduler with a real SQLite store', () => {
     const g = gatedJob();
     const store = await instanceStore();
     // An instance that died while holding the lease: nobody renews it.
-    expect(await store.acquireLease('job', 'dead-instance', 30_000)).toBe(true);
+    expect(await store.acquireLease(leaseOf('job'), 'dead-instance', 30_000)).toBe(true);
     const b = scheduler(await instanceStore(), 'instance-b', [g.job]);
-    expect(await b.runOnce('job')).toEqual({ ran: false });
+    expect(await b.runOnce('job')).toEqual({ ran: false, skipped: 'leased' });
     now += 29_000;
-    expect(await b.runOnce('job')).toEqual({ ran: false });
+    expect(await b.runOnce('job')).toEqual({ ran: false, skipped: 'leased' });
     now += 1_000; // expired
     const run = b.runOnce('job');
     await g.started();
-    expect((await store.getLease('job'))?.holder).toBe('instance-b');
+    expect((await store.getLease(leaseOf('job')))?.holder).toBe('instance-b');
     g.open();
     expect(await run).toMatchObject({ ran: true });
-    expect(await store.getLease('job')).toBeNull();
+    expect(await store.getLease(leaseOf('job'))).toBeNull();
   });
 
   it('logs a lease renewal that fails and stops the run once the lease may have run out', async () => {
     const g = gatedJob();
     const store = await instanceStore();
     const logger = memoryLogger('debug');
-    const a = createScheduler({ store, holder: 'instance-a', jobs: [g.job], logger, leaseMs: 3_000 }); // renewed every second
+    const a = createScheduler({ store, holder: 'instance-a', jobs: [g.job], logger, leaseMs: 3_000, now: clock }); // renewed every second
     schedulers.push(a);
     const run = a.runOnce('job');
     await g.started();
@@ -192,7 +207,7 @@ describe('scheduler with a real SQLite store', () => {
     now += 2_000;
     await tick(1_150); // a renewal happened: the lease now ends 3 s after the new now
     now += 2_000; // past the first expiry, within the renewed one
-    expect(await b.runOnce('job')).toEqual({ ran: false });
+    expect(await b.runOnce('job')).toEqual({ ran: false, skipped: 'leased' });
     expect(g.state.aborted).toBe(0);
 
     // A stall longer than the lease (a paused process): b takes over, a learns it at its next renewal.
@@ -221,12 +236,12 @@ describe('scheduler with a real SQLite store', () => {
     const a = scheduler(store, 'instance-a', [slow]);
     const run = a.runOnce('slow');
     await g.started();
-    expect((await store.getLease('slow'))?.holder).toBe('instance-a');
+    expect((await store.getLease(leaseOf('slow')))?.holder).toBe('instance-a');
     await a.stop();
     expect(g.state.aborted).toBe(1);
     expect(finished).toBe(true);
     expect(await run).toMatchObject({ ran: true });
-    expect(await store.getLease('slow')).toBeNull();
+    expect(await store.getLease(leaseOf('slow'))).toBeNull();
     expect(await a.runOnce('slow')).toEqual({ ran: false });
   });
 
@@ -239,7 +254,7 @@ describe('scheduler with a real SQLite store', () => {
     expect(g.state.runs).toBe(0);
   });
 
-  it('a failing job reports the error, frees the lease, and runs again next time', async () => {
+  it('a failing job reports the error, frees the lease, is backed off, and runs again once its wait is over', async () => {
     let calls = 0;
     const flaky: Job = {
       name: 'flaky',
@@ -252,11 +267,14 @@ describe('scheduler with a real SQLite store', () => {
     };
     const store = await instanceStore();
     const logger = memoryLogger('debug');
-    const a = createScheduler({ store, holder: 'instance-a', jobs: [flaky], logger });
+    const a = createScheduler({ store, holder: 'instance-a', jobs: [flaky], logger, now: clock });
     schedulers.push(a);
-    expect(await a.runOnce('flaky')).toEqual({ ran: true, result: { error: 'care API down' } });
-    expect(logger.lines.join('\n')).toContain('resume from its cursor');
-    expect(await store.getLease('flaky')).toBeNull();
+    expect(await a.runOnce('flaky')).toEqual({ ran: true, result: { error: 'Error: care API down' }, failed: true });
+    expect(logger.lines.join('\n')).toContain('workspace job failed; backed off');
+    expect(await store.getLease(leaseOf('flaky'))).toBeNull();
+    // A minute's wait after a first failure (jobs/backoff.ts), then it runs again.
+    expect(await a.runOnce('flaky')).toEqual({ ran: false, skipped: 'backoff' });
+    now += 60_000;
     expect(await a.runOnce('flaky')).toEqual({ ran: true, result: 'ok' });
   });
 
@@ -266,7 +284,7 @@ describe('scheduler with a real SQLite store', () => {
     const a = scheduler(store, 'instance-a', [g.job]);
     await store.close();
     stores.splice(stores.indexOf(store), 1);
-    expect(await a.runOnce('job')).toEqual({ ran: false });
+    expect(await a.runOnce('job')).toEqual({ ran: false, skipped: 'leased' });
     expect(g.state.runs).toBe(0);
   });
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { JobsObserver } from '../../src/jobs/observer.js';
-import type { Job, JobContext } from '../../src/jobs/scheduler.js';
+import type { Job, JobContext } from '../../src/jobs/job.js';
 import {
   createWorkspaceScheduler,
   type WorkspaceJobKind,

@@ -1,0 +1,71 @@
+/**
+ * A deployment's scheduled work, one workspace or many alike: each kind of
+ * job (jobs/index.ts) runs for every connected workspace of the registry,
+ * under a lease per kind and workspace (`changes-poll:T123`); a workspace
+ * whose runs fail is backed off, and its admins are told once when its
+ * scheduled work stops working and once when it works again.
+ */
+import { workspaceJobKinds, type JobsObserver } from '../jobs/index.js';
+import { createWorkspaceScheduler, type WorkspaceScheduler } from '../jobs/workspace-scheduler.js';
+import type { Logger } from '../logging/logger.js';
+import { createDmChannels } from '../services/dm-channels.js';
+import { createWorkspaceTrouble } from '../services/trouble-notices.js';
+import type { Store } from '../store/index.js';
+import type { WorkspaceRegistry } from './registry.js';
+
+export interface DeploymentJobsOptions {
+  store: Store;
+  /** The workspaces to run for (`connected`) and each one's jobs and admins (`get`). */
+  registry: Pick<WorkspaceRegistry, 'mode' | 'get' | 'connected'>;
+  holder: string;
+  logger: Logger;
+  now: () => Date;
+  pollSeconds: number;
+  /** Lease length (default 60 s): how long a dead instance holds a workspace's job up. */
+  leaseMs?: number | undefined;
+  /** A workspace's runs of one kind at once on this instance (default 8). */
+  concurrency?: number | undefined;
+  observer?: JobsObserver | undefined;
+}
+
+export function deploymentJobs(o: DeploymentJobsOptions): WorkspaceScheduler {
+  const { registry, logger } = o;
+  const ready = async (workspaceId: string) => {
+    const lookup = await registry.get(workspaceId);
+    return lookup.state === 'ready' ? lookup.workspace : null;
+  };
+  const troubleOf = async (workspaceId: string) => {
+    const workspace = await ready(workspaceId);
+    if (!workspace) return null;
+    return createWorkspaceTrouble({
+      // Its Slack team (a single workspace's registry id is not one): the DMs are its people's.
+      teamId: await workspace.teamId(),
+      deliverer: workspace.deliverer,
+      dm: createDmChannels(workspace.jobSlack),
+      admins: () => workspace.identity.adminIds(),
+      timezone: workspace.deps.timezone,
+      // One workspace's care account is set in the environment; each of many is connected from its Home tab.
+      reconnect: registry.mode === 'single' ? 'environment' : 'home-tab',
+    });
+  };
+  return createWorkspaceScheduler({
+    store: o.store,
+    holder: o.holder,
+    logger,
+    kinds: Object.values(workspaceJobKinds(o.pollSeconds)),
+    workspaces: () => registry.connected(),
+    jobFor: async (workspaceId, kind) => (await ready(workspaceId))?.jobs.find((j) => j.name === kind) ?? null,
+    ...(o.concurrency ? { concurrency: o.concurrency } : {}),
+    ...(o.leaseMs ? { leaseMs: o.leaseMs } : {}),
+    now: () => o.now().getTime(),
+    observer: o.observer,
+    onTrouble: async (workspaceId, trouble) => {
+      logger.warn("a workspace's scheduled work keeps failing; its admins are told once", { team: workspaceId, kind: trouble.kind, error: trouble.error });
+      await (await troubleOf(workspaceId))?.troubled(trouble);
+    },
+    onRecovered: async (workspaceId, trouble) => {
+      logger.info("a workspace's scheduled work works again", { team: workspaceId });
+      await (await troubleOf(workspaceId))?.recovered(trouble, o.now().getTime());
+    },
+  });
+}
