@@ -7,13 +7,12 @@
  */
 import type { KeyRing } from './crypto/key-ring.js';
 import { storeHealth } from './health.js';
-import { type AppSettings, composeShared, lifecycle } from './compose.js';
+import { type AppSettings, composeShared, type Deployment, lifecycle } from './compose.js';
 import { createCareClient } from './care/index.js';
 import { type CareHost, careHostPolicy } from './services/care-hosts.js';
 import { createDmChannels } from './services/dm-channels.js';
-import type { WorkspaceScheduler } from './jobs/workspace-scheduler.js';
 import { createInstalls } from './services/installs.js';
-import { createSlackApp, type SlackApp } from './slack/app.js';
+import { createSlackApp } from './slack/app.js';
 import { installationStore } from './slack/installation-store.js';
 import { rememberingInstallations } from './slack/remembered-installations.js';
 import { oauthSettings } from './slack/oauth-settings.js';
@@ -29,11 +28,11 @@ import { connectCareHomeBlocks } from './slack/views/connect-care.js';
 import { publishHome } from './slack/home-publisher.js';
 import { ConnectCareIds } from './slack/ids.js';
 import type { SlackDistribution } from './slack/rate-plan.js';
-import type { SlackInstallation, Store } from './store/index.js';
+import type { SlackInstallation } from './store/index.js';
 import { composeWorkspace } from './workspaces/compose-workspace.js';
 import { deploymentJobs } from './workspaces/deployment-jobs.js';
 import { installationOf } from './workspaces/installation-of.js';
-import { multiWorkspaceRegistry, type WorkspaceRegistry } from './workspaces/registry.js';
+import { multiWorkspaceRegistry } from './workspaces/registry.js';
 import { storeForWorkspace } from './workspaces/scoped-store.js';
 import { workspaceSlack } from './workspaces/workspace-slack.js';
 import { adminReason } from './workspaces/workspace-admins.js';
@@ -65,15 +64,8 @@ export interface MultiAppSettings extends Omit<AppSettings, 'slack' | 'care' | '
   careApiHosts?: readonly CareHost[] | undefined;
 }
 
-export interface MultiComposedApp {
-  mode: 'multi';
-  store: Store;
-  registry: WorkspaceRegistry;
-  slackApp: SlackApp;
-  jobs: WorkspaceScheduler;
-  start(port: number, host?: string, options?: { withJobs?: boolean }): Promise<{ port: number; metricsPort?: number | undefined }>;
-  stop(): Promise<void>;
-}
+/** A deployment serving many workspaces: a Deployment like any other. */
+export type MultiComposedApp = Deployment;
 
 /** The workspace an installation serves: its team, or its org for an org-wide install. */
 const installedWorkspace = (i: SlackInstallation) => (i.isEnterpriseInstall ? i.enterpriseId : i.teamId) ?? '';
@@ -268,7 +260,6 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
   });
 
   return {
-    mode: 'multi',
     store,
     registry,
     slackApp,

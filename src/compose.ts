@@ -56,23 +56,28 @@ export interface AppSettings {
   readCache?: ReadCacheSettings;
 }
 
-export interface ComposedApp {
-  deps: SlackDeps;
-  slackApp: SlackApp;
+/** A deployment as main.ts starts and stops it, of one workspace or many: its workspaces, its receiver and its jobs. */
+export interface Deployment {
   store: Store;
+  /** Its workspaces: one from the environment, or those installed through OAuth. */
+  registry: WorkspaceRegistry;
+  slackApp: SlackApp;
+  /** Every workspace's jobs, under one scheduler (`jobs.runOnce(kind)` runs a kind for the one workspace of a single deployment). */
+  jobs: WorkspaceScheduler;
+  /** Start the HTTP (or Socket Mode) receiver; `withJobs` also starts the scheduler. `metricsPort`: METRICS_PORT's server. */
+  start(port: number, host?: string, options?: { withJobs?: boolean }): Promise<{ port: number; metricsPort?: number | undefined }>;
+  stop(): Promise<void>;
+}
+
+/** A single-workspace deployment, with its one workspace's parts at hand (tests, benches, the demo). */
+export interface ComposedApp extends Deployment {
+  deps: SlackDeps;
   care: CareClient;
   slack: WebClient;
-  /** The one workspace, as a registry of one. */
-  registry: WorkspaceRegistry;
-  /** Its jobs, under the same scheduler as many workspaces' (`jobs.runOnce(kind)` runs them for the one workspace). */
-  jobs: WorkspaceScheduler;
   notices: CompletionNotices;
   digests: Digests;
   /** Care data held in memory for speed (stats for tests and benches). */
   reads: ReadCaches;
-  /** Start the HTTP (or Socket Mode) receiver; `withJobs` also starts the scheduler. `metricsPort`: METRICS_PORT's server. */
-  start(port: number, host?: string, options?: { withJobs?: boolean }): Promise<{ port: number; metricsPort?: number | undefined }>;
-  stop(): Promise<void>;
 }
 
 /** What single- and multi-workspace start-ups build alike: the store, metrics, this instance's name, the shared settings. */
@@ -183,7 +188,7 @@ export function lifecycle(parts: {
   jobs: { start(): void; stop(): Promise<void> };
   logger: Logger;
   close: (() => Promise<void>)[];
-}): Pick<ComposedApp, 'start' | 'stop'> {
+}): Pick<Deployment, 'start' | 'stop'> {
   const { slackApp, metrics, jobs, logger } = parts;
   let stopped = false;
   return {

@@ -3,7 +3,7 @@
  * Slack receiver and the scheduler; stop cleanly on SIGTERM/SIGINT.
  */
 import { appVersion } from './app-version.js';
-import { composeApp } from './compose.js';
+import { composeApp, type Deployment } from './compose.js';
 import { composeMultiApp } from './compose-multi.js';
 import { type AppConfig, ConfigError, loadAppConfig } from './config.js';
 import { parseKeyRing } from './crypto/key-ring.js';
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger({ level: config.LOG_LEVEL, base: { app: 'care-actions-slack' }, secrets: secretsOf(config) });
-  let app: Awaited<ReturnType<typeof composeApp>> | Awaited<ReturnType<typeof composeMultiApp>>;
+  let app: Deployment;
   const common = {
     store: { databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR },
     timezone: config.APP_TIMEZONE,
