@@ -255,6 +255,7 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
     now: shared.now,
     pollSeconds: shared.pollSeconds,
     leaseMs: settings.jobs?.leaseMs,
+    backoff: settings.jobs?.backoff,
     concurrency: settings.jobConcurrency,
     observer: metrics.jobs,
   });

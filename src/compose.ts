@@ -47,7 +47,15 @@ export interface AppSettings {
   logger: Logger;
   /** The app's clock (the demo and tests move it with the sandbox's). */
   now?: () => Date;
-  jobs?: { pollSeconds?: number; overlapMs?: number; staleAfterMs?: number; leaseMs?: number; instanceId?: string | undefined };
+  jobs?: {
+    pollSeconds?: number;
+    overlapMs?: number;
+    staleAfterMs?: number;
+    leaseMs?: number;
+    instanceId?: string | undefined;
+    /** How long a workspace's failing job waits before it is tried again: doubling from baseMs (default 1 min) to maxMs (30 min). */
+    backoff?: { baseMs?: number; maxMs?: number } | undefined;
+  };
   /** Shown on admins' Home tab (default: package.json's version). */
   version?: string;
   /** /metrics (on by default, on the app's port): METRICS_PORT, METRICS_TOKEN. */
@@ -147,6 +155,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     now: shared.now,
     pollSeconds: shared.pollSeconds,
     leaseMs: settings.jobs?.leaseMs,
+    backoff: settings.jobs?.backoff,
     observer: metrics.jobs,
   });
 

@@ -23,6 +23,8 @@ export interface DeploymentJobsOptions {
   pollSeconds: number;
   /** Lease length (default 60 s): how long a dead instance holds a workspace's job up. */
   leaseMs?: number | undefined;
+  /** A failing job's wait before it is tried again (default: from 1 minute, doubling, to 30). */
+  backoff?: { baseMs?: number; maxMs?: number } | undefined;
   /** A workspace's runs of one kind at once on this instance (default 8). */
   concurrency?: number | undefined;
   observer?: JobsObserver | undefined;
@@ -57,6 +59,7 @@ export function deploymentJobs(o: DeploymentJobsOptions): WorkspaceScheduler {
     jobFor: async (workspaceId, kind) => (await ready(workspaceId))?.jobs.find((j) => j.name === kind) ?? null,
     ...(o.concurrency ? { concurrency: o.concurrency } : {}),
     ...(o.leaseMs ? { leaseMs: o.leaseMs } : {}),
+    ...(o.backoff ? { backoff: o.backoff } : {}),
     now: () => o.now().getTime(),
     observer: o.observer,
     onTrouble: async (workspaceId, trouble) => {

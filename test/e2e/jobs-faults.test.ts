@@ -77,7 +77,9 @@ if (!TEST_DATABASE_URL) {
         // 30 s: longer than twice the slowest post (12 s), as the deliverer's no-second-post rule assumes.
         // The overlap (20 s; 5 min in production) must span a poll's own run: an action read during a second and
         // changed again within that second keeps its `modified`, and is re-read only while that second is in the overlap.
-        const jobs = { pollSeconds: 1, overlapMs: 20_000, staleAfterMs: 30_000, leaseMs: 4_000 };
+        // A failed poll (a care API fault outlasting the client's retries) waits a second or two, not a minute: the
+        // back-off is scaled to the 1 s poll as the lease is, so the ledger's retries and stale claims are still swept.
+        const jobs = { pollSeconds: 1, overlapMs: 20_000, staleAfterMs: 30_000, leaseMs: 4_000, backoff: { baseMs: 1_000, maxMs: 4_000 } };
         const common = {
           care: { baseUrl: sandbox.url, ...sandbox.credentials, rateLimitPerSecond: 50 },
           // 400 DMs to two people within minutes is more than Slack's limits allow: this test is about faults
