@@ -15,7 +15,7 @@
  */
 import type { AnyMiddlewareArgs, App, Context } from '@slack/bolt';
 import type { Logger } from '../../logging/logger.js';
-import type { Store } from '../../store/index.js';
+import type { WorkspaceSetup } from '../../services/workspace-setup.js';
 import type { WorkspaceRegistry } from '../../workspaces/registry.js';
 import { safeRespond } from '../respond.js';
 import { workspaceOf } from './request-workspace.js';
@@ -25,7 +25,8 @@ import type { WorkspaceScope } from './workspace-scope.js';
 export interface TenancyDeps {
   registry: WorkspaceRegistry;
   scope: WorkspaceScope;
-  store: Pick<Store, 'deleteInstallation' | 'deleteCareConnection' | 'appendAudit'> & WorkspaceCommandDeps['store'];
+  /** Workspace set-up and forgetting, with their audit rows (services/workspace-setup.ts). */
+  setup: Pick<WorkspaceSetup, 'forget'> & WorkspaceCommandDeps['setup'];
   logger: Logger;
   /** Why a person is an admin of a workspace, or null (workspace-admins.ts). */
   adminReason(workspaceId: string, userId: string): ReturnType<WorkspaceCommandDeps['adminReason']>;
@@ -46,20 +47,13 @@ const eventType = (body: Record<string, unknown>) =>
   body.type === 'event_callback' ? ((body.event as { type?: string } | undefined)?.type ?? undefined) : undefined;
 
 export function registerTenancy(app: App, deps: TenancyDeps): void {
-  const { registry, scope, store, logger } = deps;
+  const { registry, scope, setup, logger } = deps;
 
   async function forget(body: Record<string, unknown>, why: string) {
     const teamId = typeof body.team_id === 'string' ? body.team_id : undefined;
     const enterpriseId = typeof body.enterprise_id === 'string' ? body.enterprise_id : undefined;
-    const orgWide = body.is_enterprise_install === true;
-    const workspaceId = orgWide ? enterpriseId : teamId;
+    const workspaceId = await setup.forget({ isEnterpriseInstall: body.is_enterprise_install === true, teamId, enterpriseId }, why);
     if (!workspaceId) return;
-    const query = orgWide ? { isEnterpriseInstall: true, enterpriseId } : { isEnterpriseInstall: false, teamId };
-    // Who first installed it stays its installer if it is installed again (services/installs.ts reads this row).
-    const installer = (await store.getInstallation(query).catch(() => null))?.user.id;
-    await store.deleteInstallation(query);
-    await store.deleteCareConnection(workspaceId);
-    await store.appendAudit({ teamId: workspaceId, userId: '-', verb: 'workspace.uninstalled', details: { why, ...(installer ? { installer } : {}) } });
     await registry.refresh(workspaceId);
     logger.info('workspace uninstalled: its tokens and care secrets are deleted, its jobs stop', { team: workspaceId, why });
   }
@@ -85,7 +79,7 @@ export function registerTenancy(app: App, deps: TenancyDeps): void {
       if (cmd) {
         await args.ack();
         const text = await runWorkspaceCommand(cmd, workspaceId, args.command.user_id, {
-          store,
+          setup,
           defaults: deps.defaults,
           adminReason: (userId) => deps.adminReason(workspaceId, userId),
           onChanged: () => registry.refresh(workspaceId),

@@ -26,12 +26,10 @@ import type {
 } from '@slack/bolt';
 import type { types } from '@slack/bolt';
 import { z } from 'zod';
-import type { CareClient } from '../../../care/index.js';
 import type { Logger } from '../../../logging/logger.js';
-import { careAddressChoiceOf, careAddressHost } from '../../../services/care-address.js';
-import { type ConnectionCheck, checkCareConnection } from '../../../services/care-connection-check.js';
+import { careAddressChoiceOf } from '../../../services/care-address.js';
 import type { CareHostPolicy } from '../../../services/care-hosts.js';
-import type { Store } from '../../../store/index.js';
+import type { CareAccount, WorkspaceSetup } from '../../../services/workspace-setup.js';
 import { readConnectCareForm } from '../../forms/connect-care-form.js';
 import { ConnectCareIds as Ids } from '../../ids.js';
 import { failedModal, openThenFill } from '../../modal-flow.js';
@@ -51,11 +49,10 @@ import { damagedFormModal } from '../../views/simple-modals.js';
 import { type ButtonArgs, buttonListener, failureLine, logFailure } from '../error-policy.js';
 
 export interface ConnectCareDeps {
-  store: Pick<Store, 'getCareConnection' | 'setCareConnection' | 'deleteCareConnection' | 'appendAudit'>;
+  /** Checks, saves and forgets the care account, and writes its audit rows (services/workspace-setup.ts). */
+  setup: Pick<WorkspaceSetup, 'careAccount' | 'connectCare' | 'disconnectCare'>;
   isAdmin(teamId: string, userId: string): Promise<boolean>;
-  /** Build a care client for these credentials (the app passes createCareClient with its logger/limits); closed after the check. */
-  careClientFor(c: { baseUrl: string; accountId: string; apiKey: string; apiSecret: string }): CareClient;
-  /** The care API hosts this deployment may reach (CARE_API_HOSTS); careClientFor's clients connect only where it allows. */
+  /** The care API hosts this deployment may reach (CARE_API_HOSTS): the form's addresses are read against it. */
   careHosts: CareHostPolicy;
   /** Told after a connection is saved or removed (the app rebuilds that workspace). */
   onChanged(teamId: string, userId: string): Promise<void>;
@@ -86,19 +83,10 @@ async function dm(client: WebClient, deps: ConnectCareDeps, userId: string, text
 }
 
 /** The form as it opens: the current address and account Id on reconnect, never the key or secret. */
-function initialOf(existing: { baseUrl: string; accountId: string } | null): ConnectCareInitial {
+function initialOf(existing: CareAccount | null): ConnectCareInitial {
   if (!existing) return {};
   const { choice, url } = careAddressChoiceOf(existing.baseUrl);
   return { choice, ...(url ? { otherUrl: url } : {}), accountId: existing.accountId };
-}
-
-async function runCheck(deps: ConnectCareDeps, c: { baseUrl: string; accountId: string; apiKey: string; apiSecret: string }): Promise<ConnectionCheck> {
-  const care = deps.careClientFor(c);
-  try {
-    return await checkCareConnection(care, { address: c.baseUrl, allowed: deps.careHosts.allowed, logger: deps.logger });
-  } finally {
-    await care.close().catch(() => undefined);
-  }
 }
 
 export function registerConnectCare(app: App, deps: ConnectCareDeps): void {
@@ -111,7 +99,7 @@ export function registerConnectCare(app: App, deps: ConnectCareDeps): void {
       if (!actor) return;
       await openThenFill(teller, { triggerId: body.trigger_id, title: TITLE, log: 'could not open the connect-care form' }, async () => {
         if (!(await deps.isAdmin(actor.teamId, actor.userId))) return notAdminModal();
-        const existing = await deps.store.getCareConnection(actor.teamId);
+        const existing = await deps.setup.careAccount(actor.teamId);
         const sealed = deps.signedMetadata.encode(META, { ...actor, form: Ids.modal });
         return connectCareModal(sealed, initialOf(existing));
       });
@@ -154,36 +142,19 @@ export function registerConnectCare(app: App, deps: ConnectCareDeps): void {
         await show(notAdminModal(), `:lock: ${NOT_ADMIN_TEXT}`);
         return;
       }
-      const check = await runCheck(deps, d);
-      if (!check.ok) {
+      const outcome = await deps.setup.connectCare(actor.teamId, actor.userId, {
+        baseUrl: d.baseUrl,
+        accountId: d.accountId,
+        apiKey: d.apiKey,
+        apiSecret: d.apiSecret,
+      });
+      const { check } = outcome;
+      if (!outcome.saved) {
         const sentence = check.problem?.sentence ?? 'The care system could not be checked.';
         const sealed = deps.signedMetadata.encode(META, { ...actor, form: Ids.modal });
         await show(connectCareModal(sealed, d.retry, sentence), `:x: The care system was not connected: ${sentence} Try again from the app’s Home tab.`);
         return;
       }
-      const previous = await deps.store.getCareConnection(actor.teamId);
-      await deps.store.setCareConnection({
-        workspaceId: actor.teamId,
-        baseUrl: d.baseUrl,
-        accountId: d.accountId,
-        apiKey: d.apiKey,
-        apiSecret: d.apiSecret,
-        connectedBy: actor.userId,
-      });
-      const missing = check.permissions.filter((p) => !p.ok).map((p) => p.key);
-      // Never the key or the secret.
-      await deps.store.appendAudit({
-        teamId: actor.teamId,
-        userId: actor.userId,
-        verb: 'care.connect',
-        details: {
-          baseUrl: d.baseUrl,
-          accountId: d.accountId,
-          replaced: previous ? { baseUrl: previous.baseUrl, accountId: previous.accountId } : null,
-          missing,
-        },
-      });
-      deps.logger.info('care connection saved', { teamId: actor.teamId, accountId: d.accountId, host: careAddressHost(d.baseUrl), missing });
       const applied = await deps.onChanged(actor.teamId, actor.userId).then(
         () => true,
         (err: unknown) => {
@@ -211,18 +182,11 @@ export function registerConnectCare(app: App, deps: ConnectCareDeps): void {
           await dm(client, deps, actor.userId, `:lock: ${NOT_ADMIN_TEXT}`);
           return;
         }
-        const existing = await deps.store.getCareConnection(actor.teamId);
-        if (!existing || !(await deps.store.deleteCareConnection(actor.teamId))) {
+        const existing = await deps.setup.disconnectCare(actor.teamId, actor.userId);
+        if (!existing) {
           await dm(client, deps, actor.userId, 'This workspace was not connected to a care system.');
           return;
         }
-        await deps.store.appendAudit({
-          teamId: actor.teamId,
-          userId: actor.userId,
-          verb: 'care.disconnect',
-          details: { baseUrl: existing.baseUrl, accountId: existing.accountId },
-        });
-        deps.logger.info('care connection removed', { teamId: actor.teamId, accountId: existing.accountId });
         await deps
           .onChanged(actor.teamId, actor.userId)
           .catch((err: unknown) => deps.logger.error('removed a care connection, but the app could not stop using it', { error: err }));
