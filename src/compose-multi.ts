@@ -211,6 +211,11 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
         ...oauthSettings(settings.slack, {
           stateStore: oneTimeStateStore({ secret: settings.slack.stateSecret, seen: store }),
           slackApiUrl: apiUrl,
+          // Refused, not stored (oauth-settings.ts): Slack's grant is given back so the org keeps no half install.
+          onOrgWideRefused: async (installation) => {
+            logger.warn('refused an org-wide (Enterprise Grid) install: the app is installed per workspace', { enterprise: installation.enterprise?.id });
+            if (installation.bot?.token) await createSlackWebClient(installation.bot.token, 'poster', clientSettings).auth.revoke();
+          },
         }),
         // Requests of installed workspaces are still authorised while the database does not answer.
         installationStore: rememberingInstallations(
