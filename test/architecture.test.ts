@@ -72,6 +72,14 @@ describe('the source tree', () => {
     expect(reaching).toEqual([]);
   });
 
+  it("has listeners take the workspace from Bolt's context (workspaceOf), never from the payload's team", () => {
+    const listeners = files.filter((f) => name(f).startsWith('slack/listeners/'));
+    const fromPayload = listeners.filter((f) => /\.team\?*\.id\b|\bteam_id\b/.test(codeOf(f))).map(name);
+    expect(fromPayload).toEqual([]);
+    const using = listeners.filter((f) => /\bworkspaceOf\(/.test(codeOf(f)));
+    expect(using.length).toBeGreaterThan(20);
+  });
+
   it('keeps the care client and the store free of the app (the store may use crypto, and crypto nothing of ours)', () => {
     const outward = files
       .filter((f) => /^(care|store|crypto)\//.test(name(f)))

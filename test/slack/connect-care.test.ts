@@ -15,6 +15,7 @@ import { careHostPolicy } from '../../src/services/care-hosts.js';
 import { createWorkspaceSetup } from '../../src/services/workspace-setup.js';
 import { registerConnectCare } from '../../src/slack/listeners/workspace/connect-care.js';
 import { createSignedMetadata, metadataKey } from '../../src/slack/signed-metadata.js';
+import { registerOneWorkspace } from '../../src/slack/workspace-on-context.js';
 import { connectCareHomeBlocks } from '../../src/slack/views/connect-care.js';
 import { type SlackDriver, type SlackFake, startSlackFake } from '../../dev/slack-fake/index.js';
 import type { OpenedStore } from '../../src/store/index.js';
@@ -75,6 +76,8 @@ async function boot(): Promise<World> {
   const careHosts = careHostPolicy([{ host: '127.0.0.1', port: Number(new URL(sandbox.url).port) }]);
   fake = await startSlackFake();
   const started = await startBoltApp(fake, (app: App) => {
+    // One workspace: its Id on each request's context, as createSlackApp puts it.
+    registerOneWorkspace(app);
     const logger = createLogger({ level: 'silent' });
     registerConnectCare(app, {
       setup: createWorkspaceSetup({

@@ -4,8 +4,10 @@
  * listener (after request-workspace.ts has refused a person of another
  * workspace), this middleware
  * - resolves the request's workspace (Bolt's context: the team, or the org for
- *   an org-wide install; request-workspace.ts) and runs the rest of the request in its scope
- *   (workspace-scope.ts), so listeners use that workspace's services only;
+ *   an org-wide install; request-workspace.ts), puts it on the context, where
+ *   listeners read it (workspace-on-context.ts), and runs the rest of the
+ *   request in its scope (workspace-scope.ts), so listeners use that
+ *   workspace's services only;
  * - answers the workspace's own set-up commands (`/care admins`, `/care
  *   settings`), which work before the care system is connected;
  * - until a care account is connected, answers every `/care` and every click
@@ -18,7 +20,8 @@ import type { Logger } from '../../logging/logger.js';
 import type { WorkspaceSetup } from '../../services/workspace-setup.js';
 import type { WorkspaceRegistry } from '../../workspaces/registry.js';
 import { safeRespond } from '../respond.js';
-import { workspaceOf } from './request-workspace.js';
+import { putWorkspace } from '../workspace-on-context.js';
+import { authorizedWorkspace } from './request-workspace.js';
 import { parseWorkspaceCommand, runWorkspaceCommand, type WorkspaceCommandDeps } from './workspace-commands.js';
 import type { WorkspaceScope } from './workspace-scope.js';
 
@@ -68,9 +71,11 @@ export function registerTenancy(app: App, deps: TenancyDeps): void {
     const args = raw as unknown as AnyArgs;
     const body = args.body as unknown as Record<string, unknown>;
     const type = eventType(body);
+    // The request's workspace, on its context for every listener (workspace-on-context.ts).
+    const workspaceId = authorizedWorkspace(args.context);
+    if (workspaceId) putWorkspace(args.context, workspaceId);
     if (type === 'app_uninstalled' || type === 'tokens_revoked') return args.next();
     if (deps.isSetupInteraction(body)) return args.next();
-    const workspaceId = workspaceOf(args.context);
     if (!workspaceId) return; // nothing here to serve it with
 
     // The workspace's own set-up commands, connected or not.

@@ -35,6 +35,7 @@ import { ConnectCareIds as Ids } from '../../ids.js';
 import { failedModal, openThenFill } from '../../modal-flow.js';
 import type { SignedMetadata } from '../../signed-metadata.js';
 import { userText } from '../../text.js';
+import { workspaceOf } from '../../workspace-on-context.js';
 import type { Block } from '../../views/blocks.js';
 import {
   type ConnectCareInitial,
@@ -65,16 +66,8 @@ const MetaSchema = z.object({ form: z.literal('connect-care') });
 const META = { form: 'connect-care' } as const;
 
 type WebClient = AllMiddlewareArgs['client'];
-interface Actor {
-  /** The workspace: its team Id, or the enterprise Id of an org-wide install. */
-  teamId: string;
-  userId: string;
-}
-
-function actorOf(context: Context, team: { id?: string } | null | undefined, userId: string): Actor | null {
-  const teamId = context.isEnterpriseInstall && context.enterpriseId ? context.enterpriseId : (context.teamId ?? team?.id);
-  return teamId ? { teamId, userId } : null;
-}
+/** The admin, in the workspace the request acts in (workspace-on-context.ts). */
+const actorOf = (context: Context, userId: string) => ({ teamId: workspaceOf(context), userId });
 
 async function dm(client: WebClient, deps: ConnectCareDeps, userId: string, text: string, blocks?: Block[]): Promise<void> {
   await client.chat
@@ -95,8 +88,7 @@ export function registerConnectCare(app: App, deps: ConnectCareDeps): void {
   app.action<BlockAction<ButtonAction>>(Ids.open, (args: ButtonArgs) => {
     const teller = { slack: args.client, logger: deps.logger };
     return buttonListener(teller, 'connect care', async ({ body, context }) => {
-      const actor = actorOf(context, body.team, body.user.id);
-      if (!actor) return;
+      const actor = actorOf(context, body.user.id);
       await openThenFill(teller, { triggerId: body.trigger_id, title: TITLE, log: 'could not open the connect-care form' }, async () => {
         if (!(await deps.isAdmin(actor.teamId, actor.userId))) return notAdminModal();
         const existing = await deps.setup.careAccount(actor.teamId);
@@ -107,9 +99,9 @@ export function registerConnectCare(app: App, deps: ConnectCareDeps): void {
   });
 
   app.view<ViewSubmitAction>(Ids.modal, async ({ ack, body, view, client, context }: SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs) => {
-    const actor = actorOf(context, body.team, body.user.id);
-    const issued = actor ? MetaSchema.safeParse(deps.signedMetadata.decode(view.private_metadata, { ...actor, form: Ids.modal })) : null;
-    if (!actor || !issued?.success) {
+    const actor = actorOf(context, body.user.id);
+    const issued = MetaSchema.safeParse(deps.signedMetadata.decode(view.private_metadata, { ...actor, form: Ids.modal }));
+    if (!issued.success) {
       deps.logger.warn('refused a form whose private_metadata did not verify (forged, another person’s, or expired)', {
         form: Ids.modal,
         userId: body.user.id,
@@ -175,8 +167,7 @@ export function registerConnectCare(app: App, deps: ConnectCareDeps): void {
     Ids.disconnect,
     async ({ ack, body, client, context }: SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs) => {
       await ack();
-      const actor = actorOf(context, body.team, body.user.id);
-      if (!actor) return;
+      const actor = actorOf(context, body.user.id);
       try {
         if (!(await deps.isAdmin(actor.teamId, actor.userId))) {
           await dm(client, deps, actor.userId, `:lock: ${NOT_ADMIN_TEXT}`);
