@@ -1,6 +1,7 @@
 /** Public surface of the store. Import from here. */
 export type { Store } from './store.js';
 export type { WorkspaceStore } from './workspace-store.js';
+export { scopedWorkspaceStore, soleWorkspaceStore, workspaceCursor, WORKSPACE_SCOPE } from './workspace-store.js';
 export type { OpenedStore, StoreConfig } from './open-store.js';
 export { openStore, isPostgresUrl } from './open-store.js';
 export { StoreError, isStoreError } from './errors.js';

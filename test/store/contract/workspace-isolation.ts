@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DeliveryKey, Store, SubscriptionInput, WorkspaceStore } from '../../../src/store/index.js';
-import { isStoreError } from '../../../src/store/index.js';
+import { isStoreError, WORKSPACE_SCOPE } from '../../../src/store/index.js';
 import { storeForWorkspace, workspaceCursor } from '../../../src/workspaces/scoped-store.js';
 import type { Fresh, Harness } from '../harness.js';
 
@@ -286,6 +286,7 @@ export function workspaceIsolationContract(h: Harness): void {
     it('is a plain object of methods, each written out (no pass-through to the whole store)', () => {
       const ws = storeForWorkspace({} as Store, 'T1');
       expect(Object.getPrototypeOf(ws)).toBe(Object.prototype);
+      expect(ws[WORKSPACE_SCOPE]).toBe('T1');
       for (const name of METHODS) expect(typeof (ws as unknown as Record<string, unknown>)[name], name).toBe('function');
       // Nothing answers beyond the methods listed (a Proxy over the store would).
       expect((ws as unknown as Record<string, unknown>).getInstallation).toBeUndefined();
