@@ -18,6 +18,7 @@ import { createSlackPacer, pacerClockOf } from './slack/slack-pacer.js';
 import { createSignedMetadata, metadataKey } from './slack/signed-metadata.js';
 import { openStore, type Store } from './store/index.js';
 import { composeWorkspace, type WorkspaceShared } from './workspaces/compose-workspace.js';
+import { soleWorkspaceStore } from './workspaces/scoped-store.js';
 
 export interface AppSettings {
   slack: {
@@ -117,7 +118,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
   const { logger } = settings;
   const { store, metrics, shared } = await composeShared(settings);
   const workspace = composeWorkspace(
-    { ...shared, store },
+    { ...shared, store: soleWorkspaceStore(store) },
     {
       botToken: settings.slack.botToken,
       care: settings.care,

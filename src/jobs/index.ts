@@ -8,7 +8,7 @@ import type { MorningSummaries } from '../services/morning-summaries.js';
 import type { ChangeSync } from '../services/read-cache/change-sync.js';
 import type { UrgentAlerts } from '../services/urgent-alerts.js';
 import type { Logger } from '../logging/logger.js';
-import type { Store } from '../store/index.js';
+import { type Store, soleWorkspaceStore, type WorkspaceStore } from '../store/index.js';
 import { cacheSyncJob } from './cache-sync.js';
 import { changesPollJob } from './changes-poll.js';
 import { digestTickJob } from './digest-tick.js';
@@ -44,7 +44,7 @@ export interface JobsOptions {
   cacheSync?: ChangeSync;
 }
 
-export type WorkspaceJobsOptions = Omit<JobsOptions, 'holder' | 'logger' | 'leaseMs'>;
+export type WorkspaceJobsOptions = Omit<JobsOptions, 'holder' | 'logger' | 'leaseMs' | 'store'> & { store: WorkspaceStore };
 
 /**
  * What each of a workspace's jobs is, apart from its work: the one place their names, schedules and start-up
@@ -93,7 +93,7 @@ export function createJobs(o: JobsOptions): Scheduler {
     logger: o.logger,
     ...(o.leaseMs ? { leaseMs: o.leaseMs } : {}),
     observer: o.observer,
-    jobs: workspaceJobs(o),
+    jobs: workspaceJobs({ ...o, store: soleWorkspaceStore(o.store) }),
   });
 }
 
