@@ -71,8 +71,14 @@ function counts(output) {
       .split('\n')
       .filter((l) => /^\s+Tests\s/.test(l))
       .pop() ?? '';
-  const n = (word) => Number(new RegExp(`(\\d+) ${word}`).exec(line)?.[1] ?? 0);
-  return { passed: n('passed'), failed: n('failed'), skipped: n('skipped') };
+  const n = (word, from = line) => Number(new RegExp(`(\\d+) ${word}`).exec(from)?.[1] ?? 0);
+  // A file whose set-up (beforeAll) failed counts its tests as skipped, not failed: its count is on the files line.
+  const files =
+    plain
+      .split('\n')
+      .filter((l) => /^\s+Test Files\s/.test(l))
+      .pop() ?? '';
+  return { passed: n('passed'), failed: n('failed'), skipped: n('skipped'), failedFiles: n('failed', files) };
 }
 
 function main() {
@@ -107,7 +113,7 @@ function main() {
   console.log('\ntest:clock results:');
   for (const r of results) {
     console.log(
-      `  ${r.time.name.padEnd(8)} ${r.time.at.toISOString()}  ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped${r.status === 0 ? '' : `  (exit ${r.status})`}`,
+      `  ${r.time.name.padEnd(8)} ${r.time.at.toISOString()}  ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped${r.failedFiles ? `, ${r.failedFiles} file(s) failed` : ''}${r.status === 0 ? '' : `  (exit ${r.status})`}`,
     );
   }
   process.exit(results.every((r) => r.status === 0) ? 0 : 1);

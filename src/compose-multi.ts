@@ -12,6 +12,7 @@ import { createCareClient } from './care/index.js';
 import { type CareHost, careHostPolicy } from './services/care-hosts.js';
 import { createDmChannels } from './services/dm-channels.js';
 import { createInstalls } from './services/installs.js';
+import { createWorkspaceSetup } from './services/workspace-setup.js';
 import { createSlackApp } from './slack/app.js';
 import { installationStore } from './slack/installation-store.js';
 import { rememberingInstallations } from './slack/remembered-installations.js';
@@ -151,6 +152,20 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
     await slackFor(workspaceId, lookup.installation.bot.token).views.publish({ user_id: userId, view: (await setupHome(workspaceId, userId, true)) as never });
   };
   const reasonFor = (workspaceId: string, userId: string) => adminReason({ store, slackFor }, workspaceId, userId);
+  // Connecting the care account, settings, admins and uninstalling: the service writes their audit rows.
+  const setup = createWorkspaceSetup({
+    store,
+    careClientFor: (c) =>
+      createCareClient({
+        ...c,
+        maxRetries: 0,
+        timeoutMs: 5_000,
+        logger: logger.child({ component: 'care-connect' }),
+        allowAddress: careHosts.addressRuleFor(c.baseUrl),
+      }),
+    careHosts,
+    logger,
+  });
 
   // Installing (and installing again): the first installer stays the installer; DMs go through the workspace's ledger.
   const installs = createInstalls({
@@ -185,6 +200,11 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
         ...oauthSettings(settings.slack, {
           stateStore: oneTimeStateStore({ secret: settings.slack.stateSecret, seen: store }),
           slackApiUrl: apiUrl,
+          // Refused, not stored (oauth-settings.ts): Slack's grant is given back so the org keeps no half install.
+          onOrgWideRefused: async (installation) => {
+            logger.warn('refused an org-wide (Enterprise Grid) install: the app is installed per workspace', { enterprise: installation.enterprise?.id });
+            if (installation.bot?.token) await createSlackWebClient(installation.bot.token, 'poster', clientSettings).auth.revoke();
+          },
         }),
         // Requests of installed workspaces are still authorised while the database does not answer.
         installationStore: rememberingInstallations(
@@ -215,7 +235,7 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
         registerTenancy(app, {
           registry,
           scope,
-          store,
+          setup,
           logger,
           adminReason: reasonFor,
           defaults: { timezone: settings.timezone, careWebUrl: settings.careWebUrl },
@@ -223,16 +243,8 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
           isSetupInteraction,
         });
         registerConnectCare(app, {
-          store,
+          setup,
           isAdmin: async (workspaceId, userId) => (await reasonFor(workspaceId, userId)) !== null,
-          careClientFor: (c) =>
-            createCareClient({
-              ...c,
-              maxRetries: 0,
-              timeoutMs: 5_000,
-              logger: logger.child({ component: 'care-connect' }),
-              allowAddress: careHosts.addressRuleFor(c.baseUrl),
-            }),
           careHosts,
           // The workspace is built again with the new account, and the admin's Home tab shows it.
           onChanged: async (workspaceId, userId) => {

@@ -20,6 +20,7 @@ import { openStore, type Store } from './store/index.js';
 import { composeWorkspace, type WorkspaceShared } from './workspaces/compose-workspace.js';
 import { deploymentJobs } from './workspaces/deployment-jobs.js';
 import { singleWorkspaceRegistry, type WorkspaceRegistry } from './workspaces/registry.js';
+import { soleWorkspaceStore } from './workspaces/scoped-store.js';
 
 export interface AppSettings {
   slack: {
@@ -135,7 +136,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
   const { logger } = settings;
   const { store, metrics, shared } = await composeShared(settings);
   const workspace = composeWorkspace(
-    { ...shared, store },
+    { ...shared, store: soleWorkspaceStore(store) },
     {
       botToken: settings.slack.botToken,
       care: settings.care,

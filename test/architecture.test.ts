@@ -53,6 +53,33 @@ describe('the source tree', () => {
     expect(upward).toEqual([]);
   });
 
+  it('keeps listeners and the tenancy middleware off the store: no store code, no Store interface, no deps.store (services own it and its audit rows)', () => {
+    const slackSide = files.filter((f) => /^slack\/(listeners|tenancy)\//.test(name(f)));
+    expect(slackSide.length).toBeGreaterThan(20);
+    const reaching = slackSide.flatMap((f) => {
+      const code = codeOf(f);
+      const found: string[] = [];
+      // Type-only imports of the store's data shapes (a DigestFilters) are words, not access; its code and its interface are access.
+      for (const m of code.matchAll(/^(import|export)\s+(type\s+)?([^;]*?)from\s+'(\.[^']+)'/gms)) {
+        const target = resolve(dirname(f), m[4]!.replace(/\.js$/, '.ts'));
+        if (!name(target).startsWith('store/')) continue;
+        if (!m[2]) found.push(`${name(f)} imports ${name(target)}`);
+        else if (/\bStore\b/.test(m[3]!)) found.push(`${name(f)} names the Store interface`);
+      }
+      if (/\bdeps\.store\b|\bstore\s*[:,}]/.test(code)) found.push(`${name(f)} is given a store`);
+      return found;
+    });
+    expect(reaching).toEqual([]);
+  });
+
+  it("has listeners take the workspace from Bolt's context (workspaceOf), never from the payload's team", () => {
+    const listeners = files.filter((f) => name(f).startsWith('slack/listeners/'));
+    const fromPayload = listeners.filter((f) => /\.team\?*\.id\b|\bteam_id\b/.test(codeOf(f))).map(name);
+    expect(fromPayload).toEqual([]);
+    const using = listeners.filter((f) => /\bworkspaceOf\(/.test(codeOf(f)));
+    expect(using.length).toBeGreaterThan(20);
+  });
+
   it('keeps the care client and the store free of the app (the store may use crypto, and crypto nothing of ours)', () => {
     const outward = files
       .filter((f) => /^(care|store|crypto)\//.test(name(f)))

@@ -17,7 +17,15 @@ export type { Delivery, Transport } from './driver/transport.js';
 export type { FakeSocketMode, SocketConnectionInfo, EnvelopeRecord, SocketAnswer } from './socket/socket-mode.js';
 export type { DisconnectReason, EnvelopeType } from './socket/messages.js';
 export { slackSignature } from './driver/sign.js';
-export { demoWorkspace, secondDemoWorkspace, DEFAULT_BOT_SCOPES, type Workspace, type WorkspaceUser, type WorkspaceChannel } from './workspace.js';
+export {
+  demoWorkspace,
+  secondDemoWorkspace,
+  DEFAULT_BOT_SCOPES,
+  type Workspace,
+  type WorkspaceUser,
+  type WorkspaceChannel,
+  type OrgWideInstall,
+} from './workspace.js';
 export { manualClock, systemClock, type Clock, type ManualClock } from './clock.js';
 export { DEFAULT_POST_RATE_LIMIT, type PostRateLimit } from './rate-limiter.js';
 export { RATE_TIERS, TIER_PER_MINUTE, type RateTier } from './api/rate-tiers.js';

@@ -149,13 +149,15 @@ export class FakeOAuth {
     const store = this.storeFor(teamId);
     if (!store) return undefined;
     const { team, bot } = store.state;
+    const org = store.orgWideInstall;
     return {
       app_id: bot.appId,
       scope: (this.scopes.get(teamId) ?? bot.scopes).join(','),
       bot_user_id: bot.userId,
-      team: { id: team.id, name: team.name },
-      enterprise: null,
-      is_enterprise_install: false,
+      // An org-wide install names the org and no team (Slack: `team` is null when is_enterprise_install is true).
+      team: org ? null : { id: team.id, name: team.name },
+      enterprise: org ? { id: org.enterprise.id, name: org.enterprise.name } : null,
+      is_enterprise_install: org !== undefined,
     };
   }
 }

@@ -30,7 +30,7 @@ import type {
 } from './types.js';
 import { visibleText, type Readable } from './visible-text.js';
 import { waitFor, type WaitOptions } from './wait-for.js';
-import { demoWorkspace, type Workspace } from './workspace.js';
+import { demoWorkspace, type OrgWideInstall, type Workspace } from './workspace.js';
 
 /** A workspace the fake serves, with its bot token (`null`: the app is not installed there yet; an OAuth install gives it one). */
 export type WorkspaceInstall = Workspace & { botToken?: string | null };
@@ -114,6 +114,8 @@ export interface SlackFake {
   readonly appDistribution: AppDistribution;
   /** Changes that (e.g. an existing install that the distributed-app rule reaches later). */
   setAppDistribution(distribution: AppDistribution): void;
+  /** Installing here from now on answers an org-wide Enterprise Grid install of this org (null: a workspace install again). */
+  setOrgWideInstall(install: OrgWideInstall | null): void;
   /** A fresh trigger_id for a person's interaction (valid 3 s on the fake's clock, once). */
   issueTrigger(user: string, viewId?: string): string;
   /** A response_url served by this fake for an interaction. */
@@ -261,6 +263,9 @@ function workspaceView(ctx: ApiContext, shared: Shared, appToken: string, view: 
     },
     setAppDistribution: (distribution) => {
       store.appDistribution = distribution;
+    },
+    setOrgWideInstall: (install) => {
+      store.orgWideInstall = install ?? undefined;
     },
     issueTrigger: (user, viewId) => issueTrigger(store, store.requireUser(user).id, viewId),
     issueResponseUrl: ctx.issueResponseUrl,

@@ -3,7 +3,7 @@ import type { AppDistribution } from './app-distribution.js';
 import type { Clock } from './clock.js';
 import { IdFactory } from './ids.js';
 import type { AckRecord, CallRecord, ConfirmationRecord, FakeChange, FakeChannel, FakeEphemeral, FakeMessage, FakeState, SlackUser } from './types.js';
-import { botSlackUser, toFakeChannel, toSlackUser, type Workspace } from './workspace.js';
+import { botSlackUser, type OrgWideInstall, toFakeChannel, toSlackUser, type Workspace } from './workspace.js';
 
 /** The fake's state plus the small set of mutations every part of the fake shares. */
 /** The call and ack logs keep this many newest entries (a long demo must not grow without end). */
@@ -15,6 +15,8 @@ export class FakeStore {
   readonly events = new EventEmitter();
   /** How the app is distributed to this workspace (decides history/replies limits); `fake.setAppDistribution`. */
   appDistribution: AppDistribution;
+  /** Installing answers an org-wide install of this org (`fake.setOrgWideInstall`); undefined: a workspace install. */
+  orgWideInstall: OrgWideInstall | undefined;
   private seq = 0;
 
   constructor(
@@ -23,6 +25,7 @@ export class FakeStore {
   ) {
     const now = clock.now();
     this.appDistribution = workspace.appDistribution ?? 'internal';
+    this.orgWideInstall = workspace.orgWideInstall;
     const bot = { ...workspace.bot, scopes: [...workspace.bot.scopes] };
     this.state = {
       team: { ...workspace.team },

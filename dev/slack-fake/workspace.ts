@@ -40,6 +40,16 @@ export interface Workspace {
    * Marketplace-approved) limits conversations.history and .replies to 1 call a minute and 15 per page.
    */
   appDistribution?: AppDistribution;
+  /**
+   * The workspace is part of an Enterprise Grid org and whoever installs picks the whole org: the OAuth exchange
+   * answers an org-wide install (`is_enterprise_install: true`, this `enterprise`, `team: null`), as Slack does.
+   */
+  orgWideInstall?: OrgWideInstall;
+}
+
+/** The Enterprise Grid org an org-wide install is for. */
+export interface OrgWideInstall {
+  enterprise: { id: string; name: string };
 }
 
 /** The bot scopes a typical install of our app has (no chat:write.public). */

@@ -7,7 +7,7 @@ import { CHANGES_CURSOR, CHANGES_LAST_RUN_CURSOR, type LastPollRun } from '../se
 import { changedPages } from '../services/changes-feed.js';
 import type { ChangesObserver } from '../services/read-cache/change-sync.js';
 import type { UrgentAlerts } from '../services/urgent-alerts.js';
-import type { Store } from '../store/index.js';
+import type { WorkspaceStore } from '../store/index.js';
 import { parseApiDateTime } from '../time/slack-date.js';
 import type { Job, JobKind } from './job.js';
 
@@ -54,7 +54,7 @@ export function changesPollJob(
   kind: JobKind,
   deps: {
     care: CareClient;
-    store: Store;
+    store: WorkspaceStore;
     notices: CompletionNotices;
     urgent: UrgentAlerts;
     assignments: AssignmentNotices;

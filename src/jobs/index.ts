@@ -7,7 +7,7 @@ import type { FirstLook } from '../services/first-look.js';
 import type { MorningSummaries } from '../services/morning-summaries.js';
 import type { ChangeSync } from '../services/read-cache/change-sync.js';
 import type { UrgentAlerts } from '../services/urgent-alerts.js';
-import type { Store } from '../store/index.js';
+import type { WorkspaceStore } from '../store/index.js';
 import { cacheSyncJob } from './cache-sync.js';
 import { changesPollJob } from './changes-poll.js';
 import { digestTickJob } from './digest-tick.js';
@@ -18,7 +18,8 @@ import { summaryTickJob } from './summary-tick.js';
 /** What one workspace's jobs are built from. */
 export interface WorkspaceJobsOptions {
   care: CareClient;
-  store: Store;
+  /** The workspace's own store (a deployment of one: the whole database, soleWorkspaceStore). */
+  store: WorkspaceStore;
   notices: CompletionNotices;
   urgent: UrgentAlerts;
   assignments: AssignmentNotices;

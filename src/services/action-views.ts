@@ -1,11 +1,11 @@
 import type { Action, CareClient } from '../care/index.js';
-import type { Store } from '../store/index.js';
+import type { WorkspaceStore } from '../store/index.js';
 import { parseApiDateTime } from '../time/slack-date.js';
 import { ACTION_ATTRIBUTES, type ActionView } from './action-model.js';
 import type { IdentityService } from './identity.js';
 
 /** The audit log as views read it: who completed what through Slack. */
-export type CompletionAudit = Pick<Store, 'listAudit'>;
+export type CompletionAudit = Pick<WorkspaceStore, 'listAudit'>;
 
 /**
  * Who completed each completed action through Slack: the `action.complete`
@@ -21,7 +21,8 @@ export async function completersOf(audit: CompletionAudit, teamId: string, actio
   const by = new Map<string, string>();
   if (done.size === 0) return by;
   // Newest first: the latest entry for a completion time wins.
-  for (const e of await audit.listAudit({ teamId, verb: 'action.complete', actionIds: [...done.keys()], limit: 1000 })) {
+  // The store is the workspace's own; a deployment of one also serves people of other teams (Slack Connect).
+  for (const e of (await audit.listAudit({ verb: 'action.complete', actionIds: [...done.keys()], limit: 1000 })).filter((x) => x.teamId === teamId)) {
     const completed = typeof e.details.completed === 'string' ? parseApiDateTime(e.details.completed)?.getTime() : undefined;
     if (e.actionId && !by.has(e.actionId) && completed !== undefined && completed === done.get(e.actionId)) by.set(e.actionId, e.userId);
   }

@@ -1,6 +1,6 @@
 import { NotFoundError, type Action, type ActionInput, type CareClient, type ReminderInput } from '../care/index.js';
 import type { Logger } from '../logging/logger.js';
-import type { Store } from '../store/index.js';
+import type { WorkspaceStore } from '../store/index.js';
 import { apiDateRange, dueWindow, inWindow, type DueWindowName } from '../time/due-windows.js';
 import { parseApiDateTime } from '../time/slack-date.js';
 import { ACTION_ATTRIBUTES, bucketByDue, byUrgencyThenDue, type ActionFormValue, type ActionRef, type ActionView, type DueBuckets } from './action-model.js';
@@ -63,7 +63,7 @@ const MAX_LISTED = 500;
 
 export function createActionsService(deps: {
   care: CareClient;
-  store: Store;
+  store: WorkspaceStore;
   identity: IdentityService;
   logger: Logger;
   /**

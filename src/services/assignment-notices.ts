@@ -1,7 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { Action, CareClient } from '../care/index.js';
 import type { Logger } from '../logging/logger.js';
-import type { Delivery, DeliveryKey, Store } from '../store/index.js';
+import type { Delivery, DeliveryKey, WorkspaceStore } from '../store/index.js';
 import { parseApiDateTime } from '../time/slack-date.js';
 import { readActionsByIds, toActionViews } from './action-views.js';
 import { unfinishedDeliveries, type Deliverer, type DeliveryResult } from './delivery.js';
@@ -102,7 +102,7 @@ export function nextAssignment(
 
 export function createAssignmentNotices(deps: {
   care: CareClient;
-  store: Store;
+  store: WorkspaceStore;
   slack: WebClient;
   identity: IdentityService;
   profiles: SlackProfiles;

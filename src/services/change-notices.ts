@@ -1,7 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { Action, CareClient } from '../care/index.js';
 import type { Logger } from '../logging/logger.js';
-import type { Delivery, DeliveryKey, Store } from '../store/index.js';
+import type { Delivery, DeliveryKey, WorkspaceStore } from '../store/index.js';
 import { readActionsByIds, toActionViews } from './action-views.js';
 import { unfinishedDeliveries, type Deliverer, type DeliveryResult } from './delivery.js';
 import { createDmChannels } from './dm-channels.js';
@@ -61,7 +61,7 @@ function parseRecipient(recipient: string): { teamId: string; slackUserId: strin
 
 export function createChangeNotices(deps: {
   care: CareClient;
-  store: Store;
+  store: WorkspaceStore;
   slack: WebClient;
   identity: IdentityService;
   profiles: SlackProfiles;

@@ -1,5 +1,5 @@
 import type { WebClient } from '@slack/web-api';
-import type { Store } from '../store/index.js';
+import type { WorkspaceStore } from '../store/index.js';
 
 export interface ChannelInfo {
   id: string;
@@ -21,7 +21,7 @@ export interface ChannelPolicy {
   showTasksIn(teamId: string, channelId: string): Promise<boolean>;
 }
 
-export function createChannelPolicy(deps: { slack: WebClient; store: Store; ttlMs?: number; now?: () => number }): ChannelPolicy {
+export function createChannelPolicy(deps: { slack: WebClient; store: WorkspaceStore; ttlMs?: number; now?: () => number }): ChannelPolicy {
   const ttl = deps.ttlMs ?? 10 * 60_000;
   const now = deps.now ?? Date.now;
   const cache = new Map<string, { at: number; info: ChannelInfo }>();

@@ -1,4 +1,4 @@
-import type { DigestFilters, GroupRoute, Store, Subscription } from '../store/index.js';
+import type { DigestFilters, GroupRoute, WorkspaceStore, Subscription } from '../store/index.js';
 import { nextOccurrence } from '../time/schedule.js';
 import type { ChannelPolicy } from './channel-policy.js';
 import type { Digests } from './digests.js';
@@ -77,7 +77,7 @@ export interface ChannelSetup {
 }
 
 export function createChannelSetup(deps: {
-  store: Store;
+  store: WorkspaceStore;
   identity: IdentityService;
   channels: ChannelPolicy;
   directory: DirectoryService;
@@ -187,7 +187,7 @@ export function createChannelSetup(deps: {
 
     async listDigests(admin) {
       await identity.requireAdmin(admin);
-      return store.listSubscriptions(admin.teamId);
+      return (await store.listSubscriptions()).filter((s) => s.teamId === admin.teamId);
     },
 
     async postDigestNow(admin, channelId) {
@@ -226,7 +226,7 @@ export function createChannelSetup(deps: {
 
     async listRoutes(admin) {
       await identity.requireAdmin(admin);
-      return store.listRoutes(admin.teamId);
+      return (await store.listRoutes()).filter((r) => r.teamId === admin.teamId);
     },
   };
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
 import type { Action, CareClient, NotificationGroup } from '../care/index.js';
 import type { Logger } from '../logging/logger.js';
-import type { Delivery, Store } from '../store/index.js';
+import type { Delivery, WorkspaceStore } from '../store/index.js';
 import { readActionsByIds, toActionViews } from './action-views.js';
 import type { ChannelPolicy } from './channel-policy.js';
 import { describeSlackError, isPermanentSlackError, unfinishedDeliveries, type Deliverer, type DeliveryResult } from './delivery.js';
@@ -50,7 +50,7 @@ const completionTimeOf = (occurrence: string) => occurrence.split('#')[0]!;
 
 export function createCompletionNotices(deps: {
   care: CareClient;
-  store: Store;
+  store: WorkspaceStore;
   slack: WebClient;
   identity: IdentityService;
   profiles: SlackProfiles;

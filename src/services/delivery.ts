@@ -1,7 +1,7 @@
 import { ErrorCode, type WebClient } from '@slack/web-api';
 import type { Logger } from '../logging/logger.js';
 import type { types } from '@slack/bolt';
-import type { ClaimOutcome, Delivery, DeliveryKey, Store } from '../store/index.js';
+import type { ClaimOutcome, Delivery, DeliveryKey, WorkspaceStore } from '../store/index.js';
 import type { HistoryGate } from './history-gate.js';
 
 export const DELIVERY_EVENT_TYPE = 'care_delivery';
@@ -95,7 +95,7 @@ export function describeSlackError(err: unknown): string {
  * judging staleness by its own clock: `now` is not used.
  */
 export async function unfinishedDeliveries(
-  store: Store,
+  store: WorkspaceStore,
   kind: string,
   options: { now?: number; staleAfterMs: number; limit?: number; maxAttempts?: number },
 ): Promise<Delivery[]> {
@@ -146,7 +146,7 @@ interface Window {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface DelivererOptions {
-  store: Store;
+  store: WorkspaceStore;
   /** For `conversations.history` (looking for an earlier attempt's message). */
   slack: WebClient;
   /** How often (and how much of) a channel's history this app may read (history-gate.ts). */

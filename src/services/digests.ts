@@ -1,6 +1,6 @@
 import type { Action, CareClient } from '../care/index.js';
 import type { Logger } from '../logging/logger.js';
-import type { Store, Subscription } from '../store/index.js';
+import type { WorkspaceStore, Subscription } from '../store/index.js';
 import { apiDateRange, dueWindow } from '../time/due-windows.js';
 import { dueOccurrence } from '../time/schedule.js';
 import { ACTION_ATTRIBUTES } from './action-model.js';
@@ -35,7 +35,7 @@ const partsCursor = (sub: Subscription, occurrence: string) => `digest-parts:${s
 
 export function createDigests(deps: {
   care: CareClient;
-  store: Store;
+  store: WorkspaceStore;
   identity: IdentityService;
   channels: ChannelPolicy;
   deliverer: Deliverer;

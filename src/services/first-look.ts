@@ -11,7 +11,7 @@
  * ObjectIds: the first 8 hex digits are the creation time in Unix seconds).
  */
 import type { Action, CareClient } from '../care/index.js';
-import type { Store } from '../store/index.js';
+import type { WorkspaceStore } from '../store/index.js';
 import { parseApiDateTime } from '../time/slack-date.js';
 
 export const FIRST_LOOK_CURSOR = 'first-look';
@@ -36,7 +36,7 @@ export function createdAt(action: Pick<Action, '_id'> & { created?: string | nul
   return /^[0-9a-f]{24}$/.test(action._id) ? Number.parseInt(action._id.slice(0, 8), 16) * 1000 : null;
 }
 
-export function createFirstLook(deps: { care: Pick<CareClient, 'actions'>; store: Pick<Store, 'getCursor' | 'setCursor'> }): FirstLook {
+export function createFirstLook(deps: { care: Pick<CareClient, 'actions'>; store: Pick<WorkspaceStore, 'getCursor' | 'setCursor'> }): FirstLook {
   let takenAt: number | null = null; // the care system's time of the first look, once known
 
   async function taken(): Promise<number | null> {

@@ -2,11 +2,11 @@
  * How often a workspace's channel history may be read, across every instance:
  * a commercially distributed app not approved for Slack's Marketplace may call
  * `conversations.history` once a minute per workspace (15 messages a page).
- * Each read takes a lease in the store named for the workspace that nobody
- * gives back: while it lasts, no instance reads again. An internal app is paced
+ * Each read takes the workspace's lease `slack-history` (its store keeps it
+ * apart from every other workspace's) that nobody gives back: while it lasts, no instance reads again. An internal app is paced
  * by the Slack client's own pacer alone (`everyMs` 0).
  */
-import type { Store } from '../store/index.js';
+import type { WorkspaceStore } from '../store/index.js';
 
 export interface HistoryGate {
   /** Messages to ask for per page (Slack's cap for this app). */
@@ -16,9 +16,8 @@ export interface HistoryGate {
 }
 
 export function createHistoryGate(deps: {
-  store: Pick<Store, 'acquireLease'>;
-  /** The workspace (the lease's name). */
-  teamId: () => Promise<string>;
+  /** The workspace's own store: the lease is this workspace's. */
+  store: Pick<WorkspaceStore, 'acquireLease'>;
   holder: string;
   everyMs: number;
   pageLimit: number;
@@ -29,7 +28,7 @@ export function createHistoryGate(deps: {
     async tryRead() {
       if (deps.everyMs <= 0) return true;
       // A holder name of its own for each read: a lease the instance already holds is not extended into a second read.
-      return deps.store.acquireLease(`slack-history:${await deps.teamId()}`, `${deps.holder}#${++reads}`, deps.everyMs + 1_000);
+      return deps.store.acquireLease('slack-history', `${deps.holder}#${++reads}`, deps.everyMs + 1_000);
     },
   };
 }

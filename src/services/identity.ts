@@ -1,6 +1,6 @@
 import { NotFoundError, type CareClient } from '../care/index.js';
 import type { Logger } from '../logging/logger.js';
-import type { IdentityLink, LinkRequest, Store } from '../store/index.js';
+import type { IdentityLink, LinkRequest, WorkspaceStore } from '../store/index.js';
 import { UserFacingError } from './errors.js';
 import { type CareUserDirectory, type CareUserRow, fullName, usersUnavailable } from './read-cache/care-users.js';
 import { CareUserTakenError, createLinkGuard } from './link-guard.js';
@@ -103,7 +103,7 @@ const PICK_LIMIT = 100;
 const NAMED_LINKS = 50;
 
 export function createIdentityService(deps: {
-  store: Store;
+  store: WorkspaceStore;
   care: CareClient;
   profiles: SlackProfiles;
   adminSlackUserIds: string[];
@@ -315,7 +315,7 @@ export function createIdentityService(deps: {
     async linkChoices(admin, query, requestId) {
       const [found, links, request] = await Promise.all([
         service.findCareUsers(query),
-        store.listLinks(admin.teamId),
+        store.listLinks().then((all) => all.filter((l) => l.teamId === admin.teamId)),
         requestId === undefined ? null : service.pendingRequest(admin.teamId, requestId).catch(() => null),
       ]);
       const email = request ? (await profiles.get(request.slackUserId).catch(() => null))?.email?.toLowerCase() : undefined;
@@ -339,15 +339,16 @@ export function createIdentityService(deps: {
     },
 
     async pendingRequestOf(actor) {
-      const pending = await store.listLinkRequests({ state: 'pending', teamId: actor.teamId });
-      return pending.find((r) => r.slackUserId === actor.userId) ?? null;
+      const pending = await store.listLinkRequests({ state: 'pending' });
+      return pending.find((r) => r.teamId === actor.teamId && r.slackUserId === actor.userId) ?? null;
     },
 
     adminIds: () => [...deps.adminSlackUserIds],
 
     async listLinks(admin) {
       await service.requireAdmin(admin);
-      const [links, pending] = await Promise.all([store.listLinks(admin.teamId), store.listLinkRequests({ state: 'pending', teamId: admin.teamId })]);
+      const inTeam = <T extends { teamId: string }>(rows: T[]) => rows.filter((r) => r.teamId === admin.teamId);
+      const [links, pending] = await Promise.all([store.listLinks().then(inTeam), store.listLinkRequests({ state: 'pending' }).then(inTeam)]);
       // Slack names (one users.info each, kept 10 minutes) only of the first rows: `/care links` shows 45.
       const [users, slackNames] = await Promise.all([
         service.careUsers(links.map((l) => l.careUserId)),

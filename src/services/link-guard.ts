@@ -5,7 +5,7 @@
  * <id>`, linking yourself by email) asks here first; the store's unique index
  * (migration 005) refuses what races past the check.
  */
-import { isStoreError, type Store } from '../store/index.js';
+import { isStoreError, type WorkspaceStore } from '../store/index.js';
 import { UserFacingError } from './errors.js';
 import type { SlackProfiles } from './slack-profiles.js';
 
@@ -38,7 +38,11 @@ export interface LinkGuard {
   link<T>(teamId: string, careUserId: string, slackUserId: string, write: () => Promise<T>): Promise<T>;
 }
 
-export function createLinkGuard(deps: { store: Store; profiles: SlackProfiles; careUserName: (careUserId: string) => Promise<string | undefined> }): LinkGuard {
+export function createLinkGuard(deps: {
+  store: WorkspaceStore;
+  profiles: SlackProfiles;
+  careUserName: (careUserId: string) => Promise<string | undefined>;
+}): LinkGuard {
   async function taken(careUserId: string, linkedTo: string): Promise<CareUserTakenError> {
     const [name, handle] = await Promise.all([
       deps.careUserName(careUserId).catch(() => undefined),
@@ -53,7 +57,7 @@ export function createLinkGuard(deps: { store: Store; profiles: SlackProfiles; c
 
   const guard: LinkGuard = {
     async ensureFree(teamId, careUserId, slackUserId) {
-      const other = (await deps.store.getLinksByCareUser(careUserId, teamId)).find((l) => l.teamId === teamId && l.slackUserId !== slackUserId);
+      const other = (await deps.store.getLinksByCareUser(careUserId)).find((l) => l.teamId === teamId && l.slackUserId !== slackUserId);
       if (other) throw await taken(careUserId, other.slackUserId);
     },
 

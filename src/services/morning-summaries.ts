@@ -1,7 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { CareClient } from '../care/index.js';
 import type { Logger } from '../logging/logger.js';
-import type { DeliveryKey, Store, SummarySetting } from '../store/index.js';
+import type { DeliveryKey, WorkspaceStore, SummarySetting } from '../store/index.js';
 import { apiDateRange, dueWindow } from '../time/due-windows.js';
 import { dueOccurrence } from '../time/schedule.js';
 import { ACTION_ATTRIBUTES, attentionList } from './action-model.js';
@@ -39,7 +39,7 @@ export interface MorningSummaries {
 
 export function createMorningSummaries(deps: {
   care: CareClient;
-  store: Store;
+  store: WorkspaceStore;
   identity: IdentityService;
   /** Each person's time zone, read again at least every few minutes (someone who travels gets it at their new local time). */
   profiles: SlackProfiles;

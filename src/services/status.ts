@@ -6,7 +6,7 @@
  * retry sweep takes (claim, look in Slack first, post once).
  */
 import type { CareClient } from '../care/index.js';
-import type { Delivery, Store } from '../store/index.js';
+import type { Delivery, WorkspaceStore } from '../store/index.js';
 import { type DigestDays, nextOccurrence } from '../time/schedule.js';
 import { localParts } from '../time/zones.js';
 import { UserFacingError } from './errors.js';
@@ -84,7 +84,7 @@ export function recipientOf(recipient: string): DeliveryRecipient {
 const teamOf = (recipient: string) => /^[a-z-]+:([^/]*)\//.exec(recipient)?.[1];
 
 export function createStatusService(deps: {
-  store: Store;
+  store: WorkspaceStore;
   care: Pick<CareClient, 'stats'>;
   identity: IdentityService;
   profiles: Pick<SlackProfiles, 'tz'>;
@@ -110,7 +110,7 @@ export function createStatusService(deps: {
   }
 
   async function digests(teamId: string, now: Date): Promise<StatusReport['digests']> {
-    const subs = await store.listSubscriptions(teamId);
+    const subs = (await store.listSubscriptions()).filter((s) => s.teamId === teamId);
     if (!subs.length) return [];
     // One read for every channel: the newest digests sent, the first per channel is its last post.
     const sent = await store.listDeliveries({ kind: 'digest', state: 'sent', order: 'desc', limit: Math.max(200, subs.length * 10) });

@@ -1,4 +1,4 @@
-import type { DigestDays, Store, SummarySetting } from '../store/index.js';
+import type { DigestDays, WorkspaceStore, SummarySetting } from '../store/index.js';
 import { nextOccurrence } from '../time/schedule.js';
 import type { Actor, IdentityService } from './identity.js';
 import { summaryKey } from './morning-summaries.js';
@@ -30,7 +30,7 @@ export interface SummarySettings {
   turnOff(actor: Actor): Promise<boolean>;
 }
 
-export function createSummarySettings(deps: { store: Store; identity: IdentityService; profiles: SlackProfiles; now: () => Date }): SummarySettings {
+export function createSummarySettings(deps: { store: WorkspaceStore; identity: IdentityService; profiles: SlackProfiles; now: () => Date }): SummarySettings {
   const { store, identity } = deps;
 
   async function statusOf(actor: Actor, setting: SummarySetting | null): Promise<SummaryStatus> {

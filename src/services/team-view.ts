@@ -6,7 +6,7 @@
  * repeated read while nothing changed asks the care API nothing).
  */
 import type { CareClient } from '../care/index.js';
-import type { Store, Subscription } from '../store/index.js';
+import type { WorkspaceStore, Subscription } from '../store/index.js';
 import { apiDateRange, dueWindow } from '../time/due-windows.js';
 import { nextOccurrence } from '../time/schedule.js';
 import { addDays, localParts } from '../time/zones.js';
@@ -67,7 +67,7 @@ export const TEAM_VIEW_MAX_READ = 2_000;
 
 export function createTeamView(deps: {
   care: CareClient;
-  store: Store;
+  store: WorkspaceStore;
   identity: IdentityService;
   timezone: string;
   now: () => Date;
@@ -79,7 +79,8 @@ export function createTeamView(deps: {
   const readOpen = (query: ListQuery) => (deps.reads ? deps.reads.list(query) : deps.care.actions.collect(query));
 
   async function channelPlans(teamId: string, now: Date): Promise<ChannelPlan[]> {
-    const [subs, routes] = await Promise.all([deps.store.listSubscriptions(teamId), deps.store.listRoutes(teamId)]);
+    const inTeam = <T extends { teamId: string }>(rows: T[]) => rows.filter((r) => r.teamId === teamId);
+    const [subs, routes] = await Promise.all([deps.store.listSubscriptions().then(inTeam), deps.store.listRoutes().then(inTeam)]);
     const plans = new Map<string, ChannelPlan>();
     const plan = (channelId: string) => plans.get(channelId) ?? plans.set(channelId, { channelId, digest: null, routes: [] }).get(channelId)!;
     for (const s of subs) {

@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Action, CareClient } from '../care/index.js';
-import type { Store } from '../store/index.js';
+import type { WorkspaceStore } from '../store/index.js';
 import { parseApiDateTime } from '../time/slack-date.js';
 import type { Actor } from './identity.js';
 import { UserFacingError } from './errors.js';
@@ -64,7 +64,7 @@ function changedSince(current: Action, request: UndoRequest): boolean {
 }
 
 export async function undoChange(
-  deps: { care: CareClient; store: Pick<Store, 'markRequestSeen' | 'forgetRequestSeen'>; moves: UndoMoves; now: () => Date },
+  deps: { care: CareClient; store: Pick<WorkspaceStore, 'markRequestSeen' | 'forgetRequestSeen'>; moves: UndoMoves; now: () => Date },
   actor: Actor,
   request: UndoRequest,
 ): Promise<UndoOutcome> {

@@ -1,6 +1,6 @@
 import type { Action, CareClient } from '../care/index.js';
 import type { Logger } from '../logging/logger.js';
-import type { Store, Subscription } from '../store/index.js';
+import type { WorkspaceStore, Subscription } from '../store/index.js';
 import { ACTION_ATTRIBUTES, type ActionView } from './action-model.js';
 import { toActionViews } from './action-views.js';
 import type { ChannelPolicy } from './channel-policy.js';
@@ -88,7 +88,7 @@ export function nextUrgency(
 }
 
 export function createUrgentAlerts(deps: {
-  store: Store;
+  store: WorkspaceStore;
   care: CareClient;
   identity: IdentityService;
   channels: ChannelPolicy;

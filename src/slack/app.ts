@@ -37,13 +37,14 @@ import { registerSnoozeSubmit } from './listeners/views/snooze-submit.js';
 import type { ReplayGuard } from './replay-guard.js';
 import { SocketModeConnections, type SocketRoute } from './socket-receiver.js';
 import { registerWorkspaceCheck } from './tenancy/request-workspace.js';
+import { registerOneWorkspace } from './workspace-on-context.js';
 
 export interface SlackAppOptions {
   /** One workspace: its bot token. Many: leave it out and give `oauth` (each request is authorised by its installation). */
   botToken?: string | undefined;
   /** Multi-workspace mode (HTTP only): "Add to Slack" and the installation store Bolt authorises requests from. */
   oauth?: HttpReceiverOptions['oauth'];
-  /** Registered before every listener: a deployment serving many workspaces resolves the request's workspace here (tenancy/). */
+  /** Registered before every listener: a deployment serving many workspaces resolves the request's workspace here and puts it on the context (tenancy/). */
   beforeListeners?: ((app: App) => void) | undefined;
   /** Where the receiver and unhandled listener errors are logged (default: deps.logger). */
   logger?: Logger | undefined;
@@ -132,6 +133,8 @@ export function createSlackApp(options: SlackAppOptions, deps: SlackDeps): Slack
 
   // Identity and workspace agree, or nothing runs (a person of another workspace through Slack Connect).
   registerWorkspaceCheck(app, appLogger);
+  // The request's workspace on its context (workspace-on-context.ts): one workspace's here, many's in the tenancy middleware.
+  if (!options.oauth) registerOneWorkspace(app);
   options.beforeListeners?.(app);
   registerCareCommand(app, deps);
   registerCompleteReopen(app, deps);

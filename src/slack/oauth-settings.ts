@@ -21,6 +21,10 @@
  *   oneTimeStateStore(...)` (oauth-state-store.ts) and a state is accepted once:
  *   a second callback with it is refused (400) before Slack is asked, across
  *   instances sharing the store.
+ *
+ * An org-wide (Enterprise Grid) install is refused after Slack's exchange and
+ * before anything is stored (`afterInstallation`): a page (400) tells the person
+ * to install the app in each workspace instead (ORG_WIDE_REFUSED).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppOptions, Installation, StateStore } from '@slack/bolt';
@@ -61,6 +65,13 @@ export function successSentence(installation: Pick<Installation, 'team' | 'enter
   return `Installed in ${installedIn(installation)}: open Slack and type /care to start; an admin connects the care system from the app's Home tab.`;
 }
 
+/**
+ * An org-wide (Enterprise Grid) install is refused: care accounts, links, digests and jobs are kept per workspace,
+ * and an install keyed by the org would serve none of them. Slack has already granted it when the redirect comes
+ * back; nothing of it is stored, and the person is told to install the app in each workspace instead.
+ */
+export const ORG_WIDE_REFUSED = `Care Actions was not installed: it cannot be installed for a whole Enterprise Grid organisation. Install it in each workspace that uses it instead: start again from ${INSTALL_PATH} and, on Slack's page, choose one workspace (not the organisation). Each workspace then connects its own care system.`;
+
 /** What went wrong, in words for the person installing, and what to try; never the error's own text. */
 export function failureSentence(code: string | undefined): { status: number; text: string } {
   switch (code) {
@@ -98,6 +109,8 @@ export interface OAuthOptions {
   stateStore?: StateStore | undefined;
   /** Another Slack (the local fake): its Web API for oauth.v2.access, and its authorize page. */
   slackApiUrl?: string | undefined;
+  /** Told of an org-wide install that was refused (not stored): to log it, and to give its bot token back to Slack. */
+  onOrgWideRefused?: ((installation: Installation) => Promise<void>) | undefined;
 }
 
 /** Pure: Bolt's OAuth options (add `installationStore`). */
@@ -119,6 +132,13 @@ export function oauthSettings(config: OAuthConfig, options: OAuthOptions = {}): 
         ? { clientOptions: { slackApiUrl: options.slackApiUrl }, authorizationUrl: new URL('/oauth/v2/authorize', options.slackApiUrl).href }
         : {}),
       callbackOptions: {
+        // Before it is stored: an org-wide install is refused (nothing stored, no "installed" DM).
+        afterInstallation: async (installation: Installation, _options: unknown, _req: IncomingMessage, res: ServerResponse) => {
+          if (installation.isEnterpriseInstall !== true) return true;
+          await options.onOrgWideRefused?.(installation).catch(() => undefined);
+          page(res, 400, 'Care Actions was not installed', ORG_WIDE_REFUSED);
+          return false;
+        },
         success: (installation: Installation, _options: unknown, _req: IncomingMessage, res: ServerResponse) => {
           // Whom to tell what (the first installer, or the admins when someone else installed again) is decided where it is stored.
           page(res, 200, 'Care Actions is installed', successSentence(installation));

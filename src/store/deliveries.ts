@@ -7,7 +7,7 @@
 import type { Ctx, Dialect, Param } from './db.js';
 import { bool, num } from './db.js';
 import { COLUMNS, DEFAULT_MAX_ATTEMPTS, GAVE_UP_REASON, toDelivery } from './delivery-rows.js';
-import { recipientTeamWhere } from './recipient-team.js';
+import { idWhere, recipientTeamWhere } from './recipient-team.js';
 import { sharedNow } from './shared-clock.js';
 import type { ClaimOptions, ClaimOutcome, Delivery, DeliveryFilter, DeliveryKey, FailOptions } from './types.js';
 
@@ -99,12 +99,13 @@ async function giveUp(ctx: Ctx, seen: Delivery): Promise<Delivery | null> {
  * Record that the message went out. Resolves to false only if the delivery was
  * already marked sent (the first record is kept) or does not exist.
  */
-export async function markSent(ctx: Ctx, id: number, sent: { channel: string; ts: string }): Promise<boolean> {
+export async function markSent(ctx: Ctx, id: number, sent: { channel: string; ts: string }, teamId?: string): Promise<boolean> {
   const now = sharedNow(ctx);
+  const row = idWhere(ctx.db.kind, id, teamId);
   const changed = await ctx.db.run(
     `UPDATE deliveries SET state = 'sent', slack_channel = ?, slack_ts = ?, sent_at = ${now.sql}, updated_at = ${now.sql}, retryable = ?
-     WHERE id = ? AND state <> 'sent'`,
-    [sent.channel, sent.ts, now.value, now.value, false, id],
+     WHERE ${row.sql} AND state <> 'sent'`,
+    [sent.channel, sent.ts, now.value, now.value, false, ...row.params],
   );
   return changed > 0;
 }
@@ -114,12 +115,19 @@ export async function markSent(ctx: Ctx, id: number, sent: { channel: string; ts
  * holder still has the claim. Keep secrets out of `error`. Resolves to false
  * when nothing changed (not pending, or claimed by someone else since).
  */
-export async function markFailed(ctx: Ctx, id: number, error: string, options: FailOptions): Promise<boolean> {
+export async function markFailed(ctx: Ctx, id: number, error: string, options: FailOptions, teamId?: string): Promise<boolean> {
   const now = sharedNow(ctx);
+  const row = idWhere(ctx.db.kind, id, teamId);
   const doubt = options.inDoubtAt !== undefined ? ', in_doubt_at = ?' : '';
   const uncounted = options.countAttempt === false ? ', attempts = attempts - 1' : '';
-  const params: Param[] = [error.slice(0, MAX_ERROR_CHARS), options.retryable, now.value, ...(options.inDoubtAt !== undefined ? [options.inDoubtAt] : []), id];
-  let sql = `UPDATE deliveries SET state = 'failed', last_error = ?, retryable = ?, updated_at = ${now.sql}${doubt}${uncounted} WHERE id = ? AND state = 'pending'`;
+  const params: Param[] = [
+    error.slice(0, MAX_ERROR_CHARS),
+    options.retryable,
+    now.value,
+    ...(options.inDoubtAt !== undefined ? [options.inDoubtAt] : []),
+    ...row.params,
+  ];
+  let sql = `UPDATE deliveries SET state = 'failed', last_error = ?, retryable = ?, updated_at = ${now.sql}${doubt}${uncounted} WHERE ${row.sql} AND state = 'pending'`;
   if (options.holder !== undefined) {
     sql += ' AND claimed_by = ?';
     params.push(options.holder);
@@ -135,12 +143,13 @@ export async function markFailed(ctx: Ctx, id: number, error: string, options: F
  * clock (the one Slack's message times follow; the database's may differ).
  * False if the holder no longer has the claim.
  */
-export async function markInDoubt(ctx: Ctx, id: number, error: string, options: { holder: string; at: number }): Promise<boolean> {
+export async function markInDoubt(ctx: Ctx, id: number, error: string, options: { holder: string; at: number }, teamId?: string): Promise<boolean> {
   const now = sharedNow(ctx);
+  const row = idWhere(ctx.db.kind, id, teamId);
   return (
     (await ctx.db.run(
-      `UPDATE deliveries SET last_error = ?, retryable = ?, updated_at = ${now.sql}, in_doubt_at = ? WHERE id = ? AND state = 'pending' AND claimed_by = ?`,
-      [error.slice(0, MAX_ERROR_CHARS), true, now.value, options.at, id, options.holder],
+      `UPDATE deliveries SET last_error = ?, retryable = ?, updated_at = ${now.sql}, in_doubt_at = ? WHERE ${row.sql} AND state = 'pending' AND claimed_by = ?`,
+      [error.slice(0, MAX_ERROR_CHARS), true, now.value, options.at, ...row.params, options.holder],
     )) > 0
   );
 }
@@ -150,8 +159,9 @@ export async function getDelivery(ctx: Ctx, key: DeliveryKey): Promise<Delivery 
   return row ? toDelivery(row) : null;
 }
 
-export async function getDeliveryById(ctx: Ctx, id: number): Promise<Delivery | null> {
-  const row = await ctx.db.get(`SELECT ${COLUMNS} FROM deliveries WHERE id = ?`, [id]);
+export async function getDeliveryById(ctx: Ctx, id: number, teamId?: string): Promise<Delivery | null> {
+  const where = idWhere(ctx.db.kind, id, teamId);
+  const row = await ctx.db.get(`SELECT ${COLUMNS} FROM deliveries WHERE ${where.sql}`, where.params);
   return row ? toDelivery(row) : null;
 }
 

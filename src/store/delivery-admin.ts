@@ -6,7 +6,7 @@
 import type { Ctx } from './db.js';
 import { num, str } from './db.js';
 import { COLUMNS, toDelivery } from './delivery-rows.js';
-import { recipientTeamWhere } from './recipient-team.js';
+import { idWhere, recipientTeamWhere } from './recipient-team.js';
 import { sharedNow } from './shared-clock.js';
 import type { Delivery, RecentDeliveries, RecentDeliveriesQuery } from './types.js';
 
@@ -38,11 +38,12 @@ export async function recentDeliveries(ctx: Ctx, query: RecentDeliveriesQuery): 
  * Null unless the row is failed now: a pending or sent one is left alone, so
  * the claim still decides who sends, and only once.
  */
-export async function reopenDelivery(ctx: Ctx, id: number): Promise<Delivery | null> {
+export async function reopenDelivery(ctx: Ctx, id: number, teamId?: string): Promise<Delivery | null> {
   const now = sharedNow(ctx);
+  const where = idWhere(ctx.db.kind, id, teamId);
   const row = await ctx.db.get(
-    `UPDATE deliveries SET retryable = ?, attempts = 0, updated_at = ${now.sql} WHERE id = ? AND state = 'failed' RETURNING ${COLUMNS}`,
-    [true, now.value, id],
+    `UPDATE deliveries SET retryable = ?, attempts = 0, updated_at = ${now.sql} WHERE ${where.sql} AND state = 'failed' RETURNING ${COLUMNS}`,
+    [true, now.value, ...where.params],
   );
   return row ? toDelivery(row) : null;
 }

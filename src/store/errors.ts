@@ -17,6 +17,8 @@ export type StoreErrorCode =
   | 'closed'
   /** A write would break a rule of the data: a care user linked to a second Slack person in one workspace. */
   | 'care-user-taken'
+  /** A workspace's store was asked to write a row of another workspace (src/store/workspace-store.ts). */
+  | 'other-workspace'
   /** A token or secret was to be stored or read, but the store was opened without a key ring (ENCRYPTION_KEY). */
   | 'encryption-key-missing'
   /** A stored token or secret does not open with the key ring: its key is not in ENCRYPTION_KEY, or the value was changed. */

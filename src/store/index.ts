@@ -1,5 +1,7 @@
 /** Public surface of the store. Import from here. */
 export type { Store } from './store.js';
+export type { WorkspaceStore } from './workspace-store.js';
+export { scopedWorkspaceStore, soleWorkspaceStore, workspaceCursor, WORKSPACE_SCOPE } from './workspace-store.js';
 export type { OpenedStore, StoreConfig } from './open-store.js';
 export { openStore, isPostgresUrl } from './open-store.js';
 export { StoreError, isStoreError } from './errors.js';
@@ -11,3 +13,4 @@ export { DEFAULT_MAX_ATTEMPTS } from './deliveries.js';
 export type * from './types.js';
 export type * from './workspace-types.js';
 export { SQLITE_FILE_NAME } from './sqlite-db.js';
+export { recipientInTeam } from './recipient-team.js';

@@ -52,8 +52,11 @@ export async function createLinkRequest(ctx: Ctx, input: LinkRequestInput): Prom
   throw new Error('createLinkRequest: the pending request kept changing; try again');
 }
 
-export async function getLinkRequest(ctx: Ctx, id: number): Promise<LinkRequest | null> {
-  const row = await ctx.db.get(`SELECT ${COLUMNS} FROM link_requests WHERE id = ?`, [id]);
+export async function getLinkRequest(ctx: Ctx, id: number, teamId?: string): Promise<LinkRequest | null> {
+  const row =
+    teamId === undefined
+      ? await ctx.db.get(`SELECT ${COLUMNS} FROM link_requests WHERE id = ?`, [id])
+      : await ctx.db.get(`SELECT ${COLUMNS} FROM link_requests WHERE id = ? AND team_id = ?`, [id, teamId]);
   return row ? toRequest(row) : null;
 }
 
@@ -83,11 +86,12 @@ export async function decideLinkRequest(
   id: number,
   decision: LinkDecision,
   decidedBy: string,
-  options: { careUserId?: string } = {},
+  options: { careUserId?: string; teamId?: string } = {},
 ): Promise<DecideResult> {
   return ctx.db.transaction(async (tx) => {
     const txCtx = withDb(ctx, tx);
-    const current = await getLinkRequest(txCtx, id);
+    // With a team, a request of another workspace is not found (and its row is never updated below).
+    const current = await getLinkRequest(txCtx, id, options.teamId);
     if (!current) return { ok: false, reason: 'not-found' } as const;
     const careUserId = decision === 'approved' ? (options.careUserId ?? current.careUserId) : current.careUserId;
     if (decision === 'approved' && !careUserId) {
@@ -100,7 +104,7 @@ export async function decideLinkRequest(
       [decision, decidedBy, now, careUserId, id],
     );
     if (!row) {
-      const latest = await getLinkRequest(txCtx, id);
+      const latest = await getLinkRequest(txCtx, id, options.teamId);
       return latest ? ({ ok: false, reason: 'already-decided', request: latest } as const) : ({ ok: false, reason: 'not-found' } as const);
     }
     const request = toRequest(row);

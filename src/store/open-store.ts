@@ -129,7 +129,7 @@ function createStore(ctx: Ctx, migration: MigrateResult): OpenedStore {
     deleteLink: (teamId, slackUserId) => links.deleteLink(ctx, teamId, slackUserId),
 
     createLinkRequest: (input) => linkRequests.createLinkRequest(ctx, input),
-    getLinkRequest: (id) => linkRequests.getLinkRequest(ctx, id),
+    getLinkRequest: (id, teamId) => linkRequests.getLinkRequest(ctx, id, teamId),
     listLinkRequests: (filter) => linkRequests.listLinkRequests(ctx, filter),
     decideLinkRequest: (id, decision, decidedBy, options) => linkRequests.decideLinkRequest(ctx, id, decision, decidedBy, options),
 
@@ -148,16 +148,16 @@ function createStore(ctx: Ctx, migration: MigrateResult): OpenedStore {
     deleteRoute: (teamId, groupId) => routes.deleteRoute(ctx, teamId, groupId),
 
     claimDelivery: (key, options) => deliveries.claimDelivery(ctx, key, options),
-    markSent: (id, sent) => deliveries.markSent(ctx, id, sent),
-    markFailed: (id, error, options) => deliveries.markFailed(ctx, id, error, options),
-    markInDoubt: (id, error, options) => deliveries.markInDoubt(ctx, id, error, options),
+    markSent: (id, sent, teamId) => deliveries.markSent(ctx, id, sent, teamId),
+    markFailed: (id, error, options, teamId) => deliveries.markFailed(ctx, id, error, options, teamId),
+    markInDoubt: (id, error, options, teamId) => deliveries.markInDoubt(ctx, id, error, options, teamId),
     getDelivery: (key) => deliveries.getDelivery(ctx, key),
-    getDeliveryById: (id) => deliveries.getDeliveryById(ctx, id),
+    getDeliveryById: (id, teamId) => deliveries.getDeliveryById(ctx, id, teamId),
     listDeliveries: (filter) => deliveries.listDeliveries(ctx, filter),
     countDeliveries: (filter) => deliveries.countDeliveries(ctx, filter),
     unfinishedDeliveries: (kind, query) => deliveryRetries.unfinishedDeliveries(ctx, kind, query),
     recentDeliveries: (query) => deliveryAdmin.recentDeliveries(ctx, query),
-    reopenDelivery: (id) => deliveryAdmin.reopenDelivery(ctx, id),
+    reopenDelivery: (id, teamId) => deliveryAdmin.reopenDelivery(ctx, id, teamId),
 
     getCursor: (name) => cursors.getCursor(ctx, name),
     setCursor: (name, value) => cursors.setCursor(ctx, name, value),

@@ -17,3 +17,16 @@ export function recipientTeamWhere(dialect: Dialect, teamId: string): { sql: str
   // Both databases count characters in substr(), so the length is counted in code points here.
   return { sql: `(${at} > 0 AND substr(recipient, ${at} + 1, ?) = ?)`, params: [Array.from(prefix).length, prefix] };
 }
+
+/** `id = ?`, and with a team only the row if it is of that workspace (its recipient's team). */
+export function idWhere(dialect: Dialect, id: number, teamId?: string): { sql: string; params: Param[] } {
+  if (teamId === undefined) return { sql: 'id = ?', params: [id] };
+  const team = recipientTeamWhere(dialect, teamId);
+  return { sql: `id = ? AND ${team.sql}`, params: [id, ...team.params] };
+}
+
+/** The same test in code: `recipient` (`<type>:<teamId>/…`) belongs to `teamId`. */
+export function recipientInTeam(recipient: string, teamId: string): boolean {
+  const at = recipient.indexOf(':');
+  return at >= 0 && recipient.startsWith(`${teamId}/`, at + 1);
+}

@@ -1,6 +1,9 @@
 /**
- * The one interface the app uses to remember things. Both implementations
+ * The whole database, every workspace's rows: what the installation registry,
+ * the schedulers (leases), retention and the tools use. Both implementations
  * (SQLite, PostgreSQL) satisfy it with the same meaning; see openStore().
+ * A workspace's services never get it: they get a WorkspaceStore
+ * (workspace-store.ts), every method of which stays inside one workspace.
  */
 import type {
   AuditEntry,
@@ -59,9 +62,10 @@ export interface Store {
 
   // link requests
   createLinkRequest(input: LinkRequestInput): Promise<{ request: LinkRequest; created: boolean }>;
-  getLinkRequest(id: number): Promise<LinkRequest | null>;
+  /** With teamId, null unless the request is that workspace's. */
+  getLinkRequest(id: number, teamId?: string): Promise<LinkRequest | null>;
   listLinkRequests(filter?: { state?: LinkRequestState; teamId?: string }): Promise<LinkRequest[]>;
-  decideLinkRequest(id: number, decision: LinkDecision, decidedBy: string, options?: { careUserId?: string }): Promise<DecideResult>;
+  decideLinkRequest(id: number, decision: LinkDecision, decidedBy: string, options?: { careUserId?: string; teamId?: string }): Promise<DecideResult>;
 
   // channel digest subscriptions
   upsertSubscription(input: SubscriptionInput): Promise<Subscription>;
@@ -84,12 +88,13 @@ export interface Store {
 
   // delivery ledger
   claimDelivery(key: DeliveryKey, options: ClaimOptions): Promise<ClaimOutcome>;
-  markSent(id: number, sent: { channel: string; ts: string }): Promise<boolean>;
-  markFailed(id: number, error: string, options: FailOptions): Promise<boolean>;
+  /** The methods by a row's id take an optional teamId: then only a row of that workspace (its recipient's team) is read or changed. */
+  markSent(id: number, sent: { channel: string; ts: string }, teamId?: string): Promise<boolean>;
+  markFailed(id: number, error: string, options: FailOptions, teamId?: string): Promise<boolean>;
   /** A post Slack may still be processing: keep the claim (pending) until it goes stale; note the error. */
-  markInDoubt(id: number, error: string, options: { holder: string; at: number }): Promise<boolean>;
+  markInDoubt(id: number, error: string, options: { holder: string; at: number }, teamId?: string): Promise<boolean>;
   getDelivery(key: DeliveryKey): Promise<Delivery | null>;
-  getDeliveryById(id: number): Promise<Delivery | null>;
+  getDeliveryById(id: number, teamId?: string): Promise<Delivery | null>;
   listDeliveries(filter?: DeliveryFilter): Promise<Delivery[]>;
   countDeliveries(filter?: Omit<DeliveryFilter, 'order' | 'limit'>): Promise<number>;
   /**
@@ -101,7 +106,7 @@ export interface Store {
   /** Rows last changed within a window of the store's clock: counts per state and the newest failed ones (an admin's status). */
   recentDeliveries(query: RecentDeliveriesQuery): Promise<RecentDeliveries>;
   /** An admin's Retry: a failed row becomes claimable again with fresh attempts; null unless it is failed now. */
-  reopenDelivery(id: number): Promise<Delivery | null>;
+  reopenDelivery(id: number, teamId?: string): Promise<Delivery | null>;
 
   // job cursors and leases
   getCursor(name: string): Promise<string | null>;

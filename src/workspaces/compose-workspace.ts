@@ -41,12 +41,12 @@ import { renderDigest } from '../slack/views/digest.js';
 import { renderMorningSummary } from '../slack/views/morning-summary.js';
 import { completionNotice, urgentAlert } from '../slack/views/notices.js';
 import { type SlackShared, workspaceSlack } from './workspace-slack.js';
-import type { Store } from '../store/index.js';
+import type { WorkspaceStore } from '../store/index.js';
 
 /** What every workspace of a deployment shares. */
 export interface WorkspaceShared extends SlackShared {
-  /** The store as this workspace sees it (the whole store in single-workspace mode; scoped-store.ts otherwise). */
-  store: Store;
+  /** This workspace's store (scoped-store.ts): storeForWorkspace in a deployment of many, soleWorkspaceStore in one of one. */
+  store: WorkspaceStore;
   pollSeconds: number;
   overlapMs: number;
   signedMetadata: SignedMetadata;

@@ -13,7 +13,7 @@ import type { Logger } from '../logging/logger.js';
 import type { AppMetrics } from '../metrics/index.js';
 import type { SlackPacer } from '../slack/slack-pacer.js';
 import type { BotTokenSource } from '../slack/token-rotation/bot-token.js';
-import type { Store } from '../store/index.js';
+import type { WorkspaceStore } from '../store/index.js';
 
 /** What a workspace's Slack clients are built from, shared by every workspace of the process. */
 export interface SlackShared {
@@ -44,9 +44,10 @@ export interface WorkspaceSlack {
  */
 export function workspaceSlack(
   shared: SlackShared,
-  store: Store,
+  store: WorkspaceStore,
   token: string,
-  teamId: () => Promise<string>,
+  /** Unused since the history gate's lease is the workspace store's own; kept so callers need not change. */
+  _teamId: () => Promise<string>,
   botTokens?: BotTokenSource | undefined,
 ): WorkspaceSlack {
   const { logger, metrics, staleAfterMs } = shared;
@@ -61,7 +62,6 @@ export function workspaceSlack(
   const { pace, pageLimit } = historyPace(shared.slackPacer.distribution);
   const history = createHistoryGate({
     store,
-    teamId,
     holder: shared.holder,
     everyMs: shared.slackPacer.distribution === 'distributed' ? pace.intervalMs : 0,
     pageLimit,

@@ -12,8 +12,10 @@ import { KeyRing } from '../../src/crypto/key-ring.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { startSandbox, type RunningSandbox } from '../../dev/sandbox/index.js';
 import { careHostPolicy } from '../../src/services/care-hosts.js';
+import { createWorkspaceSetup } from '../../src/services/workspace-setup.js';
 import { registerConnectCare } from '../../src/slack/listeners/workspace/connect-care.js';
 import { createSignedMetadata, metadataKey } from '../../src/slack/signed-metadata.js';
+import { registerOneWorkspace } from '../../src/slack/workspace-on-context.js';
 import { connectCareHomeBlocks } from '../../src/slack/views/connect-care.js';
 import { type SlackDriver, type SlackFake, startSlackFake } from '../../dev/slack-fake/index.js';
 import type { OpenedStore } from '../../src/store/index.js';
@@ -74,14 +76,21 @@ async function boot(): Promise<World> {
   const careHosts = careHostPolicy([{ host: '127.0.0.1', port: Number(new URL(sandbox.url).port) }]);
   fake = await startSlackFake();
   const started = await startBoltApp(fake, (app: App) => {
+    // One workspace: its Id on each request's context, as createSlackApp puts it.
+    registerOneWorkspace(app);
+    const logger = createLogger({ level: 'silent' });
     registerConnectCare(app, {
-      store,
+      setup: createWorkspaceSetup({
+        store,
+        careClientFor: (c) => createCareClient({ ...c, maxRetries: 0, timeoutMs: 2000, allowAddress: careHosts.addressRuleFor(c.baseUrl) }),
+        careHosts,
+        logger,
+      }),
       isAdmin: async (_teamId, userId) => admins.has(userId),
-      careClientFor: (c) => createCareClient({ ...c, maxRetries: 0, timeoutMs: 2000, allowAddress: careHosts.addressRuleFor(c.baseUrl) }),
       careHosts,
       onChanged: async (teamId) => void changed.push(teamId),
       signedMetadata: createSignedMetadata({ key: metadataKey(SIGNING_SECRET), now: () => new Date() }),
-      logger: createLogger({ level: 'silent' }),
+      logger,
     });
     app.event('app_home_opened', async ({ event, client, context }) => {
       const teamId = context.teamId ?? '';

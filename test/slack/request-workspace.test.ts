@@ -1,6 +1,6 @@
 import type { Context } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
-import { foreignTeamOf, workspaceOf } from '../../src/slack/tenancy/request-workspace.js';
+import { authorizedWorkspace as workspaceOf, foreignTeamOf } from '../../src/slack/tenancy/request-workspace.js';
 
 /** Bolt's context as its authorize leaves it for an installation of Brightwater Care (T0CARE). */
 const care = { teamId: 'T0CARE', isEnterpriseInstall: false } as Context;

@@ -131,7 +131,7 @@ const authTest: MethodHandler = (ctx) => {
     team_id: team.id,
     user_id: bot.userId,
     bot_id: bot.botId,
-    is_enterprise_install: false,
+    ...(ctx.store.orgWideInstall ? { enterprise_id: ctx.store.orgWideInstall.enterprise.id, is_enterprise_install: true } : { is_enterprise_install: false }),
   };
 };
 

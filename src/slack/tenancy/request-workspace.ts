@@ -22,8 +22,8 @@ import type { Logger } from '../../logging/logger.js';
 import { safeRespond } from '../respond.js';
 import { messageModal } from '../views/simple-modals.js';
 
-/** The workspace a request acts in: the org for an org-wide install, else the team. */
-export function workspaceOf(context: Context): string | undefined {
+/** The workspace Bolt authorised a request for: the org for an org-wide install, else the team (workspace-on-context.ts puts it on the context). */
+export function authorizedWorkspace(context: Context): string | undefined {
   return (context.isEnterpriseInstall ? context.enterpriseId : context.teamId) ?? undefined;
 }
 
@@ -39,7 +39,7 @@ const str = (value: unknown): string | undefined => (typeof value === 'string' &
 
 /** Pure: the workspace the payload says its person is of, when that is not the one the request acts in; undefined when they agree. */
 export function foreignTeamOf(context: Context, body: Body): string | undefined {
-  const workspaceId = workspaceOf(context);
+  const workspaceId = authorizedWorkspace(context);
   if (!workspaceId) return undefined;
   if (context.isEnterpriseInstall) {
     const enterprise = idOf(body.enterprise) ?? str((body.team as { enterprise_id?: unknown } | null | undefined)?.enterprise_id) ?? str(body.enterprise_id);
@@ -92,7 +92,7 @@ export function registerWorkspaceCheck(app: App, logger: Logger): void {
     const body = args.body as unknown as Body;
     const foreign = foreignTeamOf(args.context, body);
     if (!foreign) return args.next();
-    logger.info('a request from a person of another workspace was refused', { team: workspaceOf(args.context), personTeam: foreign, type: body.type });
+    logger.info('a request from a person of another workspace was refused', { team: authorizedWorkspace(args.context), personTeam: foreign, type: body.type });
     await refuse(args, body, logger);
   });
 }

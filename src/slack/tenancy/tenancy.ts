@@ -4,8 +4,10 @@
  * listener (after request-workspace.ts has refused a person of another
  * workspace), this middleware
  * - resolves the request's workspace (Bolt's context: the team, or the org for
- *   an org-wide install; request-workspace.ts) and runs the rest of the request in its scope
- *   (workspace-scope.ts), so listeners use that workspace's services only;
+ *   an org-wide install; request-workspace.ts), puts it on the context, where
+ *   listeners read it (workspace-on-context.ts), and runs the rest of the
+ *   request in its scope (workspace-scope.ts), so listeners use that
+ *   workspace's services only;
  * - answers the workspace's own set-up commands (`/care admins`, `/care
  *   settings`), which work before the care system is connected;
  * - until a care account is connected, answers every `/care` and every click
@@ -15,17 +17,19 @@
  */
 import type { AnyMiddlewareArgs, App, Context } from '@slack/bolt';
 import type { Logger } from '../../logging/logger.js';
-import type { Store } from '../../store/index.js';
+import type { WorkspaceSetup } from '../../services/workspace-setup.js';
 import type { WorkspaceRegistry } from '../../workspaces/registry.js';
 import { safeRespond } from '../respond.js';
-import { workspaceOf } from './request-workspace.js';
+import { putWorkspace } from '../workspace-on-context.js';
+import { authorizedWorkspace } from './request-workspace.js';
 import { parseWorkspaceCommand, runWorkspaceCommand, type WorkspaceCommandDeps } from './workspace-commands.js';
 import type { WorkspaceScope } from './workspace-scope.js';
 
 export interface TenancyDeps {
   registry: WorkspaceRegistry;
   scope: WorkspaceScope;
-  store: Pick<Store, 'deleteInstallation' | 'deleteCareConnection' | 'appendAudit'> & WorkspaceCommandDeps['store'];
+  /** Workspace set-up and forgetting, with their audit rows (services/workspace-setup.ts). */
+  setup: Pick<WorkspaceSetup, 'forget'> & WorkspaceCommandDeps['setup'];
   logger: Logger;
   /** Why a person is an admin of a workspace, or null (workspace-admins.ts). */
   adminReason(workspaceId: string, userId: string): ReturnType<WorkspaceCommandDeps['adminReason']>;
@@ -46,20 +50,13 @@ const eventType = (body: Record<string, unknown>) =>
   body.type === 'event_callback' ? ((body.event as { type?: string } | undefined)?.type ?? undefined) : undefined;
 
 export function registerTenancy(app: App, deps: TenancyDeps): void {
-  const { registry, scope, store, logger } = deps;
+  const { registry, scope, setup, logger } = deps;
 
   async function forget(body: Record<string, unknown>, why: string) {
     const teamId = typeof body.team_id === 'string' ? body.team_id : undefined;
     const enterpriseId = typeof body.enterprise_id === 'string' ? body.enterprise_id : undefined;
-    const orgWide = body.is_enterprise_install === true;
-    const workspaceId = orgWide ? enterpriseId : teamId;
+    const workspaceId = await setup.forget({ isEnterpriseInstall: body.is_enterprise_install === true, teamId, enterpriseId }, why);
     if (!workspaceId) return;
-    const query = orgWide ? { isEnterpriseInstall: true, enterpriseId } : { isEnterpriseInstall: false, teamId };
-    // Who first installed it stays its installer if it is installed again (services/installs.ts reads this row).
-    const installer = (await store.getInstallation(query).catch(() => null))?.user.id;
-    await store.deleteInstallation(query);
-    await store.deleteCareConnection(workspaceId);
-    await store.appendAudit({ teamId: workspaceId, userId: '-', verb: 'workspace.uninstalled', details: { why, ...(installer ? { installer } : {}) } });
     await registry.refresh(workspaceId);
     logger.info('workspace uninstalled: its tokens and care secrets are deleted, its jobs stop', { team: workspaceId, why });
   }
@@ -74,9 +71,11 @@ export function registerTenancy(app: App, deps: TenancyDeps): void {
     const args = raw as unknown as AnyArgs;
     const body = args.body as unknown as Record<string, unknown>;
     const type = eventType(body);
+    // The request's workspace, on its context for every listener (workspace-on-context.ts).
+    const workspaceId = authorizedWorkspace(args.context);
+    if (workspaceId) putWorkspace(args.context, workspaceId);
     if (type === 'app_uninstalled' || type === 'tokens_revoked') return args.next();
     if (deps.isSetupInteraction(body)) return args.next();
-    const workspaceId = workspaceOf(args.context);
     if (!workspaceId) return; // nothing here to serve it with
 
     // The workspace's own set-up commands, connected or not.
@@ -85,7 +84,7 @@ export function registerTenancy(app: App, deps: TenancyDeps): void {
       if (cmd) {
         await args.ack();
         const text = await runWorkspaceCommand(cmd, workspaceId, args.command.user_id, {
-          store,
+          setup,
           defaults: deps.defaults,
           adminReason: (userId) => deps.adminReason(workspaceId, userId),
           onChanged: () => registry.refresh(workspaceId),

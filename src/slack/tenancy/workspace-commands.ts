@@ -12,9 +12,8 @@
  *   /care connect                     where to connect the care system
  */
 import { careWebTemplateProblem } from '../../services/care-web-link.js';
-import type { Store, WorkspaceSettings } from '../../store/index.js';
+import type { WorkspaceSettings, WorkspaceSetup } from '../../services/workspace-setup.js';
 import { isValidTimeZone } from '../../time/zones.js';
-import { installationOf } from '../../workspaces/installation-of.js';
 import type { AdminReason } from '../../workspaces/workspace-admins.js';
 
 export type WorkspaceCommand =
@@ -57,7 +56,8 @@ export function parseWorkspaceCommand(text: string): WorkspaceCommand | null {
 }
 
 export interface WorkspaceCommandDeps {
-  store: Pick<Store, 'getInstallation' | 'getWorkspaceSettings' | 'setWorkspaceSettings' | 'appendAudit'>;
+  /** Reads and changes the workspace's settings, writing their audit rows (services/workspace-setup.ts). */
+  setup: Pick<WorkspaceSetup, 'installer' | 'settings' | 'changeSettings'>;
   /** Why this person is an admin here, or null (workspace-admins.ts). */
   adminReason(userId: string): Promise<AdminReason | null>;
   /** The deployment's defaults, shown for a setting the workspace has not set. */
@@ -88,33 +88,32 @@ function settingsText(settings: WorkspaceSettings | null, defaults: WorkspaceCom
 
 /** Run one workspace command for `userId`; resolves to the sentence to answer with (ephemeral). */
 export async function runWorkspaceCommand(cmd: WorkspaceCommand, workspaceId: string, userId: string, deps: WorkspaceCommandDeps): Promise<string> {
-  const { store } = deps;
+  const { setup } = deps;
   switch (cmd.kind) {
     case 'usage':
       return cmd.text;
     case 'connect':
       return "Admins connect (or reconnect, or disconnect) the care system from Care Actions' *Home* tab: open the app in the sidebar, then Home.";
     case 'admins': {
-      const [installation, settings] = await Promise.all([installationOf(store, workspaceId), store.getWorkspaceSettings(workspaceId)]);
+      const [installer, settings] = await Promise.all([setup.installer(workspaceId), setup.settings(workspaceId)]);
       const lines = [
-        installation ? `• <@${installation.user.id}> (first installed Care Actions)` : null,
-        ...(settings?.adminUserIds ?? []).filter((id) => id !== installation?.user.id).map((id) => `• <@${id}> (added with /care admins add)`),
+        installer ? `• <@${installer}> (first installed Care Actions)` : null,
+        ...(settings?.adminUserIds ?? []).filter((id) => id !== installer).map((id) => `• <@${id}> (added with /care admins add)`),
       ].filter(Boolean);
       return [`Care Actions admins here:`, ...lines, '• and every Slack workspace admin and owner.', 'Admins add others with `/care admins add @person`.'].join(
         '\n',
       );
     }
     case 'settings':
-      return settingsText(await store.getWorkspaceSettings(workspaceId), deps.defaults);
+      return settingsText(await setup.settings(workspaceId), deps.defaults);
     default:
       break;
   }
   if (!(await deps.adminReason(userId))) return NOT_ADMIN;
-  const settings = await store.getWorkspaceSettings(workspaceId);
+  const settings = await setup.settings(workspaceId);
   const admins = settings?.adminUserIds ?? [];
-  const save = async (patch: Parameters<Store['setWorkspaceSettings']>[1], details: Record<string, unknown>) => {
-    await store.setWorkspaceSettings(workspaceId, patch, userId);
-    await store.appendAudit({ teamId: workspaceId, userId, verb: 'workspace.settings', details });
+  const save = async (patch: Parameters<WorkspaceSetup['changeSettings']>[2], details: Record<string, unknown>) => {
+    await setup.changeSettings(workspaceId, userId, patch, details);
     await deps.onChanged();
   };
   switch (cmd.kind) {

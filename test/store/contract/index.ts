@@ -9,6 +9,7 @@ import { seenEventsContract } from './seen-events.js';
 import { seenRequestsContract } from './seen-requests.js';
 import { summariesContract } from './summaries.js';
 import { teamScopeContract } from './team-scope.js';
+import { workspaceIsolationContract } from './workspace-isolation.js';
 import { workspacesContract } from './workspaces.js';
 
 export function storeContract(h: Harness): void {
@@ -22,4 +23,5 @@ export function storeContract(h: Harness): void {
   summariesContract(h);
   teamScopeContract(h);
   workspacesContract(h);
+  workspaceIsolationContract(h);
 }

@@ -13,6 +13,7 @@ import type { Action } from '../../../care/index.js';
 import type { ActionView } from '../../../services/action-model.js';
 import { patchActionBlocks } from '../../views/patch.js';
 import { buttonListener } from '../error-policy.js';
+import { workspaceOf } from '../../workspace-on-context.js';
 
 function listSourceOf(body: BlockAction): ListSource | null {
   return listSourceOfBlockId(body.actions?.[0]?.block_id);
@@ -25,13 +26,13 @@ function listSourceOf(body: BlockAction): ListSource | null {
  */
 export async function showWhereClicked(
   deps: SlackDeps,
+  teamId: string,
   body: BlockAction,
   respond: Responder,
   view: ActionView,
   note?: string,
   changedBy?: ChangedBy,
 ): Promise<void> {
-  const teamId = body.team?.id ?? '';
   if (body.container?.type === 'view') {
     await publishHome(deps, teamId, body.user.id);
     return;
@@ -74,10 +75,10 @@ export async function showWhereClicked(
 }
 
 /** After a card changed an action: the Home tabs of the clicker and the assignee (the clicker's own Home was just published if they clicked there). */
-export async function refreshHomesAfterClick(deps: SlackDeps, body: BlockAction, view: ActionView): Promise<void> {
+export async function refreshHomesAfterClick(deps: SlackDeps, teamId: string, body: BlockAction, view: ActionView): Promise<void> {
   const clicker = body.user.id;
   const people = [clicker, view.assignee?.slackUserId].filter((u) => u !== clicker || body.container?.type !== 'view');
-  await refreshHomes(deps, body.team?.id ?? '', people);
+  await refreshHomes(deps, teamId, people);
 }
 
 /**
@@ -105,8 +106,8 @@ export function registerCompleteReopen(app: App, deps: SlackDeps): void {
   for (const kind of ['complete', 'reopen'] as const) {
     app.action(
       ActionIds[kind],
-      buttonListener(deps, kind, async ({ body, action, respond }) => {
-        const actor = { teamId: body.team?.id ?? '', userId: body.user.id };
+      buttonListener(deps, kind, async ({ body, action, respond, context }) => {
+        const actor = { teamId: workspaceOf(context), userId: body.user.id };
         const id = action.value ?? '';
         const result = kind === 'complete' ? await deps.actions.complete(actor, id) : await deps.actions.reopen(actor, id);
         const [view] = await deps.actions.views([result.action], actor.teamId);
@@ -116,8 +117,8 @@ export function registerCompleteReopen(app: App, deps: SlackDeps): void {
             ? 'That action was already complete; the card now shows its current state.'
             : 'That action was already open; the card now shows its current state.';
         const changedBy = result.changed && clickedOnSharedPost(body) ? changedWithUndo(deps, actor.teamId, actor.userId, result.action, { kind }) : undefined;
-        await showWhereClicked(deps, body, respond, view!, note, changedBy);
-        if (result.changed) await refreshHomesAfterClick(deps, body, view!);
+        await showWhereClicked(deps, actor.teamId, body, respond, view!, note, changedBy);
+        if (result.changed) await refreshHomesAfterClick(deps, actor.teamId, body, view!);
       }),
     );
   }

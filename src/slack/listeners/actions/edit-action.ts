@@ -9,6 +9,7 @@ import { openThenFill } from '../../modal-flow.js';
 import { type ActionFormInitial, type ActionModalMeta, actionModal, hasMoreOptions, type ReminderForm } from '../../views/action-form-modal.js';
 import { fitTask } from '../../forms/task-limit.js';
 import { buttonListener, tellClicker } from '../error-policy.js';
+import { workspaceOf } from '../../workspace-on-context.js';
 
 const TITLE = 'Edit care action';
 
@@ -42,8 +43,8 @@ async function initialValues(deps: SlackDeps, teamId: string, action: Action, tz
 export function registerEditButton(app: App, deps: SlackDeps): void {
   app.action(
     ActionIds.edit,
-    buttonListener(deps, 'edit', async ({ body, action, respond }) => {
-      const actor = { teamId: body.team?.id ?? '', userId: body.user.id };
+    buttonListener(deps, 'edit', async ({ body, action, respond, context }) => {
+      const actor = { teamId: workspaceOf(context), userId: body.user.id };
       if (!(await deps.identity.getLink(actor))) {
         await tellClicker(deps, body, respond, 'Only people with a linked care account can edit actions. Type `/care link`.');
         return;

@@ -5,6 +5,7 @@ import { ActionIds, CallbackIds } from '../../ids.js';
 import { openThenFill } from '../../modal-flow.js';
 import { approveLinkModal } from '../../views/simple-modals.js';
 import { buttonListener } from '../error-policy.js';
+import { workspaceOf } from '../../workspace-on-context.js';
 
 const TITLE = 'Approve link';
 
@@ -12,10 +13,10 @@ const TITLE = 'Approve link';
 export function registerLinkRequestButtons(app: App, deps: SlackDeps): void {
   app.action(
     ActionIds.approveLink,
-    buttonListener(deps, 'approve link', async ({ body, action }) => {
+    buttonListener(deps, 'approve link', async ({ body, action, context }) => {
       // Only the store is read before views.open (the trigger lives 3 s); that the clicker is an
       // admin is checked when the form is submitted (decideRequest), before anything changes.
-      const admin = { teamId: body.team?.id ?? '', userId: body.user.id };
+      const admin = { teamId: workspaceOf(context), userId: body.user.id };
       const request = await deps.identity.pendingRequest(admin.teamId, Number(action.value));
       await openThenFill(deps, { triggerId: body.trigger_id, title: TITLE, log: 'could not fill the approval form' }, async () => {
         const meta = {
@@ -39,8 +40,8 @@ export function registerLinkRequestButtons(app: App, deps: SlackDeps): void {
 
   app.action(
     ActionIds.rejectLink,
-    buttonListener(deps, 'reject link', async ({ body, action }) => {
-      const admin = { teamId: body.team?.id ?? '', userId: body.user.id };
+    buttonListener(deps, 'reject link', async ({ body, action, context }) => {
+      const admin = { teamId: workspaceOf(context), userId: body.user.id };
       const request = await deps.identity.decideRequest(admin, Number(action.value), 'rejected');
       if (body.channel?.id && body.message?.ts) {
         await deps.slack.chat.update({

@@ -3,13 +3,14 @@ import type { SlackDeps } from '../../deps.js';
 import { ActionIds } from '../../ids.js';
 import { openCreateForm } from '../../open-action-form.js';
 import { buttonListener, tellClicker } from '../error-policy.js';
+import { workspaceOf } from '../../workspace-on-context.js';
 
 /** "New action" (help, Home tab): the create form, for people with a linked care account. */
 export function registerNewActionButton(app: App, deps: SlackDeps): void {
   app.action(
     ActionIds.newAction,
-    buttonListener(deps, 'new action', async ({ body, respond }) => {
-      const actor = { teamId: body.team?.id ?? '', userId: body.user.id };
+    buttonListener(deps, 'new action', async ({ body, respond, context }) => {
+      const actor = { teamId: workspaceOf(context), userId: body.user.id };
       if (!(await deps.identity.getLink(actor))) {
         await tellClicker(deps, body, respond, 'Link your care account first: type `/care link`.');
         return;

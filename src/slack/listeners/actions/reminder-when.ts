@@ -3,14 +3,15 @@ import type { SlackDeps } from '../../deps.js';
 import { FIELD_ACTION_ID, REMINDER_WHEN_BLOCK } from '../../ids.js';
 import { type FormViewPayload, redrawActionForm } from '../../redraw-action-form.js';
 import { buttonListener } from '../error-policy.js';
+import { workspaceOf } from '../../workspace-on-context.js';
 
 /** A reminder's "when" changed in the action form: drawn again, with a time picker for "at a time of day". */
 export function registerReminderWhen(app: App, deps: SlackDeps): void {
   app.action<BlockAction>(
     { type: 'block_actions', block_id: REMINDER_WHEN_BLOCK, action_id: FIELD_ACTION_ID },
-    buttonListener<BlockElementAction>(deps, 'reminder when', async ({ body }) => {
+    buttonListener<BlockElementAction>(deps, 'reminder when', async ({ body, context }) => {
       if (!body.view) return;
-      await redrawActionForm(deps, { teamId: body.team?.id ?? '', userId: body.user.id }, body.view as FormViewPayload);
+      await redrawActionForm(deps, { teamId: workspaceOf(context), userId: body.user.id }, body.view as FormViewPayload);
     }),
   );
 }

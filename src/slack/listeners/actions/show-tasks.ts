@@ -4,13 +4,14 @@ import { ActionIds } from '../../ids.js';
 import { safeRespond } from '../../respond.js';
 import { showTasksAnswer } from '../../views/show-tasks.js';
 import { buttonListener } from '../error-policy.js';
+import { workspaceOf } from '../../workspace-on-context.js';
 
 /** The button under `/care digest here … --show-tasks` in a public channel: an admin's second, explicit step. */
 export function registerShowTasksButton(app: App, deps: SlackDeps): void {
   app.action(
     ActionIds.showTasksConfirm,
-    buttonListener(deps, 'show task text', async ({ body, action, respond }) => {
-      const actor = { teamId: body.team?.id ?? '', userId: body.user.id };
+    buttonListener(deps, 'show task text', async ({ body, action, respond, context }) => {
+      const actor = { teamId: workspaceOf(context), userId: body.user.id };
       const channelId = body.channel?.id ?? body.container?.channel_id ?? '';
       const result = await deps.channelSetup.confirmShowTasks(actor, channelId, Number(action.value));
       await safeRespond(respond, { response_type: 'ephemeral', replace_original: true, text: showTasksAnswer(channelId, result) }, deps.logger);

@@ -13,6 +13,7 @@ import { SNOOZE_TITLE, type SnoozeConfirmMeta, type SnoozeMeta, snoozeConfirmMod
 import type { Responder } from '../../respond.js';
 import { buttonListener, tellClicker } from '../error-policy.js';
 import { refreshHomesAfterClick, showWhereClicked } from './complete-reopen.js';
+import { workspaceOf } from '../../workspace-on-context.js';
 
 const NOT_LINKED = 'Only people with a linked care account can snooze actions. Type `/care link` to link yours.';
 const ALREADY_COMPLETE = 'That action is already complete, so it was not snoozed; the card now shows its current state.';
@@ -28,6 +29,7 @@ type CareAction = Awaited<ReturnType<SlackDeps['actions']['resolve']>>;
  */
 async function openForAction(
   deps: SlackDeps,
+  teamId: string,
   body: SnoozeClick,
   respond: Responder,
   actionId: string,
@@ -41,8 +43,8 @@ async function openForAction(
     return messageModal(SNOOZE_TITLE, 'That action is already complete, so there is nothing to snooze.');
   });
   if (shown && found.complete) {
-    const [view] = await deps.actions.views([found.complete], body.team?.id ?? '');
-    await showWhereClicked(deps, body, respond, view!);
+    const [view] = await deps.actions.views([found.complete], teamId);
+    await showWhereClicked(deps, teamId, body, respond, view!);
   }
 }
 
@@ -50,9 +52,9 @@ async function openForAction(
  * "Pick a date and time…": the form, starting at the action's due time when that is still ahead,
  * else tomorrow at the same time. From a channel post it names the assignee and says everyone sees it.
  */
-async function openSnoozeForm(deps: SlackDeps, body: SnoozeClick, respond: Responder, actionId: string, blockId: string): Promise<void> {
-  const actor = { teamId: body.team?.id ?? '', userId: body.user.id };
-  await openForAction(deps, body, respond, actionId, async ({ tz, current }) => {
+async function openSnoozeForm(deps: SlackDeps, teamId: string, body: SnoozeClick, respond: Responder, actionId: string, blockId: string): Promise<void> {
+  const actor = { teamId, userId: body.user.id };
+  await openForAction(deps, teamId, body, respond, actionId, async ({ tz, current }) => {
     const [view] = await deps.actions.views([current], actor.teamId);
     const now = deps.now();
     const due = parseApiDateTime(current.due);
@@ -69,9 +71,17 @@ async function openSnoozeForm(deps: SlackDeps, body: SnoozeClick, respond: Respo
  * A quick snooze on a channel post asks first, naming the action, its assignee and the new due time
  * (worked out now, in the clicker's zone); Snooze there snoozes it (snooze-confirm-submit.ts).
  */
-async function askBeforeSnooze(deps: SlackDeps, body: SnoozeClick, respond: Responder, actionId: string, choice: SnoozeChoice, blockId: string): Promise<void> {
-  const actor = { teamId: body.team?.id ?? '', userId: body.user.id };
-  await openForAction(deps, body, respond, actionId, async ({ tz, current }) => {
+async function askBeforeSnooze(
+  deps: SlackDeps,
+  teamId: string,
+  body: SnoozeClick,
+  respond: Responder,
+  actionId: string,
+  choice: SnoozeChoice,
+  blockId: string,
+): Promise<void> {
+  const actor = { teamId, userId: body.user.id };
+  await openForAction(deps, teamId, body, respond, actionId, async ({ tz, current }) => {
     const [view] = await deps.actions.views([current], actor.teamId);
     const due = snoozeDue(choice, { now: deps.now(), due: parseApiDateTime(current.due), tz });
     const origin = clickOrigin(body, blockId);
@@ -89,22 +99,22 @@ async function askBeforeSnooze(deps: SlackDeps, body: SnoozeClick, respond: Resp
 export function registerSnooze(app: App, deps: SlackDeps): void {
   app.action(
     ActionIds.snooze,
-    buttonListener<StaticSelectAction>(deps, 'snooze', async ({ body, action, respond }) => {
+    buttonListener<StaticSelectAction>(deps, 'snooze', async ({ body, action, respond, context }) => {
       const picked = parseSnoozeOption(action.selected_option?.value);
       if (!picked) throw new Error('the Snooze menu sent an option it does not have');
-      const actor = { teamId: body.team?.id ?? '', userId: body.user.id };
+      const actor = { teamId: workspaceOf(context), userId: body.user.id };
       if (!(await deps.identity.getLink(actor))) {
         await tellClicker(deps, body, respond, NOT_LINKED);
         return;
       }
       if (picked.choice === 'pick') {
-        await openSnoozeForm(deps, body, respond, picked.actionId, action.block_id);
+        await openSnoozeForm(deps, actor.teamId, body, respond, picked.actionId, action.block_id);
         return;
       }
       const choice = picked.choice;
       if (!isSnoozeChoice(choice)) throw new Error('the Snooze menu sent an option it does not have');
       if (clickedOnSharedPost(body)) {
-        await askBeforeSnooze(deps, body, respond, picked.actionId, choice, action.block_id);
+        await askBeforeSnooze(deps, actor.teamId, body, respond, picked.actionId, choice, action.block_id);
         return;
       }
       const [tz, now] = [await deps.profiles.tz(actor.userId), deps.now()];
@@ -115,8 +125,8 @@ export function registerSnooze(app: App, deps: SlackDeps): void {
         : choice === 'evening' && localParts(now, tz).time >= EVENING_TIME
           ? `It was already past ${EVENING_TIME}, so it is now due tomorrow at ${EVENING_TIME}.`
           : undefined;
-      await showWhereClicked(deps, body, respond, view!, note);
-      if (result.changed) await refreshHomesAfterClick(deps, body, view!);
+      await showWhereClicked(deps, actor.teamId, body, respond, view!, note);
+      if (result.changed) await refreshHomesAfterClick(deps, actor.teamId, body, view!);
     }),
   );
 }

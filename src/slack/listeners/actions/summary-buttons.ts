@@ -6,6 +6,7 @@ import { ActionIds, CallbackIds } from '../../ids.js';
 import { openThenFill } from '../../modal-flow.js';
 import { summaryModal } from '../../views/summary-setting.js';
 import { buttonListener } from '../error-policy.js';
+import { workspaceOf } from '../../workspace-on-context.js';
 
 const TITLE = 'Morning summary';
 
@@ -13,8 +14,8 @@ const TITLE = 'Morning summary';
 export function registerSummaryButtons(app: App, deps: SlackDeps): void {
   app.action(
     ActionIds.summaryChange,
-    buttonListener(deps, 'summary change', async ({ body }) => {
-      const actor = { teamId: body.team?.id ?? '', userId: body.user.id };
+    buttonListener(deps, 'summary change', async ({ body, context }) => {
+      const actor = { teamId: workspaceOf(context), userId: body.user.id };
       // The trigger lives 3 s: open first, then read the setting and the person's zone (a Slack call).
       await openThenFill(deps, { triggerId: body.trigger_id, title: TITLE, log: 'could not fill the summary form' }, async () => {
         const status = await deps.summaries.status(actor);
@@ -26,8 +27,8 @@ export function registerSummaryButtons(app: App, deps: SlackDeps): void {
 
   app.action(
     ActionIds.summaryOff,
-    buttonListener(deps, 'summary off', async ({ body }) => {
-      const actor = { teamId: body.team?.id ?? '', userId: body.user.id };
+    buttonListener(deps, 'summary off', async ({ body, context }) => {
+      const actor = { teamId: workspaceOf(context), userId: body.user.id };
       await deps.summaries.turnOff(actor);
       await publishHome(deps, actor.teamId, actor.userId);
     }),

@@ -5,6 +5,7 @@ import { ActionIds, isCareId } from '../../ids.js';
 import { clickedOnSharedPost } from '../../surface.js';
 import { buttonListener } from '../error-policy.js';
 import { refreshHomesAfterClick, showWhereClicked } from './complete-reopen.js';
+import { workspaceOf } from '../../workspace-on-context.js';
 
 /** Whether the Take it button clicked (on a message or the Home tab, whose blocks Slack sends back) asked nothing: the action was shown as nobody's. */
 function shownAsUnassigned(body: BlockAction, actionId: string): boolean {
@@ -26,8 +27,8 @@ type Element = { action_id?: string; value?: string; confirm?: unknown };
 export function registerTakeItButton(app: App, deps: SlackDeps): void {
   app.action(
     ActionIds.takeIt,
-    buttonListener(deps, 'take-it', async ({ body, action, respond }) => {
-      const actor = { teamId: body.team?.id ?? '', userId: body.user.id };
+    buttonListener(deps, 'take-it', async ({ body, action, respond, context }) => {
+      const actor = { teamId: workspaceOf(context), userId: body.user.id };
       const id = action.value ?? '';
       if (!isCareId(id)) throw new Error('the Take it button carried no action Id');
       // A button that asked nothing was shown on an action nobody had: if someone took it meanwhile, it is not taken from them unasked.
@@ -40,9 +41,9 @@ export function registerTakeItButton(app: App, deps: SlackDeps): void {
           ? 'It is already assigned to you; the post now shows its current state.'
           : `Someone took it meanwhile: it is assigned to ${view!.assignee?.slackUserId ? `<@${view!.assignee.slackUserId}>` : 'someone else'} now, so it was left with them. The post now shows its current state.`;
       const changedBy = result.changed && clickedOnSharedPost(body) ? { kind: 'take' as const, by: actor.userId } : undefined;
-      await showWhereClicked(deps, body, respond, view!, note, changedBy);
+      await showWhereClicked(deps, actor.teamId, body, respond, view!, note, changedBy);
       if (!result.changed) return;
-      await refreshHomesAfterClick(deps, body, view!);
+      await refreshHomesAfterClick(deps, actor.teamId, body, view!);
       // The action left the Home tab of the person it was taken from.
       const from = result.previousAssignee ? await deps.identity.slackUserFor(actor.teamId, result.previousAssignee) : null;
       if (from && from !== actor.userId) await refreshHomes(deps, actor.teamId, [from]);

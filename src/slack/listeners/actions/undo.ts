@@ -5,6 +5,7 @@ import { readUndoValue, UNDO_WINDOW_MS, type UndoGrant } from '../../undo-token.
 import { changedByBlock } from '../../views/changed-by.js';
 import { buttonListener, tellClicker } from '../error-policy.js';
 import { refreshHomesAfterClick, showWhereClicked } from './complete-reopen.js';
+import { workspaceOf } from '../../workspace-on-context.js';
 
 const MINUTES = UNDO_WINDOW_MS / 60_000;
 
@@ -49,8 +50,8 @@ async function dropUndoButton(deps: SlackDeps, body: BlockAction, grant: UndoGra
 export function registerUndoButton(app: App, deps: SlackDeps): void {
   app.action(
     ActionIds.undo,
-    buttonListener(deps, 'undo', async ({ body, action, respond }) => {
-      const actor = { teamId: body.team?.id ?? '', userId: body.user.id };
+    buttonListener(deps, 'undo', async ({ body, action, respond, context }) => {
+      const actor = { teamId: workspaceOf(context), userId: body.user.id };
       const grant = readUndoValue(deps.signedMetadata, actor.teamId, action.value);
       if (!grant) {
         await tellClicker(
@@ -81,14 +82,14 @@ export function registerUndoButton(app: App, deps: SlackDeps): void {
         // The post is drawn from the action as it is now, saying it was undone: true whichever click Slack
         // answers last (this click's copy of the post may be older than the redraw the used Undo made).
         const [now] = await deps.actions.views([await deps.actions.resolve({ type: 'id', id: grant.actionId })], actor.teamId);
-        await showWhereClicked(deps, body, respond, now!, undefined, { kind: 'undo', by: grant.by });
+        await showWhereClicked(deps, actor.teamId, body, respond, now!, undefined, { kind: 'undo', by: grant.by });
         await tellClicker(deps, body, respond, `This Undo was already used: your change was undone once. ${await otherWay(deps, grant)}`);
         return;
       }
       const [view] = await deps.actions.views([outcome.action], actor.teamId);
       if (outcome.kind === 'changed') {
         // The post shows the action as it is now, and who made the change, without Undo.
-        await showWhereClicked(deps, body, respond, view!, undefined, { kind: grant.kind, by: grant.by });
+        await showWhereClicked(deps, actor.teamId, body, respond, view!, undefined, { kind: grant.kind, by: grant.by });
         const label = outcome.action.action_no ? `#${outcome.action.action_no}` : 'This action';
         await tellClicker(
           deps,
@@ -98,8 +99,8 @@ export function registerUndoButton(app: App, deps: SlackDeps): void {
         );
         return;
       }
-      await showWhereClicked(deps, body, respond, view!, undefined, { kind: 'undo', by: actor.userId });
-      await refreshHomesAfterClick(deps, body, view!);
+      await showWhereClicked(deps, actor.teamId, body, respond, view!, undefined, { kind: 'undo', by: actor.userId });
+      await refreshHomesAfterClick(deps, actor.teamId, body, view!);
     }),
   );
 }

@@ -4,13 +4,14 @@ import { publishHome } from '../../home-publisher.js';
 import { ActionIds } from '../../ids.js';
 import { safeRespond } from '../../respond.js';
 import { buttonListener } from '../error-policy.js';
+import { workspaceOf } from '../../workspace-on-context.js';
 
 /** "Unlink" beside a row of `/care links` (admins). */
 export function registerUnlinkButton(app: App, deps: SlackDeps): void {
   app.action(
     ActionIds.unlink,
-    buttonListener(deps, 'unlink', async ({ body, action, respond }) => {
-      const actor = { teamId: body.team?.id ?? '', userId: body.user.id };
+    buttonListener(deps, 'unlink', async ({ body, action, respond, context }) => {
+      const actor = { teamId: workspaceOf(context), userId: body.user.id };
       const target = action.value ?? '';
       const removed = await deps.identity.unlink(actor, target);
       await safeRespond(

@@ -5,6 +5,7 @@ import { safeRespond } from '../../respond.js';
 import { actionCard, actionLabel } from '../../views/action-card.js';
 import { context } from '../../views/blocks.js';
 import { buttonListener } from '../error-policy.js';
+import { workspaceOf } from '../../workspace-on-context.js';
 
 /**
  * View (value: the action Id), on posts where task text is hidden: the full
@@ -15,8 +16,8 @@ import { buttonListener } from '../error-policy.js';
 export function registerViewButton(app: App, deps: SlackDeps): void {
   app.action(
     ActionIds.view,
-    buttonListener(deps, 'view', async ({ body, action, respond }) => {
-      const actor = { teamId: body.team?.id ?? '', userId: body.user.id };
+    buttonListener(deps, 'view', async ({ body, action, respond, context: request }) => {
+      const actor = { teamId: workspaceOf(request), userId: body.user.id };
       await deps.identity.requireLink(actor);
       const id = action.value ?? '';
       if (!isCareId(id)) throw new Error('the View button carried no action Id');

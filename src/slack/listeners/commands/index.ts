@@ -12,6 +12,7 @@ import { digestHere, digestList, digestNow, digestOff, route, routeOff, routes }
 import { literature, locations } from './directory.js';
 import type { CommandHandler, CommandKind } from './handler.js';
 import { summaryOff, summarySet, summaryShow } from './summary.js';
+import { workspaceOf } from '../../workspace-on-context.js';
 
 /**
  * Every `/care` command kind and its handler. Exhaustive: a kind added to the
@@ -55,7 +56,7 @@ function handle(cmd: Command & { kind: CommandKind }, ctx: CommandContext, deps:
  * An answer slower than SLOW_AFTER_MS is preceded by a "slow" line (slow-answer.ts).
  */
 export function registerCareCommand(app: App, deps: SlackDeps): void {
-  app.command('/care', async ({ command, ack, respond }) => {
+  app.command('/care', async ({ command, ack, respond, context }) => {
     await ack();
     const answer = patientReply<{ text: string; blocks?: unknown[] }>(
       async (m) => {
@@ -64,7 +65,7 @@ export function registerCareCommand(app: App, deps: SlackDeps): void {
       { text: SLOW_TEXT },
     );
     const ctx: CommandContext = {
-      teamId: command.team_id,
+      teamId: workspaceOf(context),
       userId: command.user_id,
       channelId: command.channel_id,
       triggerId: command.trigger_id,

@@ -1,11 +1,12 @@
 import type { App } from '@slack/bolt';
 import type { SlackDeps } from '../../deps.js';
 import { homeOpened } from '../../home-publisher.js';
+import { workspaceOf } from '../../workspace-on-context.js';
 
 /** app_home_opened: publish the Home tab, at most once per person per few seconds (idempotent, so Slack's redeliveries are harmless). */
 export function registerAppHomeOpened(app: App, deps: SlackDeps): void {
-  app.event('app_home_opened', async ({ event, body }) => {
+  app.event('app_home_opened', async ({ event, context }) => {
     if (event.tab !== 'home') return;
-    await homeOpened(deps, body.team_id ?? '', event.user);
+    await homeOpened(deps, workspaceOf(context), event.user);
   });
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { SlackDeps } from '../../deps.js';
 import { CallbackIds, FieldIds } from '../../ids.js';
 import { careUserOption } from '../../views/simple-modals.js';
+import { workspaceOf } from '../../workspace-on-context.js';
 
 const BUDGET_MS = 2500;
 
@@ -17,8 +18,8 @@ const MetaSchema = z.object({ requestId: z.string().regex(/^\d+$/) });
  * when users cannot be read, the list is empty and the form's Id field remains.
  */
 export function registerCareUserOptions(app: App, deps: SlackDeps): void {
-  app.options<'block_suggestion'>({ type: 'block_suggestion', block_id: FieldIds.linkCareUser }, async ({ ack, body }) => {
-    const actor = { teamId: body.team?.id ?? '', userId: body.user.id };
+  app.options<'block_suggestion'>({ type: 'block_suggestion', block_id: FieldIds.linkCareUser }, async ({ ack, body, context }) => {
+    const actor = { teamId: workspaceOf(context), userId: body.user.id };
     const query = 'value' in body && typeof body.value === 'string' ? body.value : '';
     const sealed = body.view?.private_metadata;
     const meta = sealed ? MetaSchema.safeParse(deps.signedMetadata.decode(sealed, { ...actor, form: CallbackIds.approveLinkModal })) : undefined;

@@ -3,12 +3,13 @@ import type { SlackDeps } from '../../deps.js';
 import { CallbackIds } from '../../ids.js';
 import { openCreateForm } from '../../open-action-form.js';
 import { tellByDm, withDmOnFailure } from '../error-policy.js';
+import { workspaceOf } from '../../workspace-on-context.js';
 
 /** Message shortcut "Create care action": task prefilled from the message, confirmed in its thread. */
 export function registerCreateFromMessage(app: App, deps: SlackDeps): void {
-  app.shortcut<MessageShortcut>(CallbackIds.createFromMessage, async ({ ack, shortcut }) => {
+  app.shortcut<MessageShortcut>(CallbackIds.createFromMessage, async ({ ack, shortcut, context }) => {
     await ack();
-    const actor = { teamId: shortcut.team?.id ?? '', userId: shortcut.user.id };
+    const actor = { teamId: workspaceOf(context), userId: shortcut.user.id };
     // A shortcut has no response_url: the person hears why in a DM instead of nothing happening.
     await withDmOnFailure(deps, actor.userId, { log: 'message shortcut failed', lead: 'I could not open the form' }, async () => {
       if (!(await deps.identity.getLink(actor))) {

@@ -6,6 +6,7 @@ import { CallbackIds, FIELD_ACTION_ID, FieldIds, isCareId } from '../../ids.js';
 import { careAccountText, linkedNotice } from '../../views/links.js';
 import { damagedFormModal } from '../../views/simple-modals.js';
 import { fieldError } from '../error-policy.js';
+import { workspaceOf } from '../../workspace-on-context.js';
 
 const MetaSchema = z.object({ requestId: z.string().regex(/^\d+$/), channel: z.string().optional(), ts: z.string().optional() });
 
@@ -42,8 +43,8 @@ export function chosenCareUser(raw: unknown, shown: ReadonlySet<string>): Picked
 
 /** The admin's "Approve link" modal: link the requester to the care user picked (or whose Id was given). */
 export function registerApproveLinkModal(app: App, deps: SlackDeps): void {
-  app.view(CallbackIds.approveLinkModal, async ({ ack, body, view }) => {
-    const admin = { teamId: body.team?.id ?? view.team_id, userId: body.user.id };
+  app.view(CallbackIds.approveLinkModal, async ({ ack, body, view, context }) => {
+    const admin = { teamId: workspaceOf(context), userId: body.user.id };
     // Which request is decided and which message is updated come only from metadata we sealed for this admin.
     const issued = MetaSchema.safeParse(deps.signedMetadata.decode(view.private_metadata, { ...admin, form: CallbackIds.approveLinkModal }));
     if (!issued.success) {

@@ -7,6 +7,7 @@ import { CARE_ID, CallbackIds } from '../../ids.js';
 import { damagedFormModal, messageModal } from '../../views/simple-modals.js';
 import { SNOOZE_TITLE } from '../../views/snooze-modal.js';
 import { finishSnooze } from './snooze-finish.js';
+import { workspaceOf } from '../../workspace-on-context.js';
 
 const MetaSchema = z.object({
   actionId: z.string().regex(CARE_ID),
@@ -22,8 +23,8 @@ const MetaSchema = z.object({
  * while the question was open is not used: the person is asked to pick again.
  */
 export function registerSnoozeConfirmSubmit(app: App, deps: SlackDeps): void {
-  app.view(CallbackIds.snoozeConfirm, async ({ ack, body, view }) => {
-    const actor = { teamId: body.team?.id ?? view.team_id, userId: body.user.id };
+  app.view(CallbackIds.snoozeConfirm, async ({ ack, body, view, context }) => {
+    const actor = { teamId: workspaceOf(context), userId: body.user.id };
     const issued = MetaSchema.safeParse(deps.signedMetadata.decode(view.private_metadata, { ...actor, form: CallbackIds.snoozeConfirm }));
     if (!issued.success) {
       deps.logger.warn('refused a form whose private_metadata did not verify (forged, another person’s, or expired)', {

@@ -7,6 +7,7 @@ import { CARE_ID, CallbackIds, FIELD_ACTION_ID, FieldIds } from '../../ids.js';
 import { damagedFormModal } from '../../views/simple-modals.js';
 import { SNOOZE_TITLE } from '../../views/snooze-modal.js';
 import { finishSnooze } from './snooze-finish.js';
+import { workspaceOf } from '../../workspace-on-context.js';
 
 const MetaSchema = z.object({
   actionId: z.string().regex(CARE_ID),
@@ -31,8 +32,8 @@ export function parseSnoozeForm(values: Values, tz: string, now: Date): { ok: tr
 
 /** The snooze form: closes at once when the date and time are sound, then snoozes and updates the card it came from (finishSnooze). */
 export function registerSnoozeSubmit(app: App, deps: SlackDeps): void {
-  app.view(CallbackIds.snoozeModal, async ({ ack, body, view }) => {
-    const actor = { teamId: body.team?.id ?? view.team_id, userId: body.user.id };
+  app.view(CallbackIds.snoozeModal, async ({ ack, body, view, context }) => {
+    const actor = { teamId: workspaceOf(context), userId: body.user.id };
     const issued = MetaSchema.safeParse(deps.signedMetadata.decode(view.private_metadata, { ...actor, form: CallbackIds.snoozeModal }));
     if (!issued.success) {
       deps.logger.warn('refused a form whose private_metadata did not verify (forged, another person’s, or expired)', {

@@ -5,6 +5,7 @@ import { publishHome } from '../../home-publisher.js';
 import { CallbackIds, FIELD_ACTION_ID, FieldIds } from '../../ids.js';
 import { damagedFormModal } from '../../views/simple-modals.js';
 import { fieldError } from '../error-policy.js';
+import { workspaceOf } from '../../workspace-on-context.js';
 
 const MetaSchema = z.object({ from: z.literal('home') });
 const FormSchema = z.object({
@@ -14,8 +15,8 @@ const FormSchema = z.object({
 
 /** The morning summary form: save the time and days (turning it on), then refresh the Home tab. */
 export function registerSummaryModal(app: App, deps: SlackDeps): void {
-  app.view(CallbackIds.summaryModal, async ({ ack, body, view }) => {
-    const actor = { teamId: body.team?.id ?? view.team_id, userId: body.user.id };
+  app.view(CallbackIds.summaryModal, async ({ ack, body, view, context }) => {
+    const actor = { teamId: workspaceOf(context), userId: body.user.id };
     const issued = MetaSchema.safeParse(deps.signedMetadata.decode(view.private_metadata, { ...actor, form: CallbackIds.summaryModal }));
     if (!issued.success) {
       deps.logger.warn('refused a form whose private_metadata did not verify (forged, another person’s, or expired)', {

@@ -26,17 +26,16 @@ import type {
 } from '@slack/bolt';
 import type { types } from '@slack/bolt';
 import { z } from 'zod';
-import type { CareClient } from '../../../care/index.js';
 import type { Logger } from '../../../logging/logger.js';
-import { careAddressChoiceOf, careAddressHost } from '../../../services/care-address.js';
-import { type ConnectionCheck, checkCareConnection } from '../../../services/care-connection-check.js';
+import { careAddressChoiceOf } from '../../../services/care-address.js';
 import type { CareHostPolicy } from '../../../services/care-hosts.js';
-import type { Store } from '../../../store/index.js';
+import type { CareAccount, WorkspaceSetup } from '../../../services/workspace-setup.js';
 import { readConnectCareForm } from '../../forms/connect-care-form.js';
 import { ConnectCareIds as Ids } from '../../ids.js';
 import { failedModal, openThenFill } from '../../modal-flow.js';
 import type { SignedMetadata } from '../../signed-metadata.js';
 import { userText } from '../../text.js';
+import { workspaceOf } from '../../workspace-on-context.js';
 import type { Block } from '../../views/blocks.js';
 import {
   type ConnectCareInitial,
@@ -51,11 +50,10 @@ import { damagedFormModal } from '../../views/simple-modals.js';
 import { type ButtonArgs, buttonListener, failureLine, logFailure } from '../error-policy.js';
 
 export interface ConnectCareDeps {
-  store: Pick<Store, 'getCareConnection' | 'setCareConnection' | 'deleteCareConnection' | 'appendAudit'>;
+  /** Checks, saves and forgets the care account, and writes its audit rows (services/workspace-setup.ts). */
+  setup: Pick<WorkspaceSetup, 'careAccount' | 'connectCare' | 'disconnectCare'>;
   isAdmin(teamId: string, userId: string): Promise<boolean>;
-  /** Build a care client for these credentials (the app passes createCareClient with its logger/limits); closed after the check. */
-  careClientFor(c: { baseUrl: string; accountId: string; apiKey: string; apiSecret: string }): CareClient;
-  /** The care API hosts this deployment may reach (CARE_API_HOSTS); careClientFor's clients connect only where it allows. */
+  /** The care API hosts this deployment may reach (CARE_API_HOSTS): the form's addresses are read against it. */
   careHosts: CareHostPolicy;
   /** Told after a connection is saved or removed (the app rebuilds that workspace). */
   onChanged(teamId: string, userId: string): Promise<void>;
@@ -68,16 +66,8 @@ const MetaSchema = z.object({ form: z.literal('connect-care') });
 const META = { form: 'connect-care' } as const;
 
 type WebClient = AllMiddlewareArgs['client'];
-interface Actor {
-  /** The workspace: its team Id, or the enterprise Id of an org-wide install. */
-  teamId: string;
-  userId: string;
-}
-
-function actorOf(context: Context, team: { id?: string } | null | undefined, userId: string): Actor | null {
-  const teamId = context.isEnterpriseInstall && context.enterpriseId ? context.enterpriseId : (context.teamId ?? team?.id);
-  return teamId ? { teamId, userId } : null;
-}
+/** The admin, in the workspace the request acts in (workspace-on-context.ts). */
+const actorOf = (context: Context, userId: string) => ({ teamId: workspaceOf(context), userId });
 
 async function dm(client: WebClient, deps: ConnectCareDeps, userId: string, text: string, blocks?: Block[]): Promise<void> {
   await client.chat
@@ -86,19 +76,10 @@ async function dm(client: WebClient, deps: ConnectCareDeps, userId: string, text
 }
 
 /** The form as it opens: the current address and account Id on reconnect, never the key or secret. */
-function initialOf(existing: { baseUrl: string; accountId: string } | null): ConnectCareInitial {
+function initialOf(existing: CareAccount | null): ConnectCareInitial {
   if (!existing) return {};
   const { choice, url } = careAddressChoiceOf(existing.baseUrl);
   return { choice, ...(url ? { otherUrl: url } : {}), accountId: existing.accountId };
-}
-
-async function runCheck(deps: ConnectCareDeps, c: { baseUrl: string; accountId: string; apiKey: string; apiSecret: string }): Promise<ConnectionCheck> {
-  const care = deps.careClientFor(c);
-  try {
-    return await checkCareConnection(care, { address: c.baseUrl, allowed: deps.careHosts.allowed, logger: deps.logger });
-  } finally {
-    await care.close().catch(() => undefined);
-  }
 }
 
 export function registerConnectCare(app: App, deps: ConnectCareDeps): void {
@@ -107,11 +88,10 @@ export function registerConnectCare(app: App, deps: ConnectCareDeps): void {
   app.action<BlockAction<ButtonAction>>(Ids.open, (args: ButtonArgs) => {
     const teller = { slack: args.client, logger: deps.logger };
     return buttonListener(teller, 'connect care', async ({ body, context }) => {
-      const actor = actorOf(context, body.team, body.user.id);
-      if (!actor) return;
+      const actor = actorOf(context, body.user.id);
       await openThenFill(teller, { triggerId: body.trigger_id, title: TITLE, log: 'could not open the connect-care form' }, async () => {
         if (!(await deps.isAdmin(actor.teamId, actor.userId))) return notAdminModal();
-        const existing = await deps.store.getCareConnection(actor.teamId);
+        const existing = await deps.setup.careAccount(actor.teamId);
         const sealed = deps.signedMetadata.encode(META, { ...actor, form: Ids.modal });
         return connectCareModal(sealed, initialOf(existing));
       });
@@ -119,9 +99,9 @@ export function registerConnectCare(app: App, deps: ConnectCareDeps): void {
   });
 
   app.view<ViewSubmitAction>(Ids.modal, async ({ ack, body, view, client, context }: SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs) => {
-    const actor = actorOf(context, body.team, body.user.id);
-    const issued = actor ? MetaSchema.safeParse(deps.signedMetadata.decode(view.private_metadata, { ...actor, form: Ids.modal })) : null;
-    if (!actor || !issued?.success) {
+    const actor = actorOf(context, body.user.id);
+    const issued = MetaSchema.safeParse(deps.signedMetadata.decode(view.private_metadata, { ...actor, form: Ids.modal }));
+    if (!issued.success) {
       deps.logger.warn('refused a form whose private_metadata did not verify (forged, another person’s, or expired)', {
         form: Ids.modal,
         userId: body.user.id,
@@ -154,36 +134,19 @@ export function registerConnectCare(app: App, deps: ConnectCareDeps): void {
         await show(notAdminModal(), `:lock: ${NOT_ADMIN_TEXT}`);
         return;
       }
-      const check = await runCheck(deps, d);
-      if (!check.ok) {
+      const outcome = await deps.setup.connectCare(actor.teamId, actor.userId, {
+        baseUrl: d.baseUrl,
+        accountId: d.accountId,
+        apiKey: d.apiKey,
+        apiSecret: d.apiSecret,
+      });
+      const { check } = outcome;
+      if (!outcome.saved) {
         const sentence = check.problem?.sentence ?? 'The care system could not be checked.';
         const sealed = deps.signedMetadata.encode(META, { ...actor, form: Ids.modal });
         await show(connectCareModal(sealed, d.retry, sentence), `:x: The care system was not connected: ${sentence} Try again from the app’s Home tab.`);
         return;
       }
-      const previous = await deps.store.getCareConnection(actor.teamId);
-      await deps.store.setCareConnection({
-        workspaceId: actor.teamId,
-        baseUrl: d.baseUrl,
-        accountId: d.accountId,
-        apiKey: d.apiKey,
-        apiSecret: d.apiSecret,
-        connectedBy: actor.userId,
-      });
-      const missing = check.permissions.filter((p) => !p.ok).map((p) => p.key);
-      // Never the key or the secret.
-      await deps.store.appendAudit({
-        teamId: actor.teamId,
-        userId: actor.userId,
-        verb: 'care.connect',
-        details: {
-          baseUrl: d.baseUrl,
-          accountId: d.accountId,
-          replaced: previous ? { baseUrl: previous.baseUrl, accountId: previous.accountId } : null,
-          missing,
-        },
-      });
-      deps.logger.info('care connection saved', { teamId: actor.teamId, accountId: d.accountId, host: careAddressHost(d.baseUrl), missing });
       const applied = await deps.onChanged(actor.teamId, actor.userId).then(
         () => true,
         (err: unknown) => {
@@ -204,25 +167,17 @@ export function registerConnectCare(app: App, deps: ConnectCareDeps): void {
     Ids.disconnect,
     async ({ ack, body, client, context }: SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs) => {
       await ack();
-      const actor = actorOf(context, body.team, body.user.id);
-      if (!actor) return;
+      const actor = actorOf(context, body.user.id);
       try {
         if (!(await deps.isAdmin(actor.teamId, actor.userId))) {
           await dm(client, deps, actor.userId, `:lock: ${NOT_ADMIN_TEXT}`);
           return;
         }
-        const existing = await deps.store.getCareConnection(actor.teamId);
-        if (!existing || !(await deps.store.deleteCareConnection(actor.teamId))) {
+        const existing = await deps.setup.disconnectCare(actor.teamId, actor.userId);
+        if (!existing) {
           await dm(client, deps, actor.userId, 'This workspace was not connected to a care system.');
           return;
         }
-        await deps.store.appendAudit({
-          teamId: actor.teamId,
-          userId: actor.userId,
-          verb: 'care.disconnect',
-          details: { baseUrl: existing.baseUrl, accountId: existing.accountId },
-        });
-        deps.logger.info('care connection removed', { teamId: actor.teamId, accountId: existing.accountId });
         await deps
           .onChanged(actor.teamId, actor.userId)
           .catch((err: unknown) => deps.logger.error('removed a care connection, but the app could not stop using it', { error: err }));

@@ -1,0 +1,233 @@
+/**
+ * One workspace's store: everything a workspace's services and jobs may
+ * remember, and nothing else. Unlike `Store` (the whole database: the
+ * installation registry, leases, migrations, retention across every
+ * workspace), no method here takes a team to filter by: each is answered
+ * inside the workspace it was built for (scopedWorkspaceStore below). A
+ * row named by another team's key reads as absent, and a write naming another
+ * team is refused (StoreError 'other-workspace').
+ *
+ * Methods that key a row by its team (a link by team and Slack user) keep the
+ * key as it is, so the same services run in a deployment of one workspace and
+ * in one of many. Care Ids (actions, care users, groups) are not unique
+ * across care accounts: every list by a care Id is narrowed to the team.
+ */
+import { StoreError } from './errors.js';
+import { recipientInTeam } from './recipient-team.js';
+import type { Store } from './store.js';
+import type { AuditQuery, DeliveryFilter, LinkDecision, LinkRequestState, RecentDeliveriesQuery, UnfinishedQuery } from './types.js';
+
+/** A filter of this workspace's rows: the team is the store's own. */
+type Own<T> = Omit<T, 'teamId'>;
+
+/** Marks a workspace's store, so a whole Store is not taken for one. */
+export const WORKSPACE_SCOPE: unique symbol = Symbol('workspace scope');
+
+export interface WorkspaceStore {
+  /** The team it answers for; null for a deployment of one workspace (soleWorkspaceStore). */
+  readonly [WORKSPACE_SCOPE]: string | null;
+
+  // identity links (keyed by team and Slack user)
+  upsertLink: Store['upsertLink'];
+  getLinkBySlackUser: Store['getLinkBySlackUser'];
+  /** Every Slack user of this workspace linked to a care user. */
+  getLinksByCareUser(careUserId: string): ReturnType<Store['getLinksByCareUser']>;
+  listLinks(): ReturnType<Store['listLinks']>;
+  deleteLink: Store['deleteLink'];
+
+  // link requests
+  createLinkRequest: Store['createLinkRequest'];
+  getLinkRequest(id: number): ReturnType<Store['getLinkRequest']>;
+  listLinkRequests(filter?: { state?: LinkRequestState }): ReturnType<Store['listLinkRequests']>;
+  decideLinkRequest(id: number, decision: LinkDecision, decidedBy: string, options?: { careUserId?: string }): ReturnType<Store['decideLinkRequest']>;
+
+  // channel digest subscriptions
+  upsertSubscription: Store['upsertSubscription'];
+  getSubscription: Store['getSubscription'];
+  listSubscriptions(): ReturnType<Store['listSubscriptions']>;
+  deleteSubscription: Store['deleteSubscription'];
+
+  // personal morning summaries
+  upsertSummarySetting: Store['upsertSummarySetting'];
+  getSummarySetting: Store['getSummarySetting'];
+  listEnabledSummarySettings(): ReturnType<Store['listEnabledSummarySettings']>;
+
+  // notification-group routes
+  upsertRoute: Store['upsertRoute'];
+  listRoutes(): ReturnType<Store['listRoutes']>;
+  routesForGroups(groupIds: readonly string[]): ReturnType<Store['routesForGroups']>;
+  deleteRoute: Store['deleteRoute'];
+
+  // delivery ledger (a row's workspace is in its recipient: `<type>:<teamId>/…`)
+  claimDelivery: Store['claimDelivery'];
+  markSent(id: number, sent: { channel: string; ts: string }): Promise<boolean>;
+  markFailed(id: number, error: string, options: Parameters<Store['markFailed']>[2]): Promise<boolean>;
+  markInDoubt(id: number, error: string, options: { holder: string; at: number }): Promise<boolean>;
+  getDelivery: Store['getDelivery'];
+  getDeliveryById(id: number): ReturnType<Store['getDeliveryById']>;
+  listDeliveries(filter?: Own<DeliveryFilter>): ReturnType<Store['listDeliveries']>;
+  countDeliveries(filter?: Own<Omit<DeliveryFilter, 'order' | 'limit'>>): ReturnType<Store['countDeliveries']>;
+  unfinishedDeliveries(kind: string, query: Own<UnfinishedQuery>): ReturnType<Store['unfinishedDeliveries']>;
+  recentDeliveries(query: Own<RecentDeliveriesQuery>): ReturnType<Store['recentDeliveries']>;
+  reopenDelivery(id: number): ReturnType<Store['reopenDelivery']>;
+
+  // this workspace's cursors (poll position, urgent episodes, assignment memory...)
+  getCursor: Store['getCursor'];
+  setCursor: Store['setCursor'];
+  /** A lease of this workspace's (a rate gate: nobody gives it back). */
+  acquireLease: Store['acquireLease'];
+
+  // one-time keys of this workspace (a spent Undo)
+  markRequestSeen: Store['markRequestSeen'];
+  forgetRequestSeen: Store['forgetRequestSeen'];
+
+  // audit
+  appendAudit: Store['appendAudit'];
+  listAudit(query?: Own<AuditQuery>): ReturnType<Store['listAudit']>;
+
+  // health: the database answers and accepts a write (no workspace's rows)
+  ping: Store['ping'];
+  probeWrite: Store['probeWrite'];
+}
+
+/** The name a workspace's cursor is kept under (single-workspace deployments keep the bare name). */
+export const workspaceCursor = (name: string, teamId: string) => `${name}@${teamId}`;
+
+/** Every method of a workspace's store, each written out (no method may be left to a default). */
+type EveryMethod = { [K in keyof WorkspaceStore]-?: WorkspaceStore[K] };
+
+/**
+ * One workspace's store, for a deployment serving many: every method is answered inside `teamId`, in the
+ * query itself (the team is a condition of its SQL, or the row's key names the team and another team's key
+ * reads as absent and is refused a write), and its cursors, leases and one-time keys are its own
+ * (`name@teamId`: team ids hold no '@', so no name of one workspace is another's).
+ *
+ * Built method by method: a method added to WorkspaceStore and not written here does not compile, and there
+ * is no pass-through to the whole store. test/store/contract/workspace-isolation.ts walks every method with
+ * two workspaces (T1, T12) on SQLite and PostgreSQL.
+ */
+export function scopedWorkspaceStore(store: Store, teamId: string): WorkspaceStore {
+  const own = (rowTeam: string) => rowTeam === teamId;
+  /** A write naming another workspace's row: refused, never done. */
+  const refuse = (what: string, rowTeam: string): never => {
+    throw new StoreError('other-workspace', `A ${what} of workspace ${rowTeam} cannot be written through workspace ${teamId}'s store.`);
+  };
+  const named = (name: string) => workspaceCursor(name, teamId);
+  const scoped: EveryMethod = {
+    [WORKSPACE_SCOPE]: teamId,
+
+    upsertLink: async (input) => (own(input.teamId) ? store.upsertLink(input) : refuse('link', input.teamId)),
+    getLinkBySlackUser: async (team, slackUserId) => (own(team) ? store.getLinkBySlackUser(team, slackUserId) : null),
+    getLinksByCareUser: (careUserId) => store.getLinksByCareUser(careUserId, teamId),
+    listLinks: () => store.listLinks(teamId),
+    deleteLink: async (team, slackUserId) => own(team) && store.deleteLink(team, slackUserId),
+
+    createLinkRequest: async (input) => (own(input.teamId) ? store.createLinkRequest(input) : refuse('link request', input.teamId)),
+    getLinkRequest: (id) => store.getLinkRequest(id, teamId),
+    listLinkRequests: (filter) => store.listLinkRequests({ ...filter, teamId }),
+    decideLinkRequest: (id, decision, decidedBy, options) => store.decideLinkRequest(id, decision, decidedBy, { ...options, teamId }),
+
+    upsertSubscription: async (input) => (own(input.teamId) ? store.upsertSubscription(input) : refuse('subscription', input.teamId)),
+    getSubscription: async (team, channelId) => (own(team) ? store.getSubscription(team, channelId) : null),
+    listSubscriptions: () => store.listSubscriptions(teamId),
+    deleteSubscription: async (team, channelId) => own(team) && store.deleteSubscription(team, channelId),
+
+    upsertSummarySetting: async (input) => (own(input.teamId) ? store.upsertSummarySetting(input) : refuse('summary setting', input.teamId)),
+    getSummarySetting: async (team, slackUserId) => (own(team) ? store.getSummarySetting(team, slackUserId) : null),
+    listEnabledSummarySettings: () => store.listEnabledSummarySettings(teamId),
+
+    upsertRoute: async (input) => (own(input.teamId) ? store.upsertRoute(input) : refuse('group route', input.teamId)),
+    listRoutes: () => store.listRoutes(teamId),
+    routesForGroups: (groupIds) => store.routesForGroups(groupIds, teamId),
+    deleteRoute: async (team, groupId) => own(team) && store.deleteRoute(team, groupId),
+
+    claimDelivery: async (key, options) => (recipientInTeam(key.recipient, teamId) ? store.claimDelivery(key, options) : refuse('delivery', key.recipient)),
+    markSent: (id, sent) => store.markSent(id, sent, teamId),
+    markFailed: (id, error, options) => store.markFailed(id, error, options, teamId),
+    markInDoubt: (id, error, options) => store.markInDoubt(id, error, options, teamId),
+    getDelivery: async (key) => (recipientInTeam(key.recipient, teamId) ? store.getDelivery(key) : null),
+    getDeliveryById: (id) => store.getDeliveryById(id, teamId),
+    listDeliveries: (filter) => store.listDeliveries({ ...filter, teamId }),
+    countDeliveries: (filter) => store.countDeliveries({ ...filter, teamId }),
+    unfinishedDeliveries: (kind, query) => store.unfinishedDeliveries(kind, { ...query, teamId }),
+    recentDeliveries: (query) => store.recentDeliveries({ ...query, teamId }),
+    reopenDelivery: (id) => store.reopenDelivery(id, teamId),
+
+    getCursor: (name) => store.getCursor(named(name)),
+    setCursor: (name, value) => store.setCursor(named(name), value),
+    acquireLease: (name, holder, ttlMs) => store.acquireLease(named(name), holder, ttlMs),
+
+    markRequestSeen: (key, at) => store.markRequestSeen(named(key), at),
+    forgetRequestSeen: (key) => store.forgetRequestSeen(named(key)),
+
+    appendAudit: async (input) => (own(input.teamId) ? store.appendAudit(input) : refuse('audit entry', input.teamId)),
+    listAudit: (query) => store.listAudit({ ...query, teamId }),
+
+    ping: () => store.ping(),
+    probeWrite: () => store.probeWrite(),
+  };
+  return scoped;
+}
+
+/**
+ * A deployment of one workspace (configured from the environment): the database holds that workspace's rows
+ * alone, so its store is the whole store, method by method, with its cursors, leases and keys under their bare
+ * names as stored before. Its team is learned from Slack later, and people of other teams (Slack Connect)
+ * are served by the same deployment.
+ */
+export function soleWorkspaceStore(store: Store): WorkspaceStore {
+  const sole: EveryMethod = {
+    [WORKSPACE_SCOPE]: null,
+
+    upsertLink: (input) => store.upsertLink(input),
+    getLinkBySlackUser: (team, slackUserId) => store.getLinkBySlackUser(team, slackUserId),
+    getLinksByCareUser: (careUserId) => store.getLinksByCareUser(careUserId),
+    listLinks: () => store.listLinks(),
+    deleteLink: (team, slackUserId) => store.deleteLink(team, slackUserId),
+
+    createLinkRequest: (input) => store.createLinkRequest(input),
+    getLinkRequest: (id) => store.getLinkRequest(id),
+    listLinkRequests: (filter) => store.listLinkRequests(filter),
+    decideLinkRequest: (id, decision, decidedBy, options) => store.decideLinkRequest(id, decision, decidedBy, options),
+
+    upsertSubscription: (input) => store.upsertSubscription(input),
+    getSubscription: (team, channelId) => store.getSubscription(team, channelId),
+    listSubscriptions: () => store.listSubscriptions(),
+    deleteSubscription: (team, channelId) => store.deleteSubscription(team, channelId),
+
+    upsertSummarySetting: (input) => store.upsertSummarySetting(input),
+    getSummarySetting: (team, slackUserId) => store.getSummarySetting(team, slackUserId),
+    listEnabledSummarySettings: () => store.listEnabledSummarySettings(),
+
+    upsertRoute: (input) => store.upsertRoute(input),
+    listRoutes: () => store.listRoutes(),
+    routesForGroups: (groupIds) => store.routesForGroups(groupIds),
+    deleteRoute: (team, groupId) => store.deleteRoute(team, groupId),
+
+    claimDelivery: (key, options) => store.claimDelivery(key, options),
+    markSent: (id, sent) => store.markSent(id, sent),
+    markFailed: (id, error, options) => store.markFailed(id, error, options),
+    markInDoubt: (id, error, options) => store.markInDoubt(id, error, options),
+    getDelivery: (key) => store.getDelivery(key),
+    getDeliveryById: (id) => store.getDeliveryById(id),
+    listDeliveries: (filter) => store.listDeliveries(filter),
+    countDeliveries: (filter) => store.countDeliveries(filter),
+    unfinishedDeliveries: (kind, query) => store.unfinishedDeliveries(kind, query),
+    recentDeliveries: (query) => store.recentDeliveries(query),
+    reopenDelivery: (id) => store.reopenDelivery(id),
+
+    getCursor: (name) => store.getCursor(name),
+    setCursor: (name, value) => store.setCursor(name, value),
+    acquireLease: (name, holder, ttlMs) => store.acquireLease(name, holder, ttlMs),
+
+    markRequestSeen: (key, at) => store.markRequestSeen(key, at),
+    forgetRequestSeen: (key) => store.forgetRequestSeen(key),
+
+    appendAudit: (input) => store.appendAudit(input),
+    listAudit: (query) => store.listAudit(query),
+
+    ping: () => store.ping(),
+    probeWrite: () => store.probeWrite(),
+  };
+  return sole;
+}

@@ -1,0 +1,322 @@
+/**
+ * Contract: a workspace's store (storeForWorkspace) keeps tenants apart by construction. Every method of it
+ * is walked with two workspaces whose team ids are prefixes of each other (T1, T12), each seeded through its
+ * own workspace store with the same names (Slack user U1, channel C1, care user care-1, group g1, action
+ * act-1, cursor poll...): neither sees, changes or deletes the other's rows, nor names them by key or id.
+ *
+ * The methods are read from the store object itself: a method added to it without an isolation case below
+ * fails here with its name.
+ */
+import { describe, expect, it } from 'vitest';
+import type { DeliveryKey, Store, SubscriptionInput, WorkspaceStore } from '../../../src/store/index.js';
+import { isStoreError, WORKSPACE_SCOPE } from '../../../src/store/index.js';
+import { storeForWorkspace, workspaceCursor } from '../../../src/workspaces/scoped-store.js';
+import type { Fresh, Harness } from '../harness.js';
+
+const STALE = 60_000;
+const DAY = 24 * 3600_000;
+const CURSORS = ['poll', 'first-look'];
+const UNDO_KEY = 'undo:k';
+
+interface Seeded {
+  /** The ids its seeding made: a pending, a failed and a sent delivery, and a pending link request. */
+  pending: number;
+  failed: number;
+  sent: number;
+  request: number;
+}
+
+interface Side {
+  team: string;
+  ws: WorkspaceStore;
+  ids: Seeded;
+}
+
+interface CaseContext {
+  /** The workspace calling the method... */
+  mine: Side;
+  /** ...and the one it must not reach. */
+  other: Side;
+  /** The whole database (the registry's store), to look past the workspace stores. */
+  store: Store;
+  fresh: Fresh;
+}
+
+type IsolationCase = (c: CaseContext) => Promise<void>;
+
+const key = (kind: string, recipient: string, actionId = 'act-1'): DeliveryKey => ({ kind, actionId, occurrence: '2025-01-06T09:00:00Z', recipient });
+const subscription = (teamId: string, over: Partial<SubscriptionInput> = {}): SubscriptionInput => ({
+  teamId,
+  channelId: 'C1',
+  time: '08:30',
+  days: 'weekdays',
+  timeZone: 'Europe/London',
+  filters: { careUserIds: ['care-1'] },
+  showTaskText: false,
+  postWhenEmpty: true,
+  urgentAlerts: true,
+  channelPrivate: false,
+  setUpBy: 'UA',
+  ...over,
+});
+
+/** One of everything a workspace keeps, written through its own workspace store. */
+async function seed(ws: WorkspaceStore, team: string): Promise<Seeded> {
+  await ws.upsertLink({ teamId: team, slackUserId: 'U1', careUserId: 'care-1', method: 'admin', linkedBy: 'UA' });
+  const { request } = await ws.createLinkRequest({ teamId: team, slackUserId: 'U2', careUserId: 'care-2' });
+  await ws.upsertSubscription(subscription(team));
+  await ws.upsertSummarySetting({ teamId: team, slackUserId: 'U1', time: '07:30', days: 'weekdays', enabled: true });
+  await ws.upsertRoute({ teamId: team, groupId: 'g1', groupName: 'Night staff', channelId: 'C1', setUpBy: 'UA' });
+  const claim = async (k: DeliveryKey) => (await ws.claimDelivery(k, { holder: 'h', staleAfterMs: STALE })).delivery.id;
+  const failed = await claim(key('completion', `user:${team}/U1`));
+  await ws.markFailed(failed, 'ratelimited', { retryable: true });
+  const pending = await claim(key('completion', `channel:${team}/C1`));
+  const sent = await claim(key('digest', `channel:${team}/C1`, '-'));
+  await ws.markSent(sent, { channel: 'C1', ts: '1.1' });
+  for (const name of CURSORS) await ws.setCursor(name, `${name} of ${team}`);
+  await ws.acquireLease('slack-history', `holder of ${team}`, DAY);
+  await ws.markRequestSeen(UNDO_KEY, { now: 0, expiresAt: Date.UTC(2100, 0, 1) });
+  await ws.appendAudit({ teamId: team, userId: 'U1', verb: 'action.complete', actionId: 'act-1', details: { by: team } });
+  return { pending, failed, sent, request: request.id };
+}
+
+/** Every row of one workspace, read past the workspace stores. */
+async function rowsOf(c: CaseContext, h: Harness, team: string): Promise<unknown> {
+  const { store, fresh } = c;
+  return {
+    links: await store.listLinks(team),
+    requests: await store.listLinkRequests({ teamId: team }),
+    subscriptions: await store.listSubscriptions(team),
+    summaries: await store.getSummarySetting(team, 'U1'),
+    routes: await store.listRoutes(team),
+    deliveries: await store.listDeliveries({ teamId: team }),
+    cursors: await Promise.all(CURSORS.map((name) => store.getCursor(workspaceCursor(name, team)))),
+    lease: await store.getLease(workspaceCursor('slack-history', team)),
+    seen: await h.raw(fresh, 'SELECT request_key, expires_at FROM seen_requests WHERE request_key = ?', [workspaceCursor(UNDO_KEY, team)]),
+    audit: await store.listAudit({ teamId: team }),
+  };
+}
+
+const teamsOf = (rows: { teamId: string }[]) => [...new Set(rows.map((r) => r.teamId))];
+const recipientTeams = (rows: { recipient: string }[]) => [...new Set(rows.map((r) => /^[a-z]+:([^/]*)\//.exec(r.recipient)?.[1]))];
+async function refused(promise: Promise<unknown>): Promise<void> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(isStoreError(error, 'other-workspace'), String(error)).toBe(true);
+}
+
+/** How each method stays inside its workspace: what `mine` sees and may do, with `other`'s rows there too. */
+const CASES: Record<string, IsolationCase> = {
+  async upsertLink({ mine, other }) {
+    expect(await mine.ws.upsertLink({ teamId: mine.team, slackUserId: 'U9', careUserId: 'care-9', method: 'admin' })).toMatchObject({ teamId: mine.team });
+    await refused(mine.ws.upsertLink({ teamId: other.team, slackUserId: 'U9', careUserId: 'care-9', method: 'admin' }));
+  },
+  async getLinkBySlackUser({ mine, other }) {
+    expect(await mine.ws.getLinkBySlackUser(mine.team, 'U1')).toMatchObject({ teamId: mine.team, careUserId: 'care-1' });
+    expect(await mine.ws.getLinkBySlackUser(other.team, 'U1')).toBeNull();
+  },
+  async getLinksByCareUser({ mine }) {
+    expect(teamsOf(await mine.ws.getLinksByCareUser('care-1'))).toEqual([mine.team]);
+  },
+  async listLinks({ mine }) {
+    expect(teamsOf(await mine.ws.listLinks())).toEqual([mine.team]);
+  },
+  async deleteLink({ mine, other }) {
+    expect(await mine.ws.deleteLink(other.team, 'U1')).toBe(false);
+    expect(await mine.ws.deleteLink(mine.team, 'U1')).toBe(true);
+  },
+  async createLinkRequest({ mine, other }) {
+    expect((await mine.ws.createLinkRequest({ teamId: mine.team, slackUserId: 'U2', careUserId: 'care-3' })).created).toBe(false);
+    await refused(mine.ws.createLinkRequest({ teamId: other.team, slackUserId: 'U2', careUserId: 'care-3' }));
+    await refused(mine.ws.createLinkRequest({ teamId: other.team, slackUserId: 'U3' }));
+  },
+  async getLinkRequest({ mine, other }) {
+    expect(await mine.ws.getLinkRequest(mine.ids.request)).toMatchObject({ teamId: mine.team });
+    expect(await mine.ws.getLinkRequest(other.ids.request)).toBeNull();
+  },
+  async listLinkRequests({ mine }) {
+    expect(teamsOf(await mine.ws.listLinkRequests())).toEqual([mine.team]);
+    expect(teamsOf(await mine.ws.listLinkRequests({ state: 'pending' }))).toEqual([mine.team]);
+  },
+  async decideLinkRequest({ mine, other }) {
+    expect(await mine.ws.decideLinkRequest(other.ids.request, 'approved', 'UA', { careUserId: 'care-5' })).toEqual({ ok: false, reason: 'not-found' });
+    expect(await mine.ws.decideLinkRequest(other.ids.request, 'rejected', 'UA')).toEqual({ ok: false, reason: 'not-found' });
+    expect(await mine.ws.decideLinkRequest(mine.ids.request, 'approved', 'UA')).toMatchObject({ ok: true, link: { teamId: mine.team } });
+  },
+  async upsertSubscription({ mine, other }) {
+    expect(await mine.ws.upsertSubscription(subscription(mine.team, { time: '09:00' }))).toMatchObject({ teamId: mine.team, time: '09:00' });
+    await refused(mine.ws.upsertSubscription(subscription(other.team, { time: '09:00' })));
+  },
+  async getSubscription({ mine, other }) {
+    expect(await mine.ws.getSubscription(mine.team, 'C1')).toMatchObject({ teamId: mine.team });
+    expect(await mine.ws.getSubscription(other.team, 'C1')).toBeNull();
+  },
+  async listSubscriptions({ mine }) {
+    expect(teamsOf(await mine.ws.listSubscriptions())).toEqual([mine.team]);
+  },
+  async deleteSubscription({ mine, other }) {
+    expect(await mine.ws.deleteSubscription(other.team, 'C1')).toBe(false);
+    expect(await mine.ws.deleteSubscription(mine.team, 'C1')).toBe(true);
+  },
+  async upsertSummarySetting({ mine, other }) {
+    const setting = { slackUserId: 'U1', time: '06:00', days: 'daily' as const, enabled: false };
+    expect(await mine.ws.upsertSummarySetting({ teamId: mine.team, ...setting })).toMatchObject({ teamId: mine.team, time: '06:00' });
+    await refused(mine.ws.upsertSummarySetting({ teamId: other.team, ...setting }));
+  },
+  async getSummarySetting({ mine, other }) {
+    expect(await mine.ws.getSummarySetting(mine.team, 'U1')).toMatchObject({ teamId: mine.team });
+    expect(await mine.ws.getSummarySetting(other.team, 'U1')).toBeNull();
+  },
+  async listEnabledSummarySettings({ mine }) {
+    expect(teamsOf(await mine.ws.listEnabledSummarySettings())).toEqual([mine.team]);
+  },
+  async upsertRoute({ mine, other }) {
+    const route = { groupId: 'g1', groupName: 'Day staff', channelId: 'C2', setUpBy: 'UB' };
+    expect(await mine.ws.upsertRoute({ teamId: mine.team, ...route })).toMatchObject({ teamId: mine.team, channelId: 'C2' });
+    await refused(mine.ws.upsertRoute({ teamId: other.team, ...route }));
+  },
+  async listRoutes({ mine }) {
+    expect(teamsOf(await mine.ws.listRoutes())).toEqual([mine.team]);
+  },
+  async routesForGroups({ mine }) {
+    expect(teamsOf(await mine.ws.routesForGroups(['g1', 'g2']))).toEqual([mine.team]);
+  },
+  async deleteRoute({ mine, other }) {
+    expect(await mine.ws.deleteRoute(other.team, 'g1')).toBe(false);
+    expect(await mine.ws.deleteRoute(mine.team, 'g1')).toBe(true);
+  },
+  async claimDelivery({ mine, other }) {
+    const options = { holder: 'x', staleAfterMs: STALE };
+    expect(await mine.ws.claimDelivery(key('assignment', `user:${mine.team}/U1`), options)).toMatchObject({ outcome: 'claimed' });
+    await refused(mine.ws.claimDelivery(key('assignment', `user:${other.team}/U1`), options));
+    await refused(mine.ws.claimDelivery(key('completion', `user:${other.team}/U1`), options));
+  },
+  async markSent({ mine, other }) {
+    for (const id of [other.ids.pending, other.ids.failed]) expect(await mine.ws.markSent(id, { channel: 'C9', ts: '9.9' })).toBe(false);
+    expect(await mine.ws.markSent(mine.ids.pending, { channel: 'C1', ts: '2.2' })).toBe(true);
+  },
+  async markFailed({ mine, other }) {
+    expect(await mine.ws.markFailed(other.ids.pending, 'boom', { retryable: false })).toBe(false);
+    expect(await mine.ws.markFailed(other.ids.pending, 'boom', { retryable: false, holder: 'h' })).toBe(false);
+    expect(await mine.ws.markFailed(mine.ids.pending, 'boom', { retryable: false, holder: 'h' })).toBe(true);
+  },
+  async markInDoubt({ mine, other }) {
+    expect(await mine.ws.markInDoubt(other.ids.pending, 'timeout', { holder: 'h', at: 1 })).toBe(false);
+    expect(await mine.ws.markInDoubt(mine.ids.pending, 'timeout', { holder: 'h', at: 1 })).toBe(true);
+  },
+  async getDelivery({ mine, other }) {
+    expect(await mine.ws.getDelivery(key('completion', `user:${mine.team}/U1`))).toMatchObject({ id: mine.ids.failed });
+    expect(await mine.ws.getDelivery(key('completion', `user:${other.team}/U1`))).toBeNull();
+  },
+  async getDeliveryById({ mine, other }) {
+    expect(await mine.ws.getDeliveryById(mine.ids.sent)).toMatchObject({ state: 'sent' });
+    for (const id of [other.ids.pending, other.ids.failed, other.ids.sent]) expect(await mine.ws.getDeliveryById(id)).toBeNull();
+  },
+  async listDeliveries({ mine, other }) {
+    expect(recipientTeams(await mine.ws.listDeliveries())).toEqual([mine.team]);
+    expect(await mine.ws.listDeliveries({ recipient: `user:${other.team}/U1` })).toEqual([]);
+    expect(recipientTeams(await mine.ws.listDeliveries({ kind: 'completion', order: 'desc' }))).toEqual([mine.team]);
+  },
+  async countDeliveries({ mine, other }) {
+    expect(await mine.ws.countDeliveries()).toBe(3);
+    expect(await mine.ws.countDeliveries({ recipient: `channel:${other.team}/C1` })).toBe(0);
+  },
+  async unfinishedDeliveries({ mine, fresh }) {
+    fresh.clock.advance(STALE);
+    expect(recipientTeams(await mine.ws.unfinishedDeliveries('completion', { staleAfterMs: STALE }))).toEqual([mine.team]);
+    // Giving up on rows out of attempts: only its own.
+    expect(await mine.ws.unfinishedDeliveries('completion', { staleAfterMs: STALE, maxAttempts: 1 })).toEqual([]);
+  },
+  async recentDeliveries({ mine }) {
+    const recent = await mine.ws.recentDeliveries({ windowMs: DAY });
+    expect({ ...recent, failedRows: recipientTeams(recent.failedRows) }).toEqual({ sent: 1, pending: 1, failed: 1, failedRows: [mine.team] });
+  },
+  async reopenDelivery({ mine, other }) {
+    expect(await mine.ws.reopenDelivery(other.ids.failed)).toBeNull();
+    expect(await mine.ws.reopenDelivery(mine.ids.failed)).toMatchObject({ attempts: 0, retryable: true });
+  },
+  async getCursor({ mine }) {
+    for (const name of CURSORS) expect(await mine.ws.getCursor(name)).toBe(`${name} of ${mine.team}`);
+  },
+  async setCursor({ mine, other }) {
+    await mine.ws.setCursor('poll', 'moved');
+    expect(await mine.ws.getCursor('poll')).toBe('moved');
+    expect(await other.ws.getCursor('poll')).toBe(`poll of ${other.team}`);
+  },
+  async acquireLease({ mine, other }) {
+    // Each workspace's lease is its own: its own holds it up, the other's does not.
+    expect(await mine.ws.acquireLease('slack-history', 'someone else', DAY)).toBe(false);
+    expect(await other.ws.acquireLease('gate', 'the other', DAY)).toBe(true);
+    expect(await mine.ws.acquireLease('gate', 'someone else', DAY)).toBe(true);
+  },
+  async markRequestSeen({ mine, other }) {
+    expect(await mine.ws.markRequestSeen(UNDO_KEY, { now: 0, expiresAt: DAY })).toBe(false);
+    expect(await mine.ws.markRequestSeen('undo:new', { now: 0, expiresAt: DAY })).toBe(true);
+    expect(await other.ws.markRequestSeen('undo:new', { now: 0, expiresAt: DAY })).toBe(true);
+    // (the other's own key is checked unchanged after every case)
+  },
+  async forgetRequestSeen({ mine }) {
+    expect(await mine.ws.forgetRequestSeen(UNDO_KEY)).toBe(true);
+    expect(await mine.ws.forgetRequestSeen(UNDO_KEY)).toBe(false);
+  },
+  async appendAudit({ mine, other }) {
+    expect(await mine.ws.appendAudit({ teamId: mine.team, userId: 'U1', verb: 'link.approve' })).toMatchObject({ teamId: mine.team });
+    await refused(mine.ws.appendAudit({ teamId: other.team, userId: 'U1', verb: 'link.approve' }));
+  },
+  async listAudit({ mine }) {
+    expect(teamsOf(await mine.ws.listAudit())).toEqual([mine.team]);
+    expect(teamsOf(await mine.ws.listAudit({ verb: 'action.complete', actionIds: ['act-1'] }))).toEqual([mine.team]);
+    expect(teamsOf(await mine.ws.listAudit({ actionId: 'act-1' }))).toEqual([mine.team]);
+  },
+  async ping({ mine }) {
+    await mine.ws.ping();
+  },
+  async probeWrite({ mine }) {
+    await mine.ws.probeWrite();
+  },
+};
+
+/** The methods of a workspace's store, read from the object (building one touches no database). */
+const METHODS = Object.keys(storeForWorkspace({} as Store, 'T1')).sort();
+
+export function workspaceIsolationContract(h: Harness): void {
+  describe('a workspace store walked method by method (T1 and T12)', () => {
+    it('is a plain object of methods, each written out (no pass-through to the whole store)', () => {
+      const ws = storeForWorkspace({} as Store, 'T1');
+      expect(Object.getPrototypeOf(ws)).toBe(Object.prototype);
+      expect(ws[WORKSPACE_SCOPE]).toBe('T1');
+      for (const name of METHODS) expect(typeof (ws as unknown as Record<string, unknown>)[name], name).toBe('function');
+      // Nothing answers beyond the methods listed (a Proxy over the store would).
+      expect((ws as unknown as Record<string, unknown>).getInstallation).toBeUndefined();
+      expect((ws as unknown as Record<string, unknown>).acquireLease).toBeDefined();
+    });
+
+    it('has an isolation case for every method', () => {
+      expect(METHODS.filter((name) => !(name in CASES)).map((name) => `${name}: no isolation case`)).toEqual([]);
+    });
+
+    for (const method of METHODS) {
+      it(`${method} stays in its workspace`, async () => {
+        const test = CASES[method];
+        if (!test) throw new Error(`${method} has no isolation case in test/store/contract/workspace-isolation.ts: say how it stays inside its workspace`);
+        for (const [me, them] of [
+          ['T1', 'T12'],
+          ['T12', 'T1'],
+        ] as const) {
+          const fresh = await h.fresh();
+          const mineWs = storeForWorkspace(fresh.store, me);
+          const otherWs = storeForWorkspace(fresh.store, them);
+          const mine: Side = { team: me, ws: mineWs, ids: await seed(mineWs, me) };
+          const other: Side = { team: them, ws: otherWs, ids: await seed(otherWs, them) };
+          const c: CaseContext = { mine, other, store: fresh.store, fresh };
+          const before = await rowsOf(c, h, them);
+          await test(c);
+          // Whatever it did in its own workspace, the other's rows are as they were.
+          expect(await rowsOf(c, h, them), `${method} from ${me} changed ${them}'s rows`).toEqual(before);
+        }
+      });
+    }
+  });
+}
