@@ -32,11 +32,11 @@ import type { SlackDistribution } from './slack/rate-plan.js';
 import type { SlackInstallation } from './store/index.js';
 import { composeWorkspace } from './workspaces/compose-workspace.js';
 import { deploymentJobs } from './workspaces/deployment-jobs.js';
-import { installationOf } from './workspaces/installation-of.js';
+import { installationOf } from './services/installation-of.js';
 import { multiWorkspaceRegistry } from './workspaces/registry.js';
 import { storeForWorkspace } from './workspaces/scoped-store.js';
 import { workspaceSlack } from './workspaces/workspace-slack.js';
-import { adminReason } from './workspaces/workspace-admins.js';
+import { adminReason } from './services/workspace-admins.js';
 
 export interface MultiAppSettings extends Omit<AppSettings, 'slack' | 'care' | 'adminSlackUserIds'> {
   slack: {

@@ -80,6 +80,32 @@ describe('the source tree', () => {
     expect(using.length).toBeGreaterThan(20);
   });
 
+  it("imports only downward through the README's layers (a module's own layer or one below it)", () => {
+    const LAYERS: Record<string, number> = {
+      crypto: 0,
+      logging: 0,
+      'local-http': 0,
+      'app-version.ts': 0,
+      care: 1,
+      store: 1,
+      time: 1,
+      services: 2,
+      slack: 3,
+      jobs: 3,
+      metrics: 3,
+      'health.ts': 3,
+      workspaces: 4,
+    };
+    const layer = (f: string) => LAYERS[name(f).split('/')[0]!] ?? 5; // compose*, main, config, tools
+    const upward = files.flatMap((f) =>
+      graph
+        .get(f)!
+        .filter((t) => layer(t) > layer(f))
+        .map((t) => `${name(f)} -> ${name(t)}`),
+    );
+    expect(upward).toEqual([]);
+  });
+
   it('keeps the care client and the store free of the app (the store may use crypto, and crypto nothing of ours)', () => {
     const outward = files
       .filter((f) => /^(care|store|crypto)\//.test(name(f)))

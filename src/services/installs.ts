@@ -2,7 +2,7 @@
  * Installing the app in a workspace ("Add to Slack"), and installing it again.
  *
  * Whoever first installed the app counts as one of its admins
- * (workspaces/workspace-admins.ts), and in many workspaces any member may
+ * (services/workspace-admins.ts), and in many workspaces any member may
  * install an approved app. So installing again changes no admin: the store
  * keeps the first installer and replaces the bot's token and scopes only.
  * When someone other than the first installer does it, this service writes an

@@ -9,10 +9,11 @@
  */
 import type { CareClient } from '../care/index.js';
 import type { Logger } from '../logging/logger.js';
-import type { SlackInstallation, Store, WorkspaceSettings, WorkspaceSettingsPatch } from '../store/index.js';
+import type { Store, WorkspaceSettings, WorkspaceSettingsPatch } from '../store/index.js';
 import { careAddressHost } from './care-address.js';
 import { type ConnectionCheck, checkCareConnection } from './care-connection-check.js';
 import type { CareHostPolicy } from './care-hosts.js';
+import { installationOf } from './installation-of.js';
 
 export type { WorkspaceSettings } from '../store/index.js';
 
@@ -78,14 +79,6 @@ export interface WorkspaceSetup {
    * audit stays, naming who had first installed it. Resolves to the workspace forgotten, or null.
    */
   forget(query: UninstalledQuery, why: string): Promise<string | null>;
-}
-
-/** The installation serving a workspace: its own, or its org's (an org-wide install, keyed E…). */
-async function installationOf(store: WorkspaceSetupDeps['store'], workspaceId: string): Promise<SlackInstallation | null> {
-  return (
-    (await store.getInstallation({ isEnterpriseInstall: false, teamId: workspaceId })) ??
-    (workspaceId.startsWith('E') ? await store.getInstallation({ isEnterpriseInstall: true, enterpriseId: workspaceId }) : null)
-  );
 }
 
 export function createWorkspaceSetup(deps: WorkspaceSetupDeps): WorkspaceSetup {

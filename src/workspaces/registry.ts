@@ -8,7 +8,7 @@
 import type { Logger } from '../logging/logger.js';
 import type { CareConnection, SlackInstallation, Store, WorkspaceSettings } from '../store/index.js';
 import type { Workspace, WorkspaceSpec } from './compose-workspace.js';
-import { installationOf } from './installation-of.js';
+import { installationOf } from '../services/installation-of.js';
 
 export type WorkspaceLookup =
   | { state: 'ready'; workspace: Workspace; installation: SlackInstallation | null }

@@ -12,7 +12,7 @@ import { createTokenRotation, type TokenRotation } from '../../src/slack/token-r
 import { createSlackWebClient } from '../../src/slack/web-clients.js';
 import { demoWorkspace, secondDemoWorkspace, startSlackFake, type SlackFake } from '../../dev/slack-fake/index.js';
 import type { Store } from '../../src/store/index.js';
-import { installationOf } from '../../src/workspaces/installation-of.js';
+import { installationOf } from '../../src/services/installation-of.js';
 import { PG_SKIPPED, TEST_DATABASE_URL } from '../helpers/pg.js';
 import { type Fresh, type Harness, postgresHarness, sqliteHarness } from '../store/harness.js';
 

@@ -18,15 +18,21 @@
 import type { AnyMiddlewareArgs, App, Context } from '@slack/bolt';
 import type { Logger } from '../../logging/logger.js';
 import type { WorkspaceSetup } from '../../services/workspace-setup.js';
-import type { WorkspaceRegistry } from '../../workspaces/registry.js';
+import type { SlackDeps } from '../deps.js';
 import { safeRespond } from '../respond.js';
 import { putWorkspace } from '../workspace-on-context.js';
 import { authorizedWorkspace } from './request-workspace.js';
 import { parseWorkspaceCommand, runWorkspaceCommand, type WorkspaceCommandDeps } from './workspace-commands.js';
 import type { WorkspaceScope } from './workspace-scope.js';
 
+/** What the middleware needs of the deployment's registry (workspaces/registry.ts), so that Slack code names no layer above it. */
+export interface TenancyRegistry {
+  get(workspaceId: string): Promise<{ state: 'ready'; workspace: { deps: SlackDeps } } | { state: 'not-connected' } | { state: 'not-installed' }>;
+  refresh(workspaceId: string): Promise<void>;
+}
+
 export interface TenancyDeps {
-  registry: WorkspaceRegistry;
+  registry: TenancyRegistry;
   scope: WorkspaceScope;
   /** Workspace set-up and forgetting, with their audit rows (services/workspace-setup.ts). */
   setup: Pick<WorkspaceSetup, 'forget'> & WorkspaceCommandDeps['setup'];

@@ -14,7 +14,7 @@
 import { careWebTemplateProblem } from '../../services/care-web-link.js';
 import type { WorkspaceSettings, WorkspaceSetup } from '../../services/workspace-setup.js';
 import { isValidTimeZone } from '../../time/zones.js';
-import type { AdminReason } from '../../workspaces/workspace-admins.js';
+import type { AdminReason } from '../../services/workspace-admins.js';
 
 export type WorkspaceCommand =
   | { kind: 'admins' }

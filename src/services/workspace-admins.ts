@@ -7,7 +7,7 @@
  * Slack, so it works before a care account is connected.
  */
 import type { WebClient } from '@slack/web-api';
-import { isSlackAdminOf } from '../services/slack-admin.js';
+import { isSlackAdminOf } from './slack-admin.js';
 import type { SlackInstallation, Store, WorkspaceSettings } from '../store/index.js';
 import { installationOf } from './installation-of.js';
 
