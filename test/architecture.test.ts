@@ -84,7 +84,6 @@ describe('the source tree', () => {
     const LAYERS: Record<string, number> = {
       crypto: 0,
       logging: 0,
-      'local-http': 0,
       'app-version.ts': 0,
       care: 1,
       store: 1,

@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { foreignRequest, mediaType } from '../../src/local-http/local-only.js';
+import { foreignRequest, mediaType } from '../local-http/local-only.js';
 import type { Logger } from '../../src/logging/logger.js';
 import { PlaygroundInputError, type PlaygroundBackend } from './backend.js';
 import { isRoute, parseRequest } from './api-routes.js';

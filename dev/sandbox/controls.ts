@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { ApiError } from './errors.js';
-import { foreignRequest, type LocalAddress, mediaType } from '../../src/local-http/local-only.js';
+import { foreignRequest, type LocalAddress, mediaType } from '../local-http/local-only.js';
 import type { SandboxAccount } from './account.js';
 import type { AccountDirectory } from './accounts.js';
 import { readBody, sendJson } from './http-util.js';

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { foreignRequest, mediaType } from '../../src/local-http/local-only.js';
+import { foreignRequest, mediaType } from '../local-http/local-only.js';
 import { ApiError } from './api/api-error.js';
 import type { Args } from './api/args.js';
 import type { ApiContext } from './api/context.js';

@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
-import { foreignRequest, type LocalAddress } from '../../../src/local-http/local-only.js';
+import { foreignRequest, type LocalAddress } from '../../local-http/local-only.js';
 import type { Logger } from '../../../src/logging/logger.js';
 import type { Clock } from '../clock.js';
 import { type DisconnectReason, disconnectMessage, type EnvelopeRetry, type EnvelopeType, envelope, helloMessage, parseAck } from './messages.js';
