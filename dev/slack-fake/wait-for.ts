@@ -1,7 +1,7 @@
 import type { EventEmitter } from 'node:events';
 
 export interface WaitOptions {
-  /** Default 2000 ms. */
+  /** Default 10,000 ms: a bound on waiting (it resolves as soon as the condition holds), wide enough for a loaded machine. */
   timeoutMs?: number;
   /** Re-check at least this often (besides on every state change); default 25 ms. */
   intervalMs?: number;
@@ -14,7 +14,7 @@ export interface WaitOptions {
  * change of the fake's state and every `intervalMs`; rejects after `timeoutMs`.
  */
 export function waitFor<T>(events: EventEmitter, condition: () => T | Promise<T>, options: WaitOptions = {}): Promise<NonNullable<T>> {
-  const timeoutMs = options.timeoutMs ?? 2000;
+  const timeoutMs = options.timeoutMs ?? 10_000;
   return new Promise((resolve, reject) => {
     let done = false;
     let lastError: unknown;

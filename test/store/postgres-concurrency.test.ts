@@ -72,7 +72,7 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL with two instances', () => {
     const rows = await a.listDeliveries({ kind: 'completion', limit: 2000 });
     expect(rows).toHaveLength(1000);
     expect(rows.every((d) => d.attempts === 2)).toBe(true);
-  });
+  }, 120_000); // a bound on waiting for 4,000 claims on a loaded machine, not a speed target (bench/store.ts measures that)
 
   it('two admins on two instances deciding the same request: one decision wins', async () => {
     const { request } = await a.createLinkRequest({ teamId: 'T1', slackUserId: 'U1', careUserId: 'care-1' });
