@@ -73,6 +73,7 @@ describe("under today's Slack limits, as a distributed app", () => {
     }
     const limits = h.fake.rateLimits();
     // The app never called again inside a Retry-After it was given, and never needed Slack's history.
+    expect(limits.repeats).toEqual([]); // each repeat named (method, bucket, when), should one ever happen
     expect(limits.repeatedInsideRetryAfter).toBe(0);
     expect(limits.historyReads).toEqual([]);
     expect(await h.app.store.countDeliveries({ kind: 'completion', state: 'failed' })).toBe(0);
