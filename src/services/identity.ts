@@ -4,7 +4,8 @@ import type { IdentityLink, LinkRequest, WorkspaceStore } from '../store/index.j
 import { UserFacingError } from './errors.js';
 import { type CareUserDirectory, type CareUserRow, fullName, usersUnavailable } from './read-cache/care-users.js';
 import { CareUserTakenError, createLinkGuard } from './link-guard.js';
-import { isSlackAdminIn, type SlackProfiles } from './slack-profiles.js';
+import { adminReasonBy } from './admin-rule.js';
+import type { SlackProfiles } from './slack-profiles.js';
 
 export interface Actor {
   teamId: string;
@@ -157,13 +158,10 @@ export function createIdentityService(deps: {
     },
 
     async isAdmin(actor) {
-      if (deps.adminSlackUserIds.includes(actor.userId)) return true;
-      try {
-        // Slack's admins and owners of this workspace; not a guest, not a Slack Connect user's home admin rights.
-        return isSlackAdminIn(await profiles.get(actor.userId), actor.teamId);
-      } catch {
-        return false;
-      }
+      // The one admin rule (admin-rule.ts): the ids the deployment names, or Slack's admins and owners of this workspace.
+      return (
+        (await adminReasonBy(actor.userId, actor.teamId, { configured: deps.adminSlackUserIds }, async () => (await profiles.get(actor.userId)).flags)) !== null
+      );
     },
 
     async requireAdmin(actor) {

@@ -55,6 +55,8 @@ export interface WorkspaceShared extends SlackShared {
   lookupFailureTtlMs?: number | undefined;
   /** More for admins' Home tab (multi-workspace mode: the care connection card), by workspace. */
   adminHomeExtra?: SlackDeps['adminHomeExtra'];
+  /** Many workspaces: admins set the workspace up in Slack. Unset: it comes from the spec (the deployment's configuration). */
+  workspaceSetup?: SlackDeps['workspaceSetup'];
 }
 
 /** One workspace: its tokens, its care account and its settings. */
@@ -251,6 +253,12 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     teamView,
     status,
     adminHomeExtra: shared.adminHomeExtra,
+    workspaceSetup: shared.workspaceSetup ?? {
+      mode: 'configured',
+      adminSlackUserIds: spec.adminSlackUserIds,
+      timezone: spec.timezone,
+      careWebUrl: spec.careWebUrl,
+    },
   };
   const jobs = workspaceJobs({
     care,
