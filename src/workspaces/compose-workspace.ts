@@ -11,6 +11,7 @@ import { type AddressRule, type CareClient, createCareClient } from '../care/ind
 import { createHealth, type HealthReport } from '../health.js';
 import { type Job, workspaceJobs } from '../jobs/index.js';
 import type { ActionView } from '../services/action-model.js';
+import type { NamedAdmins } from '../services/admin-rule.js';
 import { createActionsService } from '../services/actions.js';
 import { createAssignmentNotices } from '../services/assignment-notices.js';
 import { withCareWebLink } from '../services/care-web-link.js';
@@ -78,8 +79,8 @@ export interface WorkspaceSpec {
   };
   timezone: string;
   careWebUrl?: string | undefined;
-  /** Admins besides the workspace's own Slack admins and owners. */
-  adminSlackUserIds: string[];
+  /** Admins besides the workspace's own Slack admins and owners (one workspace: ADMIN_SLACK_USER_IDS; many: the installer and those added). */
+  admins: NamedAdmins;
 }
 
 export interface Workspace {
@@ -123,7 +124,7 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
   });
   // Care data held in memory for speed, kept fresh by the changes feed and our own writes (services/read-cache/).
   const reads = createReadCaches({ care, now: () => now().getTime(), logger, pollSeconds, overlapMs: shared.overlapMs, settings: shared.readCache });
-  const identity = createIdentityService({ store, care, profiles, adminSlackUserIds: spec.adminSlackUserIds, logger, users: reads.users });
+  const identity = createIdentityService({ store, care, profiles, admins: spec.admins, logger, users: reads.users });
   const directory = createDirectoryService({ care, reference: reads.reference });
   const channels = createChannelPolicy({ slack, store });
   // The posts services make show the same "Open in care system" link as every other card.
@@ -255,7 +256,7 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     adminHomeExtra: shared.adminHomeExtra,
     workspaceSetup: shared.workspaceSetup ?? {
       mode: 'configured',
-      adminSlackUserIds: spec.adminSlackUserIds,
+      adminSlackUserIds: spec.admins.configured ?? [],
       timezone: spec.timezone,
       careWebUrl: spec.careWebUrl,
     },
