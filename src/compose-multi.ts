@@ -37,6 +37,7 @@ import { multiWorkspaceRegistry } from './workspaces/registry.js';
 import { storeForWorkspace } from './workspaces/scoped-store.js';
 import { workspaceSlack } from './workspaces/workspace-slack.js';
 import { adminReason } from './services/workspace-admins.js';
+import type { SelfServiceSetup } from './slack/listeners/commands/workspace-answers.js';
 
 export interface MultiAppSettings extends Omit<AppSettings, 'slack' | 'care' | 'adminSlackUserIds'> {
   slack: {
@@ -121,6 +122,8 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
           logger: logger.child({ team: workspaceId }),
           // Admins see the care connection (Reconnect, Disconnect) at the end of their Home tab.
           adminHomeExtra: (teamId) => connectionCard(teamId, true, spec.timezone),
+          // `/care admins|settings` as the tenancy middleware answers them before the workspace was connected.
+          workspaceSetup: workspaceSetupOf(workspaceId),
         },
         { ...spec, botTokens: rotation.forWorkspace(workspaceId), care: { ...spec.care, allowAddress: careHosts.addressRuleFor(spec.care.baseUrl) } },
       );
@@ -152,6 +155,7 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
     await slackFor(workspaceId, lookup.installation.bot.token).views.publish({ user_id: userId, view: (await setupHome(workspaceId, userId, true)) as never });
   };
   const reasonFor = (workspaceId: string, userId: string) => adminReason({ store, slackFor }, workspaceId, userId);
+  const defaults = { timezone: settings.timezone, careWebUrl: settings.careWebUrl };
   // Connecting the care account, settings, admins and uninstalling: the service writes their audit rows.
   const setup = createWorkspaceSetup({
     store,
@@ -165,6 +169,14 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
       }),
     careHosts,
     logger,
+  });
+  /** A ready workspace's `/care admins|settings|connect`: set in Slack by its admins (slack/listeners/commands/workspace-answers.ts). */
+  const workspaceSetupOf = (workspaceId: string): SelfServiceSetup => ({
+    mode: 'self-service',
+    setup,
+    defaults,
+    adminReason: (userId) => reasonFor(workspaceId, userId),
+    onChanged: () => registry.refresh(workspaceId),
   });
 
   // Installing (and installing again): the first installer stays the installer; DMs go through the workspace's ledger.
@@ -238,7 +250,7 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
           setup,
           logger,
           adminReason: reasonFor,
-          defaults: { timezone: settings.timezone, careWebUrl: settings.careWebUrl },
+          defaults,
           setupHome,
           isSetupInteraction,
         });

@@ -142,7 +142,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
       care: settings.care,
       timezone: settings.timezone,
       careWebUrl: settings.careWebUrl,
-      adminSlackUserIds: settings.adminSlackUserIds,
+      admins: { configured: settings.adminSlackUserIds },
     },
   );
   const { deps, care, slack, notices, digests, reads, health } = workspace;

@@ -4,7 +4,8 @@ import type { IdentityLink, LinkRequest, WorkspaceStore } from '../store/index.j
 import { UserFacingError } from './errors.js';
 import { type CareUserDirectory, type CareUserRow, fullName, usersUnavailable } from './read-cache/care-users.js';
 import { CareUserTakenError, createLinkGuard } from './link-guard.js';
-import { isSlackAdminIn, type SlackProfiles } from './slack-profiles.js';
+import { adminReasonBy, type NamedAdmins, namedAdmins } from './admin-rule.js';
+import type { SlackProfiles } from './slack-profiles.js';
 
 export interface Actor {
   teamId: string;
@@ -106,7 +107,8 @@ export function createIdentityService(deps: {
   store: WorkspaceStore;
   care: CareClient;
   profiles: SlackProfiles;
-  adminSlackUserIds: string[];
+  /** The admins the deployment names (one workspace: ADMIN_SLACK_USER_IDS; many: the installer and those added); Slack's admins and owners count too (admin-rule.ts). */
+  admins: NamedAdmins;
   logger: Logger;
   /** Care users (names, linking by email), kept a few minutes and refreshed in the background. */
   users: CareUserDirectory;
@@ -157,13 +159,8 @@ export function createIdentityService(deps: {
     },
 
     async isAdmin(actor) {
-      if (deps.adminSlackUserIds.includes(actor.userId)) return true;
-      try {
-        // Slack's admins and owners of this workspace; not a guest, not a Slack Connect user's home admin rights.
-        return isSlackAdminIn(await profiles.get(actor.userId), actor.teamId);
-      } catch {
-        return false;
-      }
+      // The one admin rule (admin-rule.ts): the ids the deployment names, or Slack's admins and owners of this workspace.
+      return (await adminReasonBy(actor.userId, actor.teamId, deps.admins, async () => (await profiles.get(actor.userId)).flags)) !== null;
     },
 
     async requireAdmin(actor) {
@@ -343,7 +340,7 @@ export function createIdentityService(deps: {
       return pending.find((r) => r.teamId === actor.teamId && r.slackUserId === actor.userId) ?? null;
     },
 
-    adminIds: () => [...deps.adminSlackUserIds],
+    adminIds: () => namedAdmins(deps.admins).map((a) => a.userId),
 
     async listLinks(admin) {
       await service.requireAdmin(admin);

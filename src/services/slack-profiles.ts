@@ -1,5 +1,5 @@
 import type { WebClient } from '@slack/web-api';
-import { isSlackAdminOf, type SlackUserFlags } from './slack-admin.js';
+import type { SlackUserFlags } from './slack-admin.js';
 
 export interface SlackProfile {
   id: string;
@@ -12,9 +12,6 @@ export interface SlackProfile {
   flags: SlackUserFlags;
   isBot: boolean;
 }
-
-/** Pure: whether Slack says this person administers that workspace (not a guest, not from another organisation). */
-export const isSlackAdminIn = (profile: SlackProfile, workspaceId: string): boolean => isSlackAdminOf(profile.flags, workspaceId);
 
 export interface SlackProfiles {
   get(userId: string): Promise<SlackProfile>;

@@ -7,11 +7,11 @@
  * Slack, so it works before a care account is connected.
  */
 import type { WebClient } from '@slack/web-api';
-import { isSlackAdminOf } from './slack-admin.js';
 import type { SlackInstallation, Store, WorkspaceSettings } from '../store/index.js';
+import { type AdminReason, adminReasonBy, type NamedAdmins, namedAdminReason } from './admin-rule.js';
 import { installationOf } from './installation-of.js';
 
-export type AdminReason = 'installer' | 'added' | 'slack-admin';
+export type { AdminReason } from './admin-rule.js';
 
 export interface WorkspaceAdminsDeps {
   store: Pick<Store, 'getInstallation' | 'getWorkspaceSettings'>;
@@ -19,22 +19,21 @@ export interface WorkspaceAdminsDeps {
   slackFor(workspaceId: string, botToken: string): Pick<WebClient, 'users'>;
 }
 
-/** Pure: the stored reasons someone is an admin (without asking Slack). */
-export function storedAdminReason(userId: string, installation: SlackInstallation | null, settings: WorkspaceSettings | null): AdminReason | null {
-  if (installation?.user.id === userId) return 'installer';
-  if (settings?.adminUserIds.includes(userId)) return 'added';
-  return null;
+/** Pure: the people a many-workspace deployment names as a workspace's admins (admin-rule.ts). */
+export function namedBy(installation: SlackInstallation | null, settings: WorkspaceSettings | null): NamedAdmins {
+  return { installer: installation?.user.id ?? null, added: settings?.adminUserIds ?? [] };
 }
 
-/** Why this person is an admin of the workspace, or null when they are not. Slack's answer failing counts as "not" (safe side). */
+/** Pure: the stored reasons someone is an admin (without asking Slack). */
+export function storedAdminReason(userId: string, installation: SlackInstallation | null, settings: WorkspaceSettings | null): AdminReason | null {
+  return namedAdminReason(userId, namedBy(installation, settings));
+}
+
+/** Why this person is an admin of the workspace, or null when they are not (the one rule: admin-rule.ts). */
 export async function adminReason(deps: WorkspaceAdminsDeps, workspaceId: string, userId: string): Promise<AdminReason | null> {
   const [installation, settings] = await Promise.all([installationOf(deps.store, workspaceId), deps.store.getWorkspaceSettings(workspaceId)]);
-  const stored = storedAdminReason(userId, installation, settings);
-  if (stored || !installation?.bot) return stored;
-  try {
-    const { user } = await deps.slackFor(workspaceId, installation.bot.token).users.info({ user: userId });
-    return user && isSlackAdminOf(user, workspaceId) ? 'slack-admin' : null;
-  } catch {
-    return null;
-  }
+  const bot = installation?.bot;
+  return adminReasonBy(userId, workspaceId, namedBy(installation, settings), async () =>
+    bot ? (await deps.slackFor(workspaceId, bot.token).users.info({ user: userId })).user : null,
+  );
 }

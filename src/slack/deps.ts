@@ -12,6 +12,7 @@ import type { TeamViewService } from '../services/team-view.js';
 import type { WorkspaceNames } from '../services/workspace-names.js';
 import type { SignedMetadata } from './signed-metadata.js';
 import type { Block } from './views/blocks.js';
+import type { WorkspaceCommandDeps } from './listeners/commands/workspace-answers.js';
 
 export interface CommandContext {
   teamId: string;
@@ -67,4 +68,6 @@ export interface SlackDeps {
   status: StatusService;
   /** More for admins' Home tab after Team and Status (multi-workspace mode: the care connection card). */
   adminHomeExtra?: ((teamId: string) => Promise<Block[]>) | undefined;
+  /** How `/care admins|settings|connect` are answered: from the configuration (one workspace) or set in Slack (many). */
+  workspaceSetup: WorkspaceCommandDeps;
 }

@@ -11,6 +11,7 @@ import { type AddressRule, type CareClient, createCareClient } from '../care/ind
 import { createHealth, type HealthReport } from '../health.js';
 import { type Job, workspaceJobs } from '../jobs/index.js';
 import type { ActionView } from '../services/action-model.js';
+import type { NamedAdmins } from '../services/admin-rule.js';
 import { createActionsService } from '../services/actions.js';
 import { createAssignmentNotices } from '../services/assignment-notices.js';
 import { withCareWebLink } from '../services/care-web-link.js';
@@ -55,6 +56,8 @@ export interface WorkspaceShared extends SlackShared {
   lookupFailureTtlMs?: number | undefined;
   /** More for admins' Home tab (multi-workspace mode: the care connection card), by workspace. */
   adminHomeExtra?: SlackDeps['adminHomeExtra'];
+  /** Many workspaces: admins set the workspace up in Slack. Unset: it comes from the spec (the deployment's configuration). */
+  workspaceSetup?: SlackDeps['workspaceSetup'];
 }
 
 /** One workspace: its tokens, its care account and its settings. */
@@ -76,8 +79,8 @@ export interface WorkspaceSpec {
   };
   timezone: string;
   careWebUrl?: string | undefined;
-  /** Admins besides the workspace's own Slack admins and owners. */
-  adminSlackUserIds: string[];
+  /** Admins besides the workspace's own Slack admins and owners (one workspace: ADMIN_SLACK_USER_IDS; many: the installer and those added). */
+  admins: NamedAdmins;
 }
 
 export interface Workspace {
@@ -121,7 +124,7 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
   });
   // Care data held in memory for speed, kept fresh by the changes feed and our own writes (services/read-cache/).
   const reads = createReadCaches({ care, now: () => now().getTime(), logger, pollSeconds, overlapMs: shared.overlapMs, settings: shared.readCache });
-  const identity = createIdentityService({ store, care, profiles, adminSlackUserIds: spec.adminSlackUserIds, logger, users: reads.users });
+  const identity = createIdentityService({ store, care, profiles, admins: spec.admins, logger, users: reads.users });
   const directory = createDirectoryService({ care, reference: reads.reference });
   const channels = createChannelPolicy({ slack, store });
   // The posts services make show the same "Open in care system" link as every other card.
@@ -251,6 +254,12 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     teamView,
     status,
     adminHomeExtra: shared.adminHomeExtra,
+    workspaceSetup: shared.workspaceSetup ?? {
+      mode: 'configured',
+      adminSlackUserIds: spec.admins.configured ?? [],
+      timezone: spec.timezone,
+      careWebUrl: spec.careWebUrl,
+    },
   };
   const jobs = workspaceJobs({
     care,

@@ -9,6 +9,7 @@ import type { Logger } from '../logging/logger.js';
 import type { CareConnection, SlackInstallation, Store, WorkspaceSettings } from '../store/index.js';
 import type { Workspace, WorkspaceSpec } from './compose-workspace.js';
 import { installationOf } from '../services/installation-of.js';
+import { namedBy } from '../services/workspace-admins.js';
 
 export type WorkspaceLookup =
   | { state: 'ready'; workspace: Workspace; installation: SlackInstallation | null }
@@ -119,8 +120,8 @@ export function multiWorkspaceRegistry(options: MultiRegistryOptions): Workspace
         },
         timezone: settings?.timeZone ?? options.defaults.timezone,
         careWebUrl: settings?.careWebUrl ?? options.defaults.careWebUrl,
-        // The installer and the admins added in Slack; the workspace's own admins and owners count anyway (identity.ts).
-        adminSlackUserIds: [...new Set([installation.user.id, ...(settings?.adminUserIds ?? [])])],
+        // The installer and the admins added in Slack; the workspace's own admins and owners count anyway (services/admin-rule.ts).
+        admins: namedBy(installation, settings),
       },
       installation,
     );

@@ -148,6 +148,21 @@ describe('/care command parsing', () => {
     }
   });
 
+  it('knows the set-up words in the one table: admins, settings and connect', () => {
+    expect(parseCommand('admins')).toEqual({ kind: 'workspace', command: { kind: 'admins' } });
+    expect(parseCommand('Admins add <@U0SOPHIE|sophie>')).toEqual({ kind: 'workspace', command: { kind: 'admins-add', userId: 'U0SOPHIE' } });
+    expect(parseCommand('admins remove <@U0SOPHIE>')).toEqual({ kind: 'workspace', command: { kind: 'admins-remove', userId: 'U0SOPHIE' } });
+    expect(parseCommand('admins add sophie')).toMatchObject({ kind: 'workspace', command: { kind: 'usage' } });
+    expect(parseCommand('settings')).toEqual({ kind: 'workspace', command: { kind: 'settings' } });
+    expect(parseCommand('settings timezone America/New_York')).toEqual({
+      kind: 'workspace',
+      command: { kind: 'settings-timezone', timeZone: 'America/New_York' },
+    });
+    expect(parseCommand('settings web-link off')).toEqual({ kind: 'workspace', command: { kind: 'settings-web-link', template: null } });
+    expect(parseCommand('connect')).toEqual({ kind: 'workspace', command: { kind: 'connect' } });
+    expect(parseCommand('setings')).toMatchObject({ kind: 'error', message: expect.stringContaining('/care settings') });
+  });
+
   it('never throws on random or hostile input and always names a next step', () => {
     const pieces = [
       'show',

@@ -4,6 +4,7 @@ import type { NameRef } from '../../services/workspace-names.js';
 import { parseClockTime } from '../../time/clock-time.js';
 import type { DueWindowName } from '../../time/due-windows.js';
 import { isCareId } from '../ids.js';
+import { parseWorkspaceCommand, type WorkspaceCommand } from './workspace-parse.js';
 
 export type Command =
   | { kind: 'help' }
@@ -25,6 +26,8 @@ export type Command =
   | { kind: 'routes' }
   | { kind: 'summary-show' | 'summary-off' }
   | { kind: 'summary-set'; time?: string; days?: 'weekdays' | 'daily' }
+  /** The set-up words (`admins`, `settings`, `connect`): workspace-parse.ts. */
+  | { kind: 'workspace'; command: WorkspaceCommand }
   | { kind: 'error'; message: string };
 
 export const USAGE = {
@@ -75,6 +78,8 @@ export function parseCommand(input: string): Command {
   const [head = '', ...rest] = text.split(/\s+/);
   const sub = head.toLowerCase();
   const tail = text.slice(head.length).trim();
+  const setUp = parseWorkspaceCommand(text);
+  if (setUp) return { kind: 'workspace', command: setUp };
 
   switch (sub) {
     case '':
@@ -155,6 +160,9 @@ const SUB_COMMANDS = [
   'route',
   'routes',
   'summary',
+  'admins',
+  'settings',
+  'connect',
 ] as const;
 
 /** Edits (insert, delete, change, swap two neighbours) from `a` to `b`. */

@@ -9,7 +9,9 @@
  *   request in its scope (workspace-scope.ts), so listeners use that
  *   workspace's services only;
  * - answers the workspace's own set-up commands (`/care admins`, `/care
- *   settings`), which work before the care system is connected;
+ *   settings`) until the care system is connected, with the answers of the
+ *   `/care` table (listeners/commands/workspace-answers.ts), which answers
+ *   them once it is;
  * - until a care account is connected, answers every `/care` and every click
  *   with what an admin must do, and shows the set-up Home tab;
  * - on `app_uninstalled` and `tokens_revoked` (the bot's), forgets the
@@ -22,7 +24,8 @@ import type { SlackDeps } from '../deps.js';
 import { safeRespond } from '../respond.js';
 import { putWorkspace } from '../workspace-on-context.js';
 import { authorizedWorkspace } from './request-workspace.js';
-import { parseWorkspaceCommand, runWorkspaceCommand, type WorkspaceCommandDeps } from './workspace-commands.js';
+import { parseCommand } from '../commands/parse.js';
+import { answerWorkspaceCommand, type SelfServiceSetup } from '../listeners/commands/workspace-answers.js';
 import type { WorkspaceScope } from './workspace-scope.js';
 
 /** What the middleware needs of the deployment's registry (workspaces/registry.ts), so that Slack code names no layer above it. */
@@ -35,11 +38,11 @@ export interface TenancyDeps {
   registry: TenancyRegistry;
   scope: WorkspaceScope;
   /** Workspace set-up and forgetting, with their audit rows (services/workspace-setup.ts). */
-  setup: Pick<WorkspaceSetup, 'forget'> & WorkspaceCommandDeps['setup'];
+  setup: Pick<WorkspaceSetup, 'forget'> & SelfServiceSetup['setup'];
   logger: Logger;
   /** Why a person is an admin of a workspace, or null (workspace-admins.ts). */
-  adminReason(workspaceId: string, userId: string): ReturnType<WorkspaceCommandDeps['adminReason']>;
-  defaults: WorkspaceCommandDeps['defaults'];
+  adminReason(workspaceId: string, userId: string): ReturnType<SelfServiceSetup['adminReason']>;
+  defaults: SelfServiceSetup['defaults'];
   /** The Home tab of a workspace with no care account yet (admins get the connect button). */
   setupHome(workspaceId: string, userId: string, isAdmin: boolean): Promise<{ type: 'home'; blocks: unknown[] }>;
   /** Interactions that are the set-up's own (the connect form): let through, outside any workspace's scope. */
@@ -84,27 +87,30 @@ export function registerTenancy(app: App, deps: TenancyDeps): void {
     if (deps.isSetupInteraction(body)) return args.next();
     if (!workspaceId) return; // nothing here to serve it with
 
-    // The workspace's own set-up commands, connected or not.
-    if ('command' in args && args.command.command === '/care') {
-      const cmd = parseWorkspaceCommand(args.command.text ?? '');
-      if (cmd) {
-        await args.ack();
-        const text = await runWorkspaceCommand(cmd, workspaceId, args.command.user_id, {
-          setup,
-          defaults: deps.defaults,
-          adminReason: (userId) => deps.adminReason(workspaceId, userId),
-          onChanged: () => registry.refresh(workspaceId),
-        }).catch((error: unknown) => {
-          logger.warn('a workspace command failed', { sub: cmd.kind, error });
-          return 'That did not work because the app could not reach its database. Try again in a minute.';
-        });
-        await safeRespond(args.respond, { response_type: 'ephemeral', text }, logger);
-        return;
-      }
-    }
+    // The workspace's own set-up commands (`/care admins|settings|connect`) work connected or not.
+    const parsed = 'command' in args && args.command.command === '/care' ? parseCommand(args.command.text ?? '') : null;
+    const setUp = parsed?.kind === 'workspace' ? parsed.command : null;
+    const lookup = setUp ? await registry.get(workspaceId).catch(() => null) : await registry.get(workspaceId);
+    // A ready workspace's `/care` table answers them (listeners/commands/workspace.ts) like every other command.
+    if (lookup?.state === 'ready') return scope.run(lookup.workspace.deps, args.next);
 
-    const lookup = await registry.get(workspaceId);
-    if (lookup.state === 'ready') return scope.run(lookup.workspace.deps, args.next);
+    if (setUp && 'command' in args) {
+      await args.ack();
+      // Before the workspace is ready: the same answers as the table's.
+      const text = await answerWorkspaceCommand(setUp, workspaceId, args.command.user_id, {
+        mode: 'self-service',
+        setup,
+        defaults: deps.defaults,
+        adminReason: (userId) => deps.adminReason(workspaceId, userId),
+        onChanged: () => registry.refresh(workspaceId),
+      }).catch((error: unknown) => {
+        logger.warn('a workspace command failed', { sub: setUp.kind, error });
+        return 'That did not work because the app could not reach its database. Try again in a minute.';
+      });
+      await safeRespond(args.respond, { response_type: 'ephemeral', text }, logger);
+      return;
+    }
+    if (!lookup) return;
 
     // Not connected (or no longer installed): say what an admin must do, whatever was asked.
     const sentence = notConnectedSentence();

@@ -10,6 +10,21 @@ export interface HelpState {
   requestWaiting?: boolean;
   /** Whether they are linked could not be learned just now (the app's database did not answer). */
   linkUnknown?: boolean;
+  /** How this deployment is set up: in Slack by its admins (many workspaces), or by its configuration (one). */
+  setUp?: 'configured' | 'self-service';
+}
+
+/** The set-up commands an admin may use in this deployment. */
+function setUpLines(setUp: HelpState['setUp']): string[] {
+  if (setUp === 'self-service')
+    return [
+      '`/care admins add|remove @person` — who else may set up Care Actions here',
+      '`/care settings` · `/care settings timezone &lt;zone&gt;` · `/care settings web-link &lt;address with {id}&gt;|off` — this workspace’s time zone and care link',
+      '`/care connect` — where to connect the care system (the Home tab)',
+    ];
+  return [
+    '`/care settings` — the time zone and care link. Here admins, the time zone, the care link and the care account come from the deployment’s configuration (ADMIN_SLACK_USER_IDS, APP_TIMEZONE, CARE_WEB_URL, CARE_API_KEY and CARE_API_SECRET)',
+  ];
 }
 
 export function helpBlocks(state: HelpState): Block[] {
@@ -35,6 +50,7 @@ export function helpBlocks(state: HelpState): Block[] {
         '`/care locations [words]` · `/care literature [words]`',
         '*Your account*',
         '`/care link` · `/care unlink` · `/care whoami`',
+        '`/care admins` — who the Care Actions admins are here',
       ].join('\n'),
     ),
   ];
@@ -46,6 +62,7 @@ export function helpBlocks(state: HelpState): Block[] {
           '`/care link @person &lt;care user Id&gt;` · `/care links` (link requests come to you in a DM: Approve picks the care user by name)',
           '`/care digest here [HH:MM] [daily|weekdays] [mine-only|urgent-only|@person…|location &lt;name&gt;] [--show-tasks] [--quiet]` (people by @name or name)',
           '`/care digest off|list|now` · `/care route &lt;group&gt; #channel` · `/care routes`',
+          ...setUpLines(state.setUp),
         ].join('\n'),
       ),
     );

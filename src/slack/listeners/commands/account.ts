@@ -43,6 +43,7 @@ export const help: CommandHandler<'help'> = async (_cmd, ctx, deps) => {
       ...(known ? {} : { linkUnknown: true }),
       ...(careUserName ? { careUserName } : {}),
       isAdmin,
+      setUp: deps.workspaceSetup.mode,
       ...(known?.pending ? { requestWaiting: true } : {}),
     }),
   });

@@ -13,6 +13,7 @@ import { literature, locations } from './directory.js';
 import type { CommandHandler, CommandKind } from './handler.js';
 import { summaryOff, summarySet, summaryShow } from './summary.js';
 import { workspaceOf } from '../../workspace-on-context.js';
+import { workspace } from './workspace.js';
 
 /**
  * Every `/care` command kind and its handler. Exhaustive: a kind added to the
@@ -43,6 +44,7 @@ const HANDLERS: { [K in CommandKind]: CommandHandler<K> } = {
   'summary-show': summaryShow,
   'summary-set': summarySet,
   'summary-off': summaryOff,
+  workspace,
 };
 
 function handle(cmd: Command & { kind: CommandKind }, ctx: CommandContext, deps: SlackDeps): Promise<void> {

@@ -1,61 +1,40 @@
 /**
- * The `/care` commands of a deployment serving many workspaces, which work
- * before the care system is connected: who the workspace's admins are, its
- * time zone and its care web link, each set by its admins in Slack.
- *
- *   /care admins                      who can set up this workspace
- *   /care admins add @person          make someone an admin here
- *   /care admins remove @person
- *   /care settings                    this workspace's time zone and web link
- *   /care settings timezone Europe/London
- *   /care settings web-link https://care.example/actions/{id} | off
- *   /care connect                     where to connect the care system
+ * Answers the `/care` set-up words (commands/workspace-parse.ts) in either
+ * deployment, with one sentence for the person (ephemeral):
+ * - many workspaces (`self-service`): each workspace's admins name more admins
+ *   and change its time zone and care web link in Slack; the care system is
+ *   connected from the Home tab. The tenancy middleware answers with this
+ *   before a workspace's care account is connected; the `/care` table after.
+ * - one workspace (`configured`): admins, time zone, web link and care account
+ *   come from the deployment's configuration; `/care admins` and `/care
+ *   settings` show them, and a change is answered with the setting to change.
  */
-import { careWebTemplateProblem } from '../../services/care-web-link.js';
-import type { WorkspaceSettings, WorkspaceSetup } from '../../services/workspace-setup.js';
-import { isValidTimeZone } from '../../time/zones.js';
-import type { AdminReason } from '../../services/workspace-admins.js';
+import { careWebTemplateProblem } from '../../../services/care-web-link.js';
+import type { WorkspaceSettings, WorkspaceSetup } from '../../../services/workspace-setup.js';
+import { isValidTimeZone } from '../../../time/zones.js';
+import type { AdminReason } from '../../../services/admin-rule.js';
+import { SETTINGS_USAGE, type WorkspaceCommand } from '../../commands/workspace-parse.js';
 
-export type WorkspaceCommand =
-  | { kind: 'admins' }
-  | { kind: 'admins-add' | 'admins-remove'; userId: string }
-  | { kind: 'settings' }
-  | { kind: 'settings-timezone'; timeZone: string }
-  | { kind: 'settings-web-link'; template: string | null }
-  | { kind: 'connect' }
-  | { kind: 'usage'; text: string };
-
-const MENTION = /^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$/;
-
-const ADMINS_USAGE = 'Usage: `/care admins`, `/care admins add @person` or `/care admins remove @person` (pick the person from the @ list).';
-const SETTINGS_USAGE =
-  'Usage: `/care settings`, `/care settings timezone Europe/London` or `/care settings web-link https://your-care-system/actions/{id}` (`off` to remove the link).';
-
-/** Pure: a workspace command, or null when the text is another `/care` command. */
-export function parseWorkspaceCommand(text: string): WorkspaceCommand | null {
-  const words = text.trim().split(/\s+/).filter(Boolean);
-  const [first, second, ...rest] = words.map((w, i) => (i < 2 ? w.toLowerCase() : w));
-  if (first === 'connect' || first === 'disconnect') return { kind: 'connect' };
-  if (first === 'admins' || first === 'admin') {
-    if (second === undefined) return { kind: 'admins' };
-    if ((second === 'add' || second === 'remove') && rest.length === 1) {
-      const userId = MENTION.exec(rest[0]!)?.[1];
-      if (userId) return { kind: second === 'add' ? 'admins-add' : 'admins-remove', userId };
-    }
-    return { kind: 'usage', text: ADMINS_USAGE };
-  }
-  if (first === 'settings' || first === 'setting') {
-    if (second === undefined) return { kind: 'settings' };
-    const value = words.slice(2).join(' ');
-    if ((second === 'timezone' || second === 'tz' || second === 'time-zone') && value) return { kind: 'settings-timezone', timeZone: value };
-    if ((second === 'web-link' || second === 'weblink' || second === 'web-url') && value)
-      return { kind: 'settings-web-link', template: value.toLowerCase() === 'off' ? null : value.replace(/^<([^|>]+)(?:\|[^>]*)?>$/, '$1') };
-    return { kind: 'usage', text: SETTINGS_USAGE };
-  }
-  return null;
+/** One workspace: its admins and settings are the deployment's configuration. */
+export interface ConfiguredSetup {
+  mode: 'configured';
+  /** ADMIN_SLACK_USER_IDS. */
+  adminSlackUserIds: readonly string[];
+  /** APP_TIMEZONE. */
+  timezone: string;
+  /** CARE_WEB_URL. */
+  careWebUrl?: string | undefined;
 }
 
-export interface WorkspaceCommandDeps {
+/** How this deployment answers the set-up commands. */
+export type WorkspaceCommandDeps = SelfServiceSetup | ConfiguredSetup;
+
+/**
+ * Many workspaces: each workspace's admins set it up in Slack (the tenancy
+ * middleware answers these before a care account is connected, the table after).
+ */
+export interface SelfServiceSetup {
+  mode: 'self-service';
   /** Reads and changes the workspace's settings, writing their audit rows (services/workspace-setup.ts). */
   setup: Pick<WorkspaceSetup, 'installer' | 'settings' | 'changeSettings'>;
   /** Why this person is an admin here, or null (workspace-admins.ts). */
@@ -70,12 +49,13 @@ const NOT_ADMIN =
   "Only this workspace's Care Actions admins can do that: whoever first installed the app, Slack workspace admins and owners, and people added with `/care admins add`. `/care admins` shows who they are.";
 
 const WHY: Record<AdminReason, string> = {
+  configured: 'named in ADMIN_SLACK_USER_IDS',
   installer: 'first installed Care Actions',
   added: 'added with /care admins add',
   'slack-admin': 'Slack workspace admin or owner',
 };
 
-function settingsText(settings: WorkspaceSettings | null, defaults: WorkspaceCommandDeps['defaults']): string {
+function settingsText(settings: WorkspaceSettings | null, defaults: SelfServiceSetup['defaults']): string {
   const zone = settings?.timeZone ? `*${settings.timeZone}*` : `*${defaults.timezone}* (the default)`;
   const link = settings?.careWebUrl ?? defaults.careWebUrl;
   return [
@@ -86,8 +66,8 @@ function settingsText(settings: WorkspaceSettings | null, defaults: WorkspaceCom
   ].join('\n');
 }
 
-/** Run one workspace command for `userId`; resolves to the sentence to answer with (ephemeral). */
-export async function runWorkspaceCommand(cmd: WorkspaceCommand, workspaceId: string, userId: string, deps: WorkspaceCommandDeps): Promise<string> {
+/** Run one workspace command for `userId` where admins set up their workspace in Slack; resolves to the sentence to answer with. */
+async function selfService(cmd: WorkspaceCommand, workspaceId: string, userId: string, deps: SelfServiceSetup): Promise<string> {
   const { setup } = deps;
   switch (cmd.kind) {
     case 'usage':
@@ -127,7 +107,7 @@ export async function runWorkspaceCommand(cmd: WorkspaceCommand, workspaceId: st
       if (!admins.includes(cmd.userId)) {
         const reason = await deps.adminReason(cmd.userId);
         return reason
-          ? `<@${cmd.userId}> is an admin as someone who ${reason === 'installer' ? 'first installed Care Actions' : 'is a Slack workspace admin or owner'}; that cannot be removed here.`
+          ? `<@${cmd.userId}> is an admin as someone who ${reason === 'installer' ? 'first installed Care Actions' : reason === 'configured' ? 'is named in ADMIN_SLACK_USER_IDS' : 'is a Slack workspace admin or owner'}; that cannot be removed here.`
           : `<@${cmd.userId}> is not a Care Actions admin here.`;
       }
       await save({ adminUserIds: admins.filter((id) => id !== cmd.userId) }, { adminRemoved: cmd.userId });
@@ -147,4 +127,44 @@ export async function runWorkspaceCommand(cmd: WorkspaceCommand, workspaceId: st
     }
   }
   return SETTINGS_USAGE;
+}
+
+const FROM_CONFIGURATION = 'whoever runs Care Actions changes it in its configuration and restarts it. Nothing was changed.';
+
+function configured(cmd: WorkspaceCommand, deps: ConfiguredSetup): string {
+  switch (cmd.kind) {
+    case 'usage':
+      return cmd.text;
+    case 'connect':
+      return `In this deployment the care system is connected by its configuration (CARE_API_BASE_URL, CARE_ACCOUNT_ID, CARE_API_KEY and CARE_API_SECRET): ${FROM_CONFIGURATION}`;
+    case 'admins': {
+      const lines = deps.adminSlackUserIds.map((id) => `• <@${id}> (${WHY.configured})`);
+      return [
+        'Care Actions admins here:',
+        ...lines,
+        '• and every Slack workspace admin and owner.',
+        'In this deployment admins are named in its configuration (ADMIN_SLACK_USER_IDS), not with `/care admins add`.',
+      ].join('\n');
+    }
+    case 'admins-add':
+    case 'admins-remove':
+      return `In this deployment Care Actions admins are named in its configuration (ADMIN_SLACK_USER_IDS), besides Slack workspace admins and owners: ${FROM_CONFIGURATION}`;
+    case 'settings':
+      return [
+        `Time zone: *${deps.timezone}* (APP_TIMEZONE).`,
+        deps.careWebUrl
+          ? `Cards link to the care system at \`${deps.careWebUrl}\` (CARE_WEB_URL).`
+          : 'Cards have no link to the care system (CARE_WEB_URL is not set).',
+        'In this deployment these come from its configuration, not from Slack.',
+      ].join('\n');
+    case 'settings-timezone':
+      return `In this deployment the time zone (now *${deps.timezone}*) comes from its configuration, APP_TIMEZONE: ${FROM_CONFIGURATION}`;
+    case 'settings-web-link':
+      return `In this deployment the link to the care system comes from its configuration, CARE_WEB_URL: ${FROM_CONFIGURATION}`;
+  }
+}
+
+/** Answer one set-up command of `userId` in `workspaceId` as this deployment does; resolves to the sentence to answer with (ephemeral). */
+export function answerWorkspaceCommand(cmd: WorkspaceCommand, workspaceId: string, userId: string, deps: WorkspaceCommandDeps): Promise<string> {
+  return deps.mode === 'configured' ? Promise.resolve(configured(cmd, deps)) : selfService(cmd, workspaceId, userId, deps);
 }

@@ -1,0 +1,52 @@
+/**
+ * The `/care` words that set a workspace up (pure): who its admins are, its
+ * time zone and care web link, and where the care system is connected. Part
+ * of the one `/care` table (parse.ts); each deployment answers them its own way
+ * (listeners/commands/workspace.ts).
+ *
+ *   /care admins                      who can set up this workspace
+ *   /care admins add @person          make someone an admin here
+ *   /care admins remove @person
+ *   /care settings                    this workspace's time zone and web link
+ *   /care settings timezone Europe/London
+ *   /care settings web-link https://care.example/actions/{id} | off
+ *   /care connect                     where to connect the care system
+ */
+export type WorkspaceCommand =
+  | { kind: 'admins' }
+  | { kind: 'admins-add' | 'admins-remove'; userId: string }
+  | { kind: 'settings' }
+  | { kind: 'settings-timezone'; timeZone: string }
+  | { kind: 'settings-web-link'; template: string | null }
+  | { kind: 'connect' }
+  | { kind: 'usage'; text: string };
+
+const MENTION = /^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$/;
+
+export const ADMINS_USAGE = 'Usage: `/care admins`, `/care admins add @person` or `/care admins remove @person` (pick the person from the @ list).';
+export const SETTINGS_USAGE =
+  'Usage: `/care settings`, `/care settings timezone Europe/London` or `/care settings web-link https://your-care-system/actions/{id}` (`off` to remove the link).';
+
+/** Pure: a workspace command, or null when the text is another `/care` command. */
+export function parseWorkspaceCommand(text: string): WorkspaceCommand | null {
+  const words = text.trim().split(/\s+/).filter(Boolean);
+  const [first, second, ...rest] = words.map((w, i) => (i < 2 ? w.toLowerCase() : w));
+  if (first === 'connect' || first === 'disconnect') return { kind: 'connect' };
+  if (first === 'admins' || first === 'admin') {
+    if (second === undefined) return { kind: 'admins' };
+    if ((second === 'add' || second === 'remove') && rest.length === 1) {
+      const userId = MENTION.exec(rest[0]!)?.[1];
+      if (userId) return { kind: second === 'add' ? 'admins-add' : 'admins-remove', userId };
+    }
+    return { kind: 'usage', text: ADMINS_USAGE };
+  }
+  if (first === 'settings' || first === 'setting') {
+    if (second === undefined) return { kind: 'settings' };
+    const value = words.slice(2).join(' ');
+    if ((second === 'timezone' || second === 'tz' || second === 'time-zone') && value) return { kind: 'settings-timezone', timeZone: value };
+    if ((second === 'web-link' || second === 'weblink' || second === 'web-url') && value)
+      return { kind: 'settings-web-link', template: value.toLowerCase() === 'off' ? null : value.replace(/^<([^|>]+)(?:\|[^>]*)?>$/, '$1') };
+    return { kind: 'usage', text: SETTINGS_USAGE };
+  }
+  return null;
+}
