@@ -24,10 +24,9 @@ import { createWorkspaceScope } from './slack/tenancy/workspace-scope.js';
 import { createSlackWebClient } from './slack/web-clients.js';
 import { oauthRefresh } from './slack/token-rotation/refresh-call.js';
 import { createTokenRotation } from './slack/token-rotation/token-rotation.js';
-import { registerConnectCare } from './slack/listeners/workspace/connect-care.js';
+import { isConnectCareInteraction, registerConnectCare } from './slack/listeners/workspace/connect-care.js';
 import { connectCareHomeBlocks } from './slack/views/connect-care.js';
 import { publishHome } from './slack/home-publisher.js';
-import { ConnectCareIds } from './slack/ids.js';
 import type { SlackDistribution } from './slack/rate-plan.js';
 import type { SlackInstallation } from './store/index.js';
 import { composeWorkspace } from './workspaces/compose-workspace.js';
@@ -138,15 +137,6 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
     type: 'home' as const,
     blocks: await connectionCard(workspaceId, isAdmin),
   });
-  /** The connect form and its buttons are served before a workspace is ready, outside any workspace's scope. */
-  const isSetupInteraction = (body: Record<string, unknown>) => {
-    const actions = (body.actions as { action_id?: string }[] | undefined) ?? [];
-    const view = body.view as { callback_id?: string } | undefined;
-    return (
-      actions.some((a) => a.action_id === ConnectCareIds.open || a.action_id === ConnectCareIds.disconnect) ||
-      (body.type === 'view_submission' && view?.callback_id === ConnectCareIds.modal)
-    );
-  };
   /** After a connect or disconnect: the admin's Home tab as it is now. */
   const republishHome = async (workspaceId: string, userId: string) => {
     const lookup = await registry.get(workspaceId);
@@ -252,7 +242,7 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
           adminReason: reasonFor,
           defaults,
           setupHome,
-          isSetupInteraction,
+          isSetupInteraction: isConnectCareInteraction,
         });
         registerConnectCare(app, {
           setup,

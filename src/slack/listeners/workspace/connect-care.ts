@@ -82,6 +82,15 @@ function initialOf(existing: CareAccount | null): ConnectCareInitial {
   return { choice, ...(url ? { otherUrl: url } : {}), accountId: existing.accountId };
 }
 
+/** The connect form and its buttons: served before a workspace is ready, outside any workspace's scope. */
+export function isConnectCareInteraction(body: Record<string, unknown>): boolean {
+  const actions = (body.actions as { action_id?: string }[] | undefined) ?? [];
+  const view = body.view as { callback_id?: string } | undefined;
+  return (
+    actions.some((a) => a.action_id === Ids.open || a.action_id === Ids.disconnect) || (body.type === 'view_submission' && view?.callback_id === Ids.modal)
+  );
+}
+
 export function registerConnectCare(app: App, deps: ConnectCareDeps): void {
   // Connect / Reconnect: open at once (the trigger lives 3 s), then fill the form for an admin.
   // Under the error policy, told through this request's client (the workspace's token).
