@@ -26,6 +26,8 @@ export interface WorkspaceJobKind {
   runOnStart?: boolean;
   /** Work of this instance alone: no lease, every instance runs it. */
   local?: boolean;
+  /** Runs of this kind at once per tick, instead of the scheduler's `concurrency` (work that mostly waits on Slack's pace). */
+  concurrency?: number;
 }
 
 export interface WorkspaceSchedulerOptions {
@@ -218,6 +220,7 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
       return report;
     }
     dispatching.add(kind.name);
+    const slots = Math.max(1, Math.floor(kind.concurrency ?? concurrency));
     let next = 0;
     const worker = async () => {
       while (next < teams.length) {
@@ -230,7 +233,7 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
       }
     };
     try {
-      await Promise.all(Array.from({ length: Math.min(concurrency, teams.length) }, worker));
+      await Promise.all(Array.from({ length: Math.min(slots, teams.length) }, worker));
     } finally {
       dispatching.delete(kind.name);
     }
