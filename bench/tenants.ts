@@ -86,6 +86,8 @@ const load = () =>
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
 const sum = (xs: number[]) => xs.reduce((x, y) => x + y, 0);
+/** CPU time (user + system) of a process.cpuUsage() difference, in ms. */
+const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
 
 /** The app logs of both instances: counted by level, the first few kept, and those that speak of Slack's rate limit (no care data is logged). */
 function countingLogger() {
@@ -138,8 +140,9 @@ const PG_COUNTERS = [
 
 /** Counters of `database`, read from the server's `postgres` database (so that reading them is not counted) once the backends have reported. */
 async function pgCounters(database: string): Promise<PgCounters> {
-  // A backend reports its counts when it goes idle, at most once a second: wait that out.
-  await sleep(2_000);
+  // A backend reports its counts when it goes idle, unless it reported less than a second before: then 10 s
+  // later (PostgreSQL 15: PGSTAT_MIN_INTERVAL, PGSTAT_IDLE_INTERVAL). Wait that out.
+  await sleep(11_000);
   return withPg(databaseUrlOf(PG_URL, 'postgres'), async (c) => {
     await c.query('SELECT pg_stat_clear_snapshot()');
     const { rows } = await c.query(`SELECT ${PG_COUNTERS.join(', ')} FROM pg_stat_database WHERE datname = $1`, [database]);
@@ -148,7 +151,6 @@ async function pgCounters(database: string): Promise<PgCounters> {
   });
 }
 const pgDiff = (a: PgCounters, b: PgCounters): PgCounters => Object.fromEntries(PG_COUNTERS.map((k) => [k, b[k] - a[k]])) as PgCounters;
-const pgSum = (xs: PgCounters[]): PgCounters => Object.fromEntries(PG_COUNTERS.map((k) => [k, sum(xs.map((x) => x[k]))])) as PgCounters;
 const pgPer = (d: PgCounters, n: number): PgCounters => Object.fromEntries(PG_COUNTERS.map((k) => [k, Number((d[k] / n).toFixed(2))])) as PgCounters;
 const pgLine = (d: PgCounters) =>
   `${d.xact_commit} transactions, rows read ${(d.tup_returned + d.tup_fetched).toFixed(1)} (returned ${d.tup_returned}, fetched ${d.tup_fetched}), written ${(d.tup_inserted + d.tup_updated + d.tup_deleted).toFixed(2)} (ins ${d.tup_inserted}, upd ${d.tup_updated}, del ${d.tup_deleted}), buffers hit ${d.blks_hit}, read ${d.blks_read}`;
@@ -341,27 +343,27 @@ async function main(): Promise<void> {
 
     // ---------------------------------------------------------------- 1. the changes poll
     const idle = () => Promise.all(instances.flatMap(([, app]) => [...app.registry.composed().values()].map((w) => w.reads.idle())));
-    /** One minute's poll as the cron makes it on both instances: the poll tick, then the read-cache sync tick; PostgreSQL's work in it when `pgWork`. */
-    const cycle = async (slot: number, pollers = instances, pgWork = false) => {
-      const pg0 = pgWork ? await pgCounters(database) : undefined;
+    /** One minute's poll as the cron makes it on both instances: the poll tick, then the read-cache sync tick. */
+    const cycle = async (slot: number, pollers = instances) => {
       const before = await statsByAccount();
       const t0 = performance.now();
       const elu0 = performance.eventLoopUtilization();
+      const cpu0 = process.cpuUsage();
       const polls = await Promise.all(pollers.map(async ([, app]) => ({ ...(await app.jobs.tick('changes-poll', { slot })), ms: performance.now() - t0 })));
       const pollMs = performance.now() - t0;
       const pollElu = performance.eventLoopUtilization(elu0).utilization;
+      const pollCpuMs = cpuMs(process.cpuUsage(cpu0));
       await idle();
       const afterPoll = await statsByAccount();
       const syncs = await Promise.all(instances.map(([, app]) => app.jobs.tick('read-cache-sync')));
       await idle();
       const afterSync = await statsByAccount();
-      const pgDelta = pg0 ? pgDiff(pg0, await pgCounters(database)) : undefined;
       return {
         pollMs,
         pollElu,
+        pollCpuMs,
         polls,
         syncs,
-        pgDelta,
         load: load(),
         pollRequests: afterPoll.map((s, i) => s.total - before[i]!.total),
         syncRequests: afterSync.map((s, i) => s.total - afterPoll[i]!.total),
@@ -389,26 +391,31 @@ async function main(): Promise<void> {
       `warm-up 2 (after the 6-minute jump, each instance polls every workspace): ${warm2.map((w) => `${secs(w.pollMs)}, ${sum(w.pollRequests)} + ${sum(w.syncRequests)} requests`).join('; ')}`,
     );
     const instancesMemory = await settledMemory();
+    // PostgreSQL's counters over the three idle minutes (nothing else uses the bench's database meanwhile).
+    const pgBeforeIdle = await pgCounters(database);
     const idleCycles: Awaited<ReturnType<typeof cycle>>[] = [];
     for (const minute of [7, 8, 9]) {
       await setClock(new Date(START.getTime() + minute * MINUTE));
-      const c = await cycle(slotOf(now()), instances, true);
+      const c = await cycle(slotOf(now()));
       idleCycles.push(c);
       progress(
-        `idle cycle 07:5${minute}: poll ${secs(c.pollMs)}, ran ${c.polls.map((p) => p.ran).join('+')}, requests ${sum(c.pollRequests)} ${JSON.stringify(c.pollRoutes)} + sync ${sum(c.syncRequests)} ${JSON.stringify(c.syncRoutes)}; PostgreSQL ${pgLine(c.pgDelta!)}; load ${c.load}`,
+        `idle cycle 07:5${minute}: poll ${secs(c.pollMs)}, ran ${c.polls.map((p) => p.ran).join('+')}, requests ${sum(c.pollRequests)} ${JSON.stringify(c.pollRoutes)} + sync ${sum(c.syncRequests)} ${JSON.stringify(c.syncRoutes)}; load ${c.load}`,
       );
     }
     loads.idle = idleCycles.map((c) => c.load).join(' / ');
+    const pgBeforeDigests = await pgCounters(database);
+    const pgIdleCycles = pgDiff(pgBeforeIdle, pgBeforeDigests);
+    progress(`PostgreSQL over the ${idleCycles.length} idle minutes: ${pgLine(pgIdleCycles)}`);
 
     // ---------------------------------------------------------------- 2. the 08:00 digests
     const slackBefore = await doubles.ask<SlackSummary>('slack', { since: 0 });
     const careBefore = sum(await requestsByAccount());
-    const pgBeforeDigests = await pgCounters(database);
     await setClock(DIGEST_AT);
     const tick0 = now().getTime();
     const profiler = process.env.BENCH_CPU_PROFILE ? await startProfile() : undefined;
     const t0 = performance.now();
     const digestElu0 = performance.eventLoopUtilization();
+    const digestCpu0 = process.cpuUsage();
     const expectedDigests = N * CHANNELS_PER_WORKSPACE;
     const tickBoth = (slot: number) =>
       Promise.all(instances.map(async ([, app]) => ({ ...(await app.jobs.tick('digests', { slot })), ms: performance.now() - t0 })));
@@ -433,6 +440,7 @@ async function main(): Promise<void> {
       posts = await doubles.ask<DigestPosts>('digests', { since: tick0 });
     }
     const digestElu = performance.eventLoopUtilization(digestElu0).utilization;
+    const digestCpuMs = cpuMs(process.cpuUsage(digestCpu0));
     if (profiler) progress(`CPU profile of the digests: ${await profiler.stop(process.env.BENCH_CPU_PROFILE!)}`);
     const digestCare = sum(await requestsByAccount()) - careBefore;
     const pgDigests = pgDiff(pgBeforeDigests, await pgCounters(database));
@@ -452,13 +460,17 @@ async function main(): Promise<void> {
     // Nobody reads anything: after 10 minutes without a read on an instance, its read caches stop following
     // the feed (change-sync.ts dormantAfterMs), so an idle workspace costs its poll alone.
     const quiet: Awaited<ReturnType<typeof cycle>>[] = [];
+    let pgQuietMinute: PgCounters | undefined;
     for (const minute of [1, 12, 13]) {
       const at = new Date(DIGEST_AT.getTime() + minute * MINUTE);
       if (at.getTime() > now().getTime()) await setClock(at);
-      const c = await cycle(slotOf(now()), instances, minute === 13);
+      const pg0 = minute === 13 ? await pgCounters(database) : undefined;
+      const c = await cycle(slotOf(now()));
+      const pgDelta = pg0 ? pgDiff(pg0, await pgCounters(database)) : undefined;
+      if (pgDelta) pgQuietMinute = pgDelta;
       quiet.push(c);
       progress(
-        `quiet cycle 08:${String(minute).padStart(2, '0')}: poll ${secs(c.pollMs)}, ${sum(c.pollRequests)} ${JSON.stringify(c.pollRoutes)} + sync ${sum(c.syncRequests)} requests${c.pgDelta ? `; PostgreSQL ${pgLine(c.pgDelta)}` : ''}; load ${c.load}`,
+        `quiet cycle 08:${String(minute).padStart(2, '0')}: poll ${secs(c.pollMs)}, ${sum(c.pollRequests)} ${JSON.stringify(c.pollRoutes)} + sync ${sum(c.syncRequests)} requests${pgDelta ? `; PostgreSQL ${pgLine(pgDelta)}` : ''}; load ${c.load}`,
       );
     }
     const quietLast = quiet.at(-1)!;
@@ -517,8 +529,8 @@ async function main(): Promise<void> {
     const worst = idleCycles.reduce((x, y) => (y.pollMs > x.pollMs ? y : x));
     const pollReq = idleCycles.map((c) => perWorkspaceOf(c.pollRequests));
     const fullReq = idleCycles.map((c) => perWorkspaceOf(c.pollRequests.map((n, i) => n + c.syncRequests[i]!)));
-    const pgIdle = pgPer(pgSum(idleCycles.map((c) => c.pgDelta!)), N * idleCycles.length);
-    const pgQuiet = pgPer(quietLast.pgDelta!, N);
+    const pgIdle = pgPer(pgIdleCycles, N * idleCycles.length);
+    const pgQuiet = pgPer(pgQuietMinute!, N);
     const pollOk = worst.pollMs < TARGET.pollMs && idleCycles.every((c) => sum(c.polls.map((p) => p.ran)) === N && sum(c.polls.map((p) => p.failed)) === 0);
     const requestsOk = pollReq.every((r) => r.max <= TARGET.pollRequests && r.min >= 1);
     const digestsOk =
@@ -547,7 +559,7 @@ async function main(): Promise<void> {
       const r = pollReq[k]!;
       const f = fullReq[k]!;
       say(
-        `Idle cycle ${k + 1}: poll tick wall ${secs(c.pollMs)} (a ${secs(c.polls[0]!.ms)}, b ${secs(c.polls[1]!.ms)}; the instances' event loop busy ${pct(c.pollElu)}); ran a ${c.polls[0]!.ran} / b ${c.polls[1]!.ran}, skipped ${c.polls[0]!.skipped}/${c.polls[1]!.skipped}, failed ${c.polls[0]!.failed + c.polls[1]!.failed}; ` +
+        `Idle cycle ${k + 1}: poll tick wall ${secs(c.pollMs)} (a ${secs(c.polls[0]!.ms)}, b ${secs(c.polls[1]!.ms)}; the instances' process: event loop busy ${pct(c.pollElu)}, CPU ${secs(c.pollCpuMs)}); ran a ${c.polls[0]!.ran} / b ${c.polls[1]!.ran}, skipped ${c.polls[0]!.skipped}/${c.polls[1]!.skipped}, failed ${c.polls[0]!.failed + c.polls[1]!.failed}; ` +
           `care requests per workspace by the poll: mean ${r.mean.toFixed(2)}, min ${r.min}, max ${r.max} (${r.ones}/${N} exactly 1); ` +
           `with the read-cache sync tick after it: mean ${f.mean.toFixed(2)}, max ${f.max}; load ${c.load}`,
       );
@@ -569,7 +581,7 @@ async function main(): Promise<void> {
     say();
     say(`## Digests at 08:00 (${expectedDigests} = ${N} workspaces × ${CHANNELS_PER_WORKSPACE} channels)`);
     say(
-      `Both 08:00 ticks resolved after ${secs(digestTickMs)} (a ${secs(ticks[0]!.ms)}, b ${secs(ticks[1]!.ms)}); workspaces run: a ${ticks[0]!.ran}, b ${ticks[1]!.ran}, failed ${ticks[0]!.failed + ticks[1]!.failed}; later minutes' ticks needed: ${extraTicks.length}${extraTicks.length ? ` ${JSON.stringify(extraTicks)}` : ''}; the instances' event loop busy ${pct(digestElu)} of the time`,
+      `Both 08:00 ticks resolved after ${secs(digestTickMs)} (a ${secs(ticks[0]!.ms)}, b ${secs(ticks[1]!.ms)}); workspaces run: a ${ticks[0]!.ran}, b ${ticks[1]!.ran}, failed ${ticks[0]!.failed + ticks[1]!.failed}; later minutes' ticks needed: ${extraTicks.length}${extraTicks.length ? ` ${JSON.stringify(extraTicks)}` : ''}; the instances' process: event loop busy ${pct(digestElu)} of the time, CPU ${secs(digestCpuMs)} (${(digestCpuMs / N).toFixed(0)} ms per workspace)`,
     );
     say(
       `Digests posted: ${latencies.length} (thread replies ${posts.parts}); channels with more than one: ${posts.duplicates}, with none: ${posts.missing}; ledger: summaries sent ${ledger.filter((d) => d.state === 'sent').length} of ${ledger.length}, thread parts sent ${partsLedger.filter((d) => d.state === 'sent').length} of ${partsLedger.length}`,
@@ -645,6 +657,7 @@ async function main(): Promise<void> {
           worstMs: Math.round(worst.pollMs),
           cyclesMs: idleCycles.map((c) => Math.round(c.pollMs)),
           eventLoopBusy: idleCycles.map((c) => Number(c.pollElu.toFixed(2))),
+          cpuMs: idleCycles.map((c) => Math.round(c.pollCpuMs)),
           ran: idleCycles.map((c) => c.polls.map((p) => p.ran)),
           requestsPerWorkspace: pollReq,
           withSyncPerWorkspace: fullReq,
@@ -667,6 +680,7 @@ async function main(): Promise<void> {
           share: Object.fromEntries(share),
           careRequests: digestCare,
           eventLoopBusy: Number(digestElu.toFixed(2)),
+          cpuMs: Math.round(digestCpuMs),
           pass: digestsOk,
         },
         slack: {
