@@ -7,6 +7,7 @@
  * doubling waits) and its trouble is told once per episode, across instances
  * (trouble-book.ts).
  */
+import { setMaxListeners } from 'node:events';
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from '../logging/logger.js';
 import type { Store } from '../store/index.js';
@@ -103,6 +104,8 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
   const now = o.now ?? Date.now;
   const kinds = new Map(o.kinds.map((k) => [k.name, k]));
   const stopping = new AbortController();
+  // Each run in flight listens for the stop: up to every kind's slots at once (Node warns past 10 listeners).
+  setMaxListeners(o.kinds.reduce((n, k) => n + Math.max(1, Math.floor(k.concurrency ?? concurrency)), 0) + 10, stopping.signal);
   const running = new Map<string, Promise<WorkspaceRunResult>>();
   const dispatching = new Set<string>();
   const tasks: ScheduledTask[] = [];
