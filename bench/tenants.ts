@@ -68,7 +68,11 @@ const CONCURRENCY = process.env.BENCH_JOB_CONCURRENCY ? Number(process.env.BENCH
 const RATE_LIMITS = process.env.BENCH_RATE_LIMITS !== '0';
 const PG_URL = process.env.TEST_DATABASE_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/test';
 const MINUTE = 60_000;
-const START = new Date(DIGEST_AT.getTime() - 10 * MINUTE); // 07:50 London
+/** The world's clock starts this long before the 08:00 digests (07:20 London by default): warm-up 1 must end before 07:53. */
+const LEAD_MINUTES = Number(process.env.BENCH_LEAD_MINUTES ?? 40);
+const START = new Date(DIGEST_AT.getTime() - LEAD_MINUTES * MINUTE);
+/** Warm-up 2 at 07:54, then the idle minutes 07:55, 07:56, 07:57 (two minutes to spare before 08:00). */
+const at0800 = (minutes: number) => new Date(DIGEST_AT.getTime() + minutes * MINUTE);
 const TARGET = { pollMs: 10_000, pollRequests: 1, digestMs: 120_000, bytesPerWorkspace: 0.5 * 1024 * 1024 };
 /** After the 08:00 ticks, at most this many more minutes' digest ticks for what is not out yet. */
 const MAX_EXTRA_DIGEST_TICKS = 5;
@@ -383,7 +387,10 @@ async function main(): Promise<void> {
     progress(
       `warm-up 1 (first poll of each workspace, workspaces composed): ${secs(warm1.pollMs)}, ${sum(warm1.pollRequests)} + ${sum(warm1.syncRequests)} requests; load ${warm1.load}`,
     );
-    await setClock(new Date(START.getTime() + 6 * MINUTE));
+    if (now().getTime() > at0800(-7).getTime()) {
+      throw new Error(`warm-up 1 ran until ${now().toISOString()}, past 07:53 London: start earlier (BENCH_LEAD_MINUTES, now ${LEAD_MINUTES})`);
+    }
+    await setClock(at0800(-6));
     // Each instance polls every workspace once, as after a few minutes of running: each has worked the
     // completions still inside the poll's overlap (once per instance, see completion-notices.ts).
     const warm2 = [await cycle(slotOf(now()), [instances[0]!]), await cycle(slotOf(now()) + 1, [instances[1]!])];
@@ -394,12 +401,12 @@ async function main(): Promise<void> {
     // PostgreSQL's counters over the three idle minutes (nothing else uses the bench's database meanwhile).
     const pgBeforeIdle = await pgCounters(database);
     const idleCycles: Awaited<ReturnType<typeof cycle>>[] = [];
-    for (const minute of [7, 8, 9]) {
-      await setClock(new Date(START.getTime() + minute * MINUTE));
+    for (const minute of [-5, -4, -3]) {
+      await setClock(at0800(minute));
       const c = await cycle(slotOf(now()));
       idleCycles.push(c);
       progress(
-        `idle cycle 07:5${minute}: poll ${secs(c.pollMs)}, ran ${c.polls.map((p) => p.ran).join('+')}, requests ${sum(c.pollRequests)} ${JSON.stringify(c.pollRoutes)} + sync ${sum(c.syncRequests)} ${JSON.stringify(c.syncRoutes)}; load ${c.load}`,
+        `idle cycle 07:${60 + minute}: poll ${secs(c.pollMs)}, ran ${c.polls.map((p) => p.ran).join('+')}, requests ${sum(c.pollRequests)} ${JSON.stringify(c.pollRoutes)} + sync ${sum(c.syncRequests)} ${JSON.stringify(c.syncRoutes)}; load ${c.load}`,
       );
     }
     loads.idle = idleCycles.map((c) => c.load).join(' / ');
@@ -410,6 +417,7 @@ async function main(): Promise<void> {
     // ---------------------------------------------------------------- 2. the 08:00 digests
     const slackBefore = await doubles.ask<SlackSummary>('slack', { since: 0 });
     const careBefore = sum(await requestsByAccount());
+    if (now().getTime() > DIGEST_AT.getTime()) throw new Error(`the idle minutes ran until ${now().toISOString()}, past 08:00 London`);
     await setClock(DIGEST_AT);
     const tick0 = now().getTime();
     const profiler = process.env.BENCH_CPU_PROFILE ? await startProfile() : undefined;
@@ -614,7 +622,7 @@ async function main(): Promise<void> {
         `external ${mb(perIdleExternal)}, RSS ${mb(perIdleRss)}`,
     );
     say(
-      `Per instance (holding all ${N} workspaces; the instances' process after GC at 07:56, less that process before the instances, halved): heap ${mb(perInstance.heapUsed)}, RSS ${mb(perInstance.rss)}; the probe's whole instance, idle: heap ${mb(probe.allIdle.heapUsed)}, RSS ${mb(probe.allIdle.rss)}. The doubles' process: RSS ${mb(doublesMemory.rss)}, heap ${mb(doublesMemory.heapUsed)}`,
+      `Per instance (holding all ${N} workspaces; the instances' process after GC after warm-up 2, less that process before the instances, halved): heap ${mb(perInstance.heapUsed)}, RSS ${mb(perInstance.rss)}; the probe's whole instance, idle: heap ${mb(probe.allIdle.heapUsed)}, RSS ${mb(probe.allIdle.rss)}. The doubles' process: RSS ${mb(doublesMemory.rss)}, heap ${mb(doublesMemory.heapUsed)}`,
     );
     say();
     say(`## PostgreSQL size at the end (database ${mb(tables.databaseBytes)} in all)`);
