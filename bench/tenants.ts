@@ -154,6 +154,41 @@ async function pgCounters(database: string): Promise<PgCounters> {
     return Object.fromEntries(PG_COUNTERS.map((k) => [k, Number(row[k])])) as PgCounters;
   });
 }
+/** Scans per table of the bench's database (pg_stat_user_tables): which tables the rows read come from. */
+type TableScans = Record<string, { seq_scan: number; seq_tup_read: number; idx_scan: number; idx_tup_fetch: number }>;
+async function tableScans(databaseUrl: string): Promise<TableScans> {
+  return withPg(databaseUrl, async (c) => {
+    const { rows } = await c.query('SELECT relname, seq_scan, seq_tup_read, idx_scan, idx_tup_fetch FROM pg_stat_user_tables');
+    return Object.fromEntries(
+      (rows as Record<string, string>[]).map((r) => [
+        r.relname!,
+        { seq_scan: Number(r.seq_scan), seq_tup_read: Number(r.seq_tup_read), idx_scan: Number(r.idx_scan ?? 0), idx_tup_fetch: Number(r.idx_tup_fetch ?? 0) },
+      ]),
+    );
+  });
+}
+/** Per workspace, the tables that read the most rows between two snapshots. */
+function scansLine(a: TableScans, b: TableScans, n: number): string {
+  const rows = Object.entries(b).map(([t, x]) => {
+    const y = a[t] ?? { seq_scan: 0, seq_tup_read: 0, idx_scan: 0, idx_tup_fetch: 0 };
+    return {
+      t,
+      seq: x.seq_scan - y.seq_scan,
+      seqRows: x.seq_tup_read - y.seq_tup_read,
+      idx: x.idx_scan - y.idx_scan,
+      idxRows: x.idx_tup_fetch - y.idx_tup_fetch,
+    };
+  });
+  return rows
+    .filter((r) => r.seq + r.idx > 0)
+    .sort((x, y) => y.seqRows + y.idxRows - (x.seqRows + x.idxRows))
+    .slice(0, 5)
+    .map(
+      (r) =>
+        `${r.t}: ${(r.seq / n).toFixed(2)} seq scans (${(r.seqRows / n).toFixed(0)} rows), ${(r.idx / n).toFixed(2)} index scans (${(r.idxRows / n).toFixed(0)} rows)`,
+    )
+    .join('; ');
+}
 const pgDiff = (a: PgCounters, b: PgCounters): PgCounters => Object.fromEntries(PG_COUNTERS.map((k) => [k, b[k] - a[k]])) as PgCounters;
 const pgPer = (d: PgCounters, n: number): PgCounters => Object.fromEntries(PG_COUNTERS.map((k) => [k, Number((d[k] / n).toFixed(2))])) as PgCounters;
 const pgLine = (d: PgCounters) =>
@@ -400,6 +435,7 @@ async function main(): Promise<void> {
     const instancesMemory = await settledMemory();
     // PostgreSQL's counters over the three idle minutes (nothing else uses the bench's database meanwhile).
     const pgBeforeIdle = await pgCounters(database);
+    const scansBeforeIdle = await tableScans(databaseUrl);
     const idleCycles: Awaited<ReturnType<typeof cycle>>[] = [];
     for (const minute of [-5, -4, -3]) {
       await setClock(at0800(minute));
@@ -411,6 +447,7 @@ async function main(): Promise<void> {
     }
     loads.idle = idleCycles.map((c) => c.load).join(' / ');
     const pgBeforeDigests = await pgCounters(database);
+    const scansIdle = scansLine(scansBeforeIdle, await tableScans(databaseUrl), N * idleCycles.length);
     const pgIdleCycles = pgDiff(pgBeforeIdle, pgBeforeDigests);
     progress(`PostgreSQL over the ${idleCycles.length} idle minutes: ${pgLine(pgIdleCycles)}`);
 
@@ -469,13 +506,16 @@ async function main(): Promise<void> {
     // the feed (change-sync.ts dormantAfterMs), so an idle workspace costs its poll alone.
     const quiet: Awaited<ReturnType<typeof cycle>>[] = [];
     let pgQuietMinute: PgCounters | undefined;
+    let scansQuiet = '';
     for (const minute of [1, 12, 13]) {
       const at = new Date(DIGEST_AT.getTime() + minute * MINUTE);
       if (at.getTime() > now().getTime()) await setClock(at);
       const pg0 = minute === 13 ? await pgCounters(database) : undefined;
+      const scans0 = pg0 ? await tableScans(databaseUrl) : undefined;
       const c = await cycle(slotOf(now()));
       const pgDelta = pg0 ? pgDiff(pg0, await pgCounters(database)) : undefined;
       if (pgDelta) pgQuietMinute = pgDelta;
+      if (scans0) scansQuiet = scansLine(scans0, await tableScans(databaseUrl), N);
       quiet.push(c);
       progress(
         `quiet cycle 08:${String(minute).padStart(2, '0')}: poll ${secs(c.pollMs)}, ${sum(c.pollRequests)} ${JSON.stringify(c.pollRoutes)} + sync ${sum(c.syncRequests)} requests${pgDelta ? `; PostgreSQL ${pgLine(pgDelta)}` : ''}; load ${c.load}`,
@@ -584,7 +624,9 @@ async function main(): Promise<void> {
     say();
     say('## PostgreSQL work per workspace per minute (pg_stat_database of the bench database; both instances)');
     say(`Idle cycles (poll + read-cache sync, mean of ${idleCycles.length} minutes): ${pgLine(pgIdle)}`);
-    say(`Quiet minute 08:13 (read caches dormant): ${pgLine(pgQuiet)}`);
+    say(`  by table (pg_stat_user_tables, per workspace per minute): ${scansIdle}`);
+    say(`Quiet minute 08:13 (after the digests): ${pgLine(pgQuiet)}`);
+    say(`  by table: ${scansQuiet}`);
     say(`The digests, per workspace (once a day): ${pgLine(pgPer(pgDigests, N))}`);
     say();
     say(`## Digests at 08:00 (${expectedDigests} = ${N} workspaces × ${CHANNELS_PER_WORKSPACE} channels)`);
