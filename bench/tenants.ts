@@ -1,49 +1,58 @@
 /**
  * Many workspaces: N Slack workspaces (default 200), each connected to its own
  * care account, served by 2 instances on one PostgreSQL, under today's Slack
- * rate limits.
+ * rate limits (the fake's limits on, every workspace a distributed install).
  *   npx tsx bench/tenants.ts                       (npm run bench:tenants)
- *   BENCH_WORKSPACES=20 npx tsx bench/tenants.ts   (a quick run; BENCH_WORKSPACES=1000 for the target's size)
+ *   BENCH_WORKSPACES=20 npx tsx bench/tenants.ts   (a quick run; BENCH_WORKSPACES=1000 for issue 25's size)
  *   TEST_DATABASE_URL=postgres://… (default postgres://postgres@127.0.0.1:5432/test): the bench creates a database
- *   of its own on that server (bench_tenants_<hex>, from template0) so that PostgreSQL's counters for it are the
- *   bench's alone, and drops it at the end (BENCH_KEEP_DB=1 keeps it). BENCH_JOB_CONCURRENCY=n: the instances'
- *   jobConcurrency (default the app's, 8). BENCH_RATE_LIMITS=0: the fake's limits off (default on).
- *   BENCH_CPU_PROFILE=<file.cpuprofile>: a CPU profile of the instances' process during the digests, and its top
- *   files by self time.
+ *   of its own on that server (bench_tenants_<hex>, from template0), so that PostgreSQL's counters for it are the
+ *   bench's alone, and drops it at the end (BENCH_KEEP_DB=1 keeps it).
+ *   BENCH_JOB_CONCURRENCY=n: the instances' jobConcurrency (default the app's, 8; the digests kind has its own 64).
+ *   BENCH_RATE_LIMITS=0: the fake's limits off. BENCH_LEAD_MINUTES (default 40): how long before 08:00 the
+ *   world's clock starts. BENCH_CPU_PROFILE=<file.cpuprofile>: a CPU profile of the instances' process during
+ *   the digests, and its top files by self time.
+ * A run takes about 5 minutes at 200 workspaces and 25 at 1,000 on 2 shared cores (warm-up 1 is most of it).
  *
  * Three processes on loopback:
  * - the doubles (bench/tenants-doubles.ts, a child with an IPC channel): the sandbox care API (one account per
- *   workspace, demo data, 10 req/s per key as in production) and the Slack fake (every workspace a distributed
- *   install: today's tiers per method, 1 post/s per conversation with a burst of 3, history and replies 1 a
- *   minute per workspace and 15 a page, 429 + Retry-After, all counted). The world's clock is virtual and lives
- *   here: this process sends its offset, the sandbox's clock is set to it and the fake's clock reads it.
+ *   workspace, demo data, 10 req/s per key as in production) and the Slack fake (today's tiers per method and
+ *   workspace, 1 post/s per conversation with a burst of 3, history and replies 1 a minute per workspace and
+ *   15 a page, 429 + Retry-After, all counted). The world's clock is virtual: this process sends its offset
+ *   over IPC, the sandbox's clock is set to it and the fake's clock (its rate limits too) reads it.
  * - this process: two instances (`composeMultiApp`, same database and encryption key, their own instance Ids,
- *   care clients paced at 10 req/s, the app's own Slack pacing) and the bench. Their jobs are not started: the
- *   bench makes the ticks the cron would make, on both instances at the same moment, with the same slot.
+ *   care clients paced at 10 req/s, the app's own Slack pacing) and the bench, on one event loop: wall times
+ *   are those of both instances sharing one core; CPU time (process.cpuUsage) is reported beside them. Their
+ *   jobs are not started: the bench makes the ticks the cron would make, on both instances at the same
+ *   moment, with the same slot.
  * - the memory probe (bench/tenants-memory.ts): a third instance, so that only the app is in its heap.
  *
- * The clock: a Tuesday, 07:50 in London.
- * 1. Changes poll: warm-up first. Both instances poll every workspace (the first poll of each reads its backlog
- *    and composes it); the clocks jump 6 minutes; each instance alone polls every workspace once, as after a few
- *    minutes of running. Then three idle cycles a minute apart (07:57, 07:58, 07:59): the poll tick on both
- *    instances with the minute's slot, then the read-cache sync tick on both (as the cron runs it, just after).
- *    Wall time, runs per instance, care API requests per workspace (sandbox stats per account, by route), and
- *    PostgreSQL work per workspace per minute (pg_stat_database of the bench's database: transactions, rows
- *    read and written, read 2 s after each cycle so that the backends have reported their counts).
+ * The clock: a Tuesday, 07:20 in London (BENCH_LEAD_MINUTES before 08:00).
+ * 1. Changes poll. Warm-up 1: both instances poll every workspace (the first poll of each composes it and reads
+ *    its backlog; 8 minutes at 1,000 on a loaded machine). Warm-up 2 at 07:54 (it stops if warm-up 1 ran past
+ *    07:53): each instance alone polls every workspace once, as after a few minutes of running. Then three
+ *    idle minutes (07:55, 07:56, 07:57): the poll tick on both instances with the minute's slot, then the
+ *    read-cache sync tick on both (as the cron runs it, just after). By then nobody has read anything for more
+ *    than 10 minutes, so the read caches have stopped following the feed (change-sync.ts dormantAfterMs):
+ *    an idle workspace as it is in production, its poll alone. Wall time, CPU time, runs per instance, care
+ *    API requests per workspace (sandbox stats per account, by route), and PostgreSQL work per workspace per
+ *    minute: pg_stat_database of the bench's database (transactions, rows read and written) and
+ *    pg_stat_user_tables (scans per table), read 11 s after the work (a backend reports its counts when
+ *    idle, up to 10 s late) over the three minutes. pg_stat_statements is not loaded on the test server.
  * 2. Digests: 3 channels per workspace at 08:00 daily. At 08:00:00 both instances tick `digests` with the 08:00
- *    slot. The time from the tick to each digest's summary and to its last thread part (the fake's call log),
- *    each instance's share (the ledger's claims), that every channel got exactly one; if some are not out when
- *    the ticks resolve, the next minute's ticks are made as the cron would (counted).
- * 3. A quiet quarter hour after the digests (08:01, 08:12, 08:13): care requests and PostgreSQL work of a
- *    minute once the read caches stop following the feed.
- * 4. Slack: 429s by method and rule (the fake's count, exact), 429s left unanswered (a 429 after which the same
- *    method, and conversation for posts, was never answered again: the call failed for good; plus ledger rows
- *    not sent and app log lines that say ratelimited), calls repeated inside a Retry-After, history reads per
- *    workspace per minute (max).
- * 5. Memory: per idle workspace (the probe) and per instance (this process after GC, both instances holding
- *    every workspace, less this process before they were made, halved).
+ *    slot. The time from 08:00 to each digest's summary and to the last thread part of any digest (the fake's
+ *    call log), CPU time, each instance's share (the ledger's claims), that every channel got exactly one;
+ *    if some are not out when the ticks resolve, the next minutes' ticks are made as the cron would (counted).
+ * 3. Quiet cycles after the digests (08:01, 08:12, 08:13, or later if the digests ran past them): care
+ *    requests of a whole minute, and PostgreSQL work of the 08:13 one.
+ * 4. Slack: 429s by method and rule (the fake's counts, exact), 429s left unanswered (the newest call of a
+ *    method in a workspace, and conversation for posts, answered 429: it failed for good; plus ledger rows not
+ *    sent because of a 429, and app log lines that speak of Slack's rate limit), calls repeated inside a
+ *    Retry-After, history reads per workspace per minute (max; the fake keeps the newest 10,000 workspace-minutes).
+ * 5. Memory: per idle workspace (the probe: heap after GC with one workspace, then all composed and polled,
+ *    their read caches awake) and per instance (this process after GC after warm-up 2, both instances
+ *    holding every workspace, less this process before they were made, halved).
  * 6. PostgreSQL size: rows and pg_total_relation_size per table at the end, per workspace.
- * Prints a report with the targets, then one JSON line. Figures are reported, never asserted.
+ * Prints a report with issue 25's targets, then one JSON line. Figures are reported, never asserted.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
