@@ -439,7 +439,7 @@ async function main(): Promise<void> {
     // completions still inside the poll's overlap (once per instance, see completion-notices.ts).
     const warm2 = [await cycle(slotOf(now()), [instances[0]!]), await cycle(slotOf(now()) + 1, [instances[1]!])];
     progress(
-      `warm-up 2 (after the 6-minute jump, each instance polls every workspace): ${warm2.map((w) => `${secs(w.pollMs)}, ${sum(w.pollRequests)} + ${sum(w.syncRequests)} requests`).join('; ')}`,
+      `warm-up 2 (clocks at 07:54, each instance polls every workspace): ${warm2.map((w) => `${secs(w.pollMs)}, ${sum(w.pollRequests)} + ${sum(w.syncRequests)} requests`).join('; ')}`,
     );
     const instancesMemory = await settledMemory();
     // PostgreSQL's counters over the three idle minutes (nothing else uses the bench's database meanwhile).
@@ -609,7 +609,7 @@ async function main(): Promise<void> {
     );
     for (const [k, w] of warm2.entries()) {
       say(
-        `Warm-up 2${'ab'[k]} (clocks +6 min; instance ${'ab'[k]} alone polls every workspace): ${secs(w.pollMs)}; care requests: poll ${sum(w.pollRequests)}, read-cache sync ${sum(w.syncRequests)}`,
+        `Warm-up 2${'ab'[k]} (clocks at 07:54; instance ${'ab'[k]} alone polls every workspace): ${secs(w.pollMs)}; care requests: poll ${sum(w.pollRequests)}, read-cache sync ${sum(w.syncRequests)}`,
       );
     }
     for (const [k, c] of idleCycles.entries()) {
