@@ -48,7 +48,9 @@ export interface WorkspaceJobsOptions {
 export function workspaceJobKinds(pollSeconds: number) {
   return {
     // Every minute; a digest or summary missed while the app was down goes out at start, not at the next minute.
-    digests: { name: 'digests', schedule: '0 * * * * *', runOnStart: true },
+    // A workspace's digests take seconds of Slack's posting pace (a thread: one post a second per channel) and
+    // little CPU: many workspaces at once, or at 08:00 the last of 1,000 waits ten minutes (bench/tenants.ts).
+    digests: { name: 'digests', schedule: '0 * * * * *', runOnStart: true, concurrency: 64 },
     summaries: { name: 'summaries', schedule: '0 * * * * *', runOnStart: true },
     // At start too: the first run of a workspace takes the app's first look (what is already so is not news).
     poll: { name: 'changes-poll', schedule: everySeconds(pollSeconds), runOnStart: true },

@@ -14,6 +14,8 @@ export interface JobKind {
   runOnStart?: boolean;
   /** Work of this instance alone (e.g. its own memory): runs on every instance, without a lease. */
   local?: boolean;
+  /** Runs of this kind at once per tick, instead of the scheduler's `concurrency` (work that mostly waits on Slack's pace). */
+  concurrency?: number;
 }
 
 /** A job as data: its kind and an idempotent, resumable run. */

@@ -8,6 +8,7 @@
  * doubling waits) and its trouble is told once per episode, across instances
  * (trouble-book.ts).
  */
+import { setMaxListeners } from 'node:events';
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from '../logging/logger.js';
 import type { Store } from '../store/index.js';
@@ -19,7 +20,7 @@ import { createTroubleBook } from './trouble-book.js';
 import { troubleReason } from './trouble-reason.js';
 import { backedOffUntil, type WorkspaceTrouble } from './workspace-trouble.js';
 
-/** A kind of job: its name, node-cron schedule (seconds field allowed), start-up run, and whether it is local (no lease). */
+/** A kind of job: its name, node-cron schedule (seconds field allowed), start-up run, local or leased, runs at once. */
 export type WorkspaceJobKind = JobKind;
 
 export interface WorkspaceSchedulerOptions {
@@ -98,6 +99,8 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
   const now = o.now ?? Date.now;
   const kinds = new Map(o.kinds.map((k) => [k.name, k]));
   const stopping = new AbortController();
+  // Each run in flight listens for the stop: up to every kind's slots at once (Node warns past 10 listeners).
+  setMaxListeners(o.kinds.reduce((n, k) => n + Math.max(1, Math.floor(k.concurrency ?? concurrency)), 0) + 10, stopping.signal);
   const running = new Map<string, Promise<WorkspaceRunResult>>();
   const dispatching = new Set<string>();
   const tasks: ScheduledTask[] = [];
@@ -215,6 +218,7 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
       return report;
     }
     dispatching.add(kind.name);
+    const slots = Math.max(1, Math.floor(kind.concurrency ?? concurrency));
     let next = 0;
     const worker = async () => {
       while (next < teams.length) {
@@ -227,7 +231,7 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
       }
     };
     try {
-      await Promise.all(Array.from({ length: Math.min(concurrency, teams.length) }, worker));
+      await Promise.all(Array.from({ length: Math.min(slots, teams.length) }, worker));
     } finally {
       dispatching.delete(kind.name);
     }

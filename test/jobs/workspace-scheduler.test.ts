@@ -186,6 +186,34 @@ describe('workspace scheduler with a real SQLite store', () => {
     expect(f.overlaps).toBe(0);
   });
 
+  it("a kind's own concurrency sets its slots per tick; the others keep the scheduler's", async () => {
+    let active = 0;
+    const most = new Map<string, number>();
+    const f = fleet(async (_ctx, _teamId, kind) => {
+      active++;
+      most.set(kind, Math.max(most.get(kind) ?? 0, active));
+      await pause(5);
+      active--;
+      return 'ok';
+    });
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => void warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const list = teams(30);
+      const a = await instance('instance-a', f, list, { concurrency: 2, kinds: [POLL, { ...DIGESTS, concurrency: 24 }] });
+      expect(await a.tick('digests')).toEqual({ ran: 30, skipped: 0, failed: 0 });
+      expect(await a.tick('changes-poll')).toEqual({ ran: 30, skipped: 0, failed: 0 });
+      expect(most.get('digests')).toBe(24);
+      expect(most.get('changes-poll')).toBe(2);
+      await pause(10);
+      // 24 runs at once listen for the scheduler's stop: no MaxListenersExceededWarning.
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('a hung workspace holds one slot of the pool: 20 others all run in the same tick; stop() aborts it and lets its lease go', async () => {
     const f = fleet();
     const list = ['HUNG', ...teams(20)];
