@@ -20,7 +20,6 @@ import { oauthSettings } from './slack/oauth-settings.js';
 import { oneTimeStateStore } from './slack/oauth-state-store.js';
 import { createReplayGuard } from './slack/replay-guard.js';
 import { registerTenancy } from './slack/tenancy/tenancy.js';
-import { createWorkspaceScope } from './slack/tenancy/workspace-scope.js';
 import { createSlackWebClient } from './slack/web-clients.js';
 import { oauthRefresh } from './slack/token-rotation/refresh-call.js';
 import { createTokenRotation } from './slack/token-rotation/token-rotation.js';
@@ -128,7 +127,6 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
       );
     },
   });
-  const scope = createWorkspaceScope();
   const timezoneOf = async (workspaceId: string) => (await store.getWorkspaceSettings(workspaceId))?.timeZone ?? settings.timezone;
   /** The care connection card; `timezone` when the caller knows it (a composed workspace does), else read. */
   const connectionCard = async (workspaceId: string, isAdmin: boolean, timezone?: string) =>
@@ -140,7 +138,7 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
   /** After a connect or disconnect: the admin's Home tab as it is now. */
   const republishHome = async (workspaceId: string, userId: string) => {
     const lookup = await registry.get(workspaceId);
-    if (lookup.state === 'ready') return scope.run(lookup.workspace.deps, () => publishHome(lookup.workspace.deps, workspaceId, userId));
+    if (lookup.state === 'ready') return publishHome(lookup.workspace.deps, workspaceId, userId);
     if (lookup.state !== 'not-connected' || !lookup.installation.bot) return;
     await slackFor(workspaceId, lookup.installation.bot.token).views.publish({ user_id: userId, view: (await setupHome(workspaceId, userId, true)) as never });
   };
@@ -236,7 +234,6 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
       beforeListeners: (app) => {
         registerTenancy(app, {
           registry,
-          scope,
           setup,
           logger,
           adminReason: reasonFor,
@@ -258,7 +255,7 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
         });
       },
     },
-    scope.deps,
+    // No deps: each request's workspace's are put on its context by the tenancy middleware.
   );
 
   const jobs = deploymentJobs({

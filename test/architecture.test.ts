@@ -80,6 +80,18 @@ describe('the source tree', () => {
     expect(using.length).toBeGreaterThan(20);
   });
 
+  it("has listeners take their workspace's deps from Bolt's context (depsOf), never from a scope kept beside the request", () => {
+    // No AsyncLocalStorage (nor any other async_hooks store) and no Proxy standing for "the current workspace's" deps.
+    const implicit = files.filter((f) => /\bAsyncLocalStorage\b|node:async_hooks|\bnew Proxy\b[^;]*SlackDeps/.test(codeOf(f))).map(name);
+    expect(implicit).toEqual([]);
+    // A listener is registered with the app alone: its deps are the request's, read through depsOf (or the buttonListener wrapper).
+    const listeners = files.filter((f) => name(f).startsWith('slack/listeners/'));
+    const registeredWithDeps = listeners.filter((f) => /export function register\w+\(app: App, deps: SlackDeps\)/.test(codeOf(f))).map(name);
+    expect(registeredWithDeps).toEqual([]);
+    const reading = listeners.filter((f) => /\bdepsOf\(|\bbuttonListener\b/.test(codeOf(f)));
+    expect(reading.length).toBeGreaterThan(20);
+  });
+
   it("imports only downward through the README's layers (a module's own layer or one below it)", () => {
     const LAYERS: Record<string, number> = {
       crypto: 0,

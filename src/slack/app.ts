@@ -86,9 +86,17 @@ async function healthRoute(check: SlackAppOptions['health'], res: ServerResponse
   res.end(JSON.stringify({ ok, checks }));
 }
 
-/** The Bolt app with every listener registered; thin listeners over the services in deps. */
-export function createSlackApp(options: SlackAppOptions, deps: SlackDeps): SlackApp {
-  const appLogger = options.logger ?? deps.logger;
+/**
+ * The Bolt app with every listener registered; thin listeners over the services of the request's
+ * workspace, which they read from Bolt's context (workspace-on-context.ts: `depsOf`).
+ * One workspace: `deps` are its services, put on every request's context. Many (`oauth`): leave
+ * `deps` out; the tenancy middleware (`beforeListeners`) puts each request's workspace's there.
+ */
+export function createSlackApp(options: SlackAppOptions, deps?: SlackDeps): SlackApp {
+  if (!options.oauth && !deps)
+    throw new Error("createSlackApp: one workspace needs its deps (many workspaces: give `oauth` and put each workspace's deps in `beforeListeners`)");
+  const appLogger = options.logger ?? deps?.logger;
+  if (!appLogger) throw new Error("createSlackApp: give `logger` (or the one workspace's deps)");
   const logger = boltLogger(appLogger);
   const { metrics } = options;
   const customRoutes: SocketRoute[] = [
@@ -133,36 +141,36 @@ export function createSlackApp(options: SlackAppOptions, deps: SlackDeps): Slack
 
   // Identity and workspace agree, or nothing runs (a person of another workspace through Slack Connect).
   registerWorkspaceCheck(app, appLogger);
-  // The request's workspace on its context (workspace-on-context.ts): one workspace's here, many's in the tenancy middleware.
-  if (!options.oauth) registerOneWorkspace(app);
+  // The request's workspace and its deps on its context (workspace-on-context.ts): one workspace's here, many's in the tenancy middleware.
+  if (!options.oauth) registerOneWorkspace(app, deps);
   options.beforeListeners?.(app);
-  registerCareCommand(app, deps);
-  registerCompleteReopen(app, deps);
-  registerViewButton(app, deps);
-  registerUndoButton(app, deps);
-  registerTakeItButton(app, deps);
-  registerEditButton(app, deps);
-  registerSnooze(app, deps);
-  registerSnoozeSubmit(app, deps);
-  registerSnoozeConfirmSubmit(app, deps);
+  registerCareCommand(app);
+  registerCompleteReopen(app);
+  registerViewButton(app);
+  registerUndoButton(app);
+  registerTakeItButton(app);
+  registerEditButton(app);
+  registerSnooze(app);
+  registerSnoozeSubmit(app);
+  registerSnoozeConfirmSubmit(app);
   registerOpenInCare(app);
-  registerNewActionButton(app, deps);
-  registerHomePageButtons(app, deps);
-  registerShareLiterature(app, deps);
-  registerUnlinkButton(app, deps);
-  registerShowTasksButton(app, deps);
-  registerRetryDeliveryButton(app, deps);
-  registerLinkRequestButtons(app, deps);
-  registerMoreOptionsButton(app, deps);
-  registerReminderWhen(app, deps);
-  registerActionFormSubmit(app, deps);
-  registerApproveLinkModal(app, deps);
-  registerSummaryButtons(app, deps);
-  registerSummaryModal(app, deps);
-  registerNotifyGroupOptions(app, deps);
-  registerCareUserOptions(app, deps);
-  registerCreateFromMessage(app, deps);
-  registerAppHomeOpened(app, deps);
+  registerNewActionButton(app);
+  registerHomePageButtons(app);
+  registerShareLiterature(app);
+  registerUnlinkButton(app);
+  registerShowTasksButton(app);
+  registerRetryDeliveryButton(app);
+  registerLinkRequestButtons(app);
+  registerMoreOptionsButton(app);
+  registerReminderWhen(app);
+  registerActionFormSubmit(app);
+  registerApproveLinkModal(app);
+  registerSummaryButtons(app);
+  registerSummaryModal(app);
+  registerNotifyGroupOptions(app);
+  registerCareUserOptions(app);
+  registerCreateFromMessage(app);
+  registerAppHomeOpened(app);
 
   // Anything a listener did not handle: log without payloads; the person already got an ack.
   app.error(async (error) => {

@@ -1,20 +1,27 @@
 /**
- * The workspace a Slack request acts in, as a typed value on Bolt's
+ * The workspace a Slack request acts in, as typed values on Bolt's
  * `context`: put there once, before any listener runs, and read by every
- * listener through `workspaceOf`.
+ * listener through `workspaceOf` (its Id) and `depsOf` (its services, care
+ * client and Slack client).
  *
  * - Many workspaces: the tenancy middleware (tenancy/tenancy.ts) resolves the
- *   request's workspace and puts it.
+ *   request's workspace and puts both (its deps once it is ready).
  * - One workspace: `registerOneWorkspace` puts the workspace Bolt authorised
- *   the request for (its bot token's team, from auth.test).
+ *   the request for (its bot token's team, from auth.test) and the one
+ *   workspace's deps.
  *
  * A listener that finds none was registered without either: that is a wiring
- * mistake, and `workspaceOf` says so instead of acting in a workspace ''.
+ * mistake, and `workspaceOf` and `depsOf` say so instead of acting in a
+ * workspace '' or another request's. Work a listener starts and does not
+ * await (a Home publish, a notice) is handed the deps it was read with, so it
+ * stays in the same workspace.
  */
 import type { App, Context } from '@slack/bolt';
+import type { SlackDeps } from './deps.js';
 import { authorizedWorkspace } from './tenancy/request-workspace.js';
 
 const KEY = 'careActionsWorkspaceId';
+const DEPS_KEY = 'careActionsWorkspaceDeps';
 
 /** A context the workspace was put on. */
 export interface WorkspaceContext extends Context {
@@ -37,11 +44,30 @@ export function workspaceOf(context: Context): string {
   return id;
 }
 
-/** One workspace: every request acts in the workspace Bolt authorised it for (its bot token's team). */
-export function registerOneWorkspace(app: App): void {
+/** Put the deps of the request's workspace on its context (the tenancy middleware, for a ready workspace; `registerOneWorkspace`). */
+export function putDeps(context: Context, deps: SlackDeps): void {
+  context[DEPS_KEY] = deps;
+}
+
+/** The deps of the workspace the request acts in; throws when no middleware put them on this context. */
+export function depsOf(context: Context): SlackDeps {
+  const deps = context[DEPS_KEY] as SlackDeps | undefined;
+  if (!deps)
+    throw new Error(
+      'No workspace deps on this Slack request’s context: the listener ran before the tenancy middleware (many workspaces, once the workspace is ready) or registerOneWorkspace (one workspace) put them there.',
+    );
+  return deps;
+}
+
+/**
+ * One workspace: every request acts in the workspace Bolt authorised it for (its bot token's team), with the
+ * one workspace's deps (left out only where no listener reads them, e.g. a test of the set-up listeners alone).
+ */
+export function registerOneWorkspace(app: App, deps?: SlackDeps): void {
   app.use(async ({ context, next }) => {
     const workspaceId = authorizedWorkspace(context);
     if (workspaceId) putWorkspace(context, workspaceId);
+    if (deps) putDeps(context, deps);
     await next();
   });
 }

@@ -17,6 +17,7 @@ import { CareUserTakenError } from '../../services/link-guard.js';
 import type { SlackDeps } from '../deps.js';
 import { type Responder, safeRespond } from '../respond.js';
 import { errorBlocks } from '../views/help.js';
+import { depsOf } from '../workspace-on-context.js';
 
 export type ButtonBody = BlockAction<ButtonAction>;
 export type ButtonArgs = SlackActionMiddlewareArgs<ButtonBody> & AllMiddlewareArgs;
@@ -62,16 +63,28 @@ export async function tellByDm(deps: Teller, userId: string, message: string): P
     .catch((err) => deps.logger.warn('could not report an error', { error: err }));
 }
 
-/** A button (or menu) listener: acks at once, runs the handler, and turns any error into a sentence for the clicker. */
+/**
+ * A button (or menu) listener: acks at once, runs the handler with the deps of the request's workspace
+ * (from Bolt's context, workspace-on-context.ts), and turns any error into a sentence for the clicker.
+ */
 export function buttonListener<A extends BlockElementAction = ButtonAction>(
-  deps: Teller,
   name: string,
-  handler: (args: ElementArgs<A>) => Promise<void>,
+  handler: (args: ElementArgs<A>, deps: SlackDeps) => Promise<void>,
+): (args: ElementArgs<A>) => Promise<void> {
+  return tellingButtonListener<A, SlackDeps>((args) => depsOf(args.context), name, handler);
+}
+
+/** `buttonListener` for a click served outside a ready workspace (the set-up's own buttons): told through `tellerOf(args)`. */
+export function tellingButtonListener<A extends BlockElementAction, D extends Teller>(
+  tellerOf: (args: ElementArgs<A>) => D,
+  name: string,
+  handler: (args: ElementArgs<A>, deps: D) => Promise<void>,
 ): (args: ElementArgs<A>) => Promise<void> {
   return async (args) => {
     await args.ack();
+    const deps = tellerOf(args);
     try {
-      await handler(args);
+      await handler(args, deps);
     } catch (err) {
       logFailure(deps.logger, `${name} button failed`, err);
       await tellClicker(deps, args.body, args.respond, describeError(err));

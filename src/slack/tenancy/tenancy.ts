@@ -5,9 +5,9 @@
  * workspace), this middleware
  * - resolves the request's workspace (Bolt's context: the team, or the org for
  *   an org-wide install; request-workspace.ts), puts it on the context, where
- *   listeners read it (workspace-on-context.ts), and runs the rest of the
- *   request in its scope (workspace-scope.ts), so listeners use that
- *   workspace's services only;
+ *   listeners read it (workspace-on-context.ts), and, once the workspace is
+ *   ready, puts its deps there too, so listeners use that workspace's
+ *   services only (`depsOf`);
  * - answers the workspace's own set-up commands (`/care admins`, `/care
  *   settings`) until the care system is connected, with the answers of the
  *   `/care` table (listeners/commands/workspace-answers.ts), which answers
@@ -22,11 +22,10 @@ import type { Logger } from '../../logging/logger.js';
 import type { WorkspaceSetup } from '../../services/workspace-setup.js';
 import type { SlackDeps } from '../deps.js';
 import { safeRespond } from '../respond.js';
-import { putWorkspace } from '../workspace-on-context.js';
+import { putDeps, putWorkspace } from '../workspace-on-context.js';
 import { authorizedWorkspace } from './request-workspace.js';
 import { parseCommand } from '../commands/parse.js';
 import { answerWorkspaceCommand, type SelfServiceSetup } from '../listeners/commands/workspace-answers.js';
-import type { WorkspaceScope } from './workspace-scope.js';
 
 /** What the middleware needs of the deployment's registry (workspaces/registry.ts), so that Slack code names no layer above it. */
 export interface TenancyRegistry {
@@ -36,7 +35,6 @@ export interface TenancyRegistry {
 
 export interface TenancyDeps {
   registry: TenancyRegistry;
-  scope: WorkspaceScope;
   /** Workspace set-up and forgetting, with their audit rows (services/workspace-setup.ts). */
   setup: Pick<WorkspaceSetup, 'forget'> & SelfServiceSetup['setup'];
   logger: Logger;
@@ -45,7 +43,7 @@ export interface TenancyDeps {
   defaults: SelfServiceSetup['defaults'];
   /** The Home tab of a workspace with no care account yet (admins get the connect button). */
   setupHome(workspaceId: string, userId: string, isAdmin: boolean): Promise<{ type: 'home'; blocks: unknown[] }>;
-  /** Interactions that are the set-up's own (the connect form): let through, outside any workspace's scope. */
+  /** Interactions that are the set-up's own (the connect form): let through, with no workspace's deps on the context. */
   isSetupInteraction(body: Record<string, unknown>): boolean;
 }
 
@@ -59,7 +57,7 @@ const eventType = (body: Record<string, unknown>) =>
   body.type === 'event_callback' ? ((body.event as { type?: string } | undefined)?.type ?? undefined) : undefined;
 
 export function registerTenancy(app: App, deps: TenancyDeps): void {
-  const { registry, scope, setup, logger } = deps;
+  const { registry, setup, logger } = deps;
 
   async function forget(body: Record<string, unknown>, why: string) {
     const teamId = typeof body.team_id === 'string' ? body.team_id : undefined;
@@ -92,7 +90,10 @@ export function registerTenancy(app: App, deps: TenancyDeps): void {
     const setUp = parsed?.kind === 'workspace' ? parsed.command : null;
     const lookup = setUp ? await registry.get(workspaceId).catch(() => null) : await registry.get(workspaceId);
     // A ready workspace's `/care` table answers them (listeners/commands/workspace.ts) like every other command.
-    if (lookup?.state === 'ready') return scope.run(lookup.workspace.deps, args.next);
+    if (lookup?.state === 'ready') {
+      putDeps(args.context, lookup.workspace.deps);
+      return args.next();
+    }
 
     if (setUp && 'command' in args) {
       await args.ack();

@@ -102,11 +102,11 @@ export function changedWithUndo(
  * On a channel post (where they ask first, see cardButtons) the post then says
  * who did it, with Undo for UNDO_WINDOW_MS (see undo.ts).
  */
-export function registerCompleteReopen(app: App, deps: SlackDeps): void {
+export function registerCompleteReopen(app: App): void {
   for (const kind of ['complete', 'reopen'] as const) {
     app.action(
       ActionIds[kind],
-      buttonListener(deps, kind, async ({ body, action, respond, context }) => {
+      buttonListener(kind, async ({ body, action, respond, context }, deps) => {
         const actor = { teamId: workspaceOf(context), userId: body.user.id };
         const id = action.value ?? '';
         const result = kind === 'complete' ? await deps.actions.complete(actor, id) : await deps.actions.reopen(actor, id);

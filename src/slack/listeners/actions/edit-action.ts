@@ -40,10 +40,10 @@ async function initialValues(deps: SlackDeps, teamId: string, action: Action, tz
 }
 
 /** Edit: a "Loading…" modal at once (the trigger lives 3 s), then the form filled from the API (openThenFill). */
-export function registerEditButton(app: App, deps: SlackDeps): void {
+export function registerEditButton(app: App): void {
   app.action(
     ActionIds.edit,
-    buttonListener(deps, 'edit', async ({ body, action, respond, context }) => {
+    buttonListener('edit', async ({ body, action, respond, context }, deps) => {
       const actor = { teamId: workspaceOf(context), userId: body.user.id };
       if (!(await deps.identity.getLink(actor))) {
         await tellClicker(deps, body, respond, 'Only people with a linked care account can edit actions. Type `/care link`.');

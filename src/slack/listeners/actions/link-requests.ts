@@ -1,5 +1,4 @@
 import type { App } from '@slack/bolt';
-import type { SlackDeps } from '../../deps.js';
 import { publishHome } from '../../home-publisher.js';
 import { ActionIds, CallbackIds } from '../../ids.js';
 import { openThenFill } from '../../modal-flow.js';
@@ -10,10 +9,10 @@ import { workspaceOf } from '../../workspace-on-context.js';
 const TITLE = 'Approve link';
 
 /** Approve / Reject on a link request in an admin's DM. */
-export function registerLinkRequestButtons(app: App, deps: SlackDeps): void {
+export function registerLinkRequestButtons(app: App): void {
   app.action(
     ActionIds.approveLink,
-    buttonListener(deps, 'approve link', async ({ body, action, context }) => {
+    buttonListener('approve link', async ({ body, action, context }, deps) => {
       // Only the store is read before views.open (the trigger lives 3 s); that the clicker is an
       // admin is checked when the form is submitted (decideRequest), before anything changes.
       const admin = { teamId: workspaceOf(context), userId: body.user.id };
@@ -40,7 +39,7 @@ export function registerLinkRequestButtons(app: App, deps: SlackDeps): void {
 
   app.action(
     ActionIds.rejectLink,
-    buttonListener(deps, 'reject link', async ({ body, action, context }) => {
+    buttonListener('reject link', async ({ body, action, context }, deps) => {
       const admin = { teamId: workspaceOf(context), userId: body.user.id };
       const request = await deps.identity.decideRequest(admin, Number(action.value), 'rejected');
       if (body.channel?.id && body.message?.ts) {

@@ -1,15 +1,14 @@
 import type { App } from '@slack/bolt';
-import type { SlackDeps } from '../../deps.js';
 import { ActionIds } from '../../ids.js';
 import { type FormViewPayload, redrawActionForm } from '../../redraw-action-form.js';
 import { buttonListener } from '../error-policy.js';
 import { workspaceOf } from '../../workspace-on-context.js';
 
 /** "More options" in the create/edit form: the same form with pin, reminders and "relates to", nothing typed lost. */
-export function registerMoreOptionsButton(app: App, deps: SlackDeps): void {
+export function registerMoreOptionsButton(app: App): void {
   app.action(
     ActionIds.moreOptions,
-    buttonListener(deps, 'more options', async ({ body, context }) => {
+    buttonListener('more options', async ({ body, context }, deps) => {
       if (!body.view) return;
       await redrawActionForm(deps, { teamId: workspaceOf(context), userId: body.user.id }, body.view as FormViewPayload, true);
     }),

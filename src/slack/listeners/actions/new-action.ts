@@ -1,15 +1,14 @@
 import type { App } from '@slack/bolt';
-import type { SlackDeps } from '../../deps.js';
 import { ActionIds } from '../../ids.js';
 import { openCreateForm } from '../../open-action-form.js';
 import { buttonListener, tellClicker } from '../error-policy.js';
 import { workspaceOf } from '../../workspace-on-context.js';
 
 /** "New action" (help, Home tab): the create form, for people with a linked care account. */
-export function registerNewActionButton(app: App, deps: SlackDeps): void {
+export function registerNewActionButton(app: App): void {
   app.action(
     ActionIds.newAction,
-    buttonListener(deps, 'new action', async ({ body, respond, context }) => {
+    buttonListener('new action', async ({ body, respond, context }, deps) => {
       const actor = { teamId: workspaceOf(context), userId: body.user.id };
       if (!(await deps.identity.getLink(actor))) {
         await tellClicker(deps, body, respond, 'Link your care account first: type `/care link`.');

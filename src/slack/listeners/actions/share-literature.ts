@@ -1,6 +1,5 @@
 import type { App } from '@slack/bolt';
 import { UserFacingError } from '../../../services/errors.js';
-import type { SlackDeps } from '../../deps.js';
 import { ActionIds } from '../../ids.js';
 import { safeRespond } from '../../respond.js';
 import { sharedLiteratureText } from '../../views/directory.js';
@@ -9,10 +8,10 @@ import { buttonListener } from '../error-policy.js';
 const NOT_IN_CHANNEL = new Set(['not_in_channel', 'channel_not_found']);
 
 /** "Share in channel" on a literature item: posts its name and link where the person is. */
-export function registerShareLiterature(app: App, deps: SlackDeps): void {
+export function registerShareLiterature(app: App): void {
   app.action(
     ActionIds.shareLiterature,
-    buttonListener(deps, 'share literature', async ({ body, action, respond }) => {
+    buttonListener('share literature', async ({ body, action, respond }, deps) => {
       const channel = body.channel?.id;
       if (!channel) throw new UserFacingError('There is no channel here to share it in.', 'invalid');
       const item = await deps.directory.literatureItem(action.value ?? '');

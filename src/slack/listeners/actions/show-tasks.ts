@@ -1,5 +1,4 @@
 import type { App } from '@slack/bolt';
-import type { SlackDeps } from '../../deps.js';
 import { ActionIds } from '../../ids.js';
 import { safeRespond } from '../../respond.js';
 import { showTasksAnswer } from '../../views/show-tasks.js';
@@ -7,10 +6,10 @@ import { buttonListener } from '../error-policy.js';
 import { workspaceOf } from '../../workspace-on-context.js';
 
 /** The button under `/care digest here … --show-tasks` in a public channel: an admin's second, explicit step. */
-export function registerShowTasksButton(app: App, deps: SlackDeps): void {
+export function registerShowTasksButton(app: App): void {
   app.action(
     ActionIds.showTasksConfirm,
-    buttonListener(deps, 'show task text', async ({ body, action, respond, context }) => {
+    buttonListener('show task text', async ({ body, action, respond, context }, deps) => {
       const actor = { teamId: workspaceOf(context), userId: body.user.id };
       const channelId = body.channel?.id ?? body.container?.channel_id ?? '';
       const result = await deps.channelSetup.confirmShowTasks(actor, channelId, Number(action.value));

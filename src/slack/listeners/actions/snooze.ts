@@ -96,10 +96,10 @@ async function askBeforeSnooze(
  * quick reschedule happens at once; on a channel post it asks first (askBeforeSnooze). "Pick a date and
  * time…" opens the form.
  */
-export function registerSnooze(app: App, deps: SlackDeps): void {
+export function registerSnooze(app: App): void {
   app.action(
     ActionIds.snooze,
-    buttonListener<StaticSelectAction>(deps, 'snooze', async ({ body, action, respond, context }) => {
+    buttonListener<StaticSelectAction>('snooze', async ({ body, action, respond, context }, deps) => {
       const picked = parseSnoozeOption(action.selected_option?.value);
       if (!picked) throw new Error('the Snooze menu sent an option it does not have');
       const actor = { teamId: workspaceOf(context), userId: body.user.id };

@@ -1,6 +1,5 @@
 import type { App } from '@slack/bolt';
 import { SUMMARY_DEFAULTS } from '../../../services/summary-settings.js';
-import type { SlackDeps } from '../../deps.js';
 import { publishHome } from '../../home-publisher.js';
 import { ActionIds, CallbackIds } from '../../ids.js';
 import { openThenFill } from '../../modal-flow.js';
@@ -11,10 +10,10 @@ import { workspaceOf } from '../../workspace-on-context.js';
 const TITLE = 'Morning summary';
 
 /** The Home tab's morning summary row: Change / Turn on (a small form) and Turn off. */
-export function registerSummaryButtons(app: App, deps: SlackDeps): void {
+export function registerSummaryButtons(app: App): void {
   app.action(
     ActionIds.summaryChange,
-    buttonListener(deps, 'summary change', async ({ body, context }) => {
+    buttonListener('summary change', async ({ body, context }, deps) => {
       const actor = { teamId: workspaceOf(context), userId: body.user.id };
       // The trigger lives 3 s: open first, then read the setting and the person's zone (a Slack call).
       await openThenFill(deps, { triggerId: body.trigger_id, title: TITLE, log: 'could not fill the summary form' }, async () => {
@@ -27,7 +26,7 @@ export function registerSummaryButtons(app: App, deps: SlackDeps): void {
 
   app.action(
     ActionIds.summaryOff,
-    buttonListener(deps, 'summary off', async ({ body, context }) => {
+    buttonListener('summary off', async ({ body, context }, deps) => {
       const actor = { teamId: workspaceOf(context), userId: body.user.id };
       await deps.summaries.turnOff(actor);
       await publishHome(deps, actor.teamId, actor.userId);

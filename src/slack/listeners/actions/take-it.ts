@@ -1,5 +1,4 @@
 import type { App, BlockAction } from '@slack/bolt';
-import type { SlackDeps } from '../../deps.js';
 import { refreshHomes } from '../../home-publisher.js';
 import { ActionIds, isCareId } from '../../ids.js';
 import { clickedOnSharedPost } from '../../surface.js';
@@ -24,10 +23,10 @@ type Element = { action_id?: string; value?: string; confirm?: unknown };
  * told how to link). A channel post then says "Taken by @x"; the person it was
  * taken from is told in a DM (see change-notices.ts).
  */
-export function registerTakeItButton(app: App, deps: SlackDeps): void {
+export function registerTakeItButton(app: App): void {
   app.action(
     ActionIds.takeIt,
-    buttonListener(deps, 'take-it', async ({ body, action, respond, context }) => {
+    buttonListener('take-it', async ({ body, action, respond, context }, deps) => {
       const actor = { teamId: workspaceOf(context), userId: body.user.id };
       const id = action.value ?? '';
       if (!isCareId(id)) throw new Error('the Take it button carried no action Id');

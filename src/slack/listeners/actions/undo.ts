@@ -47,10 +47,10 @@ async function dropUndoButton(deps: SlackDeps, body: BlockAction, grant: UndoGra
  * "Undone by". Otherwise the clicker is told why not and how to change it
  * another way.
  */
-export function registerUndoButton(app: App, deps: SlackDeps): void {
+export function registerUndoButton(app: App): void {
   app.action(
     ActionIds.undo,
-    buttonListener(deps, 'undo', async ({ body, action, respond, context }) => {
+    buttonListener('undo', async ({ body, action, respond, context }, deps) => {
       const actor = { teamId: workspaceOf(context), userId: body.user.id };
       const grant = readUndoValue(deps.signedMetadata, actor.teamId, action.value);
       if (!grant) {

@@ -1,5 +1,4 @@
 import type { App } from '@slack/bolt';
-import type { SlackDeps } from '../../deps.js';
 import { publishHome } from '../../home-publisher.js';
 import { ActionIds } from '../../ids.js';
 import { safeRespond } from '../../respond.js';
@@ -7,10 +6,10 @@ import { buttonListener } from '../error-policy.js';
 import { workspaceOf } from '../../workspace-on-context.js';
 
 /** "Unlink" beside a row of `/care links` (admins). */
-export function registerUnlinkButton(app: App, deps: SlackDeps): void {
+export function registerUnlinkButton(app: App): void {
   app.action(
     ActionIds.unlink,
-    buttonListener(deps, 'unlink', async ({ body, action, respond, context }) => {
+    buttonListener('unlink', async ({ body, action, respond, context }, deps) => {
       const actor = { teamId: workspaceOf(context), userId: body.user.id };
       const target = action.value ?? '';
       const removed = await deps.identity.unlink(actor, target);

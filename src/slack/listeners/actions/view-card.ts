@@ -1,5 +1,4 @@
 import type { App } from '@slack/bolt';
-import type { SlackDeps } from '../../deps.js';
 import { ActionIds, isCareId } from '../../ids.js';
 import { safeRespond } from '../../respond.js';
 import { actionCard, actionLabel } from '../../views/action-card.js';
@@ -13,10 +12,10 @@ import { workspaceOf } from '../../workspace-on-context.js';
  * Complete, Snooze and Edit working as on their own cards. Linked people only;
  * anyone else is told how to link.
  */
-export function registerViewButton(app: App, deps: SlackDeps): void {
+export function registerViewButton(app: App): void {
   app.action(
     ActionIds.view,
-    buttonListener(deps, 'view', async ({ body, action, respond, context: request }) => {
+    buttonListener('view', async ({ body, action, respond, context: request }, deps) => {
       const actor = { teamId: workspaceOf(request), userId: body.user.id };
       await deps.identity.requireLink(actor);
       const id = action.value ?? '';

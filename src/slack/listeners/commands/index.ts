@@ -12,7 +12,7 @@ import { digestHere, digestList, digestNow, digestOff, route, routeOff, routes }
 import { literature, locations } from './directory.js';
 import type { CommandHandler, CommandKind } from './handler.js';
 import { summaryOff, summarySet, summaryShow } from './summary.js';
-import { workspaceOf } from '../../workspace-on-context.js';
+import { depsOf, workspaceOf } from '../../workspace-on-context.js';
 import { workspace } from './workspace.js';
 
 /**
@@ -57,9 +57,10 @@ function handle(cmd: Command & { kind: CommandKind }, ctx: CommandContext, deps:
  * `/care …`: ack at once, parse, dispatch by kind; any error becomes a sentence for the person.
  * An answer slower than SLOW_AFTER_MS is preceded by a "slow" line (slow-answer.ts).
  */
-export function registerCareCommand(app: App, deps: SlackDeps): void {
+export function registerCareCommand(app: App): void {
   app.command('/care', async ({ command, ack, respond, context }) => {
     await ack();
+    const deps = depsOf(context);
     const answer = patientReply<{ text: string; blocks?: unknown[] }>(
       async (m) => {
         await safeRespond(respond, { response_type: 'ephemeral', ...m }, deps.logger);

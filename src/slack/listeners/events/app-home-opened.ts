@@ -1,11 +1,11 @@
 import type { App } from '@slack/bolt';
-import type { SlackDeps } from '../../deps.js';
 import { homeOpened } from '../../home-publisher.js';
-import { workspaceOf } from '../../workspace-on-context.js';
+import { depsOf, workspaceOf } from '../../workspace-on-context.js';
 
 /** app_home_opened: publish the Home tab, at most once per person per few seconds (idempotent, so Slack's redeliveries are harmless). */
-export function registerAppHomeOpened(app: App, deps: SlackDeps): void {
+export function registerAppHomeOpened(app: App): void {
   app.event('app_home_opened', async ({ event, context }) => {
+    const deps = depsOf(context);
     if (event.tab !== 'home') return;
     await homeOpened(deps, workspaceOf(context), event.user);
   });

@@ -1,9 +1,8 @@
 import type { App } from '@slack/bolt';
 import { z } from 'zod';
-import type { SlackDeps } from '../../deps.js';
 import { CallbackIds, FieldIds } from '../../ids.js';
 import { careUserOption } from '../../views/simple-modals.js';
-import { workspaceOf } from '../../workspace-on-context.js';
+import { depsOf, workspaceOf } from '../../workspace-on-context.js';
 
 const BUDGET_MS = 2500;
 
@@ -17,8 +16,9 @@ const MetaSchema = z.object({ requestId: z.string().regex(/^\d+$/) });
  * (names and emails of care staff are not for everyone). Past the budget, or
  * when users cannot be read, the list is empty and the form's Id field remains.
  */
-export function registerCareUserOptions(app: App, deps: SlackDeps): void {
+export function registerCareUserOptions(app: App): void {
   app.options<'block_suggestion'>({ type: 'block_suggestion', block_id: FieldIds.linkCareUser }, async ({ ack, body, context }) => {
+    const deps = depsOf(context);
     const actor = { teamId: workspaceOf(context), userId: body.user.id };
     const query = 'value' in body && typeof body.value === 'string' ? body.value : '';
     const sealed = body.view?.private_metadata;

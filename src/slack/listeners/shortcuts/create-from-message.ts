@@ -1,13 +1,13 @@
 import type { App, MessageShortcut } from '@slack/bolt';
-import type { SlackDeps } from '../../deps.js';
 import { CallbackIds } from '../../ids.js';
 import { openCreateForm } from '../../open-action-form.js';
 import { tellByDm, withDmOnFailure } from '../error-policy.js';
-import { workspaceOf } from '../../workspace-on-context.js';
+import { depsOf, workspaceOf } from '../../workspace-on-context.js';
 
 /** Message shortcut "Create care action": task prefilled from the message, confirmed in its thread. */
-export function registerCreateFromMessage(app: App, deps: SlackDeps): void {
+export function registerCreateFromMessage(app: App): void {
   app.shortcut<MessageShortcut>(CallbackIds.createFromMessage, async ({ ack, shortcut, context }) => {
+    const deps = depsOf(context);
     await ack();
     const actor = { teamId: workspaceOf(context), userId: shortcut.user.id };
     // A shortcut has no response_url: the person hears why in a DM instead of nothing happening.

@@ -18,7 +18,7 @@ import { actionModal } from '../../views/action-form-modal.js';
 import { section } from '../../views/blocks.js';
 import { logFailure } from '../error-policy.js';
 import { damagedFormModal, messageModal } from '../../views/simple-modals.js';
-import { workspaceOf } from '../../workspace-on-context.js';
+import { depsOf, workspaceOf } from '../../workspace-on-context.js';
 
 type Meta = ActionFormMeta;
 
@@ -92,8 +92,9 @@ function resultView(outcome: Outcome, mode: 'create' | 'edit'): types.ModalView 
   return failedModal(title, outcome.failure);
 }
 
-export function registerActionFormSubmit(app: App, deps: SlackDeps): void {
+export function registerActionFormSubmit(app: App): void {
   app.view(CallbackIds.actionModal, async ({ ack, body, view, context }) => {
+    const deps = depsOf(context);
     const actor = { teamId: workspaceOf(context), userId: body.user.id };
     // Only metadata we sealed for this person and this form, not yet expired, is acted on: it names
     // where the confirmation is posted, which action an edit changes and which card is updated.

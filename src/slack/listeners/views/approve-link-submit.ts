@@ -1,12 +1,11 @@
 import type { App } from '@slack/bolt';
 import { z } from 'zod';
-import type { SlackDeps } from '../../deps.js';
 import { publishHome } from '../../home-publisher.js';
 import { CallbackIds, FIELD_ACTION_ID, FieldIds, isCareId } from '../../ids.js';
 import { careAccountText, linkedNotice } from '../../views/links.js';
 import { damagedFormModal } from '../../views/simple-modals.js';
 import { fieldError } from '../error-policy.js';
-import { workspaceOf } from '../../workspace-on-context.js';
+import { depsOf, workspaceOf } from '../../workspace-on-context.js';
 
 const MetaSchema = z.object({ requestId: z.string().regex(/^\d+$/), channel: z.string().optional(), ts: z.string().optional() });
 
@@ -42,8 +41,9 @@ export function chosenCareUser(raw: unknown, shown: ReadonlySet<string>): Picked
 }
 
 /** The admin's "Approve link" modal: link the requester to the care user picked (or whose Id was given). */
-export function registerApproveLinkModal(app: App, deps: SlackDeps): void {
+export function registerApproveLinkModal(app: App): void {
   app.view(CallbackIds.approveLinkModal, async ({ ack, body, view, context }) => {
+    const deps = depsOf(context);
     const admin = { teamId: workspaceOf(context), userId: body.user.id };
     // Which request is decided and which message is updated come only from metadata we sealed for this admin.
     const issued = MetaSchema.safeParse(deps.signedMetadata.decode(view.private_metadata, { ...admin, form: CallbackIds.approveLinkModal }));

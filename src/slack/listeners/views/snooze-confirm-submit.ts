@@ -1,13 +1,12 @@
 import type { App } from '@slack/bolt';
 import { z } from 'zod';
 import { isValidTimeZone } from '../../../time/zones.js';
-import type { SlackDeps } from '../../deps.js';
 import { EditOriginSchema } from '../../forms/action-form-meta.js';
 import { CARE_ID, CallbackIds } from '../../ids.js';
 import { damagedFormModal, messageModal } from '../../views/simple-modals.js';
 import { SNOOZE_TITLE } from '../../views/snooze-modal.js';
 import { finishSnooze } from './snooze-finish.js';
-import { workspaceOf } from '../../workspace-on-context.js';
+import { depsOf, workspaceOf } from '../../workspace-on-context.js';
 
 const MetaSchema = z.object({
   actionId: z.string().regex(CARE_ID),
@@ -22,8 +21,9 @@ const MetaSchema = z.object({
  * the time it named, and the post says so (finishSnooze). A time that passed
  * while the question was open is not used: the person is asked to pick again.
  */
-export function registerSnoozeConfirmSubmit(app: App, deps: SlackDeps): void {
+export function registerSnoozeConfirmSubmit(app: App): void {
   app.view(CallbackIds.snoozeConfirm, async ({ ack, body, view, context }) => {
+    const deps = depsOf(context);
     const actor = { teamId: workspaceOf(context), userId: body.user.id };
     const issued = MetaSchema.safeParse(deps.signedMetadata.decode(view.private_metadata, { ...actor, form: CallbackIds.snoozeConfirm }));
     if (!issued.success) {

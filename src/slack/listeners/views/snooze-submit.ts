@@ -1,13 +1,12 @@
 import type { App } from '@slack/bolt';
 import { z } from 'zod';
 import { isHhMm, isIsoDate, isValidTimeZone, zonedToUtc } from '../../../time/zones.js';
-import type { SlackDeps } from '../../deps.js';
 import { EditOriginSchema } from '../../forms/action-form-meta.js';
 import { CARE_ID, CallbackIds, FIELD_ACTION_ID, FieldIds } from '../../ids.js';
 import { damagedFormModal } from '../../views/simple-modals.js';
 import { SNOOZE_TITLE } from '../../views/snooze-modal.js';
 import { finishSnooze } from './snooze-finish.js';
-import { workspaceOf } from '../../workspace-on-context.js';
+import { depsOf, workspaceOf } from '../../workspace-on-context.js';
 
 const MetaSchema = z.object({
   actionId: z.string().regex(CARE_ID),
@@ -31,8 +30,9 @@ export function parseSnoozeForm(values: Values, tz: string, now: Date): { ok: tr
 }
 
 /** The snooze form: closes at once when the date and time are sound, then snoozes and updates the card it came from (finishSnooze). */
-export function registerSnoozeSubmit(app: App, deps: SlackDeps): void {
+export function registerSnoozeSubmit(app: App): void {
   app.view(CallbackIds.snoozeModal, async ({ ack, body, view, context }) => {
+    const deps = depsOf(context);
     const actor = { teamId: workspaceOf(context), userId: body.user.id };
     const issued = MetaSchema.safeParse(deps.signedMetadata.decode(view.private_metadata, { ...actor, form: CallbackIds.snoozeModal }));
     if (!issued.success) {

@@ -1,11 +1,10 @@
 import type { App } from '@slack/bolt';
 import { z } from 'zod';
-import type { SlackDeps } from '../../deps.js';
 import { publishHome } from '../../home-publisher.js';
 import { CallbackIds, FIELD_ACTION_ID, FieldIds } from '../../ids.js';
 import { damagedFormModal } from '../../views/simple-modals.js';
 import { fieldError } from '../error-policy.js';
-import { workspaceOf } from '../../workspace-on-context.js';
+import { depsOf, workspaceOf } from '../../workspace-on-context.js';
 
 const MetaSchema = z.object({ from: z.literal('home') });
 const FormSchema = z.object({
@@ -14,8 +13,9 @@ const FormSchema = z.object({
 });
 
 /** The morning summary form: save the time and days (turning it on), then refresh the Home tab. */
-export function registerSummaryModal(app: App, deps: SlackDeps): void {
+export function registerSummaryModal(app: App): void {
   app.view(CallbackIds.summaryModal, async ({ ack, body, view, context }) => {
+    const deps = depsOf(context);
     const actor = { teamId: workspaceOf(context), userId: body.user.id };
     const issued = MetaSchema.safeParse(deps.signedMetadata.decode(view.private_metadata, { ...actor, form: CallbackIds.summaryModal }));
     if (!issued.success) {

@@ -47,7 +47,7 @@ import {
   notAdminModal,
 } from '../../views/connect-care.js';
 import { damagedFormModal } from '../../views/simple-modals.js';
-import { type ButtonArgs, buttonListener, failureLine, logFailure } from '../error-policy.js';
+import { failureLine, logFailure, tellingButtonListener } from '../error-policy.js';
 
 export interface ConnectCareDeps {
   /** Checks, saves and forgets the care account, and writes its audit rows (services/workspace-setup.ts). */
@@ -82,7 +82,7 @@ function initialOf(existing: CareAccount | null): ConnectCareInitial {
   return { choice, ...(url ? { otherUrl: url } : {}), accountId: existing.accountId };
 }
 
-/** The connect form and its buttons: served before a workspace is ready, outside any workspace's scope. */
+/** The connect form and its buttons: served before a workspace is ready, with no workspace's deps on the context. */
 export function isConnectCareInteraction(body: Record<string, unknown>): boolean {
   const actions = (body.actions as { action_id?: string }[] | undefined) ?? [];
   const view = body.view as { callback_id?: string } | undefined;
@@ -94,18 +94,22 @@ export function isConnectCareInteraction(body: Record<string, unknown>): boolean
 export function registerConnectCare(app: App, deps: ConnectCareDeps): void {
   // Connect / Reconnect: open at once (the trigger lives 3 s), then fill the form for an admin.
   // Under the error policy, told through this request's client (the workspace's token).
-  app.action<BlockAction<ButtonAction>>(Ids.open, (args: ButtonArgs) => {
-    const teller = { slack: args.client, logger: deps.logger };
-    return buttonListener(teller, 'connect care', async ({ body, context }) => {
-      const actor = actorOf(context, body.user.id);
-      await openThenFill(teller, { triggerId: body.trigger_id, title: TITLE, log: 'could not open the connect-care form' }, async () => {
-        if (!(await deps.isAdmin(actor.teamId, actor.userId))) return notAdminModal();
-        const existing = await deps.setup.careAccount(actor.teamId);
-        const sealed = deps.signedMetadata.encode(META, { ...actor, form: Ids.modal });
-        return connectCareModal(sealed, initialOf(existing));
-      });
-    })(args);
-  });
+  app.action<BlockAction<ButtonAction>>(
+    Ids.open,
+    tellingButtonListener(
+      (args) => ({ slack: args.client, logger: deps.logger }),
+      'connect care',
+      async ({ body, context }, teller) => {
+        const actor = actorOf(context, body.user.id);
+        await openThenFill(teller, { triggerId: body.trigger_id, title: TITLE, log: 'could not open the connect-care form' }, async () => {
+          if (!(await deps.isAdmin(actor.teamId, actor.userId))) return notAdminModal();
+          const existing = await deps.setup.careAccount(actor.teamId);
+          const sealed = deps.signedMetadata.encode(META, { ...actor, form: Ids.modal });
+          return connectCareModal(sealed, initialOf(existing));
+        });
+      },
+    ),
+  );
 
   app.view<ViewSubmitAction>(Ids.modal, async ({ ack, body, view, client, context }: SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs) => {
     const actor = actorOf(context, body.user.id);
