@@ -1,6 +1,7 @@
 import { tzName, tzOffset } from '@date-fns/tz';
 import type { AppDistribution } from './app-distribution.js';
 import type { FakeBot, FakeChannel, FakeTeam, SlackUser } from './types.js';
+import { BOT_SCOPES } from '../../src/slack/oauth-settings.js';
 
 /** A person in the fake workspace (the fake fills in the rest of Slack's user object). */
 export interface WorkspaceUser {
@@ -52,19 +53,8 @@ export interface OrgWideInstall {
   enterprise: { id: string; name: string };
 }
 
-/** The bot scopes a typical install of our app has (no chat:write.public). */
-export const DEFAULT_BOT_SCOPES = [
-  'commands',
-  'chat:write',
-  'users:read',
-  'users:read.email',
-  'im:write',
-  'im:history',
-  'channels:read',
-  'channels:history',
-  'groups:read',
-  'groups:history',
-];
+/** The bot scopes a typical install of our app has: the app's own (no chat:write.public). */
+export const DEFAULT_BOT_SCOPES: string[] = [...BOT_SCOPES];
 
 /**
  * A small care team: an admin/owner and staff in three time zones, #general and
