@@ -236,8 +236,7 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
           registry,
           setup,
           logger,
-          adminReason: reasonFor,
-          defaults,
+          setupOf: workspaceSetupOf,
           setupHome,
           isSetupInteraction: isConnectCareInteraction,
         });

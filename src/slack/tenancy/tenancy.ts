@@ -35,12 +35,11 @@ export interface TenancyRegistry {
 
 export interface TenancyDeps {
   registry: TenancyRegistry;
-  /** Workspace set-up and forgetting, with their audit rows (services/workspace-setup.ts). */
-  setup: Pick<WorkspaceSetup, 'forget'> & SelfServiceSetup['setup'];
+  /** Forgetting an uninstalled workspace, with its audit row (services/workspace-setup.ts). */
+  setup: Pick<WorkspaceSetup, 'forget'>;
   logger: Logger;
-  /** Why a person is an admin of a workspace, or null (workspace-admins.ts). */
-  adminReason(workspaceId: string, userId: string): ReturnType<SelfServiceSetup['adminReason']>;
-  defaults: SelfServiceSetup['defaults'];
+  /** A workspace's `/care admins|settings|connect` set-up, the same the composed workspace's table gets. */
+  setupOf(workspaceId: string): SelfServiceSetup;
   /** The Home tab of a workspace with no care account yet (admins get the connect button). */
   setupHome(workspaceId: string, userId: string, isAdmin: boolean): Promise<{ type: 'home'; blocks: unknown[] }>;
   /** Interactions that are the set-up's own (the connect form): let through, with no workspace's deps on the context. */
@@ -98,13 +97,7 @@ export function registerTenancy(app: App, deps: TenancyDeps): void {
     if (setUp && 'command' in args) {
       await args.ack();
       // Before the workspace is ready: the same answers as the table's.
-      const text = await answerWorkspaceCommand(setUp, workspaceId, args.command.user_id, {
-        mode: 'self-service',
-        setup,
-        defaults: deps.defaults,
-        adminReason: (userId) => deps.adminReason(workspaceId, userId),
-        onChanged: () => registry.refresh(workspaceId),
-      }).catch((error: unknown) => {
+      const text = await answerWorkspaceCommand(setUp, workspaceId, args.command.user_id, deps.setupOf(workspaceId)).catch((error: unknown) => {
         logger.warn('a workspace command failed', { sub: setUp.kind, error });
         return 'That did not work because the app could not reach its database. Try again in a minute.';
       });
@@ -122,7 +115,7 @@ export function registerTenancy(app: App, deps: TenancyDeps): void {
     if (type === 'app_home_opened') {
       const event = body.event as { user: string; tab?: string };
       if (event.tab !== 'home' || lookup.state !== 'not-connected') return;
-      const isAdmin = (await deps.adminReason(workspaceId, event.user)) !== null;
+      const isAdmin = (await deps.setupOf(workspaceId).adminReason(event.user)) !== null;
       await args.client.views.publish({ user_id: event.user, view: (await deps.setupHome(workspaceId, event.user, isAdmin)) as never });
       return;
     }
