@@ -61,11 +61,11 @@ export interface ReminderValue {
   offset_time_str?: string;
 }
 
-/** A validated create/edit form, in care terms (the assignee still as a Slack user). */
+/** A validated create/edit form, in care terms (the assignee as a care user: anyone on the rota, in Slack or not). */
 export interface ActionFormValue {
   task: string;
   due: Date;
-  assigneeSlackUserId: string | null;
+  assigneeCareUserId: string | null;
   urgent: boolean;
   pin: 'location' | 'user' | null;
   notify: string[];

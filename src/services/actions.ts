@@ -100,13 +100,6 @@ export function createActionsService(deps: {
     await store.appendAudit({ teamId: actor.teamId, userId: actor.userId, verb, actionId, details });
   }
 
-  async function careUserFor(slackUserId: string | null, teamId: string): Promise<string | null> {
-    if (!slackUserId) return null;
-    const link = await identity.getLink({ teamId, userId: slackUserId });
-    if (!link) throw new UserFacingError('That person has not linked a care account yet, so they cannot be assigned.', 'not-linked', 'assignee');
-    return link.careUserId;
-  }
-
   function input(form: ActionFormValue, assignedTo: string | null, keep?: Action): ActionInput {
     return {
       task: form.task,
@@ -184,8 +177,8 @@ export function createActionsService(deps: {
 
     async create(actor, form) {
       await identity.requireLink(actor);
-      const assignee = await careUserFor(form.assigneeSlackUserId, actor.teamId);
-      const created = await care.actions.create(input(form, assignee));
+      // Anyone on the rota: a care user not in Slack sees it in the care system (the care API refuses an unknown Id).
+      const created = await care.actions.create(input(form, form.assigneeCareUserId));
       if (!created) throw new UserFacingError('The care system accepted the action but did not return it; check the care system before creating it again.');
       await audit(actor, 'action.create', created._id, { actionNo: created.action_no });
       logger.info('action created through Slack', { actionId: created._id, by: actor.userId });
@@ -195,9 +188,8 @@ export function createActionsService(deps: {
 
     async update(actor, id, form) {
       await identity.requireLink(actor);
-      const assignee = await careUserFor(form.assigneeSlackUserId, actor.teamId);
       const current = await care.actions.retrieve(id);
-      const updated = (await care.actions.update(id, input({ ...form, subject: null }, assignee, current))) ?? (await care.actions.retrieve(id));
+      const updated = (await care.actions.update(id, input({ ...form, subject: null }, form.assigneeCareUserId, current))) ?? (await care.actions.retrieve(id));
       await audit(actor, 'action.update', id, {});
       deps.announceWrite(updated, { by: actor, before: current });
       return updated;

@@ -49,6 +49,12 @@ export interface IdentityService {
    * their email is not the requester's Slack email (unmarked when the requester shows no email).
    */
   linkChoices(admin: Actor, query: string, requestId?: number): Promise<{ available: boolean; users: LinkChoice[] }>;
+  /**
+   * Everyone on the rota a linked person may assign work to: care users whose name (or Id) holds
+   * every word of `query`, by name, at most 100, each with the Slack person of this workspace linked
+   * to them, if any (those without one see their work in the care system only). Names only, no emails.
+   */
+  assigneeChoices(actor: Actor, query: string): Promise<{ available: boolean; users: AssigneeChoice[] }>;
   /** Whether the API key may list care users (one request of one item). */
   canListCareUsers(): Promise<boolean>;
   /** The person's own link request still waiting for an admin, if any. */
@@ -77,6 +83,13 @@ export interface LinkChoice extends CareUserSummary {
   linked?: boolean;
   /** The care user's email is not the requester's Slack email. */
   otherEmail?: boolean;
+}
+
+/** A care user offered as an assignee: linked to a Slack person of the workspace, or not in Slack. */
+export interface AssigneeChoice {
+  id: string;
+  name: string;
+  slackUserId?: string;
 }
 
 /** A link as admins see it. */
@@ -322,6 +335,17 @@ export function createIdentityService(deps: {
         ...(taken.has(u.id) ? { linked: true } : {}),
         ...(email && u.email?.toLowerCase() !== email ? { otherEmail: true } : {}),
       }));
+      return { available: found.available, users };
+    },
+
+    async assigneeChoices(actor, query) {
+      const [found, links] = await Promise.all([service.findCareUsers(query), store.listLinks().then((all) => all.filter((l) => l.teamId === actor.teamId))]);
+      const slackOf = new Map<string, string>();
+      for (const l of links) if (!slackOf.has(l.careUserId)) slackOf.set(l.careUserId, l.slackUserId);
+      const users = found.users.map((u): AssigneeChoice => {
+        const slackUserId = slackOf.get(u.id);
+        return { id: u.id, name: u.name, ...(slackUserId ? { slackUserId } : {}) };
+      });
       return { available: found.available, users };
     },
 

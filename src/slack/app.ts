@@ -26,6 +26,7 @@ import { registerShowTasksButton } from './listeners/actions/show-tasks.js';
 import { registerUnlinkButton } from './listeners/actions/unlink.js';
 import { registerCareCommand } from './listeners/commands/index.js';
 import { registerAppHomeOpened } from './listeners/events/app-home-opened.js';
+import { registerAssigneeOptions } from './listeners/options/assignees.js';
 import { registerCareUserOptions } from './listeners/options/care-users.js';
 import { registerNotifyGroupOptions } from './listeners/options/notify-groups.js';
 import { registerCreateFromMessage } from './listeners/shortcuts/create-from-message.js';
@@ -169,6 +170,7 @@ export function createSlackApp(options: SlackAppOptions, deps?: SlackDeps): Slac
   registerSummaryModal(app);
   registerNotifyGroupOptions(app);
   registerCareUserOptions(app);
+  registerAssigneeOptions(app);
   registerCreateFromMessage(app);
   registerAppHomeOpened(app);
 

@@ -6,7 +6,7 @@ import { openThenFill } from './modal-flow.js';
 import { fitTask } from './forms/task-limit.js';
 import { userText } from './text.js';
 import { nowInWords } from './forms/due-check.js';
-import { type ActionFormInitial, type ActionModalMeta, actionModal, firstWordOf } from './views/action-form-modal.js';
+import { type ActionFormInitial, type ActionModalMeta, actionModal, assigneeLabel, firstWordOf } from './views/action-form-modal.js';
 
 const TITLE = 'New care action';
 
@@ -18,13 +18,27 @@ function passedNotice(phrase: string, now: Date, tz: string): string {
 /** The unread words carried in the form's sealed metadata (which has a size limit): a few, each short. */
 const fitUnread = (words: string[]) => words.slice(0, 5).map((w) => (w.length > 40 ? `${w.slice(0, 39)}…` : w));
 
+/** The assignee picker's starting choice: this care user, named and marked as the picker marks them. */
+export async function assigneeInitial(
+  deps: SlackDeps,
+  teamId: string,
+  careUserId: string,
+  slackUserId?: string | null,
+): Promise<ActionFormInitial['assignee']> {
+  const [name, slack] = await Promise.all([
+    deps.identity.careUserName(careUserId).catch(() => undefined),
+    slackUserId === undefined ? deps.identity.slackUserFor(teamId, careUserId) : Promise.resolve(slackUserId),
+  ]);
+  return { careUserId, label: assigneeLabel({ name: name ?? 'Care user', ...(slack ? { slackUserId: slack } : {}) }) };
+}
+
 /**
  * Open the create form (openThenFill): the trigger lives 3 s, so a loading view
  * opens first; the person's time zone (a Slack call) comes after, and the form
  * replaces the loading view. A failure after opening is shown in the modal.
  *
- * The assignee starts as the person creating it (when linked: only linked
- * people can be assigned). With `dueFromTask` ("/care new Call the GP tomorrow
+ * The assignee starts as the person creating it (when linked); anyone on the
+ * rota can be picked, in Slack or not. With `dueFromTask` ("/care new Call the GP tomorrow
  * 3pm") the due date and time are read from the task's words in the person's
  * zone and those words are left out of the task.
  */
@@ -46,6 +60,9 @@ export async function openCreateForm(
   const flow = { triggerId, title: TITLE, log: 'could not fill the create form', onOpened: where.onOpened };
   await openThenFill(deps, flow, async () => {
     const [tz, link] = await Promise.all([deps.profiles.tz(actor.userId), deps.identity.getLink(actor)]);
+    // The person creating it, by their Slack name (no call to the care system before the form shows).
+    const me = link ? await deps.profiles.get(actor.userId).catch(() => null) : null;
+    const assignee = link ? { careUserId: link.careUserId, label: assigneeLabel({ name: me?.name ?? 'You', slackUserId: actor.userId }) } : undefined;
     const now = deps.now();
     const read = where.task && where.dueFromTask ? readDuePhrase(where.task, now, tz) : { task: where.task ?? '' };
     // Longer than the form holds: the form shows the first 3,000 and says so; saving them unchanged is refused.
@@ -54,7 +71,7 @@ export async function openCreateForm(
       ...(fitted.task ? { task: fitted.task } : {}),
       dueDate: read.date ?? localParts(now, tz).date,
       ...(read.time ? { dueTime: read.time } : {}),
-      ...(link ? { assigneeSlackUserId: actor.userId } : {}),
+      ...(assignee ? { assignee } : {}),
       // A time read that has passed is kept as typed, and said at once (saving it is refused with the time now).
       ...('past' in read && read.past ? { dueNotice: passedNotice(read.phrase ?? '', now, tz) } : {}),
     };

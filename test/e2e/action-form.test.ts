@@ -47,7 +47,7 @@ describe('the action form', () => {
   it('starts with the person creating it as the assignee, so it shows in their own list', async () => {
     await h.driver.slash('sophie', '/care new Restock the dressing trolley', { channel: '#care-team' });
     await openForm('sophie');
-    expect(block('sophie', 'assignee')?.element?.initial_user).toBe('U0SOPHIE');
+    expect(block('sophie', 'assignee')?.element?.initial_option).toMatchObject({ text: { text: 'Sophie Marsh' }, value: sophieCareId });
     expect((await h.driver.modal('sophie').fill('Due time', '17:00').submit()).outcome).toBe('closed');
     expect((await created('U0SOPHIE', 'Restock the dressing trolley')).assigned_to).toBe(sophieCareId);
     const { text } = await command(h, 'sophie', '/care mine');
@@ -57,7 +57,7 @@ describe('the action form', () => {
     const msg = h.driver.postAsUser('priya', '#care-team', 'Bin store gate is broken');
     await h.driver.messageShortcut('oliver', 'care_create_from_message', { channel: '#care-team', ts: msg.ts });
     await openForm('oliver');
-    expect(block('oliver', 'assignee')?.element?.initial_user).toBe('U0OLIVER');
+    expect(block('oliver', 'assignee')?.element?.initial_option?.text?.text).toBe('Oliver Bennett');
   });
 
   it('shows task, due, assignee, urgent and notify at a glance; More options adds the rest and keeps what was typed', async () => {
@@ -71,7 +71,7 @@ describe('the action form', () => {
       .fill('Task', 'Check the fire doors on floor 2')
       .fill('Due date', '2026-03-12')
       .fill('Due time', '09:30')
-      .fill('Assignee', 'oliver')
+      .fill('Assignee', 'Oliver Bennett')
       .fill('Urgency', ['Urgent (shows at the top of dashboards)'])
       .fill('Notify on completion', ['Maintenance'])
       .clickButton('More options');
@@ -94,7 +94,7 @@ describe('the action form', () => {
     expect(h.fake.visibleText(h.fake.openModal('sophie')!.view)).not.toContain('[More options]');
     // What was typed is still there, and is what gets saved.
     expect(block('sophie', 'task')?.element?.initial_value).toBe('Check the fire doors on floor 2');
-    expect(block('sophie', 'assignee')?.element?.initial_user).toBe('U0OLIVER');
+    expect(block('sophie', 'assignee')?.element?.initial_option?.text?.text).toBe('Oliver Bennett');
     expect(block('sophie', 'notify_on_complete')?.element?.initial_options.map((o: { text: { text: string } }) => o.text.text)).toEqual(['Maintenance']);
     expect((await modal.fill('Pin to calendar', "The location's calendar").submit()).outcome).toBe('closed');
     const action = await created('U0SOPHIE', 'Check the fire doors on floor 2');

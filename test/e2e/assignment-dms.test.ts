@@ -55,7 +55,7 @@ describe('assignment DMs', () => {
       .modal('sophie')
       .fill('Due date', '2026-03-10')
       .fill('Due time', '11:30')
-      .fill('Assignee', 'oliver')
+      .fill('Assignee', 'Oliver Bennett')
       .fill('Urgency', ['Urgent (shows at the top of dashboards)'])
       .submit();
     expect(result.outcome).toBe('closed');
@@ -95,7 +95,7 @@ describe('assignment DMs', () => {
   it('no DM when you assign an action to yourself', async () => {
     await h.driver.slash('sophie', '/care new Restock the linen cupboard', { channel: '#care-team' });
     await openModal('sophie');
-    expect((await h.driver.modal('sophie').fill('Due time', '14:00').fill('Assignee', 'sophie').submit()).outcome).toBe('closed');
+    expect((await h.driver.modal('sophie').fill('Due time', '14:00').fill('Assignee', 'Sophie Marsh').submit()).outcome).toBe('closed');
     const created = await createdBy('U0SOPHIE', 'Restock the linen cupboard');
     await h.fake.waitFor(() => h.fake.ephemerals('sophie').find((e) => e.text.startsWith('Created') && h.fake.visibleText(e).includes('linen')), {
       timeoutMs: 10_000,
@@ -136,7 +136,7 @@ describe('assignment DMs', () => {
     await command(h, 'amelia', `/care show ${a.action_no}`);
     await h.driver.clickButton('amelia', { ephemeral: true, channel: '#care-team', text: 'Edit' });
     await openModal('amelia');
-    expect((await h.driver.modal('amelia').fill('Assignee', 'sophie').submit()).outcome).toBe('closed');
+    expect((await h.driver.modal('amelia').fill('Assignee', 'Sophie Marsh').submit()).outcome).toBe('closed');
     const dm = await h.fake.waitFor(() => assignmentDms(h, 'sophie', a._id)[0], { timeoutMs: 10_000, message: 'Sophie was not told' });
     expect(h.fake.visibleText(dm, { viewer: 'sophie' })).toContain(`You were assigned action #${a.action_no} by @amelia`);
     await poll(h);

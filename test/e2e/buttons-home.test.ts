@@ -86,7 +86,7 @@ describe('action card buttons and the Home tab', () => {
       threadTs = msg.ts;
       await h.driver.messageShortcut('priya', 'care_create_from_message', { channel: '#care-leads', ts: msg.ts });
       await h.fake.waitFor(() => h.fake.openModal('priya'), { timeoutMs: 10_000 });
-      await h.driver.modal('priya').fill('Due date', '2026-03-10').fill('Due time', '17:00').fill('Assignee', 'sophie').submit();
+      await h.driver.modal('priya').fill('Due date', '2026-03-10').fill('Due time', '17:00').fill('Assignee', 'Sophie Marsh').submit();
       const card = await h.fake.waitFor(() => h.fake.thread('#care-leads', threadTs)[0], { timeoutMs: 10_000 });
       cardTs = card.ts;
       actionId = (await h.app.store.listAudit({ limit: 50 })).find((e) => e.verb === 'action.create')!.actionId!;

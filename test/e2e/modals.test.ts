@@ -118,7 +118,7 @@ describe('the action modal through Slack', () => {
       .modal('sophie')
       .fill('Due date', '2026-03-12')
       .fill('Due time', '14:15')
-      .fill('Assignee', 'priya')
+      .fill('Assignee', 'Priya Sharma')
       .fill('Urgency', ['Urgent (shows at the top of dashboards)'])
       .fill('Notify on completion', GROUPS)
       .clickButton('More options');
@@ -158,14 +158,13 @@ describe('the action modal through Slack', () => {
     expect(h.fake.visibleText(home, { viewer: 'priya' })).toContain('Review the care plan with the family');
   });
 
-  it('says inline that the chosen assignee has not linked a care account, and creates nothing', async () => {
-    const before = await actionCount();
+  it('offers care users only: someone in Slack with no care account is not among the assignees', async () => {
     await h.driver.slash('sophie', '/care new Cover the night shift', { channel: '#care-team' });
     await openModal('sophie');
-    const result = await h.driver.modal('sophie').fill('Due time', '21:00').fill('Assignee', 'visitor').submit();
-    expect(result.outcome).toBe('errors');
-    expect(h.fake.inlineError('sophie', 'Assignee')).toContain('has not linked a care account');
-    expect(await actionCount()).toBe(before);
+    expect(await h.driver.suggestOn('sophie', { modal: true }, 'assignee', 'value', 'Val Visitor')).toEqual([]);
+    expect((await h.driver.suggestOn('sophie', { modal: true }, 'assignee', 'value', 'priya')).map((o) => (o.text as { text: string }).text)).toEqual([
+      'Priya Sharma',
+    ]);
   });
 
   it('shows its own validation errors inline on the right fields', async () => {
@@ -207,16 +206,16 @@ describe('the action modal through Slack', () => {
   });
 
   it("puts the care system's arg_errors inline on the field they belong to", async () => {
-    // Visitor is linked to a care user the care system does not know (deleted since, say).
-    await h.app.store.upsertLink({ teamId: 'T0CARE', slackUserId: 'U0VISITOR', careUserId: '0123456789abcdef01234567', method: 'admin', linkedBy: 'U0AMELIA' });
     const before = await actionCount();
     await h.driver.slash('sophie', '/care new Deep clean room 12', { channel: '#care-team' });
     await openModal('sophie');
-    const result = await h.driver.modal('sophie').fill('Due time', '11:00').fill('Assignee', 'visitor').submit();
+    // A care user the care system no longer knows (deleted since the list was shown, say).
+    const gone = { type: 'external_select', selected_option: { text: { type: 'plain_text', text: 'Gone Person' }, value: '0123456789abcdef01234567' } };
+    await h.driver.dispatchOn('sophie', { modal: true }, 'assignee', 'value', gone as never);
+    const result = await h.driver.modal('sophie').fill('Due time', '11:00').submit();
     expect(result.outcome).toBe('errors');
     expect(h.fake.inlineError('sophie', 'Assignee')).toContain('No user with this Id');
     expect(await actionCount()).toBe(before);
-    await h.app.store.deleteLink('T0CARE', 'U0VISITOR');
   });
 
   it('Edit opens a Loading modal at once, then fills it with the action; saving updates the action', async () => {
@@ -250,7 +249,7 @@ describe('the action modal through Slack', () => {
     // 15:45 UTC is 11:45 in New York.
     expect(block('due_date').element.initial_date).toBe('2026-03-11');
     expect(block('due_time').element.initial_time).toBe('11:45');
-    expect(block('assignee').element.initial_user).toBe('U0PRIYA');
+    expect(block('assignee').element.initial_option).toMatchObject({ text: { text: 'Priya Sharma' }, value: priyaCareId });
     expect(block('urgent').element.initial_options).toHaveLength(1);
     expect(block('notify_on_complete').element.initial_options.map((o: { text: { text: string } }) => o.text.text)).toEqual(['Maintenance']);
     expect(block('reminder_0_method').element.initial_option.value).toBe('email');

@@ -15,7 +15,10 @@ describe('the form drawn again from what was entered', () => {
     const values = {
       task: v({ type: 'plain_text_input', value: 'Call the GP about bloods' }),
       due_time: v({ type: 'timepicker', selected_time: '15:00' }),
-      assignee: v({ type: 'users_select', selected_user: 'U0PRIYA' }),
+      assignee: v({
+        type: 'external_select',
+        selected_option: { value: 'c'.repeat(24), text: { type: 'plain_text', text: 'Ben Whitaker — not in Slack: they see it in the care system' } },
+      }),
       urgent: v({ type: 'checkboxes', selected_options: [{ value: 'urgent' }] }),
       notify_on_complete: v({
         type: 'multi_external_select',
@@ -32,7 +35,7 @@ describe('the form drawn again from what was entered', () => {
       task: 'Call the GP about bloods',
       dueDate: '2026-03-11', // untouched: its initial value
       dueTime: '15:00',
-      assigneeSlackUserId: 'U0PRIYA',
+      assignee: { careUserId: 'c'.repeat(24), label: 'Ben Whitaker — not in Slack: they see it in the care system' },
       urgent: true,
       pin: 'user',
       notify: [{ id: 'a'.repeat(24), name: 'Maintenance' }],

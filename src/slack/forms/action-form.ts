@@ -56,7 +56,9 @@ export function parseActionForm(raw: unknown, timezone: string, mode: 'create' |
   if (!isIsoDate(date)) errors[F.dueDate] = 'Pick the day it is due.';
   if (!isHhMm(time)) errors[F.dueTime] = 'Pick the time it is due.';
 
-  const assignee = get(values, F.assignee)?.selected_user ?? null;
+  const picked = get(values, F.assignee)?.selected_option?.value ?? null;
+  const assignee = picked && isCareId(picked) ? picked : null;
+  if (picked && !assignee) errors[F.assignee] = 'Choose someone from the list.';
   const urgent = (get(values, F.urgent)?.selected_options ?? []).some((o) => o.value === 'urgent');
   const pinValue = get(values, F.pin)?.selected_option?.value ?? 'none';
   const pin = pinValue === 'location' || pinValue === 'user' ? pinValue : null;
@@ -98,7 +100,7 @@ export function parseActionForm(raw: unknown, timezone: string, mode: 'create' |
   }
 
   if (Object.keys(errors).length) return { ok: false, errors };
-  return { ok: true, value: { task, due: zonedToUtc(date, time, timezone), assigneeSlackUserId: assignee, urgent, pin, notify, reminders, subject } };
+  return { ok: true, value: { task, due: zonedToUtc(date, time, timezone), assigneeCareUserId: assignee, urgent, pin, notify, reminders, subject } };
 }
 
 /** Map the API's arg_errors (parameter names) onto the modal's input blocks. */

@@ -58,12 +58,13 @@ export function formStateOf(view: { blocks?: readonly unknown[]; state?: { value
   const task = str(state(F.task)?.value);
   const dueDate = str(state(F.dueDate)?.selected_date);
   const dueTime = str(state(F.dueTime)?.selected_time);
-  const assignee = str(state(F.assignee)?.selected_user);
+  const picked = state(F.assignee)?.selected_option;
+  const assignee = str(picked?.value);
   return {
     ...(task ? { task } : {}),
     ...(dueDate ? { dueDate } : {}),
     ...(dueTime ? { dueTime } : {}),
-    ...(assignee ? { assigneeSlackUserId: assignee } : {}),
+    ...(assignee ? { assignee: { careUserId: assignee, label: str((picked as Option | undefined)?.text?.text) ?? assignee } } : {}),
     urgent: (state(F.urgent)?.selected_options ?? []).some((o) => o.value === 'urgent'),
     pin: pin === 'location' || pin === 'user' ? pin : null,
     notify: (state(F.notify)?.selected_options ?? []).map((o) => ({ id: o.value, name: str((o as Option).text?.text) ?? o.value })),

@@ -27,7 +27,8 @@ export interface ActionFormInitial {
   task?: string;
   dueDate?: string; // YYYY-MM-DD in the user's zone
   dueTime?: string; // HH:MM in the user's zone
-  assigneeSlackUserId?: string;
+  /** The care user it is assigned to, as the picker shows them (see assigneeOption). */
+  assignee?: { careUserId: string; label: string };
   urgent?: boolean;
   pin?: 'location' | 'user' | null;
   notify?: { id: string; name: string }[];
@@ -187,6 +188,20 @@ function moreBlocks(mode: 'create' | 'edit', initial: ActionFormInitial): types.
   return blocks;
 }
 
+/** What the assignee picker says of someone with no Slack account linked here. */
+export const NOT_IN_SLACK = 'not in Slack: they see it in the care system';
+
+/** A care user as the assignee picker offers them: their name, marked when they are not in Slack (Slack's 75-character limit). */
+export function assigneeLabel(choice: { name: string; slackUserId?: string | undefined }): string {
+  if (choice.slackUserId) return choice.name.slice(0, 75);
+  const mark = ` — ${NOT_IN_SLACK}`;
+  const room = 75 - mark.length;
+  const name = choice.name.length > room ? `${choice.name.slice(0, room - 1)}…` : choice.name;
+  return `${name}${mark}`;
+}
+
+export const assigneeOption = (choice: { id: string; name: string; slackUserId?: string | undefined }) => opt(assigneeLabel(choice), choice.id);
+
 /**
  * The create/edit form. Pure: no API call is needed to open it. `privateMetadata`
  * is `meta` as the caller sealed it for the person (see signed-metadata.ts).
@@ -219,9 +234,15 @@ export function actionModal(meta: ActionModalMeta, privateMetadata: string, init
     input(
       F.assignee,
       'Assignee',
-      { type: 'users_select', action_id: V, ...(initial.assigneeSlackUserId ? { initial_user: initial.assigneeSlackUserId } : {}) },
+      {
+        type: 'external_select',
+        action_id: V,
+        min_query_length: 0,
+        placeholder: plainText('Anyone on the rota'),
+        ...(initial.assignee ? { initial_option: opt(initial.assignee.label, initial.assignee.careUserId) } : {}),
+      },
       true,
-      'Only people who have linked their care account can be chosen.',
+      'Everyone in the care system; someone not in Slack sees it there.',
     ),
     input(
       F.urgent,

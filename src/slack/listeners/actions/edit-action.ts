@@ -6,6 +6,7 @@ import type { SlackDeps } from '../../deps.js';
 import { clickOrigin } from '../../edited-in-place.js';
 import { ActionIds, CallbackIds } from '../../ids.js';
 import { openThenFill } from '../../modal-flow.js';
+import { assigneeInitial } from '../../open-action-form.js';
 import { type ActionFormInitial, type ActionModalMeta, actionModal, hasMoreOptions, type ReminderForm } from '../../views/action-form-modal.js';
 import { fitTask } from '../../forms/task-limit.js';
 import { buttonListener, tellClicker } from '../error-policy.js';
@@ -17,12 +18,12 @@ const TITLE = 'Edit care action';
 async function initialValues(deps: SlackDeps, teamId: string, action: Action, tz: string, task: string): Promise<ActionFormInitial> {
   const due = parseApiDateTime(action.due);
   const local = due ? localParts(due, tz) : null;
-  const assignee = action.assigned_to ? await deps.identity.slackUserFor(teamId, action.assigned_to) : null;
+  const assignee = action.assigned_to ? await assigneeInitial(deps, teamId, action.assigned_to) : undefined;
   const groupNames = await deps.directory.groupNames(action.notify_on_complete ?? []);
   const initial: ActionFormInitial = {
     task,
     ...(local ? { dueDate: local.date, dueTime: local.time } : {}),
-    ...(assignee ? { assigneeSlackUserId: assignee } : {}),
+    ...(assignee ? { assignee } : {}),
     urgent: Boolean(action.urgent),
     pin: action.pin_to_calendar === 'location' || action.pin_to_calendar === 'user' ? action.pin_to_calendar : null,
     notify: (action.notify_on_complete ?? []).map((id) => ({ id, name: groupNames.get(id) ?? id })),

@@ -16,6 +16,7 @@ import { cutTaskError, isUntouchedCut } from '../../forms/task-limit.js';
 import { actionCard, actionFallback } from '../../views/action-card.js';
 import { actionModal } from '../../views/action-form-modal.js';
 import { section } from '../../views/blocks.js';
+import { escapeMrkdwn } from '../../text.js';
 import { logFailure } from '../error-policy.js';
 import { damagedFormModal, messageModal } from '../../views/simple-modals.js';
 import { depsOf, workspaceOf } from '../../workspace-on-context.js';
@@ -54,6 +55,11 @@ async function confirm(deps: SlackDeps, actor: { teamId: string; userId: string 
   const [view] = await deps.actions.views([action], actor.teamId);
   const verb = meta.mode === 'create' ? 'Created' : 'Updated';
   const tz = meta.tz;
+  // Assigned to someone on the rota who is not in Slack: no DM reaches them, and the person is told where they see it.
+  const offSlack =
+    view?.assignee && !view.assignee.slackUserId
+      ? ` ${escapeMrkdwn(view.assignee.name ?? 'The assignee')} is not in Slack: they will see it in the care system.`
+      : '';
   const channel = meta.channelId;
   if (channel && meta.threadTs) {
     const showTask = await deps.channels.showTasksIn(actor.teamId, channel);
@@ -64,7 +70,7 @@ async function confirm(deps: SlackDeps, actor: { teamId: string; userId: string 
         channel,
         thread_ts: meta.threadTs,
         text: `${verb} by <@${actor.userId}>: ${actionFallback(view!, ctx)}`,
-        blocks: [section(`:white_check_mark: ${verb} by <@${actor.userId}>`), ...actionCard(view!, ctx)],
+        blocks: [section(`:white_check_mark: ${verb} by <@${actor.userId}>${offSlack ? `.${offSlack}` : ''}`), ...actionCard(view!, ctx)],
       });
       return;
     } catch (err) {
@@ -72,7 +78,7 @@ async function confirm(deps: SlackDeps, actor: { teamId: string; userId: string 
     }
   }
   const ctx = { now: deps.now(), timezone: tz, showTask: true };
-  const blocks = [section(`:white_check_mark: ${verb}.`), ...actionCard(view!, ctx)];
+  const blocks = [section(`:white_check_mark: ${verb}.${offSlack}`), ...actionCard(view!, ctx)];
   if (channel && !channel.startsWith('D')) {
     try {
       await deps.slack.chat.postEphemeral({ channel, user: actor.userId, text: `${verb}: ${actionFallback(view!, ctx)}`, blocks });
