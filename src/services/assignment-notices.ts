@@ -34,6 +34,12 @@ export interface AssignmentNotices {
   remember(action: Action): Promise<void>;
   /** Try again the DMs that failed for a passing reason or were left pending by a crashed run. */
   retryUnfinished(): Promise<number>;
+  /**
+   * Before a move told some other way (a bulk reassignment's one summary DM): remember the action
+   * as already assigned to `to` by `by`, quietly, so neither the fast path nor the poll tells it
+   * action by action. `settled` with the action as saved; `restore` when the move failed.
+   */
+  quietly(current: Action, to: string, by: string): Promise<{ settled(saved: Action): Promise<void>; restore(): Promise<void> }>;
 }
 
 /**
@@ -162,6 +168,29 @@ export function createAssignmentNotices(deps: {
       const modified = action.modified ?? deps.now().toISOString();
       const known: Assignment = { to: action.assigned_to ?? null, since: modified, seen: modified, by: null, quiet: true };
       await deps.store.setCursor(name, JSON.stringify(known));
+    },
+
+    async quietly(current, to, by) {
+      const name = cursorName(current._id);
+      const before = await deps.store.getCursor(name);
+      const was = parse(before);
+      const at = deps.now().toISOString();
+      // `seen` now: a read of the version before the move (the poll, meanwhile) is history, not news.
+      await deps.store.setCursor(name, JSON.stringify({ to, since: at, seen: at, by, quiet: true } satisfies Assignment));
+      return {
+        async settled(saved) {
+          const modified = saved.modified ?? at;
+          await deps.store.setCursor(
+            name,
+            JSON.stringify({ to: saved.assigned_to ?? null, since: modified, seen: modified, by, quiet: true } satisfies Assignment),
+          );
+        },
+        async restore() {
+          const modified = current.modified ?? at;
+          const back: Assignment = was ?? { to: current.assigned_to ?? null, since: modified, seen: modified, by: null, quiet: true };
+          await deps.store.setCursor(name, JSON.stringify(back));
+        },
+      };
     },
 
     async retryUnfinished() {

@@ -20,6 +20,7 @@ import { registerShareLiterature } from './listeners/actions/share-literature.js
 import { registerSummaryButtons } from './listeners/actions/summary-buttons.js';
 import { registerSnooze } from './listeners/actions/snooze.js';
 import { registerTakeItButton } from './listeners/actions/take-it.js';
+import { registerReassignWorkButton } from './listeners/actions/reassign-work.js';
 import { registerUndoButton } from './listeners/actions/undo.js';
 import { registerViewButton } from './listeners/actions/view-card.js';
 import { registerShowTasksButton } from './listeners/actions/show-tasks.js';
@@ -35,6 +36,7 @@ import { registerApproveLinkModal } from './listeners/views/approve-link-submit.
 import { registerSummaryModal } from './listeners/views/summary-submit.js';
 import { registerSnoozeConfirmSubmit } from './listeners/views/snooze-confirm-submit.js';
 import { registerSnoozeSubmit } from './listeners/views/snooze-submit.js';
+import { registerReassignSubmit } from './listeners/views/reassign-submit.js';
 import type { ReplayGuard } from './replay-guard.js';
 import { SocketModeConnections, type SocketRoute } from './socket-receiver.js';
 import { registerWorkspaceCheck } from './tenancy/request-workspace.js';
@@ -150,9 +152,11 @@ export function createSlackApp(options: SlackAppOptions, deps?: SlackDeps): Slac
   registerViewButton(app);
   registerUndoButton(app);
   registerTakeItButton(app);
+  registerReassignWorkButton(app);
   registerEditButton(app);
   registerSnooze(app);
   registerSnoozeSubmit(app);
+  registerReassignSubmit(app);
   registerSnoozeConfirmSubmit(app);
   registerOpenInCare(app);
   registerNewActionButton(app);

@@ -5,6 +5,7 @@ import type { ChannelPolicy } from '../services/channel-policy.js';
 import type { ChannelSetup } from '../services/channel-setup.js';
 import type { DirectoryService } from '../services/directory.js';
 import type { IdentityService } from '../services/identity.js';
+import type { ReassignService } from '../services/reassign.js';
 import type { SlackProfiles } from '../services/slack-profiles.js';
 import type { StatusService } from '../services/status.js';
 import type { SummarySettings } from '../services/summary-settings.js';
@@ -66,6 +67,8 @@ export interface SlackDeps {
   /** Admins' Home tab: the team view and the app's status (with Retry of failed deliveries). */
   teamView: TeamViewService;
   status: StatusService;
+  /** Admins: move all of someone's open work to someone else (Team view, `/care reassign`). */
+  reassign: ReassignService;
   /** More for admins' Home tab after Team and Status (multi-workspace mode: the care connection card). */
   adminHomeExtra?: ((teamId: string) => Promise<Block[]>) | undefined;
   /** How `/care admins|settings|connect` are answered: from the configuration (one workspace) or set in Slack (many). */

@@ -34,6 +34,10 @@ export const ActionIds = {
   retryDelivery: 'care_delivery_retry',
   /** An admin's second step for task text in a public channel's digest (value = the digest's set-up time, ms). */
   showTasksConfirm: 'care_show_tasks_confirm',
+  /** An admin's "Reassign work" on a carer of the Team view (value = the care user's Id). */
+  reassignWork: 'care_reassign_work',
+  /** The Home tab's location filter (a static select; value = a location Id, or "all"). */
+  homeLocation: 'care_home_location',
 } as const;
 
 export const CallbackIds = {
@@ -44,6 +48,10 @@ export const CallbackIds = {
   snoozeModal: 'care_snooze_modal',
   /** "Snooze to … ?" asked before a quick snooze on a channel post. */
   snoozeConfirm: 'care_snooze_confirm',
+  /** Reassign work: who to move it to and which of it (opened from the Team view). */
+  reassignPick: 'care_reassign_pick',
+  /** Reassign work: "Move 25 open actions from … to …?" and then its progress and result. */
+  reassignConfirm: 'care_reassign_confirm',
 } as const;
 
 /** Input blocks of the forms: block_id = the field, action_id = FIELD_ACTION_ID. */
@@ -62,6 +70,8 @@ export const FieldIds = {
   subject: 'subject',
   summaryTime: 'summary_time',
   summaryDays: 'summary_days',
+  /** Reassign work: which of it moves (overdue, due today, all). */
+  reassignScope: 'reassign_scope',
 } as const;
 
 export const FIELD_ACTION_ID = 'value';
@@ -165,6 +175,7 @@ export const BlockIds = {
   dueUnread: 'due_unread',
   /** The admins' Home sections: an unassigned action's row (with Take it), a failed delivery's row (with Retry). */
   teamUnassigned: (actionId: string) => `team_unassigned_${actionId}`,
+  teamCarer: (careUserId: string) => `team_carer_${careUserId}`,
   statusFailed: (deliveryId: number) => `status_failed_${deliveryId}`,
   /** The create/edit form: the notice under a task longer than the form holds. */
   taskNotice: 'task_notice',

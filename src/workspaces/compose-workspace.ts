@@ -30,6 +30,8 @@ import { createSlackProfiles } from '../services/slack-profiles.js';
 import { createStatusService } from '../services/status.js';
 import { createSummarySettings } from '../services/summary-settings.js';
 import { createTeamView } from '../services/team-view.js';
+import { createReassignService } from '../services/reassign.js';
+import { reassignResultMessage, reassignSummaryMessage } from '../slack/views/reassign.js';
 import { createUrgentAlerts } from '../services/urgent-alerts.js';
 import { createFirstLook } from '../services/first-look.js';
 import { createWorkspaceNames } from '../services/workspace-names.js';
@@ -234,6 +236,19 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     },
   });
   const names = createWorkspaceNames({ slack, now: () => now().getTime() });
+  const reassign = createReassignService({
+    care: reads.care,
+    store,
+    identity,
+    names,
+    assignments,
+    deliverer,
+    slack: jobSlack,
+    render: { summary: reassignSummaryMessage, result: reassignResultMessage },
+    timezone: spec.timezone,
+    now,
+    logger: logger.child({ component: 'reassign' }),
+  });
   const channelSetup = createChannelSetup({ store, identity, channels, directory, digests, names, timezone: spec.timezone, now });
   const deps: SlackDeps = {
     actions,
@@ -253,6 +268,7 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     signedMetadata: shared.signedMetadata,
     teamView,
     status,
+    reassign,
     adminHomeExtra: shared.adminHomeExtra,
     workspaceSetup: shared.workspaceSetup ?? {
       mode: 'configured',

@@ -1,5 +1,6 @@
 import type { ActionRef } from '../../services/action-model.js';
 import type { DigestScope } from '../../services/channel-setup.js';
+import type { PersonRef, ReassignScope } from '../../services/reassign.js';
 import type { NameRef } from '../../services/workspace-names.js';
 import { parseClockTime } from '../../time/clock-time.js';
 import type { DueWindowName } from '../../time/due-windows.js';
@@ -26,6 +27,8 @@ export type Command =
   | { kind: 'routes' }
   | { kind: 'summary-show' | 'summary-off' }
   | { kind: 'summary-set'; time?: string; days?: 'weekdays' | 'daily' }
+  /** Admins: move someone's open work to someone else (`scope` default all). */
+  | { kind: 'reassign'; from: PersonRef; to: PersonRef; scope: ReassignScope }
   /** The set-up words (`admins`, `settings`, `connect`): workspace-parse.ts. */
   | { kind: 'workspace'; command: WorkspaceCommand }
   | { kind: 'error'; message: string };
@@ -41,6 +44,7 @@ export const USAGE = {
   digest: '/care digest here [HH:MM] [daily|weekdays] [mine-only|urgent-only|@person…|location <name>] [--show-tasks] [--quiet]  ·  /care digest off|list|now',
   route: '/care route <notification group name> #channel  ·  /care route off <group name>  ·  /care routes',
   summary: '/care summary [HH:MM] [daily|weekdays]  ·  /care summary off  ·  /care summary (your setting)',
+  reassign: '/care reassign @person to @other [overdue|today|all]',
 } as const;
 
 const ACTION_NO = /^#?([A-Za-z0-9][A-Za-z0-9-]{0,23})$/;
@@ -125,6 +129,8 @@ export function parseCommand(input: string): Command {
       return parseRoute(rest);
     case 'summary':
       return parseSummary(tail);
+    case 'reassign':
+      return parseReassign(rest);
     case '?':
       return rest.length ? { kind: 'new', task: text, implied: true } : { kind: 'help' };
     default: {
@@ -160,6 +166,7 @@ const SUB_COMMANDS = [
   'route',
   'routes',
   'summary',
+  'reassign',
   'admins',
   'settings',
   'connect',
@@ -344,4 +351,33 @@ function parseSummary(tail: string): Command {
     else return error(`I did not understand \`${truncateToken(arg)}\` (a time is 24-hour, like 07:30, or 7am): \`${USAGE.summary}\``);
   }
   return { kind: 'summary-set', ...change };
+}
+
+/** A person as typed for `/care reassign`: a mention, a care user Id, or words (an @name or their care name). */
+function rotaPerson(words: string[]): PersonRef | null {
+  if (words.length === 0) return null;
+  if (words.length === 1) {
+    const mention = userMention(words[0]);
+    if (mention) return { type: 'slack', id: mention };
+    if (USER_ID.test(words[0]!)) return { type: 'slack', id: words[0]! };
+    if (isCareId(words[0]!.toLowerCase())) return { type: 'care', id: words[0]!.toLowerCase() };
+  }
+  if (words.some((w) => w.includes('<') || w.includes('>'))) return null;
+  return { type: 'name', name: words.join(' ') };
+}
+
+/** `/care reassign <person> to <person> [overdue|today|all]`. */
+function parseReassign(args: string[]): Command {
+  const usage = `\`${USAGE.reassign}\`, e.g. \`/care reassign @amelia to @ben today\` (a name as the care system has it, or a care user Id, works too)`;
+  const last = args.at(-1)?.toLowerCase();
+  const named = last === 'overdue' || last === 'today' || last === 'all';
+  const scope: ReassignScope = named ? last : 'all';
+  const words = named ? args.slice(0, -1) : args;
+  const at = words.findIndex((w) => w.toLowerCase() === 'to');
+  if (at < 0) return error(`Say whose work moves and to whom, with “to” between: ${usage}.`);
+  const from = rotaPerson(words.slice(0, at));
+  const to = rotaPerson(words.slice(at + 1));
+  if (!from) return error(`Name the person whose work moves, before “to”: ${usage}.`);
+  if (!to) return error(`Name the person to move it to, after “to”: ${usage}.`);
+  return { kind: 'reassign', from, to, scope };
 }

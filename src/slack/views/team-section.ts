@@ -9,6 +9,9 @@ import { actionLine } from './action-card.js';
 import { button, context, header, section, type Block } from './blocks.js';
 import { describeSummarySchedule } from './summary-setting.js';
 
+/** Carers shown with their own "Reassign work" button (one block each); the rest share one section. */
+const CARERS_WITH_BUTTONS = 8;
+
 /** Section text stays well inside Slack's 3,000 characters, with room for the "more" line. */
 const TEXT_BUDGET = 2_800;
 
@@ -63,13 +66,24 @@ export function teamSectionBlocks(view: TeamView, ctx: RenderContext): Block[] {
         (view.partial ? ` · counted from the first ${view.read} (the rest was not read)` : ''),
     ),
   ];
-  blocks.push(
-    section(
-      view.carers.length
-        ? linesWithin('*By carer*, overdue and due today', view.carers.map(carerLine), (n) => `…and ${n} more carers.`)
-        : '*By carer*: nobody has anything overdue or due today.',
-    ),
-  );
+  if (!view.carers.length) blocks.push(section('*By carer*: nobody has anything overdue or due today.'));
+  else {
+    // The first few carers each with "Reassign work" (sickness, a shift swap); the rest as lines, within the block budget.
+    const withButtons = view.carers.slice(0, CARERS_WITH_BUTTONS);
+    const rest = view.carers.slice(CARERS_WITH_BUTTONS);
+    blocks.push(section('*By carer*, overdue and due today'));
+    for (const c of withButtons)
+      blocks.push(
+        section(carerLine(c), { block_id: BlockIds.teamCarer(c.careUserId), accessory: button('Reassign work', ActionIds.reassignWork, c.careUserId) }),
+      );
+    if (rest.length)
+      blocks.push(
+        section(
+          linesWithin('*More carers*', rest.map(carerLine), (n) => `…and ${n} more carers.`) +
+            '\nTo move anyone’s work: `/care reassign <person> to <person> [overdue|today|all]`',
+        ),
+      );
+  }
 
   const u = view.unassigned;
   if (u.count === 0) blocks.push(section(`*Unassigned*: none due by ${through}.`));

@@ -1,0 +1,296 @@
+/**
+ * Reassign all of someone's open work (sickness, a shift swap): admins only.
+ * `plan` counts what would move (for the confirmation); `run` moves it one
+ * action at a time through the care client (which paces itself under the care
+ * API's rate limit), audits each move, says how far it has got, and ends with
+ * exactly what moved and what did not. Then one summary DM to each person
+ * affected who is linked to Slack (the one losing the work and the one
+ * receiving it), through the exactly-once ledger; the per-action assignment
+ * DMs are kept quiet for these moves (the summary tells them instead).
+ */
+import { type Action, type CareClient, NotFoundError } from '../care/index.js';
+import type { Logger } from '../logging/logger.js';
+import type { WorkspaceStore } from '../store/index.js';
+import { dueWindow, inWindow } from '../time/due-windows.js';
+import { parseApiDateTime } from '../time/slack-date.js';
+import { ACTION_ATTRIBUTES } from './action-model.js';
+import type { AssignmentNotices } from './assignment-notices.js';
+import type { Deliverer, DeliveryResult, OutgoingMessage } from './delivery.js';
+import { createDmChannels } from './dm-channels.js';
+import { UserFacingError } from './errors.js';
+import type { Actor, IdentityService } from './identity.js';
+import { sameActionAssignedTo } from './keep-action.js';
+import type { WorkspaceNames } from './workspace-names.js';
+import type { WebClient } from '@slack/web-api';
+
+/** Which of the open work moves: overdue only; what is due by the end of today (overdue included); all of it. */
+export type ReassignScope = 'overdue' | 'today' | 'all';
+
+/** A person as an admin names them: Slack's mention, an @name of the workspace, a care user Id, or their care name. */
+export type PersonRef = { type: 'slack'; id: string } | { type: 'care'; id: string } | { type: 'name'; name: string };
+
+/** Someone on the rota: a care user, and the Slack person of this workspace linked to them, if any. */
+export interface RotaPerson {
+  careUserId: string;
+  name: string;
+  slackUserId?: string;
+}
+
+export interface ReassignPlan {
+  from: RotaPerson;
+  to: RotaPerson;
+  scope: ReassignScope;
+  /** The actions that would move, by due time (with their numbers, to name one that cannot be moved). */
+  actions: MovedAction[];
+  total: number;
+  overdue: number;
+  /** Due later today (not overdue). */
+  today: number;
+  /** Due after today, or with no due time. */
+  later: number;
+  /** More open actions than one run moves: only the first MAX_MOVES are planned. */
+  capped: boolean;
+}
+
+export interface MovedAction {
+  id: string;
+  no: string | null;
+}
+
+export interface ReassignOutcome {
+  moved: MovedAction[];
+  failed: (MovedAction & { why: string })[];
+}
+
+/** What the summary DMs say (the Slack layer renders them). */
+export interface ReassignSummary {
+  /** The admin who moved the work. */
+  by: string;
+  from: RotaPerson;
+  to: RotaPerson;
+  moved: MovedAction[];
+  /** Who reads it: the one who lost the work or the one who got it. */
+  reader: 'from' | 'to';
+}
+
+export interface ReassignService {
+  /** One person on the rota by what the admin typed; a sentence naming close matches when not one. */
+  person(teamId: string, ref: PersonRef): Promise<RotaPerson>;
+  /** Admins only: what would move (counted for the confirmation). */
+  plan(admin: Actor, from: RotaPerson, to: RotaPerson, scope: ReassignScope): Promise<ReassignPlan>;
+  /**
+   * Admins only: move the planned actions still assigned to `from` (each read again just before, so
+   * one deleted, completed or given to someone else meanwhile is not moved, and said so). `runId`
+   * names the run for the ledger (the same run's summary DMs are sent once). `onProgress` after each.
+   */
+  run(admin: Actor, plan: ReassignPlan, runId: string, onProgress?: (done: number, total: number) => Promise<void> | void): Promise<ReassignOutcome>;
+  /** The admin could not be shown the result where they started (the modal was closed): a DM, once. */
+  tellResult(admin: Actor, plan: ReassignPlan, outcome: ReassignOutcome, runId: string): Promise<DeliveryResult>;
+}
+
+/** What the Slack layer renders: the summary DMs, and the result for an admin who closed the modal. */
+export interface ReassignRenderers {
+  summary(summary: ReassignSummary): OutgoingMessage;
+  result(plan: ReassignPlan, outcome: ReassignOutcome): OutgoingMessage;
+}
+
+/** One run moves at most this many actions (25 a few seconds each at the care API's 10 requests a second). */
+export const MAX_MOVES = 500;
+
+export function createReassignService(deps: {
+  /** Writes (observed by the read cache). */
+  care: CareClient;
+  store: WorkspaceStore;
+  identity: IdentityService;
+  names: WorkspaceNames;
+  assignments: Pick<AssignmentNotices, 'quietly'>;
+  deliverer: Deliverer;
+  slack: WebClient;
+  render: ReassignRenderers;
+  timezone: string;
+  now: () => Date;
+  logger: Logger;
+}): ReassignService {
+  const { care, store, identity, logger } = deps;
+  const dmChannel = createDmChannels(deps.slack);
+
+  async function withSlack(teamId: string, careUserId: string, name: string): Promise<RotaPerson> {
+    const slackUserId = await identity.slackUserFor(teamId, careUserId);
+    return { careUserId, name, ...(slackUserId ? { slackUserId } : {}) };
+  }
+
+  async function byCareName(teamId: string, typed: string): Promise<RotaPerson> {
+    const found = await identity.findCareUsers(typed);
+    if (!found.available)
+      throw new UserFacingError('The care system does not let me read its users: name them with @ from Slack’s list, or give their care user Id.');
+    const exact = found.users.filter((u) => u.name.toLowerCase() === typed.trim().toLowerCase());
+    const hits = exact.length ? exact : found.users;
+    if (hits.length === 1) return withSlack(teamId, hits[0]!.id, hits[0]!.name);
+    if (hits.length > 1)
+      throw new UserFacingError(
+        `More than one person on the rota matches “${typed}”: ${hits
+          .slice(0, 6)
+          .map((u) => `${u.name} (\`${u.id}\`)`)
+          .join(', ')}. Type their whole name, or their care user Id.`,
+      );
+    // None: the people with any one of the words in their name.
+    const near = new Map<string, string>();
+    for (const word of typed.split(/\s+/).filter((w) => w.length >= 2)) {
+      for (const u of (await identity.findCareUsers(word)).users.slice(0, 6)) near.set(u.id, u.name);
+    }
+    const names = [...near.values()].slice(0, 6);
+    throw new UserFacingError(
+      `No one on the rota is called “${typed}”.${names.length ? ` Did you mean ${names.join(', ')}?` : ''} Type their name as the care system has it, their care user Id, or pick them with @.`,
+    );
+  }
+
+  async function fromSlack(teamId: string, slackUserId: string): Promise<RotaPerson> {
+    const link = await identity.getLink({ teamId, userId: slackUserId });
+    if (!link)
+      throw new UserFacingError(
+        `<@${slackUserId}> has not linked a care account, so I cannot tell which care user they are: type their name as the care system has it, or their care user Id.`,
+      );
+    return { careUserId: link.careUserId, name: (await identity.careUserName(link.careUserId)) ?? 'Care user', slackUserId };
+  }
+
+  async function isAdmin(admin: Actor): Promise<void> {
+    if (!(await identity.isAdmin(admin)))
+      throw new UserFacingError('Only admins can reassign someone’s work. Ask a workspace admin to do it (`/care admins` lists them).', 'not-admin');
+  }
+
+  const label = (a: Pick<Action, '_id' | 'action_no'>): MovedAction => ({ id: a._id, no: a.action_no ?? null });
+
+  async function tell(admin: Actor, plan: ReassignPlan, outcome: ReassignOutcome, runId: string): Promise<DeliveryResult[]> {
+    if (outcome.moved.length === 0) return [];
+    const results: DeliveryResult[] = [];
+    for (const reader of ['from', 'to'] as const) {
+      const person = plan[reader];
+      if (!person.slackUserId || person.slackUserId === admin.userId) continue;
+      const key = { kind: 'reassign-summary', actionId: `run:${runId}`, occurrence: runId, recipient: `user:${admin.teamId}/${person.slackUserId}` };
+      const message = deps.render.summary({ by: admin.userId, from: plan.from, to: plan.to, moved: outcome.moved, reader });
+      results.push(await deps.deliverer.deliver(key, () => dmChannel(person.slackUserId!), message));
+    }
+    return results;
+  }
+
+  return {
+    async person(teamId, ref) {
+      if (ref.type === 'slack') return fromSlack(teamId, ref.id);
+      if (ref.type === 'care') {
+        const name = await identity.careUserName(ref.id);
+        if (!name) throw new UserFacingError(`There is no care user with the Id \`${ref.id}\`. Check it on their page in the care system, or type their name.`);
+        return withSlack(teamId, ref.id, name);
+      }
+      const typed = ref.name.trim();
+      if (typed.startsWith('@')) {
+        const found = await deps.names.person({ type: 'name', name: typed });
+        if (found.kind === 'found') return fromSlack(teamId, found.match.id);
+        // Not a Slack name: maybe their care name ("@Ben Whitaker").
+        return byCareName(teamId, typed.replace(/^@+/, ''));
+      }
+      return byCareName(teamId, typed);
+    },
+
+    async plan(admin, from, to, scope) {
+      await isAdmin(admin);
+      if (from.careUserId === to.careUserId)
+        throw new UserFacingError(`${from.name} and ${to.name} are the same person: name someone else to move the work to.`);
+      const now = deps.now();
+      const today = dueWindow('today', now, deps.timezone);
+      // Read fresh from the care system (not the cache): what is counted is what will be moved.
+      const open = await care.actions.collect({
+        filters: { assigned_to: from.careUserId, completed: 'no' },
+        attributes: [...ACTION_ATTRIBUTES],
+        sort_by: ['due'],
+        per_page: 100,
+        limit: MAX_MOVES + 1,
+      });
+      const mine = open.filter((a) => a.assigned_to === from.careUserId && !a.completed);
+      const kind = (a: Action): 'overdue' | 'today' | 'later' => {
+        const due = parseApiDateTime(a.due);
+        if (!due) return 'later';
+        if (due.getTime() < now.getTime()) return 'overdue';
+        return inWindow(due, today) ? 'today' : 'later';
+      };
+      const wanted = mine.filter((a) => scope === 'all' || kind(a) === 'overdue' || (scope === 'today' && kind(a) === 'today'));
+      const planned = wanted.slice(0, MAX_MOVES);
+      const count = (k: string) => planned.filter((a) => kind(a) === k).length;
+      return {
+        from,
+        to,
+        scope,
+        actions: planned.map(label),
+        total: planned.length,
+        overdue: count('overdue'),
+        today: count('today'),
+        later: count('later'),
+        capped: wanted.length > MAX_MOVES,
+      };
+    },
+
+    tellResult: (admin, plan, outcome, runId) =>
+      deps.deliverer.deliver(
+        { kind: 'reassign-result', actionId: `run:${runId}`, occurrence: runId, recipient: `user:${admin.teamId}/${admin.userId}` },
+        () => dmChannel(admin.userId),
+        deps.render.result(plan, outcome),
+      ),
+
+    async run(admin, plan, runId, onProgress) {
+      await isAdmin(admin);
+      const outcome: ReassignOutcome = { moved: [], failed: [] };
+      let done = 0;
+      for (const planned of plan.actions) {
+        const id = planned.id;
+        let current: Action | null = null;
+        try {
+          current = await care.actions.retrieve(id);
+          const why = current.completed
+            ? 'completed meanwhile'
+            : (current.assigned_to ?? null) !== plan.from.careUserId
+              ? current.assigned_to === plan.to.careUserId
+                ? null
+                : 'given to someone else meanwhile'
+              : null;
+          if (why) outcome.failed.push({ ...label(current), why });
+          else if (current.assigned_to === plan.to.careUserId) outcome.moved.push(label(current));
+          else {
+            const update = sameActionAssignedTo(current, plan.to.careUserId);
+            if (!update) outcome.failed.push({ ...label(current), why: 'it has no due time (change it in the care system)' });
+            else {
+              // Told in the one summary, not action by action: the assignment is remembered as already told.
+              const undo = await deps.assignments.quietly(current, plan.to.careUserId, admin.userId);
+              try {
+                const moved = (await care.actions.update(id, update)) ?? (await care.actions.retrieve(id));
+                await undo.settled(moved);
+              } catch (err) {
+                await undo.restore();
+                throw err;
+              }
+              await store.appendAudit({
+                teamId: admin.teamId,
+                userId: admin.userId,
+                verb: 'reassign',
+                actionId: id,
+                details: { from: plan.from.careUserId, to: plan.to.careUserId, run: runId },
+              });
+              outcome.moved.push(label(current));
+            }
+          }
+        } catch (err) {
+          const why = err instanceof NotFoundError ? 'deleted in the care system' : 'the care system did not take the change; try it again';
+          if (!(err instanceof NotFoundError)) logger.warn('a reassignment failed', { actionId: id, error: err });
+          outcome.failed.push({ id, no: current?.action_no ?? planned.no, why });
+        }
+        done++;
+        try {
+          await onProgress?.(done, plan.actions.length);
+        } catch (err) {
+          logger.warn('could not show how far a reassignment has got', { error: err });
+        }
+      }
+      logger.info('reassigned work', { by: admin.userId, moved: outcome.moved.length, failed: outcome.failed.length, run: runId });
+      await tell(admin, plan, outcome, runId).catch((err) => logger.warn('could not send a reassignment summary', { error: err }));
+      return outcome;
+    },
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * Reassign work's modals (admins): the confirmation that counts what moves, then
+ * the moves with their progress in the same modal, and the exact result. Shared
+ * by `/care reassign …` and the Team view's "Reassign work" button.
+ */
+import { randomUUID } from 'node:crypto';
+import type { types } from '@slack/bolt';
+import { z } from 'zod';
+import type { ReassignPlan, ReassignScope, RotaPerson } from '../services/reassign.js';
+import type { SlackDeps } from './deps.js';
+import { refreshHomes } from './home-publisher.js';
+import { failedModal } from './modal-flow.js';
+import { escapeMrkdwn } from './text.js';
+import { CARE_ID, CallbackIds } from './ids.js';
+import { nothingToMoveText, reassignConfirmModal, reassignProgressModal, reassignResultModal } from './views/reassign.js';
+import { messageModal } from './views/simple-modals.js';
+
+export const REASSIGN_TITLE = 'Reassign work';
+/** The modal is updated after this many moves (and at the end): Slack's views.update limits, and a readable pace. */
+export const PROGRESS_EVERY = 5;
+
+export const RotaPersonSchema = z.object({
+  careUserId: z.string().regex(CARE_ID),
+  name: z.string().max(200),
+  slackUserId: z
+    .string()
+    .regex(/^[UW][A-Z0-9]+$/)
+    .optional(),
+});
+export const ConfirmMetaSchema = z.object({
+  from: RotaPersonSchema,
+  to: RotaPersonSchema,
+  scope: z.enum(['overdue', 'today', 'all']),
+  run: z.string().uuid(),
+});
+export type ConfirmMeta = z.infer<typeof ConfirmMetaSchema>;
+
+type Actor = { teamId: string; userId: string };
+
+/** The confirmation ("Move 25 open actions from … to …?"), or a plain sentence when there is nothing to move. */
+export async function confirmationView(deps: SlackDeps, admin: Actor, from: RotaPerson, to: RotaPerson, scope: ReassignScope): Promise<types.ModalView> {
+  const plan = await deps.reassign.plan(admin, from, to, scope);
+  if (plan.total === 0) return messageModal(REASSIGN_TITLE, nothingToMoveText(from, scope));
+  const meta: ConfirmMeta = { from, to, scope, run: randomUUID() };
+  return reassignConfirmModal(plan, deps.signedMetadata.encode(meta, { ...admin, form: CallbackIds.reassignConfirm }));
+}
+
+/**
+ * After the confirmation was submitted (the modal already shows "Moving…"): count again what is
+ * still to move, move it with the modal updated every few moves, then the exact result there (or,
+ * the modal closed meanwhile, in a DM). Never throws.
+ */
+export async function runReassign(deps: SlackDeps, admin: Actor, meta: ConfirmMeta, viewId: string): Promise<void> {
+  let plan: ReassignPlan | null = null;
+  const show = (view: types.ModalView) => deps.slack.views.update({ view_id: viewId, view });
+  let shown = true;
+  try {
+    plan = await deps.reassign.plan(admin, meta.from, meta.to, meta.scope);
+    const p = plan;
+    const outcome = await deps.reassign.run(admin, p, meta.run, async (done, total) => {
+      if (!shown || (done % PROGRESS_EVERY !== 0 && done !== total) || done === total) return;
+      await show(reassignProgressModal(p, done)).catch((err) => {
+        shown = false;
+        deps.logger.info('the reassignment modal was closed; the result goes by DM', { error: err });
+      });
+    });
+    const told =
+      shown &&
+      (await show(reassignResultModal(p, outcome)).then(
+        () => true,
+        () => false,
+      ));
+    if (!told) await deps.reassign.tellResult(admin, p, outcome, meta.run);
+    if (outcome.moved.length) await refreshHomes(deps, admin.teamId, [meta.from.slackUserId, meta.to.slackUserId, admin.userId]);
+  } catch (err) {
+    deps.logger.warn('a reassignment failed', { error: err });
+    await show(failedModal(REASSIGN_TITLE, err)).catch(() => undefined);
+  }
+}
+
+const whoIs = (p: RotaPerson) => (p.slackUserId ? `<@${p.slackUserId}>` : escapeMrkdwn(p.name));
+
+/** What the modal shows the moment the confirmation is submitted. */
+export const progressStart = (meta: ConfirmMeta): types.ModalView =>
+  messageModal(REASSIGN_TITLE, `:hourglass_flowing_sand: Moving open actions from ${whoIs(meta.from)} to ${whoIs(meta.to)}…`);
