@@ -1,4 +1,4 @@
-import type { App } from '@slack/bolt';
+import type { App, types } from '@slack/bolt';
 import { z } from 'zod';
 import { describeError } from '../../../services/errors.js';
 import { CallbackIds, FIELD_ACTION_ID, FieldIds, isCareId } from '../../ids.js';
@@ -28,7 +28,7 @@ export function registerReassignSubmit(app: App): void {
     if (scope !== 'all' && scope !== 'today' && scope !== 'overdue')
       return void (await ack({ response_action: 'errors', errors: { [FieldIds.reassignScope]: 'Choose which of the work moves.' } }));
     await ack({ response_action: 'update', view: loadingModal(REASSIGN_TITLE) });
-    let next;
+    let next: types.ModalView;
     try {
       const to = await deps.reassign.person(admin.teamId, { type: 'care', id: toId });
       next = await confirmationView(deps, admin, issued.data.from, to, scope);
