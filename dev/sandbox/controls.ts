@@ -162,6 +162,14 @@ export async function handleControls(req: IncomingMessage, res: ServerResponse, 
         body = cache.full(updateAction(store, existing._id, toFormParams({ ...editableFields(existing), ...input })));
         break;
       }
+      case 'DELETE /actions/:id': {
+        // Deleted in the care system's own web app (the API itself offers no delete of actions).
+        const existing = getAction(store, parts[1] as string);
+        const actions = store.collection('actions');
+        actions.replaceAll(actions.values().filter((a) => a._id !== existing._id));
+        body = JSON.stringify({ deleted: existing._id });
+        break;
+      }
       case 'POST /actions/:id/complete':
         body = cache.full(completeAction(store, parts[1] as string));
         break;

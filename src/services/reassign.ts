@@ -76,14 +76,21 @@ export interface ReassignSummary {
 export interface ReassignService {
   /** One person on the rota by what the admin typed; a sentence naming close matches when not one. */
   person(teamId: string, ref: PersonRef): Promise<RotaPerson>;
-  /** Admins only: what would move (counted for the confirmation). */
-  plan(admin: Actor, from: RotaPerson, to: RotaPerson, scope: ReassignScope): Promise<ReassignPlan>;
   /**
-   * Admins only: move the planned actions still assigned to `from` (each read again just before, so
-   * one deleted, completed or given to someone else meanwhile is not moved, and said so). `runId`
-   * names the run for the ledger (the same run's summary DMs are sent once). `onProgress` after each.
+   * Admins only: what would move (counted for the confirmation), kept under `runId` (the store's
+   * cursors) so that the run moves exactly what was confirmed, and names what it could not.
    */
-  run(admin: Actor, plan: ReassignPlan, runId: string, onProgress?: (done: number, total: number) => Promise<void> | void): Promise<ReassignOutcome>;
+  plan(admin: Actor, from: RotaPerson, to: RotaPerson, scope: ReassignScope, runId: string): Promise<ReassignPlan>;
+  /**
+   * Admins only: move the actions of the plan confirmed as `runId` that are still assigned to `from`
+   * (each read again just before, so one deleted, completed or given to someone else meanwhile is
+   * not moved, and said so). Once per run (the ledger sends its summary DMs once). `onProgress` after each.
+   */
+  run(
+    admin: Actor,
+    runId: string,
+    onProgress?: (done: number, total: number, plan: ReassignPlan) => Promise<void> | void,
+  ): Promise<{ plan: ReassignPlan; outcome: ReassignOutcome }>;
   /** The admin could not be shown the result where they started (the modal was closed): a DM, once. */
   tellResult(admin: Actor, plan: ReassignPlan, outcome: ReassignOutcome, runId: string): Promise<DeliveryResult>;
 }
@@ -92,6 +99,20 @@ export interface ReassignService {
 export interface ReassignRenderers {
   summary(summary: ReassignSummary): OutgoingMessage;
   result(plan: ReassignPlan, outcome: ReassignOutcome): OutgoingMessage;
+}
+
+const planCursor = (runId: string) => `reassign:${runId}`;
+
+/** A plan kept for its run: confirming (not yet run), running, or done. */
+function parseKept(raw: string | null): { state: 'confirming' | 'running' | 'done'; plan: ReassignPlan } | null {
+  if (!raw) return null;
+  try {
+    const v = JSON.parse(raw) as { state?: string; plan?: ReassignPlan };
+    if (!v.plan || !Array.isArray(v.plan.actions) || (v.state !== 'confirming' && v.state !== 'running' && v.state !== 'done')) return null;
+    return { state: v.state, plan: v.plan };
+  } catch {
+    return null;
+  }
 }
 
 /** One run moves at most this many actions (25 a few seconds each at the care API's 10 requests a second). */
@@ -191,7 +212,7 @@ export function createReassignService(deps: {
       return byCareName(teamId, typed);
     },
 
-    async plan(admin, from, to, scope) {
+    async plan(admin, from, to, scope, runId) {
       await isAdmin(admin);
       if (from.careUserId === to.careUserId)
         throw new UserFacingError(`${from.name} and ${to.name} are the same person: name someone else to move the work to.`);
@@ -215,7 +236,7 @@ export function createReassignService(deps: {
       const wanted = mine.filter((a) => scope === 'all' || kind(a) === 'overdue' || (scope === 'today' && kind(a) === 'today'));
       const planned = wanted.slice(0, MAX_MOVES);
       const count = (k: string) => planned.filter((a) => kind(a) === k).length;
-      return {
+      const plan: ReassignPlan = {
         from,
         to,
         scope,
@@ -226,6 +247,8 @@ export function createReassignService(deps: {
         later: count('later'),
         capped: wanted.length > MAX_MOVES,
       };
+      if (plan.total) await store.setCursor(planCursor(runId), JSON.stringify({ state: 'confirming', plan }));
+      return plan;
     },
 
     tellResult: (admin, plan, outcome, runId) =>
@@ -235,8 +258,13 @@ export function createReassignService(deps: {
         deps.render.result(plan, outcome),
       ),
 
-    async run(admin, plan, runId, onProgress) {
+    async run(admin, runId, onProgress) {
       await isAdmin(admin);
+      const kept = parseKept(await store.getCursor(planCursor(runId)));
+      if (!kept) throw new UserFacingError('That confirmation is no longer known here: start again with `/care reassign` or the Team view.');
+      if (kept.state !== 'confirming') throw new UserFacingError('This reassignment has already run; its result was shown, and the people affected were told.');
+      const plan = kept.plan;
+      await store.setCursor(planCursor(runId), JSON.stringify({ state: 'running', plan }));
       const outcome: ReassignOutcome = { moved: [], failed: [] };
       let done = 0;
       for (const planned of plan.actions) {
@@ -283,14 +311,15 @@ export function createReassignService(deps: {
         }
         done++;
         try {
-          await onProgress?.(done, plan.actions.length);
+          await onProgress?.(done, plan.actions.length, plan);
         } catch (err) {
           logger.warn('could not show how far a reassignment has got', { error: err });
         }
       }
       logger.info('reassigned work', { by: admin.userId, moved: outcome.moved.length, failed: outcome.failed.length, run: runId });
+      await store.setCursor(planCursor(runId), JSON.stringify({ state: 'done', plan: { ...plan, actions: [] } }));
       await tell(admin, plan, outcome, runId).catch((err) => logger.warn('could not send a reassignment summary', { error: err }));
-      return outcome;
+      return { plan, outcome };
     },
   };
 }

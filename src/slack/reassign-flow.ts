@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { types } from '@slack/bolt';
 import { z } from 'zod';
-import type { ReassignPlan, ReassignScope, RotaPerson } from '../services/reassign.js';
+import type { ReassignScope, RotaPerson } from '../services/reassign.js';
 import type { SlackDeps } from './deps.js';
 import { refreshHomes } from './home-publisher.js';
 import { failedModal } from './modal-flow.js';
@@ -39,27 +39,25 @@ type Actor = { teamId: string; userId: string };
 
 /** The confirmation ("Move 25 open actions from … to …?"), or a plain sentence when there is nothing to move. */
 export async function confirmationView(deps: SlackDeps, admin: Actor, from: RotaPerson, to: RotaPerson, scope: ReassignScope): Promise<types.ModalView> {
-  const plan = await deps.reassign.plan(admin, from, to, scope);
+  const run = randomUUID();
+  const plan = await deps.reassign.plan(admin, from, to, scope, run);
   if (plan.total === 0) return messageModal(REASSIGN_TITLE, nothingToMoveText(from, scope));
-  const meta: ConfirmMeta = { from, to, scope, run: randomUUID() };
+  const meta: ConfirmMeta = { from, to, scope, run };
   return reassignConfirmModal(plan, deps.signedMetadata.encode(meta, { ...admin, form: CallbackIds.reassignConfirm }));
 }
 
 /**
- * After the confirmation was submitted (the modal already shows "Moving…"): count again what is
- * still to move, move it with the modal updated every few moves, then the exact result there (or,
- * the modal closed meanwhile, in a DM). Never throws.
+ * After the confirmation was submitted (the modal already shows "Moving…"): move what was
+ * confirmed, with the modal updated every few moves, then the exact result there (or, the modal
+ * closed meanwhile, in a DM). Never throws.
  */
 export async function runReassign(deps: SlackDeps, admin: Actor, meta: ConfirmMeta, viewId: string): Promise<void> {
-  let plan: ReassignPlan | null = null;
   const show = (view: types.ModalView) => deps.slack.views.update({ view_id: viewId, view });
   let shown = true;
   try {
-    plan = await deps.reassign.plan(admin, meta.from, meta.to, meta.scope);
-    const p = plan;
-    const outcome = await deps.reassign.run(admin, p, meta.run, async (done, total) => {
-      if (!shown || (done % PROGRESS_EVERY !== 0 && done !== total) || done === total) return;
-      await show(reassignProgressModal(p, done)).catch((err) => {
+    const { plan: p, outcome } = await deps.reassign.run(admin, meta.run, async (done, total, planned) => {
+      if (!shown || done % PROGRESS_EVERY !== 0 || done === total) return;
+      await show(reassignProgressModal(planned, done)).catch((err) => {
         shown = false;
         deps.logger.info('the reassignment modal was closed; the result goes by DM', { error: err });
       });
