@@ -6,6 +6,7 @@ import { parseApiDateTime } from '../time/slack-date.js';
 import { ACTION_ATTRIBUTES, bucketByDue, byUrgencyThenDue, type ActionFormValue, type ActionRef, type ActionView, type DueBuckets } from './action-model.js';
 import { toActionViews } from './action-views.js';
 import { UserFacingError } from './errors.js';
+import type { ListWhere } from './list-where.js';
 import { sameActionAssignedTo, sameActionDueAt } from './keep-action.js';
 import { withCareWebLinks } from './care-web-link.js';
 import type { ActionChange } from './change-notices.js';
@@ -24,9 +25,9 @@ export interface ActionsService {
   /** By Id: the whole action. By number: the action with ACTION_ATTRIBUTES only (enough for cards). */
   resolve(ref: ActionRef): Promise<Action>;
   views(actions: Action[], teamId: string): Promise<ActionView[]>;
-  /** The person's open actions: overdue, due today, due in the next 7 days. */
-  mine(actor: Actor, careUserId: string, now: Date, tz: string): Promise<DueBuckets>;
-  due(actor: Actor, careUserId: string, window: DueWindowName, now: Date, tz: string): Promise<ActionView[]>;
+  /** The person's open actions: overdue, due today, due in the next 7 days (`where`: of one location or resident only). */
+  mine(actor: Actor, careUserId: string, now: Date, tz: string, where?: ListWhere): Promise<DueBuckets>;
+  due(actor: Actor, careUserId: string, window: DueWindowName, now: Date, tz: string, where?: ListWhere): Promise<ActionView[]>;
   find(actor: Actor, words: string): Promise<ActionView[]>;
   create(actor: Actor, form: ActionFormValue): Promise<Action>;
   update(actor: Actor, id: string, form: ActionFormValue): Promise<Action>;
@@ -116,6 +117,18 @@ export function createActionsService(deps: {
     };
   }
 
+  /** Only the actions of one location (their `location`) or one resident (the open actions about them, one cached read). */
+  async function narrowed(items: Action[], where: ListWhere | undefined): Promise<Action[]> {
+    if (!where) return items;
+    if (where.type === 'location') return items.filter((a) => a.location === where.id);
+    const about = await reads.list(
+      { filters: { parent_subject: [where.id], completed: 'no' }, attributes: [...ACTION_ATTRIBUTES], sort_by: ['due'], per_page: 100, limit: MAX_LISTED },
+      { background: true },
+    );
+    const ids = new Set(about.map((a) => a._id));
+    return items.filter((a) => ids.has(a._id));
+  }
+
   const service: ActionsService = {
     async resolve(ref) {
       if (ref.type === 'id') {
@@ -147,15 +160,15 @@ export function createActionsService(deps: {
 
     views: async (actions, teamId) => withCareWebLinks(deps.careWebUrl, await toActionViews(actions, teamId, identity, store)),
 
-    async mine(actor, careUserId, now, tz) {
+    async mine(actor, careUserId, now, tz, where) {
       const week = dueWindow('week', now, tz);
-      const items = await open.of(careUserId, { end_date: apiDateRange(week).end_date }, now, MAX_LISTED);
+      const items = await narrowed(await open.of(careUserId, { end_date: apiDateRange(week).end_date }, now, MAX_LISTED), where);
       return bucketByDue(await service.views(items, actor.teamId), now, tz);
     },
 
-    async due(actor, careUserId, windowName, now, tz) {
+    async due(actor, careUserId, windowName, now, tz, where) {
       const window = dueWindow(windowName, now, tz);
-      const items = await open.of(careUserId, apiDateRange(window), now, MAX_LISTED);
+      const items = await narrowed(await open.of(careUserId, apiDateRange(window), now, MAX_LISTED), where);
       const inRange = items.filter((a) => {
         const due = parseApiDateTime(a.due);
         return due !== null && inWindow(due, window);

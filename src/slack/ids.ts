@@ -4,6 +4,7 @@
  * from), with the helpers that write and read them. Nothing else builds or
  * parses an id.
  */
+import type { ListWhere } from '../services/list-where.js';
 import type { DueWindowName } from '../time/due-windows.js';
 import type { SnoozeChoice } from '../time/snooze.js';
 
@@ -90,21 +91,35 @@ export const isCareId = (s: string): boolean => CARE_ID.test(s);
 // ---- where a list answer came from (carried in its block ids) ----
 
 /** Where a list answer came from: enough to render it again after a click on it. */
-export type ListSource = { kind: 'mine' } | { kind: 'due'; window: DueWindowName; slackUserId: string } | { kind: 'find'; words: string };
+export type ListSource =
+  | { kind: 'mine'; where?: ListWhere }
+  | { kind: 'due'; window: DueWindowName; slackUserId: string; where?: ListWhere }
+  | { kind: 'find'; words: string };
 
 const MAX_SOURCE = 200;
 const SOURCE_SEP = '~';
 
 /** The source as a block_id suffix, or undefined when it would not fit (very long search words). */
+/** A narrowed list's location or resident: `@L:<id>:<name>` or `@R:<id>` after the source. */
+const whereSuffix = (w: ListWhere | undefined) => (!w ? '' : w.type === 'location' ? `@L:${w.id}:${w.name.slice(0, 60)}` : `@R:${w.id}`);
+const WHERE = '(?:@L:([0-9a-f]{24}):(.{1,60})|@R:([0-9a-f]{24}))?';
+function whereOf(m: RegExpExecArray, at: number): { where?: ListWhere } {
+  if (m[at]) return { where: { type: 'location', id: m[at]!, name: m[at + 1]! } };
+  if (m[at + 2]) return { where: { type: 'resident', id: m[at + 2]! } };
+  return {};
+}
+
 export function encodeListSource(s: ListSource): string | undefined {
-  const raw = s.kind === 'mine' ? 'mine' : s.kind === 'due' ? `due:${s.window}:${s.slackUserId}` : `find:${s.words}`;
+  const raw =
+    s.kind === 'mine' ? `mine${whereSuffix(s.where)}` : s.kind === 'due' ? `due:${s.window}:${s.slackUserId}${whereSuffix(s.where)}` : `find:${s.words}`;
   return raw.length <= MAX_SOURCE ? raw : undefined;
 }
 
 function decodeListSource(raw: string): ListSource | null {
-  if (raw === 'mine') return { kind: 'mine' };
-  const due = /^due:(today|tomorrow|week|overdue):([UW][A-Z0-9]+)$/.exec(raw);
-  if (due) return { kind: 'due', window: due[1] as DueWindowName, slackUserId: due[2]! };
+  const mine = new RegExp(`^mine${WHERE}$`, 's').exec(raw);
+  if (mine) return { kind: 'mine', ...whereOf(mine, 1) };
+  const due = new RegExp(`^due:(today|tomorrow|week|overdue):([UW][A-Z0-9]+)${WHERE}$`, 's').exec(raw);
+  if (due) return { kind: 'due', window: due[1] as DueWindowName, slackUserId: due[2]!, ...whereOf(due, 3) };
   if (raw.startsWith('find:') && raw.length > 'find:'.length) return { kind: 'find', words: raw.slice('find:'.length) };
   return null;
 }

@@ -1,6 +1,7 @@
 import type { ActionGroup, ActionView } from '../services/action-model.js';
 import { UserFacingError } from '../services/errors.js';
 import type { Actor } from '../services/identity.js';
+import type { ListWhere } from '../services/list-where.js';
 import type { SlackDeps } from './deps.js';
 import { encodeListSource, type ListSource } from './ids.js';
 import { myGroups, renderActionGroups } from './views/action-list.js';
@@ -14,6 +15,12 @@ const WINDOW_TITLES = { today: 'Due today', tomorrow: 'Due tomorrow', week: 'Due
 function otherWindows(window: DueWindowName): string {
   const others = (['today', 'week', 'overdue'] as const).filter((w) => w !== window).slice(0, 2);
   return `Try ${others.map((w) => `\`/care due ${w}\``).join(' or ')}.`;
+}
+
+/** " at Rose House" / " for resident `…`": what a narrowed list shows (a location's name as the care system has it). */
+export function whereText(where: ListWhere | undefined): string {
+  if (!where) return '';
+  return where.type === 'location' ? ` at ${userText(where.name, 80)}` : ` for resident \`${where.id}\``;
 }
 
 /**
@@ -60,13 +67,20 @@ export async function renderCommandList(
 
   if (source.kind === 'mine') {
     const link = await deps.identity.requireLink(actor);
-    const groups = myGroups(await deps.actions.mine(actor, link.careUserId, now, tz));
+    const groups = myGroups(await deps.actions.mine(actor, link.careUserId, now, tz, source.where));
+    const at = whereText(source.where);
     const list = renderActionGroups(
       withChanged(groups),
       render,
-      opts(49, 'full', ':tada: Nothing open for you in the next 7 days. Later ones: `/care find &lt;words&gt;`; a new one: `/care new`.'),
+      opts(
+        49,
+        'full',
+        source.where
+          ? `Nothing open for you${at} in the next 7 days. \`/care mine\` alone shows all of yours.`
+          : ':tada: Nothing open for you in the next 7 days. Later ones: `/care find &lt;words&gt;`; a new one: `/care new`.',
+      ),
     );
-    return { text: 'Your open actions', blocks: [section('*Your open actions*'), ...list.blocks] };
+    return { text: `Your open actions${at}`, blocks: [section(`*Your open actions${at}*`), ...list.blocks] };
   }
   if (source.kind === 'due') {
     const whoId = source.slackUserId;
@@ -79,8 +93,8 @@ export async function renderCommandList(
         'not-linked',
       );
     }
-    const views = await deps.actions.due(actor, link.careUserId, source.window, now, tz);
-    const who = whoId === actor.userId ? 'you' : `<@${whoId}>`;
+    const views = await deps.actions.due(actor, link.careUserId, source.window, now, tz, source.where);
+    const who = `${whoId === actor.userId ? 'you' : `<@${whoId}>`}${whereText(source.where)}`;
     const title = WINDOW_TITLES[source.window];
     const list = renderActionGroups(
       withChanged([{ label: `${title} for ${who}`, actions: views }]),

@@ -44,4 +44,34 @@ describe('/care reassign parsing', () => {
     // A slip of the word is asked about, not made a task.
     expect(no('reasign')).toContain('did you mean `/care reassign`');
   });
+
+  it('reads mine and due narrowed to a location or a resident', () => {
+    expect(parseCommand('mine location Rose House')).toEqual({ kind: 'mine', where: { type: 'location', name: 'Rose House' } });
+    expect(parseCommand('mine resident 0123456789abcdef01234567')).toEqual({ kind: 'mine', where: { type: 'resident', ref: '0123456789abcdef01234567' } });
+    expect(parseCommand('due today location Rose House')).toEqual({ kind: 'due', window: 'today', where: { type: 'location', name: 'Rose House' } });
+    expect(parseCommand('due week <@U123|sam> Location Willow Court')).toEqual({
+      kind: 'due',
+      window: 'week',
+      slackUserId: 'U123',
+      where: { type: 'location', name: 'Willow Court' },
+    });
+    expect(parseCommand('due @Priya Sharma resident 0123456789abcdef01234567')).toEqual({
+      kind: 'due',
+      window: 'today',
+      personName: '@Priya Sharma',
+      where: { type: 'resident', ref: '0123456789abcdef01234567' },
+    });
+    expect(parseCommand('mine')).toEqual({ kind: 'mine' });
+  });
+
+  it('says what to type when the location or resident is missing or the words are not known', () => {
+    const said = (line: string) => {
+      const cmd = parseCommand(line);
+      return cmd.kind === 'error' ? cmd.message : `not an error: ${cmd.kind}`;
+    };
+    expect(said('mine location')).toContain('Name the location after `location`');
+    expect(said('mine resident')).toContain('Give the resident’s Id');
+    expect(said('mine today')).toContain('`/care mine` takes only `location <name>` or `resident <Id>`');
+    expect(said('due today location')).toContain('`/care due today location Rose House`');
+  });
 });

@@ -1,5 +1,6 @@
 import type { ActionRef } from '../../services/action-model.js';
 import type { DigestScope } from '../../services/channel-setup.js';
+import type { WhereRef } from '../../services/list-where.js';
 import type { PersonRef, ReassignScope } from '../../services/reassign.js';
 import type { NameRef } from '../../services/workspace-names.js';
 import { parseClockTime } from '../../time/clock-time.js';
@@ -11,9 +12,10 @@ export type Command =
   | { kind: 'help' }
   /** `implied`: the words were no sub-command, so they were read as `/care new …` (Todoist-style); the form says so. */
   | { kind: 'new'; task: string; implied?: boolean }
-  | { kind: 'mine' }
+  /** `where`: only one location's or one resident's (`location <name>`, `resident <Id>`). */
+  | { kind: 'mine'; where?: WhereRef }
   /** `slackUserId` from a mention; `personName` as typed after @ (looked up in the workspace). */
-  | { kind: 'due'; window: DueWindowName; slackUserId?: string; personName?: string }
+  | { kind: 'due'; window: DueWindowName; slackUserId?: string; personName?: string; where?: WhereRef }
   | { kind: 'show' | 'done' | 'reopen'; ref: ActionRef }
   | { kind: 'find'; words: string }
   | { kind: 'locations' | 'literature'; words: string }
@@ -34,7 +36,8 @@ export type Command =
   | { kind: 'error'; message: string };
 
 export const USAGE = {
-  due: '/care due [today|tomorrow|week|overdue] [@person]',
+  due: '/care due [today|tomorrow|week|overdue] [@person] [location <name>|resident <Id>]',
+  mine: '/care mine [location <name>|resident <Id>]',
   show: '/care show <action no or Id>',
   done: '/care done <action no or Id>',
   reopen: '/care reopen <action no or Id>',
@@ -91,10 +94,16 @@ export function parseCommand(input: string): Command {
       return { kind: 'help' };
     case 'new':
       return { kind: 'new', task: tail };
-    case 'mine':
-      return rest.length
-        ? error('`/care mine` takes nothing after it: type it alone. For one window try `/care due today`; to search, `/care find <words>`.')
-        : { kind: 'mine' };
+    case 'mine': {
+      if (!rest.length) return { kind: 'mine' };
+      const where = whereOf(rest);
+      if (where && 'error' in where) return error(where.error);
+      return where
+        ? { kind: 'mine', where }
+        : error(
+            '`/care mine` takes only `location <name>` or `resident <Id>` after it, e.g. `/care mine location Rose House`. For one window try `/care due today`; to search, `/care find <words>`.',
+          );
+    }
     case 'due':
       return parseDue(rest);
     case 'show':
@@ -195,12 +204,34 @@ function truncateToken(t: string): string {
   return t.length > 30 ? `${t.slice(0, 30)}…` : t;
 }
 
+/** `location <name>` or `resident <Id>` (all the words after it), when the words start with one. */
+function whereOf(words: string[]): WhereRef | { error: string } | null {
+  const [head, ...rest] = words;
+  const kind = head?.toLowerCase();
+  if (kind !== 'location' && kind !== 'resident') return null;
+  const name = rest.join(' ').trim();
+  if (kind === 'location')
+    return name
+      ? { type: 'location', name }
+      : { error: 'Name the location after `location`, e.g. `/care mine location Rose House`; `/care locations` lists them.' };
+  return name
+    ? { type: 'resident', ref: name }
+    : { error: 'Give the resident’s Id after `resident`: the 24 letters and digits on their page in the care system.' };
+}
+
 function parseDue(args: string[]): Command {
   let window: DueWindowName = 'today';
   let slackUserId: string | undefined;
   let personName: string | undefined;
-  for (const arg of args) {
+  let where: WhereRef | undefined;
+  for (const [i, arg] of args.entries()) {
     const w = arg.toLowerCase();
+    if (w === 'location' || w === 'resident') {
+      const found = whereOf(args.slice(i));
+      if (found && 'error' in found) return error(found.error.replace('/care mine', '/care due today'));
+      where = found ?? undefined;
+      break;
+    }
     const mention = userMention(arg);
     if (w === 'today' || w === 'tomorrow' || w === 'week' || w === 'overdue') window = w;
     else if (mention && !slackUserId && !personName) slackUserId = mention;
@@ -213,7 +244,7 @@ function parseDue(args: string[]): Command {
         `I don't know the window \`${truncateToken(arg)}\`. \`/care due\` knows ${WINDOWS}: e.g. \`/care due tomorrow\`; add @name for a colleague's.`,
       );
   }
-  return { kind: 'due', window, ...(slackUserId ? { slackUserId } : {}), ...(personName ? { personName } : {}) };
+  return { kind: 'due', window, ...(slackUserId ? { slackUserId } : {}), ...(personName ? { personName } : {}), ...(where ? { where } : {}) };
 }
 
 function parseLink(args: string[]): Command {

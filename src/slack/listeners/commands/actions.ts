@@ -1,4 +1,5 @@
 import type { ActionView } from '../../../services/action-model.js';
+import { resolveWhere } from '../../../services/list-where.js';
 import type { CommandContext, SlackDeps } from '../../deps.js';
 import { refreshHomes } from '../../home-publisher.js';
 import { renderCommandList } from '../../lists.js';
@@ -37,9 +38,10 @@ export const newAction: CommandHandler<'new'> = async (cmd, ctx, deps) => {
   });
 };
 
-/** `/care mine` */
-export const mine: CommandHandler<'mine'> = async (_cmd, ctx, deps) => {
-  await ctx.reply(await renderCommandList(deps, actorOf(ctx), { kind: 'mine' }, await deps.profiles.tz(ctx.userId)));
+/** `/care mine [location <name>|resident <Id>]` */
+export const mine: CommandHandler<'mine'> = async (cmd, ctx, deps) => {
+  const where = cmd.where ? await resolveWhere(deps.directory, cmd.where) : undefined;
+  await ctx.reply(await renderCommandList(deps, actorOf(ctx), { kind: 'mine', ...(where ? { where } : {}) }, await deps.profiles.tz(ctx.userId)));
 };
 
 /** `/care due [window] [@person]`: the person as a mention, or `@name` looked up in the workspace. */
@@ -54,7 +56,8 @@ export const due: CommandHandler<'due'> = async (cmd, ctx, deps) => {
     }
     slackUserId = found.match.id;
   }
-  const source = { kind: 'due' as const, window: cmd.window, slackUserId };
+  const where = cmd.where ? await resolveWhere(deps.directory, cmd.where) : undefined;
+  const source = { kind: 'due' as const, window: cmd.window, slackUserId, ...(where ? { where } : {}) };
   await ctx.reply(await renderCommandList(deps, actorOf(ctx), source, await deps.profiles.tz(ctx.userId)));
 };
 
