@@ -21,6 +21,7 @@ import { registerSummaryButtons } from './listeners/actions/summary-buttons.js';
 import { registerSnooze } from './listeners/actions/snooze.js';
 import { registerTakeItButton } from './listeners/actions/take-it.js';
 import { registerReassignWorkButton } from './listeners/actions/reassign-work.js';
+import { registerHomeLocationMenu } from './listeners/actions/home-location.js';
 import { registerUndoButton } from './listeners/actions/undo.js';
 import { registerViewButton } from './listeners/actions/view-card.js';
 import { registerShowTasksButton } from './listeners/actions/show-tasks.js';
@@ -153,6 +154,7 @@ export function createSlackApp(options: SlackAppOptions, deps?: SlackDeps): Slac
   registerUndoButton(app);
   registerTakeItButton(app);
   registerReassignWorkButton(app);
+  registerHomeLocationMenu(app);
   registerEditButton(app);
   registerSnooze(app);
   registerSnoozeSubmit(app);

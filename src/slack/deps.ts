@@ -6,6 +6,7 @@ import type { ChannelSetup } from '../services/channel-setup.js';
 import type { DirectoryService } from '../services/directory.js';
 import type { IdentityService } from '../services/identity.js';
 import type { ReassignService } from '../services/reassign.js';
+import type { HomeFilters } from '../services/home-filters.js';
 import type { SlackProfiles } from '../services/slack-profiles.js';
 import type { StatusService } from '../services/status.js';
 import type { SummarySettings } from '../services/summary-settings.js';
@@ -69,6 +70,8 @@ export interface SlackDeps {
   status: StatusService;
   /** Admins: move all of someone's open work to someone else (Team view, `/care reassign`). */
   reassign: ReassignService;
+  /** Each person's Home tab location filter. */
+  homeFilters: HomeFilters;
   /** More for admins' Home tab after Team and Status (multi-workspace mode: the care connection card). */
   adminHomeExtra?: ((teamId: string) => Promise<Block[]>) | undefined;
   /** How `/care admins|settings|connect` are answered: from the configuration (one workspace) or set in Slack (many). */

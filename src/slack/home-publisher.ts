@@ -86,9 +86,18 @@ export async function publishHome(deps: SlackDeps, teamId: string, userId: strin
         return undefined;
       });
       const extra = summary ? { summary } : {};
+      // The location filter: the person's choice (remembered), and the locations to choose from (a cached read).
+      const [where, locations] = await Promise.all([
+        deps.homeFilters.get({ teamId, userId }).catch(() => undefined),
+        deps.directory.locations('').then(
+          (all) => all.filter((l) => !l.suspended).map((l) => ({ id: l.id, name: l.name ?? l.id })),
+          () => [],
+        ),
+      ]);
+      const filter = { ...(locations.length ? { locations } : {}), ...(where ? { where } : {}) };
       try {
-        const groups = myGroups(await deps.actions.mine({ teamId, userId }, link.careUserId, ctx.now, tz));
-        view = homeView({ linked: true, ...(careUserName ? { careUserName } : {}), groups, limit, offset, ...extra, ...(await admin) }, ctx);
+        const groups = myGroups(await deps.actions.mine({ teamId, userId }, link.careUserId, ctx.now, tz, where));
+        view = homeView({ linked: true, ...(careUserName ? { careUserName } : {}), groups, limit, offset, ...extra, ...filter, ...(await admin) }, ctx);
       } catch (err) {
         const error = shownInstead(deps.logger, "could not read the person's actions for the Home tab", err, { userId });
         view = homeView({ linked: true, groups: [], limit, error, ...extra, ...(await admin) }, ctx);

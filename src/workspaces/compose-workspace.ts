@@ -31,6 +31,7 @@ import { createStatusService } from '../services/status.js';
 import { createSummarySettings } from '../services/summary-settings.js';
 import { createTeamView } from '../services/team-view.js';
 import { createReassignService } from '../services/reassign.js';
+import { createHomeFilters } from '../services/home-filters.js';
 import { reassignResultMessage, reassignSummaryMessage } from '../slack/views/reassign.js';
 import { createUrgentAlerts } from '../services/urgent-alerts.js';
 import { createFirstLook } from '../services/first-look.js';
@@ -269,6 +270,7 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     teamView,
     status,
     reassign,
+    homeFilters: createHomeFilters({ store }),
     adminHomeExtra: shared.adminHomeExtra,
     workspaceSetup: shared.workspaceSetup ?? {
       mode: 'configured',

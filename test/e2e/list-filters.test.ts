@@ -73,4 +73,28 @@ describe('lists by location and resident', () => {
     const byName = await command(h, 'sophie', '/care due today resident Mrs Patel');
     expect(byName.text).toContain('I cannot look residents up by name');
   });
+
+  it('the Home tab filters by location from a menu, remembered for the next time', async () => {
+    const homeText = () => h.fake.visibleText(h.fake.home('sophie')!, { viewer: 'sophie' });
+    await h.driver.openHome('sophie');
+    await h.fake.waitFor(() => (h.fake.home('sophie') && homeText().includes('Filter test: family call back') ? true : undefined), { timeoutMs: 15_000 });
+    expect(homeText()).toContain('Filter test: bath hoist check');
+    await h.driver.selectOption('sophie', { home: true, control: 'Filter by location', option: here.name });
+    await h.fake.waitFor(() => (homeText().includes('Filter test: family call back') ? undefined : true), { timeoutMs: 15_000 });
+    expect(homeText()).toContain('Filter test: bath hoist check');
+    const menu = (h.fake.home('sophie')!.blocks as any[])
+      .find((b) => b.block_id === 'home_top')
+      .elements.find((e: any) => e.action_id === 'care_home_location');
+    expect(menu.initial_option.text.text).toBe(here.name);
+    // Remembered: a later render (the same person's Home tab published again) keeps the filter.
+    await h.setTime(new Date(h.now().getTime() + 60_000));
+    const published = h.fake.calls('views.publish').length;
+    await h.driver.openHome('sophie');
+    await h.fake.waitFor(() => (h.fake.calls('views.publish').length > published ? true : undefined), { timeoutMs: 15_000 });
+    expect(homeText()).toContain('Filter test: bath hoist check');
+    expect(homeText()).not.toContain('Filter test: family call back');
+    // All locations: everything again.
+    await h.driver.selectOption('sophie', { home: true, control: 'Filter by location', option: 'All locations' });
+    await h.fake.waitFor(() => (homeText().includes('Filter test: family call back') ? true : undefined), { timeoutMs: 15_000 });
+  });
 });

@@ -5,7 +5,9 @@ import type { ActionGroup, RenderContext } from '../../services/action-model.js'
 import type { SummaryStatus } from '../../services/summary-settings.js';
 import { renderActionGroups } from './action-list.js';
 import { type AdminHome, adminHomeBlocks } from './admin-home.js';
-import { actions, button, context, divider, header, section, type Block } from './blocks.js';
+import type { types } from '@slack/bolt';
+import type { ListWhere } from '../../services/list-where.js';
+import { actions, button, context, divider, header, section, staticSelect, type Block } from './blocks.js';
 import { summaryHomeBlocks } from './summary-setting.js';
 
 export interface HomeState {
@@ -23,6 +25,19 @@ export interface HomeState {
   admin?: AdminHome;
   /** Not linked, with a link request waiting: when it was sent and the admins it was sent to (none: not known). */
   pendingRequest?: { requestedAt: Date; admins: string[] };
+  /** The locations to filter by (a menu beside New action), and the one chosen, if any. */
+  locations?: { id: string; name: string }[];
+  where?: ListWhere;
+}
+
+/** The Home tab's location menu: "All locations", then each location; the chosen one shown. */
+function locationMenu(locations: { id: string; name: string }[], where: ListWhere | undefined): types.StaticSelect {
+  const menu = staticSelect(ActionIds.homeLocation, 'Filter by location', [
+    { text: 'All locations', value: 'all' },
+    ...locations.slice(0, 99).map((l) => ({ text: l.name, value: l.id })),
+  ]);
+  const chosen = where?.type === 'location' ? menu.options?.find((o) => o.value === where.id) : undefined;
+  return chosen ? { ...menu, initial_option: chosen } : menu;
 }
 
 /** What someone who is not linked reads: how to link, or that their request is with an admin. */
@@ -46,7 +61,10 @@ export function homeView(state: HomeState, ctx: RenderContext): { type: 'home'; 
   }
   blocks.push(
     context(`:link: Linked${state.careUserName ? ` as *${userText(state.careUserName, 100)}*` : ''}`),
-    actions(BlockIds.homeTop, [button('New action', ActionIds.newAction, 'new', 'primary')]),
+    actions(BlockIds.homeTop, [
+      button('New action', ActionIds.newAction, 'new', 'primary'),
+      ...(state.locations?.length ? [locationMenu(state.locations, state.where)] : []),
+    ]),
     ...(state.summary ? summaryHomeBlocks(state.summary) : []),
     divider(),
   );
@@ -68,7 +86,7 @@ export function homeView(state: HomeState, ctx: RenderContext): { type: 'home'; 
   const list = renderActionGroups(limited, ctx, {
     maxBlocks: 100 - blocks.length - 2 - admin.length,
     buttons: 'full',
-    emptyText: ':tada: Nothing open for you. Well done.',
+    emptyText: state.where?.type === 'location' ? `Nothing open for you at ${userText(state.where.name, 80)}.` : ':tada: Nothing open for you. Well done.',
   });
   blocks.push(...list.blocks.filter((b) => !(b.type === 'context')));
   // Pages, not a growing list: a growing list stops at the 100-block limit and "Show more" would then show nothing new.
