@@ -13,7 +13,9 @@ export type DigestScope =
   | { type: 'urgent-only' }
   /** People by mention, Id or typed name (looked up in the workspace). */
   | { type: 'users'; people: NameRef[] }
-  | { type: 'location'; name: string };
+  | { type: 'location'; name: string }
+  /** One resident's actions, by their service user Id (the care API cannot find residents by name). */
+  | { type: 'resident'; id: string };
 
 export interface DigestRequest {
   channelId: string;
@@ -130,6 +132,7 @@ export function createChannelSetup(deps: {
         if ('kind' in people) return people;
         filters.slackUserIds = people.ids;
       }
+      if (scope.type === 'resident') filters.residentId = scope.id;
       if (scope.type === 'location') {
         const matches = await deps.directory.locations(scope.name);
         const found = matches.find((l) => (l.name ?? '').toLowerCase() === scope.name.toLowerCase()) ?? matches[0];

@@ -75,9 +75,22 @@ export function createDigests(deps: {
     });
   }
 
+  /** The actions (of those read) about one resident: one more query, of their open actions. */
+  async function aboutResident(residentId: string, actions: Action[]): Promise<Action[]> {
+    const about = await deps.care.actions.collect({
+      filters: { completed: 'no', parent_subject: [residentId] },
+      attributes: ['_id'],
+      per_page: 100,
+      limit: 5_000,
+    });
+    const ids = new Set(about.map((a) => a._id));
+    return actions.filter((a) => ids.has(a._id));
+  }
+
   async function post(sub: Subscription, actions: Action[], now: Date, occurrence: string, report: DigestRunReport): Promise<void> {
     const tz = sub.timeZone;
-    const mine = sub.filters.locationId ? actions.filter((a) => a.location === sub.filters.locationId) : actions;
+    const atLocation = sub.filters.locationId ? actions.filter((a) => a.location === sub.filters.locationId) : actions;
+    const mine = sub.filters.residentId ? await aboutResident(String(sub.filters.residentId), atLocation) : atLocation;
     const views = await toActionViews(mine, sub.teamId, deps.identity);
     const showTask = await deps.channels.showTasksIn(sub.teamId, sub.channelId);
     const filterText = [
@@ -85,6 +98,7 @@ export function createDigests(deps: {
       sub.filters.mineOnly ? `for <@${sub.setUpBy}>` : '',
       ...(sub.filters.slackUserIds ?? []).map((u) => `<@${u}>`),
       sub.filters.locationName ? String(sub.filters.locationName) : '',
+      sub.filters.residentId ? 'one resident' : '',
     ]
       .filter(Boolean)
       .join(' ');

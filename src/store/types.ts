@@ -74,6 +74,8 @@ export interface DigestFilters {
   mineOnly?: boolean;
   urgentOnly?: boolean;
   locationId?: string | null;
+  /** Only actions about this resident (service user Id). */
+  residentId?: string;
   [key: string]: unknown;
 }
 

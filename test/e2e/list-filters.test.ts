@@ -5,6 +5,7 @@
  * naming the close ones. Demo data; clock Monday 23 November 2026, 09:00 UTC.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { digestsIn, lineIds } from './fixtures/jobs-support.js';
 import { command, type Harness, linkDirectly, startHarness, webAppAction } from './harness.js';
 
 const START = new Date('2026-11-23T09:00:00Z');
@@ -96,5 +97,23 @@ describe('lists by location and resident', () => {
     // All locations: everything again.
     await h.driver.selectOption('sophie', { home: true, control: 'Filter by location', option: 'All locations' });
     await h.fake.waitFor(() => (homeText().includes('Filter test: family call back') ? true : undefined), { timeoutMs: 15_000 });
+  });
+
+  it('a channel digest of one resident (and of one location) lists only theirs', async () => {
+    await linkDirectly(h, 'amelia');
+    const set = await command(h, 'amelia', `/care digest here resident ${residentThere}`, { channel: '#care-leads' });
+    expect(set.text).toContain(`resident ${residentThere}`);
+    await command(h, 'amelia', '/care digest now', { channel: '#care-leads' });
+    const digest = await h.fake.waitFor(() => digestsIn(h, '#care-leads').at(-1), { timeoutMs: 15_000 });
+    const ids = [...lineIds(digest), ...(digest.replies ?? []).flatMap((r) => lineIds(r))];
+    expect(ids.length).toBeGreaterThan(0);
+    const about = await h.app.care.actions.collect({ filters: { completed: 'no', parent_subject: [residentThere] }, attributes: ['_id'], limit: 500 });
+    const theirs = new Set(about.map((a) => a._id));
+    expect(ids.filter((id) => !theirs.has(id))).toEqual([]);
+    // The notification text names no resident.
+    expect(digest.text).not.toContain(residentThere);
+    // A resident by name is one sentence saying to give the Id.
+    const byName = await command(h, 'amelia', '/care digest here resident Mrs Patel', { channel: '#care-leads' });
+    expect(byName.text).toContain('Give the resident’s Id after');
   });
 });

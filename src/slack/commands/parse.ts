@@ -44,7 +44,8 @@ export const USAGE = {
   find: '/care find <words>',
   link: '/care link [your care user Id]  (admins: /care link @user <care user Id>)',
   unlink: '/care unlink  (or, admins: /care unlink @user)',
-  digest: '/care digest here [HH:MM] [daily|weekdays] [mine-only|urgent-only|@person…|location <name>] [--show-tasks] [--quiet]  ·  /care digest off|list|now',
+  digest:
+    '/care digest here [HH:MM] [daily|weekdays] [mine-only|urgent-only|@person…|location <name>|resident <Id>] [--show-tasks] [--quiet]  ·  /care digest off|list|now',
   route: '/care route <notification group name> #channel  ·  /care route off <group name>  ·  /care routes',
   summary: '/care summary [HH:MM] [daily|weekdays]  ·  /care summary off  ·  /care summary (your setting)',
   reassign: '/care reassign @person to @other [overdue|today|all]',
@@ -307,7 +308,15 @@ function parseDigest(args: string[]): Command {
     else if (lower === 'mine-only' || lower === 'urgent-only') filter = { type: lower };
     else if (lower === '--show-tasks') showTasks = true;
     else if (lower === '--quiet') quietWhenEmpty = true;
-    else if (lower === 'location') {
+    else if (lower === 'resident') {
+      const id = opts[i + 1]?.toLowerCase() ?? '';
+      if (!isCareId(id))
+        return error(
+          'Give the resident’s Id after `resident`: the 24 letters and digits on their page in the care system (I cannot look residents up by name), e.g. `/care digest here resident 0123456789abcdef01234567`.',
+        );
+      filter = { type: 'resident', id };
+      i++;
+    } else if (lower === 'location') {
       const name = opts
         .slice(i + 1)
         .filter((w) => !w.startsWith('--'))

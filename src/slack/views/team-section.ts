@@ -41,6 +41,7 @@ function scopeText(d: NonNullable<ChannelPlan['digest']>): string {
     f.mineOnly ? `<@${d.setUpBy}>’s` : '',
     ...(f.slackUserIds ?? []).map((u) => `<@${u}>`),
     f.locationName ? userText(String(f.locationName), 80) : '',
+    f.residentId ? `resident \`${userText(String(f.residentId), 30)}\`` : '',
   ].filter(Boolean);
   return scope.length ? ` (${scope.join(', ')})` : '';
 }

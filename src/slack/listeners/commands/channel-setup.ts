@@ -20,7 +20,9 @@ const describeFilters = (f: DigestFilters) =>
         ? `actions of ${f.slackUserIds.map((u) => `<@${u}>`).join(' ')}`
         : f.locationName
           ? `location ${userText(String(f.locationName), 80)}`
-          : 'all actions';
+          : f.residentId
+            ? `resident \`${userText(String(f.residentId), 30)}\``
+            : 'all actions';
 
 /** `/care digest here [HH:MM] [daily|weekdays] [filter] [--show-tasks] [--quiet]` */
 export const digestHere: CommandHandler<'digest-here'> = async (cmd, ctx, deps) => {
