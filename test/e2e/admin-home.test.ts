@@ -87,9 +87,13 @@ describe("an admin's Home tab", () => {
     const carers = text.slice(text.indexOf('By carer'), text.indexOf('Unassigned:'));
     expect(carers.split('\n').slice(1).filter(Boolean)).toEqual([
       ':warning: @sophie: 2 overdue · 1 due today',
+      '[Reassign work]',
       ':warning: @oliver: 1 overdue',
+      '[Reassign work]',
       ':calendar: @priya: 2 due today',
+      '[Reassign work]',
       ':calendar: Marek Nowak: 1 due today',
+      '[Reassign work]',
     ]);
     expect(text).toContain('Unassigned: 3 due by Mar 17, 2026 (1 overdue, 1 due today)');
     // Urgent first, then the longest overdue, then due soonest; each with Take it (value: the action's Id).

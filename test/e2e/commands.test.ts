@@ -80,7 +80,7 @@ describe('/care commands through Slack', () => {
 
     it('refuses words after it with the right form', async () => {
       const { text } = await command(h, 'sophie', '/care mine please');
-      expect(text).toContain('/care mine takes nothing after it');
+      expect(text).toContain('/care mine takes only location <name> or resident <Id> after it');
     });
   });
 
