@@ -1,9 +1,10 @@
 import type { App, types } from '@slack/bolt';
 import { z } from 'zod';
-import { describeError } from '../../../services/errors.js';
 import { CallbackIds, FIELD_ACTION_ID, FieldIds, isCareId } from '../../ids.js';
 import { ConfirmMetaSchema, confirmationView, progressStart, REASSIGN_TITLE, RotaPersonSchema, runReassign } from '../../reassign-flow.js';
-import { damagedFormModal, loadingModal, messageModal } from '../../views/simple-modals.js';
+import { failedModal } from '../../modal-flow.js';
+import { logFailure } from '../error-policy.js';
+import { damagedFormModal, messageModal } from '../../views/simple-modals.js';
 import { depsOf, workspaceOf } from '../../workspace-on-context.js';
 
 const PickMetaSchema = z.object({ from: RotaPersonSchema });
@@ -27,13 +28,14 @@ export function registerReassignSubmit(app: App): void {
     if (!isCareId(toId)) return void (await ack({ response_action: 'errors', errors: { [FieldIds.assignee]: 'Choose who gets the work from the list.' } }));
     if (scope !== 'all' && scope !== 'today' && scope !== 'overdue')
       return void (await ack({ response_action: 'errors', errors: { [FieldIds.reassignScope]: 'Choose which of the work moves.' } }));
-    await ack({ response_action: 'update', view: loadingModal(REASSIGN_TITLE) });
+    await ack({ response_action: 'update', view: messageModal(REASSIGN_TITLE, ':hourglass_flowing_sand: Counting what moves…') });
     let next: types.ModalView;
     try {
       const to = await deps.reassign.person(admin.teamId, { type: 'care', id: toId });
       next = await confirmationView(deps, admin, issued.data.from, to, scope);
     } catch (err) {
-      next = messageModal(REASSIGN_TITLE, `:warning: ${describeError(err)}`);
+      logFailure(deps.logger, 'could not count a reassignment', err);
+      next = failedModal(REASSIGN_TITLE, err);
     }
     await deps.slack.views.update({ view_id: view.id, view: next }).catch((err) => deps.logger.info('the reassignment modal was closed', { error: err }));
   });
