@@ -287,13 +287,14 @@ export function createReassignService(deps: {
             else {
               // Told in the one summary, not action by action: the assignment is remembered as already told.
               const undo = await deps.assignments.quietly(current, plan.to.careUserId, admin.userId);
+              let moved: Action;
               try {
-                const moved = (await care.actions.update(id, update)) ?? (await care.actions.retrieve(id));
-                await undo.settled(moved);
+                moved = (await care.actions.update(id, update)) ?? (await care.actions.retrieve(id));
               } catch (err) {
                 await undo.restore();
                 throw err;
               }
+              await undo.settled(moved).catch((err) => logger.warn('could not remember a reassigned action as told', { actionId: id, error: err }));
               await store.appendAudit({
                 teamId: admin.teamId,
                 userId: admin.userId,

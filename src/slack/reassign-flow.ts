@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { ReassignScope, RotaPerson } from '../services/reassign.js';
 import type { SlackDeps } from './deps.js';
 import { refreshHomes } from './home-publisher.js';
+import { logFailure } from './listeners/error-policy.js';
 import { failedModal } from './modal-flow.js';
 import { escapeMrkdwn } from './text.js';
 import { CARE_ID, CallbackIds } from './ids.js';
@@ -71,7 +72,7 @@ export async function runReassign(deps: SlackDeps, admin: Actor, meta: ConfirmMe
     if (!told) await deps.reassign.tellResult(admin, p, outcome, meta.run);
     if (outcome.moved.length) await refreshHomes(deps, admin.teamId, [meta.from.slackUserId, meta.to.slackUserId, admin.userId]);
   } catch (err) {
-    deps.logger.warn('a reassignment failed', { error: err });
+    logFailure(deps.logger, 'a reassignment failed', err);
     await show(failedModal(REASSIGN_TITLE, err)).catch(() => undefined);
   }
 }

@@ -42,6 +42,7 @@ export function helpBlocks(state: HelpState): Block[] {
         '*Your actions*',
         '`/care mine` — your open actions: overdue, today, next 7 days',
         '`/care due [today|tomorrow|week|overdue] [@person]` — what is due',
+        'Add `location &lt;name&gt;` or `resident &lt;Id&gt;` to either for one home or one resident (`/care due today location Rose House`)',
         '`/care new [task]` — create an action (`/care new Call the GP tomorrow 3pm` sets the due time too; `/care Call the GP tomorrow 3pm` does the same)',
         '`/care show|done|reopen &lt;action no&gt;` — see, complete or reopen one',
         '`/care find &lt;words&gt;` — search actions',
@@ -60,7 +61,8 @@ export function helpBlocks(state: HelpState): Block[] {
         [
           '*Admin*',
           '`/care link @person &lt;care user Id&gt;` · `/care links` (link requests come to you in a DM: Approve picks the care user by name)',
-          '`/care digest here [HH:MM] [daily|weekdays] [mine-only|urgent-only|@person…|location &lt;name&gt;] [--show-tasks] [--quiet]` (people by @name or name)',
+          '`/care digest here [HH:MM] [daily|weekdays] [mine-only|urgent-only|@person…|location &lt;name&gt;|resident &lt;Id&gt;] [--show-tasks] [--quiet]` (people by @name or name)',
+          '`/care reassign @person to @other [overdue|today|all]` — move someone’s open work (sickness, a shift swap; anyone on the rota, by @ or by their care name); or *Reassign work* in the Team view on your Home tab',
           '`/care digest off|list|now` · `/care route &lt;group&gt; #channel` · `/care routes`',
           ...setUpLines(state.setUp),
         ].join('\n'),
