@@ -96,7 +96,7 @@ export function reassignProgressModal(plan: ReassignPlan, done: number): types.M
 export function reassignResultText(plan: ReassignPlan, outcome: ReassignOutcome): string {
   const moved = outcome.moved.length;
   const head = `${moved} moved from ${who(plan.from)} to ${who(plan.to)}`;
-  if (!outcome.failed.length) return `:white_check_mark: ${head}; all ${plan.total} done.`;
+  if (!outcome.failed.length) return `:white_check_mark: ${head}; all ${moved} done.`;
   const named = outcome.failed.slice(0, NAMED).map((f) => `${numbered(f)} (${f.why})`);
   const more = outcome.failed.length > NAMED ? `, and ${outcome.failed.length - NAMED} more` : '';
   return `:warning: ${head}; ${plural(outcome.failed.length, 'could not be moved', 'could not be moved')}: ${named.join(', ')}${more}.`;

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import type { ReassignPlan } from '../../src/services/reassign.js';
+import { assigneeLabel } from '../../src/slack/views/action-form-modal.js';
+import { reassignQuestion, reassignResultText, reassignSummaryMessage } from '../../src/slack/views/reassign.js';
+
+const amelia = { careUserId: 'a'.repeat(24), name: 'Amelia Hart', slackUserId: 'U0AMELIA' };
+const ben = { careUserId: 'b'.repeat(24), name: 'Ben Carter' };
+const plan: ReassignPlan = {
+  from: amelia,
+  to: ben,
+  scope: 'all',
+  actions: [],
+  total: 25,
+  overdue: 3,
+  today: 5,
+  later: 17,
+  capped: false,
+};
+
+describe('reassign wording', () => {
+  it('asks with the counts before anything moves', () => {
+    expect(reassignQuestion(plan)).toBe('Move 25 open actions from <@U0AMELIA> to Ben Carter? 3 overdue, 5 due today, 17 due later.');
+  });
+
+  it('says exactly what moved and what did not', () => {
+    const moved = Array.from({ length: 23 }, (_, i) => ({ id: String(i).padStart(24, '0'), no: String(1000 + i) }));
+    const text = reassignResultText(plan, {
+      moved,
+      failed: [
+        { id: 'c'.repeat(24), no: '1042', why: 'deleted in the care system' },
+        { id: 'd'.repeat(24), no: '1043', why: 'completed meanwhile' },
+      ],
+    });
+    expect(text).toBe(
+      ':warning: 23 moved from <@U0AMELIA> to Ben Carter; 2 could not be moved: #1042 (deleted in the care system), #1043 (completed meanwhile).',
+    );
+    expect(reassignResultText(plan, { moved: moved.slice(0, 20), failed: [] })).toBe(
+      ':white_check_mark: 20 moved from <@U0AMELIA> to Ben Carter; all 20 done.',
+    );
+  });
+
+  it('the summary DM names numbers, not tasks, and its notification text names no resident', () => {
+    const dm = reassignSummaryMessage({
+      by: 'U0PRIYA',
+      from: amelia,
+      to: { ...ben, slackUserId: 'U0BEN' },
+      moved: [{ id: 'e'.repeat(24), no: '7' }],
+      reader: 'to',
+    });
+    expect(dm.text).toBe('<@U0PRIYA> moved 1 open action from <@U0AMELIA> to you.');
+    expect(JSON.stringify(dm.blocks)).toContain('#7');
+  });
+
+  it('marks a carer not in Slack in the assignee picker, within Slack’s 75 characters', () => {
+    expect(assigneeLabel({ name: 'Ben Carter' })).toBe('Ben Carter — not in Slack: they see it in the care system');
+    expect(assigneeLabel({ name: 'Oliver Bennett', slackUserId: 'U0OLIVER' })).toBe('Oliver Bennett');
+    const long = assigneeLabel({ name: 'Bartholomew Alexander Montgomery-Fitzwilliam' });
+    expect(long.length).toBeLessThanOrEqual(75);
+    expect(long).toMatch(/… — not in Slack: they see it in the care system$/);
+  });
+});
