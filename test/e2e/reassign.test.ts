@@ -154,4 +154,18 @@ describe('reassigning someone’s open work', () => {
     expect(result).toContain('27 moved from @priya to Ben Whitaker; all 27 done.');
     for (const a of work) expect((await h.control(`actions/${a._id}`)).assigned_to).toBe(care.ben);
   }, 120_000);
+
+  it('an admin who closes the modal mid-way is told the result in one DM', async () => {
+    while (h.fake.openModal('amelia')) await h.driver.modal('amelia').close();
+    const left = await h.app.care.actions.collect({ filters: { assigned_to: care.oliver!, completed: 'no' }, attributes: ['_id'], limit: 100 });
+    expect(left.length).toBeGreaterThan(0);
+    await h.driver.slash('amelia', '/care reassign @oliver to @sophie', { channel: '#care-team' });
+    await waitForModal('amelia', `Move ${left.length} open action`);
+    await h.driver.modal('amelia').submit();
+    await h.driver.modal('amelia').close();
+    const dm = await h.fake.waitFor(() => h.fake.dms('amelia').find((m) => deliveryKind(m) === 'reassign-result'), { timeoutMs: 20_000 });
+    expect(h.fake.visibleText(dm, { viewer: 'amelia' })).toContain(`${left.length} moved from @oliver to @sophie; all ${left.length} done.`);
+    expect(h.fake.dms('amelia').filter((m) => deliveryKind(m) === 'reassign-result')).toHaveLength(1);
+    for (const a of left) expect((await h.control(`actions/${a._id}`)).assigned_to).toBe(care.sophie);
+  }, 60_000);
 });
