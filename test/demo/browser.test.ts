@@ -106,7 +106,8 @@ describe('npm run demo in a real browser', () => {
     await field('task').waitFor(WAIT);
     expect(await field('task').locator('textarea').inputValue()).toBe('Call the GP');
     expect(await field('due_time').locator('input[type=time]').inputValue()).toBe('15:00');
-    expect(await field('assignee').locator('select').inputValue()).toBe('U0SOPHIE');
+    // The assignee picker is everyone on the rota (an external select); it starts with the creator.
+    expect(await field('assignee').locator('.bk-chip').textContent()).toContain('Sophie Marsh');
     expect(await field('pin_to_calendar').count()).toBe(0);
 
     // Typed, then More options: the extra fields appear and the typed words stay.
@@ -137,8 +138,10 @@ describe('npm run demo in a real browser', () => {
     await expect.poll(() => page.locator('#conv-head').textContent(), WAIT).toContain('care-team');
     const modal = await fillNewActionModal(page, demo!, 'Take Mr Ahmed his evening meds', 'Willow Bank seniors');
     const field = (blockId: string) => modal.locator(`.bk-input[data-block-id="${blockId}"]`);
-    expect(await field('assignee').locator('select').inputValue()).toBe('U0SOPHIE'); // the creator, by default
-    await field('assignee').locator('select').selectOption('U0OLIVER');
+    expect(await field('assignee').locator('.bk-chip').textContent()).toContain('Sophie Marsh'); // the creator, by default
+    await field('assignee').locator('.bk-ext-query').fill('Oliver');
+    await field('assignee').locator('.bk-ext-item', { hasText: 'Oliver Bennett' }).click();
+    await field('assignee').locator('.bk-chip', { hasText: 'Oliver Bennett' }).waitFor(WAIT);
     await submitModal(modal);
     await cardFor(page, 'Take Mr Ahmed his evening meds').waitFor(WAIT);
 
