@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Action } from '../../src/care/index.js';
 import { durationText } from '../../src/services/evidence/evidence-figures.js';
 import { parseApiDateTime } from '../../src/time/slack-date.js';
+import { careWorkspace } from '../../dev/demo/care-workspace.js';
 import { command, linkDirectly, startHarness, webAppAction, type Harness } from './harness.js';
 
 const START = new Date('2026-10-24T10:00:00Z');
@@ -212,4 +213,26 @@ describe('evidence export', () => {
     expect((await command(h, 'amelia', '/care evidence location Nowhere Manor')).text).toMatch(/^No location is called “Nowhere Manor”\. The locations are: /);
     expect(h.fake.files({ dm: 'amelia' })).toHaveLength(files);
   });
+});
+
+describe('evidence export in an install made before the app asked for files:write', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    const workspace = careWorkspace();
+    h = await startHarness({
+      startAt: START,
+      sandbox: { seed: 20 },
+      workspace: { ...workspace, bot: { ...workspace.bot, scopes: workspace.bot.scopes.filter((s) => s !== 'files:write') } },
+    });
+  }, 60_000);
+  afterAll(async () => h?.close());
+
+  it('tells the admin what permission is missing and how to grant it', async () => {
+    const reply = await command(h, 'amelia', '/care evidence', { channel: '#care-team' }, 30_000);
+    expect(reply.text).toBe(
+      'Slack did not let me send you the file: this workspace’s install of Care Actions is missing the files:write permission. Reinstall the app (Add to Slack) to grant it, then try again.',
+    );
+    expect(h.fake.files({ dm: 'amelia', all: true })).toEqual([]);
+    expect(h.fake.calls('files.getUploadURLExternal').at(-1)?.result).toMatchObject({ ok: false, error: 'missing_scope' });
+  }, 30_000);
 });

@@ -9,7 +9,7 @@ import type { Action, CareClient } from '../../care/index.js';
 import type { Logger } from '../../logging/logger.js';
 import type { WorkspaceStore } from '../../store/index.js';
 import { parseApiDateTime } from '../../time/slack-date.js';
-import type { DmFileSender } from '../file-sender.js';
+import { type DmFileSender, FileSendRefused } from '../file-sender.js';
 import type { IdentityService } from '../identity.js';
 import type { SlackProfiles } from '../slack-profiles.js';
 import { evidenceCsv } from './evidence-csv.js';
@@ -33,6 +33,8 @@ export type EvidenceOutcome =
   | { kind: 'not-admin' }
   | { kind: 'bad-range'; message: string }
   | { kind: 'no-such-location'; name: string; known: string[] }
+  /** Slack refused the file: this install lacks `files:write` (made before the app asked for it). */
+  | { kind: 'cannot-send-files' }
   | { kind: 'sent'; range: EvidenceRange; location: string | null; figures: EvidenceFigures; filename: string; withTasks: boolean; truncated: boolean };
 
 export interface EvidenceExport {
@@ -174,7 +176,15 @@ export function createEvidenceExport(deps: {
       const filename = `care-evidence-${range.from}-to-${range.to}.csv`;
       const csv = evidenceCsv(rows, { tz: deps.timezone, withTasks: request.withTasks });
       const comment = evidenceMessage({ range, tz: deps.timezone, location, figures, withTasks: request.withTasks, truncated: read.truncated });
-      await deps.sendFile(admin.userId, { filename, title: `Care evidence ${range.from} to ${range.to}`, content: csv, comment });
+      try {
+        await deps.sendFile(admin.userId, { filename, title: `Care evidence ${range.from} to ${range.to}`, content: csv, comment });
+      } catch (err) {
+        if (err instanceof FileSendRefused) {
+          logger.warn('evidence export refused by Slack', { by: admin.userId, reason: err.reason });
+          return { kind: 'cannot-send-files' };
+        }
+        throw err;
+      }
       logger.info('evidence export sent', { by: admin.userId, actions: rows.length, withTasks: request.withTasks, truncated: read.truncated });
       return { kind: 'sent', range, location, figures, filename, withTasks: request.withTasks, truncated: read.truncated };
     },

@@ -11,6 +11,11 @@ export const evidence: CommandHandler<'evidence'> = async (cmd, ctx, deps) => {
     case 'not-admin':
       await ctx.reply({ text: 'Only Care Actions admins can export evidence; ask one of your workspace’s admins to run `/care evidence` for you.' });
       return;
+    case 'cannot-send-files':
+      await ctx.reply({
+        text: 'Slack did not let me send you the file: this workspace’s install of Care Actions is missing the files:write permission. Reinstall the app (Add to Slack) to grant it, then try again.',
+      });
+      return;
     case 'bad-range':
       await ctx.reply({ text: outcome.message });
       return;
