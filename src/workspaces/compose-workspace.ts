@@ -34,6 +34,8 @@ import { createUrgentAlerts } from '../services/urgent-alerts.js';
 import { createFirstLook } from '../services/first-look.js';
 import { createWorkspaceNames } from '../services/workspace-names.js';
 import type { SlackDeps } from '../slack/deps.js';
+import { dmFileSender } from '../slack/file-upload.js';
+import { createEvidenceExport } from '../services/evidence/evidence-export.js';
 import type { SignedMetadata } from '../slack/signed-metadata.js';
 import type { BotTokenSource } from '../slack/token-rotation/bot-token.js';
 import { assignmentNotice } from '../slack/views/assignment-notice.js';
@@ -235,8 +237,19 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
   });
   const names = createWorkspaceNames({ slack, now: () => now().getTime() });
   const channelSetup = createChannelSetup({ store, identity, channels, directory, digests, names, timezone: spec.timezone, now });
+  const evidence = createEvidenceExport({
+    care,
+    store,
+    identity,
+    profiles,
+    sendFile: dmFileSender(slack),
+    timezone: spec.timezone,
+    now,
+    logger: logger.child({ component: 'evidence' }),
+  });
   const deps: SlackDeps = {
     actions,
+    evidence,
     identity,
     directory,
     profiles,

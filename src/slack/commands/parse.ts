@@ -26,6 +26,8 @@ export type Command =
   | { kind: 'routes' }
   | { kind: 'summary-show' | 'summary-off' }
   | { kind: 'summary-set'; time?: string; days?: 'weekdays' | 'daily' }
+  /** Admins: the evidence export (dates as typed, checked by the service: services/evidence/evidence-range.ts). */
+  | { kind: 'evidence'; from?: string; to?: string; location?: string; withTasks: boolean }
   /** The set-up words (`admins`, `settings`, `connect`): workspace-parse.ts. */
   | { kind: 'workspace'; command: WorkspaceCommand }
   | { kind: 'error'; message: string };
@@ -41,6 +43,7 @@ export const USAGE = {
   digest: '/care digest here [HH:MM] [daily|weekdays] [mine-only|urgent-only|@person…|location <name>] [--show-tasks] [--quiet]  ·  /care digest off|list|now',
   route: '/care route <notification group name> #channel  ·  /care route off <group name>  ·  /care routes',
   summary: '/care summary [HH:MM] [daily|weekdays]  ·  /care summary off  ·  /care summary (your setting)',
+  evidence: '/care evidence [from YYYY-MM-DD] [to YYYY-MM-DD] [location <name>] [--with-tasks]',
 } as const;
 
 const ACTION_NO = /^#?([A-Za-z0-9][A-Za-z0-9-]{0,23})$/;
@@ -125,6 +128,8 @@ export function parseCommand(input: string): Command {
       return parseRoute(rest);
     case 'summary':
       return parseSummary(tail);
+    case 'evidence':
+      return parseEvidence(rest);
     case '?':
       return rest.length ? { kind: 'new', task: text, implied: true } : { kind: 'help' };
     default: {
@@ -160,6 +165,7 @@ const SUB_COMMANDS = [
   'route',
   'routes',
   'summary',
+  'evidence',
   'admins',
   'settings',
   'connect',
@@ -344,4 +350,40 @@ function parseSummary(tail: string): Command {
     else return error(`I did not understand \`${truncateToken(arg)}\` (a time is 24-hour, like 07:30, or 7am): \`${USAGE.summary}\``);
   }
   return { kind: 'summary-set', ...change };
+}
+
+const DATE_LIKE = /^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$/;
+
+/** `/care evidence [from DATE] [to DATE] [location <name>] [--with-tasks]`, in any order. */
+function parseEvidence(args: string[]): Command {
+  const out: { from?: string; to?: string; location?: string; withTasks: boolean } = { withTasks: false };
+  const usage = `\`${USAGE.evidence}\``;
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]!;
+    const lower = word.toLowerCase();
+    if (lower === '--with-tasks') out.withTasks = true;
+    else if (lower === 'from' || lower === 'to') {
+      const value = args[i + 1];
+      if (value === undefined || value.startsWith('--')) return error(`Give a date after \`${lower}\`, as YYYY-MM-DD: ${usage}`);
+      if (out[lower] !== undefined) return error(`\`${lower}\` is given twice: give one date for each end of the range. ${usage}`);
+      out[lower] = value;
+      i += 1;
+    } else if (lower === 'location') {
+      // The name runs to the next option (`from`/`to` with a date, or a --flag).
+      const words: string[] = [];
+      while (i + 1 < args.length) {
+        const next = args[i + 1]!;
+        const nextLower = next.toLowerCase();
+        if (next.startsWith('--') || ((nextLower === 'from' || nextLower === 'to') && DATE_LIKE.test(args[i + 2] ?? ''))) break;
+        words.push(next);
+        i += 1;
+      }
+      if (words.length === 0) return error(`Name the location after \`location\`; \`/care locations\` lists them. ${usage}`);
+      out.location = words.join(' ');
+    } else if (lower.startsWith('--')) return error(`I don't know \`${truncateToken(word)}\`: the one flag is --with-tasks. ${usage}`);
+    else if (DATE_LIKE.test(word))
+      return error(`Say which end of the range \`${truncateToken(word)}\` is: \`from ${truncateToken(word)}\` or \`to ${truncateToken(word)}\`. ${usage}`);
+    else return error(`I did not understand \`${truncateToken(word)}\` here: ${usage}`);
+  }
+  return { kind: 'evidence', ...out };
 }
