@@ -10,6 +10,7 @@ import { help, link, links, unlink, whoami } from './account.js';
 import { doneOrReopen, due, find, mine, newAction, show } from './actions.js';
 import { digestHere, digestList, digestNow, digestOff, route, routeOff, routes } from './channel-setup.js';
 import { literature, locations } from './directory.js';
+import { handoverHere, handoverList, handoverOff } from './handover.js';
 import type { CommandHandler, CommandKind } from './handler.js';
 import { summaryOff, summarySet, summaryShow } from './summary.js';
 import { depsOf, workspaceOf } from '../../workspace-on-context.js';
@@ -38,6 +39,9 @@ const HANDLERS: { [K in CommandKind]: CommandHandler<K> } = {
   'digest-off': digestOff,
   'digest-list': digestList,
   'digest-now': digestNow,
+  'handover-here': handoverHere,
+  'handover-off': handoverOff,
+  'handover-list': handoverList,
   route,
   'route-off': routeOff,
   routes,
