@@ -260,7 +260,8 @@ export function createHandovers(deps: {
           // Out already: not accepted in time, the managers are told (once: the ledger).
           const accepted = await store.getDelivery({ ...key, kind: 'handover-accept' });
           if (accepted?.state === 'sent') continue;
-          const posted = Number((await store.getCursor(postedCursor(ch.channelId, occurrence))) ?? 0);
+          // Counted from the minute it went out (the job ticks on the minute): 19:00's post is late at 19:30.
+          const posted = Math.floor(Number((await store.getCursor(postedCursor(ch.channelId, occurrence))) ?? 0) / 60_000) * 60_000;
           const from = Math.max(shifts.incoming.startsAt.getTime(), posted);
           if (now.getTime() - from < ACCEPT_WITHIN_MS) continue;
           report.managersTold += await tellManagers(team, ch, shifts, now);
@@ -286,8 +287,12 @@ export function createHandovers(deps: {
         });
         return { kind: 'accepted', by: actor.userId, at: new Date(entry.at) };
       }
-      const [entry] = await store.listAudit({ verb: 'handover.accept', actionId: acceptAuditId(ref), limit: 1 });
-      return { kind: 'already', by: entry?.userId ?? null, at: entry ? new Date(entry.at) : null };
+      // Someone else's press won (or is being recorded): who it was is in the audit a moment later.
+      for (let tries = 0; ; tries++) {
+        const [entry] = await store.listAudit({ verb: 'handover.accept', actionId: acceptAuditId(ref), limit: 1 });
+        if (entry || tries >= 10) return { kind: 'already', by: entry?.userId ?? null, at: entry ? new Date(entry.at) : null };
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
     },
 
     async fresh(now) {
