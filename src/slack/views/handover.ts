@@ -67,7 +67,7 @@ export function renderHandover(c: HandoverContent, ctx: RenderContext, ref: Hand
       ...more(open.total, open.top.length, 'open'),
     );
   else blocks.push(context('Nothing overdue, urgent or due this shift.'));
-  blocks.push(section(':new: *New since the last handover*'));
+  blocks.push(section(':sparkles: *New since the last handover*'));
   if (c.created.top.length)
     blocks.push(
       ...lineBlocks(
@@ -95,7 +95,7 @@ export function renderHandover(c: HandoverContent, ctx: RenderContext, ref: Hand
 
 /** The post once accepted: the Accept button gives way to who accepted and when. */
 export function acceptedBlocks(blocks: Block[], by: string, at: Date, tz: string): Block[] {
-  const line = context(`:handshake: Accepted by <@${by}> at ${localTime(at, tz)}`);
+  const line = context(`:ballot_box_with_check: Accepted by <@${by}> at ${localTime(at, tz)}`);
   const out = blocks.map((b) => ((b as { block_id?: string }).block_id === BlockIds.handoverAccept ? { ...line, block_id: BlockIds.handoverAccept } : b));
   return out;
 }

@@ -24,11 +24,11 @@ const HANDOVER_LINES = 5;
 
 function handoverBlocks(h: HomeHandover, ctx: RenderContext): Block[] {
   const n = h.actions.length;
-  if (n === 0) return [section(`:handshake: *Your handover:* nothing of yours open from the ${userText(h.outgoing, 40)} shift.`), divider()];
+  if (n === 0) return [section(`:clipboard: *Your handover:* nothing of yours open from the ${userText(h.outgoing, 40)} shift.`), divider()];
   const lines = h.actions.slice(0, HANDOVER_LINES).map((a) => `• ${actionLine(a, ctx)}`);
   const rest = n > HANDOVER_LINES ? [context(`…and ${n - HANDOVER_LINES} more in your list below.`)] : [];
   return [
-    section(`:handshake: *Your handover: ${n} of yours open from the last shift* (${userText(h.outgoing, 40)} → ${userText(h.incoming, 40)})`),
+    section(`:clipboard: *Your handover: ${n} of yours open from the last shift* (${userText(h.outgoing, 40)} → ${userText(h.incoming, 40)})`),
     ...lineBlocks('', lines),
     ...rest,
     divider(),
