@@ -57,7 +57,8 @@ export function workspaceJobKinds(pollSeconds: number) {
     digests: { name: 'digests', schedule: '0 * * * * *', runOnStart: true, concurrency: 64 },
     summaries: { name: 'summaries', schedule: '0 * * * * *', runOnStart: true },
     // At start too: a shift change missed while the app was down is handed over when it comes back (the latest only).
-    handovers: { name: 'handovers', schedule: '0 * * * * *', runOnStart: true },
+    // Every workspace's shift change may be the same minute (19:00): many at once, like digests at 08:00.
+    handovers: { name: 'handovers', schedule: '0 * * * * *', runOnStart: true, concurrency: 64 },
     // At start too: the first run of a workspace takes the app's first look (what is already so is not news).
     poll: { name: 'changes-poll', schedule: everySeconds(pollSeconds), runOnStart: true },
     // Each instance's own read of the feed for its read cache, just after each poll tick, without a lease.
