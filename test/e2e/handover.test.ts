@@ -94,7 +94,8 @@ function nightOfTheClockChange(name: string, database: Database) {
 
     it('only admins set a channel up; off, list and a wrong word each get a clear sentence', async () => {
       await h.setTime('2027-10-30T06:30:00Z'); // 07:30 BST, the Day shift
-      expect((await command(h, 'sophie', '/care handover here')).text).toContain('Only admins can do that.');
+      for (const line of ['/care handover here', '/care handover off', '/care handover list'])
+        expect((await command(h, 'sophie', line)).text, line).toContain('Only admins can do that.');
       const wrong = (await command(h, 'amelia', '/care handover hre')).text;
       expect(wrong).toContain('/care handover hre');
       expect(wrong).toContain('it takes here, off or list');
