@@ -23,6 +23,7 @@ import { registerTakeItButton } from './listeners/actions/take-it.js';
 import { registerUndoButton } from './listeners/actions/undo.js';
 import { registerViewButton } from './listeners/actions/view-card.js';
 import { registerShowTasksButton } from './listeners/actions/show-tasks.js';
+import { registerHandoverAcceptButton } from './listeners/actions/handover-accept.js';
 import { registerUnlinkButton } from './listeners/actions/unlink.js';
 import { registerCareCommand } from './listeners/commands/index.js';
 import { registerAppHomeOpened } from './listeners/events/app-home-opened.js';
@@ -159,6 +160,7 @@ export function createSlackApp(options: SlackAppOptions, deps?: SlackDeps): Slac
   registerShareLiterature(app);
   registerUnlinkButton(app);
   registerShowTasksButton(app);
+  registerHandoverAcceptButton(app);
   registerRetryDeliveryButton(app);
   registerLinkRequestButtons(app);
   registerMoreOptionsButton(app);

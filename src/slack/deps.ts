@@ -5,6 +5,7 @@ import type { ChannelPolicy } from '../services/channel-policy.js';
 import type { ChannelSetup } from '../services/channel-setup.js';
 import type { DirectoryService } from '../services/directory.js';
 import type { EvidenceExport } from '../services/evidence/evidence-export.js';
+import type { HandoverService } from '../services/handovers.js';
 import type { IdentityService } from '../services/identity.js';
 import type { SlackProfiles } from '../services/slack-profiles.js';
 import type { StatusService } from '../services/status.js';
@@ -48,6 +49,8 @@ export interface SlackDeps {
   channels: ChannelPolicy;
   /** Admins' per-channel set-up: digests and group routes. */
   channelSetup: ChannelSetup;
+  /** Handover at shift changes: the channels (admins), Accept handover, a carer's own part on the Home tab. */
+  handovers: HandoverService;
   /** The workspace's channels and people by the names people type. */
   names: WorkspaceNames;
   /** Each person's own morning summary setting. */

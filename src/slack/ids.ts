@@ -34,6 +34,8 @@ export const ActionIds = {
   retryDelivery: 'care_delivery_retry',
   /** An admin's second step for task text in a public channel's digest (value = the digest's set-up time, ms). */
   showTasksConfirm: 'care_show_tasks_confirm',
+  /** Accept handover on a handover post (its value: the handover's ref, see handoverRefValue). */
+  handoverAccept: 'care_handover_accept',
 } as const;
 
 export const CallbackIds = {
@@ -154,6 +156,8 @@ export const BlockIds = {
   literature: (itemId: string) => `lit_${itemId}`,
   helpActions: 'help_actions',
   homeTop: 'home_top',
+  /** A handover post's Accept button (replaced by who accepted, when). */
+  handoverAccept: 'handover_accept',
   homeMore: 'home_more',
   homeFirst: 'home_first',
   homeSummary: 'home_summary',
@@ -190,3 +194,14 @@ export const ConnectCareIds = {
   apiKey: 'connect_care_key',
   apiSecret: 'connect_care_secret',
 } as const;
+
+// ---- a handover post's Accept button: `<channel id> <occurrence>` ----
+
+export function handoverRefValue(ref: { channelId: string; occurrence: string }): string {
+  return `${ref.channelId} ${ref.occurrence}`;
+}
+
+export function parseHandoverRef(value: string | undefined): { channelId: string; occurrence: string } | null {
+  const m = /^([CGD][A-Z0-9]+) (\d{4}-\d{2}-\d{2}\/.{1,24})$/u.exec(value ?? '');
+  return m ? { channelId: m[1]!, occurrence: m[2]! } : null;
+}

@@ -32,6 +32,8 @@ import { createSummarySettings } from '../services/summary-settings.js';
 import { createTeamView } from '../services/team-view.js';
 import { createUrgentAlerts } from '../services/urgent-alerts.js';
 import { createFirstLook } from '../services/first-look.js';
+import { createDmChannels } from '../services/dm-channels.js';
+import { createHandovers } from '../services/handovers.js';
 import { createWorkspaceNames } from '../services/workspace-names.js';
 import type { SlackDeps } from '../slack/deps.js';
 import { dmFileSender } from '../slack/file-upload.js';
@@ -41,6 +43,7 @@ import type { BotTokenSource } from '../slack/token-rotation/bot-token.js';
 import { assignmentNotice } from '../slack/views/assignment-notice.js';
 import { changeNotice } from '../slack/views/change-notice.js';
 import { renderDigest } from '../slack/views/digest.js';
+import { renderHandover, renderNotAccepted } from '../slack/views/handover.js';
 import { renderMorningSummary } from '../slack/views/morning-summary.js';
 import { completionNotice, urgentAlert } from '../slack/views/notices.js';
 import { type SlackShared, workspaceSlack } from './workspace-slack.js';
@@ -184,6 +187,20 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     render,
     logger: logger.child({ component: 'summaries' }),
   });
+  // Handover at each shift change (the shifts are the home's setting, in its zone).
+  const handovers = createHandovers({
+    care,
+    store,
+    identity,
+    channels,
+    deliverer,
+    render: { post: renderHandover, notAccepted: renderNotAccepted },
+    dm: createDmChannels(jobSlack),
+    teamId: team,
+    timezone: spec.timezone,
+    now,
+    logger: logger.child({ component: 'handovers' }),
+  });
   const actions = createActionsService({
     care: reads.care,
     reads: reads.actions,
@@ -255,6 +272,7 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     profiles,
     channels,
     channelSetup,
+    handovers,
     names,
     summaries: createSummarySettings({ store, identity, profiles, now }),
     slack,
@@ -284,6 +302,7 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     firstLook,
     digests,
     summaries,
+    handovers,
     now,
     pollSeconds,
     overlapMs: shared.overlapMs,

@@ -21,6 +21,9 @@ export type Command =
   | { kind: 'whoami' | 'links' }
   | { kind: 'digest-here'; time: string; days: 'weekdays' | 'daily'; filter: DigestScope; showTasks: boolean; quietWhenEmpty: boolean }
   | { kind: 'digest-off' | 'digest-list' | 'digest-now' }
+  /** `publicConfirmed`: `--public`, the second step for task text in a public channel. */
+  | { kind: 'handover-here'; showTasks: boolean; publicConfirmed: boolean }
+  | { kind: 'handover-off' | 'handover-list' }
   | { kind: 'route'; groupName: string; channel: NameRef }
   | { kind: 'route-off'; groupName: string; channelId?: string }
   | { kind: 'routes' }
@@ -41,6 +44,7 @@ export const USAGE = {
   link: '/care link [your care user Id]  (admins: /care link @user <care user Id>)',
   unlink: '/care unlink  (or, admins: /care unlink @user)',
   digest: '/care digest here [HH:MM] [daily|weekdays] [mine-only|urgent-only|@person…|location <name>] [--show-tasks] [--quiet]  ·  /care digest off|list|now',
+  handover: '/care handover here [--show-tasks [--public]]  ·  /care handover off|list',
   route: '/care route <notification group name> #channel  ·  /care route off <group name>  ·  /care routes',
   summary: '/care summary [HH:MM] [daily|weekdays]  ·  /care summary off  ·  /care summary (your setting)',
   evidence: '/care evidence [from YYYY-MM-DD] [to YYYY-MM-DD] [location <name>] [--with-tasks]',
@@ -124,6 +128,8 @@ export function parseCommand(input: string): Command {
       return rest.length ? error(`\`/care ${sub}\` takes nothing after it: type it alone.`) : { kind: sub };
     case 'digest':
       return parseDigest(rest);
+    case 'handover':
+      return parseHandover(rest);
     case 'route':
       return parseRoute(rest);
     case 'summary':
@@ -162,6 +168,7 @@ const SUB_COMMANDS = [
   'whoami',
   'links',
   'digest',
+  'handover',
   'route',
   'routes',
   'summary',
@@ -232,6 +239,29 @@ function personRef(token: string): NameRef | null {
   if (mention) return { type: 'id', id: mention };
   if (USER_ID.test(token)) return { type: 'id', id: token };
   return null;
+}
+
+/** `/care handover here [--show-tasks [--public]]`, `off`, `list`. */
+function parseHandover(args: string[]): Command {
+  const [verb, ...opts] = args;
+  const v = verb?.toLowerCase();
+  if (v === 'off' || v === 'list') {
+    return opts.length ? error(`\`/care handover ${v}\` takes nothing after it: type it alone.`) : { kind: v === 'off' ? 'handover-off' : 'handover-list' };
+  }
+  if (v !== 'here')
+    return error(
+      `${verb ? `I don't know \`/care handover ${truncateToken(verb)}\`` : '`/care handover` needs a word after it'}: it takes here, off or list. Type \`/care handover here\` in the channel the shifts hand over in.`,
+    );
+  let showTasks = false;
+  let publicConfirmed = false;
+  for (const o of opts) {
+    const flag = o.toLowerCase();
+    if (flag === '--show-tasks') showTasks = true;
+    else if (flag === '--public') publicConfirmed = true;
+    else return error(`I don't know \`${truncateToken(o)}\` here: the flags are --show-tasks and --public. \`${USAGE.handover}\``);
+  }
+  if (publicConfirmed && !showTasks) return error('`--public` goes with `--show-tasks`: `/care handover here --show-tasks --public`.');
+  return { kind: 'handover-here', showTasks, publicConfirmed };
 }
 
 const DIGEST_VERBS = 'here, off, list or now';

@@ -11,6 +11,7 @@ import { doneOrReopen, due, find, mine, newAction, show } from './actions.js';
 import { digestHere, digestList, digestNow, digestOff, route, routeOff, routes } from './channel-setup.js';
 import { literature, locations } from './directory.js';
 import { evidence } from './evidence.js';
+import { handoverHere, handoverList, handoverOff } from './handover.js';
 import type { CommandHandler, CommandKind } from './handler.js';
 import { summaryOff, summarySet, summaryShow } from './summary.js';
 import { depsOf, workspaceOf } from '../../workspace-on-context.js';
@@ -39,6 +40,9 @@ const HANDLERS: { [K in CommandKind]: CommandHandler<K> } = {
   'digest-off': digestOff,
   'digest-list': digestList,
   'digest-now': digestNow,
+  'handover-here': handoverHere,
+  'handover-off': handoverOff,
+  'handover-list': handoverList,
   route,
   'route-off': routeOff,
   routes,
