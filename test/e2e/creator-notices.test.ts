@@ -1,0 +1,122 @@
+/**
+ * "Told when it is done": whoever created an action through Slack gets a DM
+ * when it is completed (not when they completed it themselves), once, saying
+ * who completed it: a Slack person, someone in the care system's web app, or
+ * the care system itself. On SQLite and on PostgreSQL.
+ * Clocks: 2026-03-10 09:00 UTC = 09:00 in London (GMT).
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestSchema, PG_SKIPPED, TEST_DATABASE_URL, type TestSchema } from '../helpers/pg.js';
+import { deliveryActionId, deliveryKind, poll } from './fixtures/jobs-support.js';
+import { urlWithSchema } from './fixtures/spawn-instance.js';
+import { command, linkDirectly, startHarness, type Harness } from './harness.js';
+
+const START = new Date('2026-03-10T09:00:00Z');
+
+function creatorSuite(name: string, databaseUrl: () => string | undefined) {
+  describe(`creator's completion DM (${name})`, () => {
+    let h: Harness;
+    const creatorDms = (person: string, actionId: string) =>
+      h.fake.dms(person).filter((m) => deliveryKind(m) === 'creator' && deliveryActionId(m) === actionId);
+    const later = () => h.setTime(new Date(h.now().getTime() + 5_000));
+
+    /** `user` creates an action through Slack (the /care new form); the action as the care system has it. */
+    async function createInSlack(user: string, task: string, assignee?: string): Promise<{ _id: string; action_no: string }> {
+      await h.driver.slash(user, `/care new ${task}`, { channel: '#care-team' });
+      await h.fake.waitFor(() => (h.fake.openModal(user)?.view.callback_id === 'care_action_modal' ? true : undefined), { timeoutMs: 10_000 });
+      const form = h.driver.modal(user).fill('Due time', '14:00');
+      if (assignee) form.fill('Assignee', assignee);
+      expect((await form.submit()).outcome).toBe('closed');
+      const slackId = h.driver.user(user).id;
+      return h.fake.waitFor(
+        async () => {
+          for (const e of (await h.app.store.listAudit({ verb: 'action.create', limit: 200 })).filter((x) => x.userId === slackId)) {
+            const a = await h.control(`actions/${e.actionId}`);
+            if (a.task === task) return a as { _id: string; action_no: string };
+          }
+          return undefined;
+        },
+        { timeoutMs: 10_000, message: `no action "${task}"` },
+      );
+    }
+
+    beforeAll(async () => {
+      const url = databaseUrl();
+      h = await startHarness({ startAt: START, sandbox: { seed: 'empty' }, ...(url ? { databaseUrl: url } : {}) });
+      for (const person of ['amelia', 'sophie']) await linkDirectly(h, person);
+      await poll(h); // the changes cursor is set
+    });
+    afterAll(async () => h?.close());
+    beforeEach(async () => {
+      for (const u of ['amelia', 'sophie']) while (h.fake.openModal(u)) await h.driver.modal(u).close();
+      await later();
+    });
+
+    it('Amelia creates an action through Slack, Sophie completes it in Slack: Amelia is told once, who did it', async () => {
+      const a = await createInSlack('amelia', 'Order more dressings for room 4', 'sophie');
+      await later();
+      expect((await command(h, 'sophie', `/care done ${a.action_no}`)).text).toContain('by @sophie');
+      const dm = await h.fake.waitFor(() => creatorDms('amelia', a._id)[0], { timeoutMs: 10_000, message: 'Amelia was not told' });
+      const seen = h.fake.visibleText(dm, { viewer: 'amelia' });
+      expect(seen).toContain(`Action #${a.action_no} that you created was completed by @sophie`);
+      expect(seen).toContain('Order more dressings for room 4'); // her own DM: the card, with the task
+      expect(dm.text).not.toContain('dressings'); // the notification text carries no task text
+      await poll(h);
+      await poll(h);
+      expect(creatorDms('amelia', a._id)).toHaveLength(1);
+      expect(creatorDms('sophie', a._id)).toHaveLength(0);
+    });
+
+    it('no DM when the creator completes it themselves (in Slack)', async () => {
+      const a = await createInSlack('amelia', 'Sign the fridge temperature log');
+      await later();
+      expect((await command(h, 'amelia', `/care done ${a.action_no}`)).text).toContain('by @amelia');
+      await poll(h);
+      await poll(h);
+      expect(creatorDms('amelia', a._id)).toHaveLength(0);
+      expect(await h.app.store.listDeliveries({ kind: 'creator', actionId: a._id })).toEqual([]);
+    });
+
+    it('a completion in the web app, found by the poll, says "in the care system", once', async () => {
+      const a = await createInSlack('amelia', 'Book the chiropodist', 'sophie');
+      await later();
+      await h.control(`actions/${a._id}/complete`, {});
+      await poll(h);
+      const dm = await h.fake.waitFor(() => creatorDms('amelia', a._id)[0], { timeoutMs: 10_000, message: 'Amelia was not told' });
+      expect(h.fake.visibleText(dm, { viewer: 'amelia' })).toContain(`Action #${a.action_no} that you created was completed in the care system`);
+      await poll(h);
+      expect(creatorDms('amelia', a._id)).toHaveLength(1);
+    });
+
+    it('completed again after a reopen: told again, once for each completion', async () => {
+      const a = await createInSlack('amelia', 'Check the hoist battery', 'sophie');
+      await later();
+      await command(h, 'sophie', `/care done ${a.action_no}`);
+      await h.fake.waitFor(() => creatorDms('amelia', a._id)[0], { timeoutMs: 10_000, message: 'Amelia was not told' });
+      await later();
+      await command(h, 'sophie', `/care reopen ${a.action_no}`);
+      await later();
+      await h.control(`actions/${a._id}/complete`, {});
+      await poll(h);
+      await poll(h);
+      const dms = creatorDms('amelia', a._id).map((m) => h.fake.visibleText(m, { viewer: 'amelia' }));
+      expect(dms).toHaveLength(2);
+      expect(dms[0]).toContain('completed by @sophie');
+      expect(dms[1]).toContain('completed in the care system');
+    });
+  });
+}
+
+creatorSuite('SQLite', () => undefined);
+
+if (!TEST_DATABASE_URL) it.skip(PG_SKIPPED, () => {});
+describe.skipIf(!TEST_DATABASE_URL)('on PostgreSQL', () => {
+  let schema: TestSchema | undefined;
+  let url: string | undefined;
+  beforeAll(async () => {
+    schema = await createTestSchema(TEST_DATABASE_URL!, 'creator_notices');
+    url = urlWithSchema(TEST_DATABASE_URL!, schema.name);
+  });
+  afterAll(async () => schema?.drop());
+  creatorSuite('PostgreSQL', () => url);
+});
