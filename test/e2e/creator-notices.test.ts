@@ -43,7 +43,7 @@ function creatorSuite(name: string, databaseUrl: () => string | undefined) {
     beforeAll(async () => {
       const url = databaseUrl();
       h = await startHarness({ startAt: START, sandbox: { seed: 'empty' }, ...(url ? { databaseUrl: url } : {}) });
-      for (const person of ['amelia', 'sophie']) await linkDirectly(h, person);
+      for (const person of ['amelia', 'sophie', 'priya']) await linkDirectly(h, person);
       await poll(h); // the changes cursor is set
     });
     afterAll(async () => h?.close());
@@ -103,6 +103,27 @@ function creatorSuite(name: string, databaseUrl: () => string | undefined) {
       expect(dms).toHaveLength(2);
       expect(dms[0]).toContain('completed by @sophie');
       expect(dms[1]).toContain('completed in the care system');
+    });
+
+    it('an action the care system generated and completed itself: "completed by the care system" (no creator in Slack, no DM to one)', async () => {
+      const nurses = (await h.app.care.notificationGroups.collect({ attributes: ['_id', 'name'], limit: 100 })).find((g) => g.name === 'Heather Lodge nurses')!; // Priya
+      const a = await h.control('generated-actions', {
+        task: 'Six-monthly care plan review',
+        due: new Date('2026-03-10T16:00:00Z').toISOString(),
+        notify_on_complete: [nurses._id],
+        tag: 'care_plan_review',
+      });
+      await poll(h);
+      await later();
+      await h.control(`actions/${a._id}/auto-complete`, {});
+      await poll(h);
+      const notice = await h.fake.waitFor(() => h.fake.dms('priya').find((m) => deliveryKind(m) === 'completion' && deliveryActionId(m) === a._id), {
+        timeoutMs: 10_000,
+        message: 'Priya was not told',
+      });
+      expect(h.fake.visibleText(notice, { viewer: 'priya' })).toContain(`Action #${a.action_no} was completed by the care system`);
+      expect((await command(h, 'priya', `/care show ${a.action_no}`)).text).toMatch(/Completed .* by the care system/);
+      expect(await h.app.store.listDeliveries({ kind: 'creator', actionId: a._id })).toEqual([]);
     });
   });
 }

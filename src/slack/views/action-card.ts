@@ -28,9 +28,13 @@ export function assigneeName(a: ActionView): string {
   );
 }
 
-/** Who completed it: a Slack user (completed through Slack), or "in the care system". */
+/**
+ * Who completed it: a Slack user (completed through Slack); "by the care system" for an action the care
+ * system generated (it completes those itself when their stage is reached); otherwise "in the care system"
+ * (someone in its web app).
+ */
 export function completedByText(a: ActionView): string {
-  return a.completedBy ? `by <@${a.completedBy.slackUserId}>` : 'in the care system';
+  return a.completedBy ? `by <@${a.completedBy.slackUserId}>` : a.generated ? 'by the care system' : 'in the care system';
 }
 
 export function markers(a: ActionView, now: Date): string {
