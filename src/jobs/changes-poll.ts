@@ -2,6 +2,7 @@ import type { CareClient } from '../care/index.js';
 import type { AssignmentNotices } from '../services/assignment-notices.js';
 import type { ChangeNotices } from '../services/change-notices.js';
 import type { CompletionNotices } from '../services/completion-notices.js';
+import type { CareObservations } from '../services/care-observations.js';
 import type { CreatorNotices } from '../services/creator-notices.js';
 import type { FirstLook } from '../services/first-look.js';
 import { CHANGES_CURSOR, CHANGES_LAST_RUN_CURSOR, type LastPollRun } from '../services/poll-cursors.js';
@@ -62,6 +63,8 @@ export function changesPollJob(
     changes?: ChangeNotices;
     /** The creator (through Slack) of each completed action is told, once per completion. */
     creators?: CreatorNotices;
+    /** What happened in the care system, written to the audit for each action's history (before the memories below move on). */
+    observations?: CareObservations;
     /** The app's first look at the care system: what was already so then is not news (services/first-look.ts). */
     firstLook: FirstLook;
     overlapMs: number;
@@ -116,6 +119,7 @@ export function changesPollJob(
         // The cursor moves only once the whole page is done.
         await eachWithLimit(page.items, PAGE_CONCURRENCY, async (action) => {
           report.seen++;
+          await deps.observations?.observe(action);
           if (action.completed && action.notify_on_complete?.length) {
             report.completions++;
             await deps.notices.deliver(action);

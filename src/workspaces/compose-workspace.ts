@@ -12,6 +12,7 @@ import { createHealth, type HealthReport } from '../health.js';
 import { type Job, workspaceJobs } from '../jobs/index.js';
 import type { ActionView } from '../services/action-model.js';
 import type { NamedAdmins } from '../services/admin-rule.js';
+import { createActionHistory } from '../services/action-history.js';
 import { createActionsService } from '../services/actions.js';
 import { createAssignmentNotices } from '../services/assignment-notices.js';
 import { withCareWebLink } from '../services/care-web-link.js';
@@ -19,6 +20,7 @@ import { createChangeNotices } from '../services/change-notices.js';
 import { createChannelPolicy } from '../services/channel-policy.js';
 import { createChannelSetup } from '../services/channel-setup.js';
 import { type CompletionNotices, createCompletionNotices } from '../services/completion-notices.js';
+import { createCareObservations } from '../services/care-observations.js';
 import { createCreatorNotices } from '../services/creator-notices.js';
 import type { Deliverer } from '../services/delivery.js';
 import { createDigests, type Digests } from '../services/digests.js';
@@ -244,6 +246,7 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
   const channelSetup = createChannelSetup({ store, identity, channels, directory, digests, names, timezone: spec.timezone, now });
   const deps: SlackDeps = {
     actions,
+    history: createActionHistory({ actions, store, identity }),
     identity,
     directory,
     profiles,
@@ -276,6 +279,7 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     assignments,
     changes,
     creators,
+    observations: createCareObservations({ store, teamId: team }),
     firstLook,
     digests,
     summaries,
