@@ -48,7 +48,7 @@ function creatorSuite(name: string, databaseUrl: () => string | undefined) {
     });
     afterAll(async () => h?.close());
     beforeEach(async () => {
-      for (const u of ['amelia', 'sophie']) while (h.fake.openModal(u)) await h.driver.modal(u).close();
+      for (const u of ['amelia', 'sophie', 'priya']) while (h.fake.openModal(u)) await h.driver.modal(u).close();
       await later();
     });
 
@@ -124,6 +124,18 @@ function creatorSuite(name: string, databaseUrl: () => string | undefined) {
       expect(h.fake.visibleText(notice, { viewer: 'priya' })).toContain(`Action #${a.action_no} was completed by the care system`);
       expect((await command(h, 'priya', `/care show ${a.action_no}`)).text).toMatch(/Completed .* by the care system/);
       expect(await h.app.store.listDeliveries({ kind: 'creator', actionId: a._id })).toEqual([]);
+      // Its History says the same.
+      await h.driver.clickButton('priya', { ephemeral: true, channel: '#care-team', text: 'History' });
+      const history = await h.fake.waitFor(
+        () => {
+          const m = h.fake.openModal('priya');
+          const text = m ? h.fake.visibleText(m.view, { viewer: 'priya' }) : '';
+          return text.includes('History of action') ? text : undefined;
+        },
+        { timeoutMs: 10_000, message: 'no history' },
+      );
+      expect(history).toMatch(/Created by the care system at \d\d:\d\d\nCompleted by the care system at \d\d:\d\d/);
+      await h.driver.modal('priya').close();
     });
   });
 }
