@@ -19,8 +19,9 @@ export interface CreatorNotices {
   /**
    * The action was seen completed (through Slack, by the poll, or a retry): DM
    * whoever created it through Slack, once per completion (the ledger), unless
-   * they completed it themselves or are no longer linked. Nothing for an action
-   * not created through Slack.
+   * they completed it themselves, are no longer linked, or were told already as
+   * its assignee (someone else completed it through Slack: the change DM). Nothing
+   * for an action not created through Slack.
    */
   deliver(action: Action, options?: { retry?: boolean }): Promise<DeliveryResult[]>;
   /** Try again the DMs that failed for a passing reason or were left pending by a crashed run. */
@@ -75,7 +76,10 @@ export function createCreatorNotices(deps: {
       // Who completed it through Slack (matched by the completion time); nobody: in the care system.
       const completer = (await completersOf(deps.store, teamId, [action])).get(action._id);
       if (completer === creator) return done(); // they did it themselves
-      if (!(await deps.identity.getLink({ teamId, userId: creator }))) return done(); // unlinked since: no care data for them
+      const link = await deps.identity.getLink({ teamId, userId: creator });
+      if (!link) return done(); // unlinked since: no care data for them
+      // Their own action completed by someone else through Slack: the assignee's change DM told them already (change-notices.ts).
+      if (completer && link.careUserId === action.assigned_to) return done();
       const key: DeliveryKey = { kind: CREATOR_DELIVERY_KIND, actionId: action._id, occurrence: action.completed, recipient: recipientOf(teamId, creator) };
       if ((await deps.store.getDelivery(key))?.state === 'sent') return done();
       const [view] = await toActionViews([action], teamId, deps.identity, deps.store);

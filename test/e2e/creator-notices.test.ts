@@ -77,6 +77,20 @@ function creatorSuite(name: string, databaseUrl: () => string | undefined) {
       expect(await h.app.store.listDeliveries({ kind: 'creator', actionId: a._id })).toEqual([]);
     });
 
+    it('her own action completed by someone else in Slack: one DM (the assignee’s “completed your action”), not a second', async () => {
+      const a = await createInSlack('amelia', 'Ring the optician', 'amelia');
+      await later();
+      await command(h, 'sophie', `/care done ${a.action_no}`);
+      const told = await h.fake.waitFor(() => h.fake.dms('amelia').find((m) => deliveryKind(m) === 'change' && deliveryActionId(m) === a._id), {
+        timeoutMs: 10_000,
+        message: 'Amelia was not told',
+      });
+      expect(h.fake.visibleText(told, { viewer: 'amelia' })).toContain(`@sophie completed your action #${a.action_no}`);
+      await poll(h);
+      await poll(h);
+      expect(h.fake.dms('amelia').filter((m) => deliveryActionId(m) === a._id)).toHaveLength(1);
+    });
+
     it('a completion in the web app, found by the poll, says "in the care system", once', async () => {
       const a = await createInSlack('amelia', 'Book the chiropodist', 'sophie');
       await later();
