@@ -102,6 +102,21 @@ function creatorSuite(name: string, databaseUrl: () => string | undefined) {
       expect(creatorDms('amelia', a._id)).toHaveLength(1);
     });
 
+    it('a DM whose posts Slack failed at first is still sent, once (the ledger)', async () => {
+      const a = await createInSlack('amelia', 'Test the fire alarm', 'sophie');
+      await later();
+      await h.control(`actions/${a._id}/complete`, {});
+      h.fake.faults.failNext('chat.postMessage', 3, 'internal_error');
+      await poll(h);
+      await poll(h);
+      await h.fake.waitFor(() => creatorDms('amelia', a._id)[0], { timeoutMs: 10_000, message: 'Amelia was not told' });
+      await poll(h);
+      expect(creatorDms('amelia', a._id)).toHaveLength(1);
+      const [row, ...more] = await h.app.store.listDeliveries({ kind: 'creator', actionId: a._id });
+      expect(more).toEqual([]);
+      expect(row).toMatchObject({ state: 'sent' });
+    });
+
     it('completed again after a reopen: told again, once for each completion', async () => {
       const a = await createInSlack('amelia', 'Check the hoist battery', 'sophie');
       await later();
