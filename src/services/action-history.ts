@@ -81,8 +81,9 @@ export function historyEntries(action: Pick<Action, 'created' | 'tag'>, rows: Au
   return entries.sort((a, b) => a.at.getTime() - b.at.getTime());
 }
 
-/** The care user Ids an entry names (assignments). */
+/** The care user Ids an entry names (assignments; an escalation to a care user). */
 function careUsersOf(e: HistoryEntry): string[] {
+  if (e.verb === 'escalate') return typeof e.details.to === 'string' && /^[0-9a-f]{24}$/.test(e.details.to) ? [e.details.to] : [];
   if (!ASSIGNING.has(e.verb)) return [];
   return [e.details.from, e.details.to].filter((v): v is string => typeof v === 'string' && v !== '');
 }

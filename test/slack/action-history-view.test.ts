@@ -79,14 +79,17 @@ describe('historyLines', () => {
         entry('2026-06-01T09:32:00Z', 'escalate', null, { step: 1, to: 'U0AMELIA' }),
         entry('2026-06-01T09:42:00Z', 'escalate', null, { step: 'thread', to: 'thread' }),
         entry('2026-06-01T09:52:00Z', 'escalate', null, { step: 3, to: 'C0LEADS' }),
+        entry('2026-06-01T09:52:30Z', 'escalate', null, { step: 2, to: 'f'.repeat(24) }),
         entry('2026-06-01T09:53:00Z', 'something.new', SOPHIE),
       ],
       'Europe/London',
+      { ['f'.repeat(24)]: { name: 'Dana Wells' } },
     );
     expect(lines.slice(1)).toEqual([
       'Escalated to <@U0AMELIA> (DM) at 10:32',
       'Escalated: reminder in the alert thread at 10:42',
       'Escalated to <#C0LEADS> at 10:52',
+      'Escalated to Dana Wells (DM) at 10:52',
     ]);
   });
 });

@@ -42,11 +42,15 @@ function person(id: unknown, people: Record<string, HistoryPerson>): string {
   return 'slackUserId' in p ? `<@${p.slackUserId}>` : userText(p.name, 80);
 }
 
-/** An escalation (`{step, to}`): to a person (DM), a reminder in the alert's thread, or to a channel. */
-function escalation(d: Record<string, unknown>): string {
+/**
+ * An escalation (`{step, to}`): to a person (DM; `to` a Slack user, or a care user the people
+ * resolve), a reminder in the alert's thread, or to a channel.
+ */
+function escalation(d: Record<string, unknown>, people: Record<string, HistoryPerson>): string {
   const to = typeof d.to === 'string' ? d.to : '';
   const step = typeof d.step === 'string' || typeof d.step === 'number' ? String(d.step) : '';
   if (/^[UW][A-Z0-9]+$/.test(to)) return `Escalated to <@${to}> (DM)`;
+  if (/^[0-9a-f]{24}$/.test(to)) return `Escalated to ${person(to, people)} (DM)`;
   if (/^[CG][A-Z0-9]+$/.test(to)) return `Escalated to <#${to}>`;
   if (/thread|remind/i.test(`${to} ${step}`)) return 'Escalated: reminder in the alert thread';
   return 'Escalated';
@@ -93,7 +97,7 @@ export function historyText(e: HistoryEntry, tz: string, people: Record<string, 
     case 'seen.urgent':
       return 'Made urgent in the care system';
     case 'escalate':
-      return escalation(d);
+      return escalation(d, people);
     default:
       return null;
   }
