@@ -9,6 +9,7 @@ import { UserFacingError } from './errors.js';
 import { sameActionAssignedTo, sameActionDueAt } from './keep-action.js';
 import { withCareWebLinks } from './care-web-link.js';
 import type { ActionChange } from './change-notices.js';
+import { completingCursor } from './creator-notices.js';
 import type { Actor, IdentityService } from './identity.js';
 import type { ActionCache } from './read-cache/action-cache.js';
 import { createOpenActions } from './read-cache/open-actions.js';
@@ -227,6 +228,8 @@ export function createActionsService(deps: {
       await identity.requireLink(actor);
       const current = await care.actions.retrieve(id);
       if (current.completed) return { action: current, changed: false };
+      // Marked first: a poll that sees it completed before the audit row below is written waits for it (creator-notices.ts).
+      await store.setCursor(completingCursor(id), String((deps.now ?? (() => new Date()))().getTime()));
       const done = (await care.actions.complete(id)) ?? (await care.actions.retrieve(id));
       // Views read this entry to say who completed it (matched by the completion time).
       await audit(actor, 'action.complete', id, {
@@ -235,6 +238,7 @@ export function createActionsService(deps: {
         via: 'slack',
         ...(options.undo ? { undo: true } : {}),
       });
+      await store.setCursor(completingCursor(id), ''); // written: the poll need not wait any more
       deps.announceCompletion(done);
       deps.announceWrite(done, { by: actor, before: current });
       deps.announceChange?.(done, { kind: 'complete', by: actor, assignee: done.assigned_to ?? null });

@@ -28,6 +28,17 @@ export interface CreatorNotices {
   retryUnfinished(): Promise<number>;
 }
 
+/**
+ * Where a completion through Slack under way is marked (the app's time, ms) before the care system is
+ * asked: a poll that reads the completed action before the completion's audit row is written would
+ * otherwise say "in the care system". Such a read waits for the next poll (inside the overlap); the
+ * Slack completion tells the creator itself.
+ */
+export const completingCursor = (actionId: string) => `completing:${actionId}`;
+
+/** How long a completion under way is waited for by the poll. */
+const COMPLETING_MS = 60_000;
+
 /** Completions remembered as worked, per workspace and instance (the poll's overlap holds far fewer). */
 const WORKED_KEPT = 500;
 
@@ -75,6 +86,11 @@ export function createCreatorNotices(deps: {
       if (!creator) return done();
       // Who completed it through Slack (matched by the completion time); nobody: in the care system.
       const completer = (await completersOf(deps.store, teamId, [action])).get(action._id);
+      if (!completer && !options.retry) {
+        const started = Number((await deps.store.getCursor(completingCursor(action._id))) ?? '');
+        const age = deps.now().getTime() - started;
+        if (Number.isFinite(started) && started > 0 && age >= 0 && age < COMPLETING_MS) return []; // a Slack completion under way: it tells them
+      }
       if (completer === creator) return done(); // they did it themselves
       const link = await deps.identity.getLink({ teamId, userId: creator });
       if (!link) return done(); // unlinked since: no care data for them

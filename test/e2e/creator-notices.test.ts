@@ -117,6 +117,21 @@ function creatorSuite(name: string, databaseUrl: () => string | undefined) {
       expect(row).toMatchObject({ state: 'sent' });
     });
 
+    it('a poll that reads the completion while a Slack completion of it is under way waits for it (no "in the care system" too soon)', async () => {
+      const a = await createInSlack('amelia', 'Defrost the kitchen freezer', 'sophie');
+      await later();
+      // Sophie's Complete is under way: marked, the care system has completed it, the audit row not yet written.
+      await h.app.store.setCursor(`completing:${a._id}`, String(h.now().getTime()));
+      await h.control(`actions/${a._id}/complete`, {});
+      await poll(h);
+      expect(creatorDms('amelia', a._id)).toHaveLength(0);
+      // It never finished (the instance stopped): a minute later the poll's overlap reads it again and tells her.
+      await h.setTime(new Date(h.now().getTime() + 61_000));
+      await poll(h);
+      const dm = await h.fake.waitFor(() => creatorDms('amelia', a._id)[0], { timeoutMs: 10_000, message: 'Amelia was not told' });
+      expect(h.fake.visibleText(dm, { viewer: 'amelia' })).toContain('completed in the care system');
+    });
+
     it('completed again after a reopen: told again, once for each completion', async () => {
       const a = await createInSlack('amelia', 'Check the hoist battery', 'sophie');
       await later();
