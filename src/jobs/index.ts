@@ -2,6 +2,8 @@ import type { CareClient } from '../care/index.js';
 import type { AssignmentNotices } from '../services/assignment-notices.js';
 import type { ChangeNotices } from '../services/change-notices.js';
 import type { CompletionNotices } from '../services/completion-notices.js';
+import type { CareObservations } from '../services/care-observations.js';
+import type { CreatorNotices } from '../services/creator-notices.js';
 import type { Digests } from '../services/digests.js';
 import type { FirstLook } from '../services/first-look.js';
 import type { HandoverService } from '../services/handovers.js';
@@ -27,6 +29,10 @@ export interface WorkspaceJobsOptions {
   assignments: AssignmentNotices;
   /** DMs to assignees about changes others made through Slack (retried with the poll). */
   changes?: ChangeNotices;
+  /** DMs to whoever created an action through Slack when it is completed (found and retried by the poll). */
+  creators?: CreatorNotices;
+  /** Changes seen in the care system, written to the audit for each action's history. */
+  observations?: CareObservations;
   /** The app's first look at the care system (taken by the first poll). */
   firstLook: FirstLook;
   digests: Digests;
@@ -80,6 +86,8 @@ export function workspaceJobs(o: WorkspaceJobsOptions): Job[] {
       urgent: o.urgent,
       assignments: o.assignments,
       ...(o.changes ? { changes: o.changes } : {}),
+      ...(o.creators ? { creators: o.creators } : {}),
+      ...(o.observations ? { observations: o.observations } : {}),
       firstLook: o.firstLook,
       overlapMs: o.overlapMs ?? 5 * 60_000,
       now: o.now,

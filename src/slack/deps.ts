@@ -1,5 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../logging/logger.js';
+import type { ActionHistoryService } from '../services/action-history.js';
 import type { ActionsService } from '../services/actions.js';
 import type { ChannelPolicy } from '../services/channel-policy.js';
 import type { ChannelSetup } from '../services/channel-setup.js';
@@ -43,6 +44,8 @@ export interface HomeQueue {
  */
 export interface SlackDeps {
   actions: ActionsService;
+  /** An action's life as the app knows it (the History button). */
+  history: ActionHistoryService;
   identity: IdentityService;
   directory: DirectoryService;
   profiles: SlackProfiles;

@@ -26,6 +26,8 @@ export const ActionIds = {
   moreOptions: 'care_form_more',
   /** Where task text is hidden (shared channels): show the full card to the clicker only. */
   view: 'care_view',
+  /** An action's life (created, assigned, snoozed, completed, …) in a modal for the clicker only. Value: the action Id. */
+  history: 'care_history',
   /** Assign an unassigned (or urgent) action to the clicker. */
   takeIt: 'care_take',
   /** Undo a Complete or Reopen made on a shared surface, for a few minutes after it. */

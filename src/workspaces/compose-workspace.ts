@@ -12,6 +12,7 @@ import { createHealth, type HealthReport } from '../health.js';
 import { type Job, workspaceJobs } from '../jobs/index.js';
 import type { ActionView } from '../services/action-model.js';
 import type { NamedAdmins } from '../services/admin-rule.js';
+import { createActionHistory } from '../services/action-history.js';
 import { createActionsService } from '../services/actions.js';
 import { createAssignmentNotices } from '../services/assignment-notices.js';
 import { withCareWebLink } from '../services/care-web-link.js';
@@ -19,6 +20,8 @@ import { createChangeNotices } from '../services/change-notices.js';
 import { createChannelPolicy } from '../services/channel-policy.js';
 import { createChannelSetup } from '../services/channel-setup.js';
 import { type CompletionNotices, createCompletionNotices } from '../services/completion-notices.js';
+import { createCareObservations } from '../services/care-observations.js';
+import { createCreatorNotices } from '../services/creator-notices.js';
 import type { Deliverer } from '../services/delivery.js';
 import { createDigests, type Digests } from '../services/digests.js';
 import { createDirectoryService } from '../services/directory.js';
@@ -45,7 +48,7 @@ import { changeNotice } from '../slack/views/change-notice.js';
 import { renderDigest } from '../slack/views/digest.js';
 import { renderHandover, renderNotAccepted } from '../slack/views/handover.js';
 import { renderMorningSummary } from '../slack/views/morning-summary.js';
-import { completionNotice, urgentAlert } from '../slack/views/notices.js';
+import { completionNotice, creatorNotice, urgentAlert } from '../slack/views/notices.js';
 import { type SlackShared, workspaceSlack } from './workspace-slack.js';
 import type { WorkspaceStore } from '../store/index.js';
 
@@ -137,6 +140,7 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
   const render: MessageRenderers = {
     completionNotice: (a, ctx, groups) => completionNotice(linked(a), ctx, groups),
     urgentAlert: (a, ctx) => urgentAlert(linked(a), ctx),
+    creatorNotice: (a, ctx) => creatorNotice(linked(a), ctx),
     assignmentNotice: (a, ctx, by) => assignmentNotice(linked(a), ctx, by),
     changeNotice: (a, ctx, change) => changeNotice(linked(a), ctx, change),
     digest: renderDigest,
@@ -175,6 +179,8 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
   const dmNoticeDeps = { care, store, slack: jobSlack, identity, profiles, deliverer, render, now, staleAfterMs };
   const assignments = createAssignmentNotices({ ...dmNoticeDeps, teamId: team, firstLook, logger: logger.child({ component: 'assignment-notices' }) });
   const changes = createChangeNotices({ ...dmNoticeDeps, logger: logger.child({ component: 'change-notices' }) });
+  // Whoever created an action through Slack is told when someone else completes it.
+  const creators = createCreatorNotices({ ...dmNoticeDeps, teamId: team, logger: logger.child({ component: 'creator-notices' }) });
   const digests = metrics.observeDigests(createDigests({ care, store, identity, channels, deliverer, render, logger }));
   const summaries = createMorningSummaries({
     care,
@@ -211,10 +217,12 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     careWebUrl: spec.careWebUrl,
     // The fast path: a completion made through Slack is announced at once, through the same ledger.
     // Not awaited, so the person's click is answered first; the ledger and the poller make it exactly once.
-    announceCompletion: (action) =>
+    announceCompletion: (action) => {
       void notices
         .deliver(action, { madeInSlack: true })
-        .catch((err) => logger.warn('completion notice will be retried by the poller', { actionId: action._id, error: err })),
+        .catch((err) => logger.warn('completion notice will be retried by the poller', { actionId: action._id, error: err }));
+      void creators.deliver(action).catch((err) => logger.warn('the creator DM will be retried by the poller', { actionId: action._id, error: err }));
+    },
     // Any change made through Slack: a new assignee is told, and an action made urgent alerted, at once;
     // the poll's later sight of it finds them in the ledger (and in what the app remembers of the action).
     announceWrite: (action, change) =>
@@ -246,6 +254,7 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
       completion: () => notices.retryUnfinished(),
       assignment: () => assignments.retryUnfinished(),
       change: () => changes.retryUnfinished(),
+      creator: () => creators.retryUnfinished(),
       urgent: async () => urgent.retryUnfinished((await store.listSubscriptions()).filter((s) => s.urgentAlerts)),
       digest: () => digests.runDue(now()),
       'digest-part': () => digests.runDue(now()),
@@ -267,6 +276,7 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
   const deps: SlackDeps = {
     actions,
     evidence,
+    history: createActionHistory({ actions, store, identity }),
     identity,
     directory,
     profiles,
@@ -299,6 +309,8 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     urgent,
     assignments,
     changes,
+    creators,
+    observations: createCareObservations({ store, teamId: team }),
     firstLook,
     digests,
     summaries,
