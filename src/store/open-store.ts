@@ -5,6 +5,7 @@
 import type { KeyRing } from '../crypto/key-ring.js';
 import type { Logger } from '../logging/logger.js';
 import { silentLogger } from '../logging/logger.js';
+import * as actionCompletions from './action-completions.js';
 import * as audit from './audit.js';
 import { rotateBotToken } from './bot-token-rotation.js';
 import * as careConnections from './care-connections.js';
@@ -158,6 +159,10 @@ function createStore(ctx: Ctx, migration: MigrateResult): OpenedStore {
     unfinishedDeliveries: (kind, query) => deliveryRetries.unfinishedDeliveries(ctx, kind, query),
     recentDeliveries: (query) => deliveryAdmin.recentDeliveries(ctx, query),
     reopenDelivery: (id, teamId) => deliveryAdmin.reopenDelivery(ctx, id, teamId),
+
+    noteCompletion: (workspaceId, actionId, completion) => actionCompletions.noteCompletion(ctx, workspaceId, actionId, completion),
+    dueRedactions: (workspaceId, completedBefore, limit) => actionCompletions.dueRedactions(ctx, workspaceId, completedBefore, limit),
+    markRedacted: (workspaceId, completion) => actionCompletions.markRedacted(ctx, workspaceId, completion),
 
     getCursor: (name) => cursors.getCursor(ctx, name),
     setCursor: (name, value) => cursors.setCursor(ctx, name, value),
