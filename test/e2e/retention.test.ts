@@ -214,9 +214,13 @@ describe('retention of 30 days (the default)', () => {
     const openBefore = textsOf(open._id);
     const neutral = (a: { _id: string; action_no: string }) => redactedMessage({ actionId: a._id, actionNo: a.action_no }).text;
 
-    // 31 days after the first completion: the second was completed 29 days ago.
+    // 31 days after the first completion: the second was completed 29 days ago. Slack answers the
+    // first edit with a 429: it is waited out and the edit made once.
     await h.setTime(new Date(olderDone + 31 * DAY));
+    h.fake.faults.failNext('chat.update', 1, { status: 429, retryAfterSec: 1 });
     await retention(h.app);
+    expect(h.fake.state.calls.filter((c) => c.method === 'chat.update' && c.status === 429)).toHaveLength(1);
+    for (const m of messagesAbout(h, older._id)) expect(updatesByMessage(h).get(`${m.channel}/${m.ts}`)).toBe(1);
     expect(messagesAbout(h, older._id).length).toBeGreaterThanOrEqual(4);
     expect(textsOf(older._id).every((t) => t === neutral(older))).toBe(true);
     expect(textsOf(newer._id)).toEqual(newerBefore);
