@@ -14,6 +14,7 @@ import { redactionKey } from '../../src/services/retention.js';
 import { redactedMessage } from '../../src/slack/views/redacted.js';
 import { createTestSchema, PG_SKIPPED, TEST_DATABASE_URL } from '../helpers/pg.js';
 import { anotherInstance } from './fixtures/app-instance.js';
+import { urlWithSchema } from './fixtures/spawn-instance.js';
 import { deliveryActionId, poll } from './fixtures/jobs-support.js';
 import { command, linkDirectly, startHarness, webAppAction, type Harness } from './harness.js';
 
@@ -81,7 +82,7 @@ describe.each(DATABASES)('retention at 0 days on %s', (_name, postgres) => {
       if (postgres) {
         const schema = await createTestSchema(TEST_DATABASE_URL!, 'retention');
         cleanups.push(() => schema.drop());
-        databaseUrl = schema.url;
+        databaseUrl = urlWithSchema(schema.url, schema.name);
       }
       const h = await startHarness({
         startAt: START,
