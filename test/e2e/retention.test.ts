@@ -199,12 +199,19 @@ describe('retention of 30 days (the default)', () => {
     const older = await webAppAction(h, { task: 'Check the bed rails in room 4', due, assigned_to: priya, urgent: true, notify_on_complete: notify });
     const newer = await webAppAction(h, { task: 'Reorder the wound dressings', due, assigned_to: priya, urgent: true, notify_on_complete: notify });
     const open = await webAppAction(h, { task: 'Review the falls plan', due, assigned_to: priya, urgent: true, notify_on_complete: notify });
+    const reopened = await webAppAction(h, { task: 'Fix the call bell in room 9', due, assigned_to: priya, urgent: true, notify_on_complete: notify });
     await poll(h);
     await later(h);
     await h.control(`actions/${older._id}/complete`, {});
+    await h.control(`actions/${reopened._id}/complete`, {});
     await later(h);
     await poll(h);
     const olderDone = h.now().getTime();
+    // The other one completed with it is opened again the next day: open actions are never edited down.
+    await h.setTime(new Date(olderDone + DAY));
+    await h.control(`actions/${reopened._id}/reopen`, {});
+    await later(h);
+    await poll(h);
     await h.setTime(new Date(olderDone + 2 * DAY));
     await h.control(`actions/${newer._id}/complete`, {});
     await later(h);
@@ -213,6 +220,8 @@ describe('retention of 30 days (the default)', () => {
     const textsOf = (id: string) => messagesAbout(h, id).map((m) => m.text);
     const newerBefore = textsOf(newer._id);
     const openBefore = textsOf(open._id);
+    const reopenedBefore = textsOf(reopened._id);
+    expect(reopenedBefore.length).toBeGreaterThanOrEqual(4); // its completion notices were sent
     const neutral = (a: { _id: string; action_no: string }) => redactedMessage({ actionId: a._id, actionNo: a.action_no }).text;
 
     // 31 days after the first completion: the second was completed 29 days ago. Slack answers the
@@ -233,6 +242,7 @@ describe('retention of 30 days (the default)', () => {
     await retention(h.app);
     expect(textsOf(newer._id).every((t) => t === neutral(newer))).toBe(true);
     expect(textsOf(open._id)).toEqual(openBefore);
+    expect(textsOf(reopened._id)).toEqual(reopenedBefore);
     expect((await h.app.store.listAudit({ limit: 100 })).filter((e) => e.verb === 'redact').map((e) => e.actionId)).toEqual([newer._id, older._id]);
   }, 60_000);
 
