@@ -5,6 +5,7 @@ import type { CompletionNotices } from '../services/completion-notices.js';
 import type { CareObservations } from '../services/care-observations.js';
 import type { CreatorNotices } from '../services/creator-notices.js';
 import type { FirstLook } from '../services/first-look.js';
+import type { Retention } from '../services/retention.js';
 import { CHANGES_CURSOR, CHANGES_LAST_RUN_CURSOR, type LastPollRun } from '../services/poll-cursors.js';
 import { changedPages } from '../services/changes-feed.js';
 import type { ChangesObserver } from '../services/read-cache/change-sync.js';
@@ -74,6 +75,8 @@ export function changesPollJob(
     onPolled?: ((newestModifiedMs: number) => void) | undefined;
     /** The instance's action cache: every page read, and each complete run (see read-cache/change-sync.ts). */
     cacheFeed?: ChangesObserver;
+    /** Told every action read: when each was completed (or opened again), for the retention of the app's messages. */
+    retention?: Pick<Retention, 'observe'>;
   },
 ): Job {
   /**
@@ -127,6 +130,7 @@ export function changesPollJob(
           if (action.completed) await deps.creators?.deliver(action);
           await deps.urgent.consider(action, subscriptions);
           await deps.assignments.consider(action);
+          await deps.retention?.observe(action);
         });
         newest = Math.max(newest, page.newestMs);
         if (!page.more) {

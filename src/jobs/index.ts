@@ -8,6 +8,7 @@ import type { Digests } from '../services/digests.js';
 import type { FirstLook } from '../services/first-look.js';
 import type { HandoverService } from '../services/handovers.js';
 import type { MorningSummaries } from '../services/morning-summaries.js';
+import type { Retention } from '../services/retention.js';
 import type { ChangeSync } from '../services/read-cache/change-sync.js';
 import type { UrgentAlerts } from '../services/urgent-alerts.js';
 import type { WorkspaceStore } from '../store/index.js';
@@ -17,6 +18,7 @@ import { digestTickJob } from './digest-tick.js';
 import { handoverTickJob } from './handover-tick.js';
 import type { JobsObserver } from './observer.js';
 import { everySeconds, everySecondsJustAfter, type Job, type JobKind } from './job.js';
+import { retentionJob } from './retention-tick.js';
 import { summaryTickJob } from './summary-tick.js';
 
 /** What one workspace's jobs are built from. */
@@ -40,6 +42,8 @@ export interface WorkspaceJobsOptions {
   summaries: MorningSummaries;
   /** Handover posts at shift changes, and the managers told of one not accepted. */
   handovers?: HandoverService;
+  /** The app's own messages about completed actions, edited down once their retention is over (told what the poll sees). */
+  retention?: Retention;
   now: () => Date;
   /** How often the care API is polled for completions and urgent changes (default 60 s). */
   pollSeconds: number;
@@ -69,6 +73,8 @@ export function workspaceJobKinds(pollSeconds: number) {
     poll: { name: 'changes-poll', schedule: everySeconds(pollSeconds), runOnStart: true },
     // Each instance's own read of the feed for its read cache, just after each poll tick, without a lease.
     cacheSync: { name: 'read-cache-sync', schedule: everySecondsJustAfter(pollSeconds), runOnStart: true, local: true },
+    // Every ten minutes: messages of actions whose retention is over edited down (exactly once, paced; services/retention.ts).
+    retention: { name: 'retention', schedule: '30 */10 * * * *' },
   } satisfies Record<string, JobKind>;
 }
 
@@ -93,7 +99,9 @@ export function workspaceJobs(o: WorkspaceJobsOptions): Job[] {
       now: o.now,
       onPolled: (newest) => o.observer?.polled?.(o.now().getTime() - newest),
       ...(o.cacheSync ? { cacheFeed: o.cacheSync } : {}),
+      ...(o.retention ? { retention: o.retention } : {}),
     }),
+    ...(o.retention ? [retentionJob(kinds.retention, { retention: o.retention })] : []),
     ...(o.cacheSync ? [cacheSyncJob(kinds.cacheSync, { sync: o.cacheSync })] : []),
   ];
 }

@@ -88,4 +88,6 @@ export interface MessageRenderers {
   digest(c: DigestContent, ctx: RenderContext, options: { postWhenEmpty: boolean }): RenderedDigest | null;
   /** A person's morning summary DM (a short "nothing due" when empty, so they know it runs). */
   morningSummary(c: SummaryContent, ctx: RenderContext): OutgoingMessage;
+  /** What a post or DM about a completed action is edited down to once its retention is over: no task, no buttons. */
+  redacted(action: { actionId: string; actionNo: string }): OutgoingMessage;
 }

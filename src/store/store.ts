@@ -36,6 +36,7 @@ import type {
   UnfinishedQuery,
 } from './types.js';
 import type { KeyRing } from '../crypto/key-ring.js';
+import type { ActionCompletion } from './action-completions.js';
 import type {
   BotTokenRefresh,
   CareConnection,
@@ -114,6 +115,13 @@ export interface Store {
   listHomeSettings(scope: string): Promise<HomeSetting[]>;
   /** null removes it (its default applies again). */
   setHomeSetting(scope: string, name: string, value: string | null, updatedBy: string | null): Promise<void>;
+  // retention: when actions were completed, and whether the app's messages about them are redacted
+  /** `workspaceId`: the team ('' in a deployment of one). `completedAt` null: the action is open again. */
+  noteCompletion(workspaceId: string, actionId: string, completion: { actionNo: string; completedAt: number } | null): Promise<void>;
+  /** Completions at or before `completedBefore` (ms) not yet redacted, oldest first. */
+  dueRedactions(workspaceId: string, completedBefore: number, limit?: number): Promise<ActionCompletion[]>;
+  /** True for the one caller that marked this completion redacted. */
+  markRedacted(workspaceId: string, completion: Pick<ActionCompletion, 'actionId' | 'completedAt'>): Promise<boolean>;
 
   // job cursors and leases
   getCursor(name: string): Promise<string | null>;

@@ -49,6 +49,8 @@ import { renderDigest } from '../slack/views/digest.js';
 import { renderHandover, renderNotAccepted } from '../slack/views/handover.js';
 import { renderMorningSummary } from '../slack/views/morning-summary.js';
 import { completionNotice, creatorNotice, urgentAlert } from '../slack/views/notices.js';
+import { redactedMessage } from '../slack/views/redacted.js';
+import { createRetention, DEFAULT_RETENTION_DAYS, type RetentionDays } from '../services/retention.js';
 import { type SlackShared, workspaceSlack } from './workspace-slack.js';
 import type { WorkspaceStore } from '../store/index.js';
 
@@ -87,6 +89,8 @@ export interface WorkspaceSpec {
   };
   timezone: string;
   careWebUrl?: string | undefined;
+  /** Days after completion the app's messages about an action are edited down (0 at once, 'off' never; default 30). */
+  retentionDays?: RetentionDays | undefined;
   /** Admins besides the workspace's own Slack admins and owners (one workspace: ADMIN_SLACK_USER_IDS; many: the installer and those added). */
   admins: NamedAdmins;
 }
@@ -123,7 +127,7 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
         throw err;
       },
     ));
-  const { slack, jobSlack, deliverer } = workspaceSlack(shared, store, spec.botToken, team, spec.botTokens);
+  const { slack, jobSlack, poster, deliverer } = workspaceSlack(shared, store, spec.botToken, team, spec.botTokens);
 
   const profiles = createSlackProfiles({
     slack,
@@ -145,6 +149,7 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     changeNotice: (a, ctx, change) => changeNotice(linked(a), ctx, change),
     digest: renderDigest,
     morningSummary: renderMorningSummary,
+    redacted: redactedMessage,
   };
   const notices = createCompletionNotices({
     care,
@@ -300,8 +305,21 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
       adminSlackUserIds: spec.admins.configured ?? [],
       timezone: spec.timezone,
       careWebUrl: spec.careWebUrl,
+      retentionDays: spec.retentionDays ?? DEFAULT_RETENTION_DAYS,
     },
   };
+  const retention = createRetention({
+    store,
+    poster,
+    slack: jobSlack,
+    days: spec.retentionDays ?? DEFAULT_RETENTION_DAYS,
+    render,
+    teamId: team,
+    holder: shared.holder,
+    staleAfterMs,
+    now,
+    logger: logger.child({ component: 'retention' }),
+  });
   const jobs = workspaceJobs({
     care,
     store,
@@ -315,6 +333,7 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     digests,
     summaries,
     handovers,
+    retention,
     now,
     pollSeconds,
     overlapMs: shared.overlapMs,

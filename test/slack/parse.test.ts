@@ -176,6 +176,15 @@ describe('/care command parsing', () => {
       command: { kind: 'settings-timezone', timeZone: 'America/New_York' },
     });
     expect(parseCommand('settings web-link off')).toEqual({ kind: 'workspace', command: { kind: 'settings-web-link', template: null } });
+    expect(parseCommand('settings retention 30')).toEqual({ kind: 'workspace', command: { kind: 'settings-retention', days: 30 } });
+    expect(parseCommand('settings retention 0')).toEqual({ kind: 'workspace', command: { kind: 'settings-retention', days: 0 } });
+    expect(parseCommand('settings retention 7 days')).toEqual({ kind: 'workspace', command: { kind: 'settings-retention', days: 7 } });
+    expect(parseCommand('settings retention OFF')).toEqual({ kind: 'workspace', command: { kind: 'settings-retention', days: 'off' } });
+    for (const bad of ['settings retention', 'settings retention -1', 'settings retention 2.5', 'settings retention 3651', 'settings retention soon'])
+      expect(parseCommand(bad), bad).toMatchObject({
+        kind: 'workspace',
+        command: { kind: 'usage', text: expect.stringContaining('`/care settings retention 30`') },
+      });
     expect(parseCommand('connect')).toEqual({ kind: 'workspace', command: { kind: 'connect' } });
     expect(parseCommand('setings')).toMatchObject({ kind: 'error', message: expect.stringContaining('/care settings') });
   });

@@ -150,7 +150,7 @@ export function actionCard(a: ActionView, ctx: RenderContext): Block[] {
 }
 
 /** Text for notifications and screen readers (no Block Kit). */
-export function actionFallback(a: ActionView, ctx: RenderContext): string {
-  const task = ctx.showTask && a.task ? `: ${taskText(a.task, 200)}` : '';
-  return `Action ${actionLabel(a)}${task}`;
+export function actionFallback(a: ActionView, _ctx?: RenderContext): string {
+  // A message's `text` is what a locked phone and notifications show: its number only, never the task (its blocks may carry it).
+  return `Action ${actionLabel(a)}`;
 }

@@ -17,6 +17,7 @@ const STALE = 60_000;
 const DAY = 24 * 3600_000;
 const CURSORS = ['poll', 'first-look'];
 const UNDO_KEY = 'undo:k';
+const COMPLETED = Date.UTC(2025, 0, 6, 9);
 
 interface Seeded {
   /** The ids its seeding made: a pending, a failed and a sent delivery, and a pending link request. */
@@ -75,6 +76,7 @@ async function seed(ws: WorkspaceStore, team: string): Promise<Seeded> {
   await ws.markSent(sent, { channel: 'C1', ts: '1.1' });
   for (const name of CURSORS) await ws.setCursor(name, `${name} of ${team}`);
   await ws.setHomeSetting('shifts', `shifts of ${team}`, 'UA');
+  await ws.noteCompletion('act-1', { actionNo: '301', completedAt: COMPLETED });
   await ws.acquireLease('slack-history', `holder of ${team}`, DAY);
   await ws.markRequestSeen(UNDO_KEY, { now: 0, expiresAt: Date.UTC(2100, 0, 1) });
   await ws.appendAudit({ teamId: team, userId: 'U1', verb: 'action.complete', actionId: 'act-1', details: { by: team } });
@@ -96,6 +98,7 @@ async function rowsOf(c: CaseContext, h: Harness, team: string): Promise<unknown
     lease: await store.getLease(workspaceCursor('slack-history', team)),
     seen: await h.raw(fresh, 'SELECT request_key, expires_at FROM seen_requests WHERE request_key = ?', [workspaceCursor(UNDO_KEY, team)]),
     audit: await store.listAudit({ teamId: team }),
+    completions: await store.dueRedactions(team, Date.UTC(2100, 0, 1)),
   };
 }
 
@@ -252,6 +255,22 @@ const CASES: Record<string, IsolationCase> = {
     await mine.ws.setHomeSetting('shifts', null, 'UB');
     expect(await mine.ws.getHomeSetting('shifts')).toBeNull();
     expect(await other.ws.getHomeSetting('shifts')).toMatchObject({ value: `shifts of ${other.team}` });
+  },
+  async noteCompletion({ mine }) {
+    // The same action Id in both workspaces: completed again (a new time) and reopened, in mine alone.
+    await mine.ws.noteCompletion('act-1', { actionNo: '301', completedAt: COMPLETED + DAY });
+    expect(await mine.ws.dueRedactions(COMPLETED + DAY)).toEqual([{ actionId: 'act-1', actionNo: '301', completedAt: COMPLETED + DAY }]);
+    await mine.ws.noteCompletion('act-1', null);
+    expect(await mine.ws.dueRedactions(COMPLETED + DAY)).toEqual([]);
+  },
+  async dueRedactions({ mine }) {
+    expect(await mine.ws.dueRedactions(COMPLETED - 1)).toEqual([]);
+    expect(await mine.ws.dueRedactions(COMPLETED)).toEqual([{ actionId: 'act-1', actionNo: '301', completedAt: COMPLETED }]);
+  },
+  async markRedacted({ mine }) {
+    expect(await mine.ws.markRedacted({ actionId: 'act-1', completedAt: COMPLETED })).toBe(true);
+    expect(await mine.ws.markRedacted({ actionId: 'act-1', completedAt: COMPLETED })).toBe(false);
+    expect(await mine.ws.dueRedactions(COMPLETED)).toEqual([]);
   },
   async getCursor({ mine }) {
     for (const name of CURSORS) expect(await mine.ws.getCursor(name)).toBe(`${name} of ${mine.team}`);
