@@ -3,6 +3,7 @@ import type { AssignmentNotices } from '../services/assignment-notices.js';
 import type { ChangeNotices } from '../services/change-notices.js';
 import type { CompletionNotices } from '../services/completion-notices.js';
 import type { Digests } from '../services/digests.js';
+import type { Escalations } from '../services/escalations.js';
 import type { FirstLook } from '../services/first-look.js';
 import type { MorningSummaries } from '../services/morning-summaries.js';
 import type { ChangeSync } from '../services/read-cache/change-sync.js';
@@ -11,6 +12,7 @@ import type { WorkspaceStore } from '../store/index.js';
 import { cacheSyncJob } from './cache-sync.js';
 import { changesPollJob } from './changes-poll.js';
 import { digestTickJob } from './digest-tick.js';
+import { escalationTickJob } from './escalation-tick.js';
 import type { JobsObserver } from './observer.js';
 import { everySeconds, everySecondsJustAfter, type Job, type JobKind } from './job.js';
 import { summaryTickJob } from './summary-tick.js';
@@ -30,6 +32,8 @@ export interface WorkspaceJobsOptions {
   digests: Digests;
   /** Each person's own morning summary DM. */
   summaries: MorningSummaries;
+  /** The escalation of urgent actions nobody takes (a step a minute at most per action). */
+  escalations?: Escalations;
   now: () => Date;
   /** How often the care API is polled for completions and urgent changes (default 60 s). */
   pollSeconds: number;
@@ -52,6 +56,8 @@ export function workspaceJobKinds(pollSeconds: number) {
     // little CPU: many workspaces at once, or at 08:00 the last of 1,000 waits ten minutes (bench/tenants.ts).
     digests: { name: 'digests', schedule: '0 * * * * *', runOnStart: true, concurrency: 64 },
     summaries: { name: 'summaries', schedule: '0 * * * * *', runOnStart: true },
+    // Every minute, 30 s after the poll's tick (so a change the poll saw stops a step due that minute).
+    escalations: { name: 'escalations', schedule: '30 * * * * *' },
     // At start too: the first run of a workspace takes the app's first look (what is already so is not news).
     poll: { name: 'changes-poll', schedule: everySeconds(pollSeconds), runOnStart: true },
     // Each instance's own read of the feed for its read cache, just after each poll tick, without a lease.
@@ -65,6 +71,7 @@ export function workspaceJobs(o: WorkspaceJobsOptions): Job[] {
   return [
     digestTickJob(kinds.digests, { digests: o.digests, now: o.now }),
     summaryTickJob(kinds.summaries, { summaries: o.summaries, now: o.now }),
+    ...(o.escalations ? [escalationTickJob(kinds.escalations, { escalations: o.escalations, now: o.now })] : []),
     changesPollJob(kinds.poll, {
       care: o.care,
       store: o.store,

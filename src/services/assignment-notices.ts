@@ -55,6 +55,11 @@ export interface Assignment {
 const cursorName = (actionId: string) => `assignment:${actionId}`;
 const timeOf = (value: string | null | undefined) => parseApiDateTime(value)?.getTime();
 
+/** What the app remembers of an action's assignment (null: nothing yet); the escalation job reads it. */
+export async function rememberedAssignment(store: Pick<WorkspaceStore, 'getCursor'>, actionId: string): Promise<Assignment | null> {
+  return parse(await store.getCursor(cursorName(actionId)));
+}
+
 function parse(value: string | null): Assignment | null {
   if (!value) return null;
   try {

@@ -86,4 +86,23 @@ export interface MessageRenderers {
   digest(c: DigestContent, ctx: RenderContext, options: { postWhenEmpty: boolean }): RenderedDigest | null;
   /** A person's morning summary DM (a short "nothing due" when empty, so they know it runs). */
   morningSummary(c: SummaryContent, ctx: RenderContext): OutgoingMessage;
+  /** An urgent alert with the escalation steps taken so far ("Escalated to @amelia at 10:32"): the alert post, updated. */
+  escalatedAlert?(a: ActionView, ctx: RenderContext, steps: EscalationLine[]): OutgoingMessage;
+  /** The escalation of an urgent action nobody took: a reminder in its alert's thread, a senior's DM, the managers' post. */
+  escalation?(a: ActionView, ctx: RenderContext, info: EscalationInfo): OutgoingMessage;
+}
+
+/** One escalation step shown on the alert: where it went and when. */
+export interface EscalationLine {
+  step: 'thread' | 'seniors' | 'managers';
+  /** Slack user ids (seniors) or channel ids (thread, managers). */
+  to: string[];
+  at: Date;
+}
+
+/** What an escalation message says besides the action: which step, how long unanswered, where. */
+export interface EscalationInfo {
+  step: 'thread' | 'seniors' | 'managers';
+  unansweredMinutes: number;
+  location: string | null;
 }

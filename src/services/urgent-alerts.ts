@@ -48,7 +48,8 @@ export interface Urgency {
   seen: string;
 }
 
-const episodeCursor = (actionId: string) => `urgent-episode:${actionId}`;
+/** Where an action's urgency is remembered (the escalation job reads it too). */
+export const episodeCursor = (actionId: string) => `urgent-episode:${actionId}`;
 const timeOf = (value: string | null | undefined) => parseApiDateTime(value)?.getTime() ?? 0;
 
 /** The stored urgency; older rows held the episode's occurrence alone ('' when not urgent). */

@@ -4,6 +4,7 @@ import type { ActionsService } from '../services/actions.js';
 import type { ChannelPolicy } from '../services/channel-policy.js';
 import type { ChannelSetup } from '../services/channel-setup.js';
 import type { DirectoryService } from '../services/directory.js';
+import type { EscalationSettingsService } from '../services/escalation-settings.js';
 import type { IdentityService } from '../services/identity.js';
 import type { SlackProfiles } from '../services/slack-profiles.js';
 import type { StatusService } from '../services/status.js';
@@ -51,6 +52,8 @@ export interface SlackDeps {
   names: WorkspaceNames;
   /** Each person's own morning summary setting. */
   summaries: SummarySettings;
+  /** The care home's escalation ladder (`/care escalation`, admins). */
+  escalation?: EscalationSettingsService;
   /** The WebClient listeners post with (same token and API URL as Bolt's). */
   slack: WebClient;
   logger: Logger;

@@ -22,6 +22,8 @@ import { type CompletionNotices, createCompletionNotices } from '../services/com
 import type { Deliverer } from '../services/delivery.js';
 import { createDigests, type Digests } from '../services/digests.js';
 import { createDirectoryService } from '../services/directory.js';
+import { createEscalationSettings } from '../services/escalation-settings.js';
+import { createEscalations } from '../services/escalations.js';
 import { createIdentityService, type IdentityService } from '../services/identity.js';
 import { createMorningSummaries } from '../services/morning-summaries.js';
 import { createReadCaches, type ReadCaches, type ReadCacheSettings } from '../services/read-cache/read-caches.js';
@@ -39,6 +41,7 @@ import type { BotTokenSource } from '../slack/token-rotation/bot-token.js';
 import { assignmentNotice } from '../slack/views/assignment-notice.js';
 import { changeNotice } from '../slack/views/change-notice.js';
 import { renderDigest } from '../slack/views/digest.js';
+import { escalatedAlert, escalationMessage } from '../slack/views/escalation.js';
 import { renderMorningSummary } from '../slack/views/morning-summary.js';
 import { completionNotice, urgentAlert } from '../slack/views/notices.js';
 import { type SlackShared, workspaceSlack } from './workspace-slack.js';
@@ -136,6 +139,8 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     changeNotice: (a, ctx, change) => changeNotice(linked(a), ctx, change),
     digest: renderDigest,
     morningSummary: renderMorningSummary,
+    escalatedAlert: (a, ctx, lines) => escalatedAlert(linked(a), ctx, lines),
+    escalation: (a, ctx, info) => escalationMessage(linked(a), ctx, info),
   };
   const notices = createCompletionNotices({
     care,
@@ -234,6 +239,20 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     },
   });
   const names = createWorkspaceNames({ slack, now: () => now().getTime() });
+  // Urgent actions nobody takes climb the ladder admins set (`/care escalation`).
+  const escalations = createEscalations({
+    store,
+    care,
+    identity,
+    channels,
+    deliverer,
+    render: { escalatedAlert: render.escalatedAlert!, escalation: render.escalation! },
+    slack: jobSlack,
+    teamId: team,
+    timezone: spec.timezone,
+    locationNames: (ids) => directory.locationNames(ids),
+    logger: logger.child({ component: 'escalations' }),
+  });
   const channelSetup = createChannelSetup({ store, identity, channels, directory, digests, names, timezone: spec.timezone, now });
   const deps: SlackDeps = {
     actions,
@@ -244,6 +263,7 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     channelSetup,
     names,
     summaries: createSummarySettings({ store, identity, profiles, now }),
+    escalation: createEscalationSettings({ store, identity, channels, names }),
     slack,
     logger,
     now,
@@ -271,6 +291,7 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     firstLook,
     digests,
     summaries,
+    escalations,
     now,
     pollSeconds,
     overlapMs: shared.overlapMs,
