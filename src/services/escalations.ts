@@ -240,13 +240,19 @@ export function createEscalations(deps: {
         const done: StepDone = { step: due.step, at: now.toISOString(), to, ...(skipped ? { skipped } : {}) };
         progress.done.push(done);
         await store.setCursor(cursor, JSON.stringify(progress));
-        await store.appendAudit({
-          teamId: team,
-          userId: '-',
-          verb: 'escalate',
-          actionId: action._id,
-          details: { step: due.step, to, ...(skipped ? { skipped } : {}) },
-        });
+        // Once per step: a run that finds the step's messages already sent (another instance's, or its own
+        // before a crash) audits it only if that run did not.
+        const audited = (await store.listAudit({ actionId: action._id, verb: 'escalate', limit: 50 })).some(
+          (e) => e.details.step === due.step && e.details.episode === episode.occurrence,
+        );
+        if (!audited)
+          await store.appendAudit({
+            teamId: team,
+            userId: '-',
+            verb: 'escalate',
+            actionId: action._id,
+            details: { step: due.step, to, episode: episode.occurrence, ...(skipped ? { skipped } : {}) },
+          });
         report.steps.push({ actionId: action._id, step: due.step, to, ...(skipped ? { skipped } : {}) });
         if (!skipped) await updateAlerts(view!, episode.alerts, team, progress.done, now);
       }

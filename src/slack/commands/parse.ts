@@ -5,6 +5,7 @@ import { parseClockTime } from '../../time/clock-time.js';
 import type { DueWindowName } from '../../time/due-windows.js';
 import { isCareId } from '../ids.js';
 import { parseWorkspaceCommand, type WorkspaceCommand } from './workspace-parse.js';
+import { parseEscalation, type EscalationCommand } from './escalation-parse.js';
 
 export type Command =
   | { kind: 'help' }
@@ -28,6 +29,8 @@ export type Command =
   | { kind: 'summary-set'; time?: string; days?: 'weekdays' | 'daily' }
   /** The set-up words (`admins`, `settings`, `connect`): workspace-parse.ts. */
   | { kind: 'workspace'; command: WorkspaceCommand }
+  /** `/care escalation …` (admins): escalation-parse.ts. */
+  | { kind: 'escalation'; command: EscalationCommand }
   | { kind: 'error'; message: string };
 
 export const USAGE = {
@@ -125,6 +128,10 @@ export function parseCommand(input: string): Command {
       return parseRoute(rest);
     case 'summary':
       return parseSummary(tail);
+    case 'escalation': {
+      const parsed = parseEscalation(rest);
+      return 'error' in parsed ? error(parsed.error) : { kind: 'escalation', command: parsed };
+    }
     case '?':
       return rest.length ? { kind: 'new', task: text, implied: true } : { kind: 'help' };
     default: {
@@ -160,6 +167,7 @@ const SUB_COMMANDS = [
   'route',
   'routes',
   'summary',
+  'escalation',
   'admins',
   'settings',
   'connect',

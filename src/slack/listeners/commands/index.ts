@@ -10,6 +10,7 @@ import { help, link, links, unlink, whoami } from './account.js';
 import { doneOrReopen, due, find, mine, newAction, show } from './actions.js';
 import { digestHere, digestList, digestNow, digestOff, route, routeOff, routes } from './channel-setup.js';
 import { literature, locations } from './directory.js';
+import { escalation } from './escalation.js';
 import type { CommandHandler, CommandKind } from './handler.js';
 import { summaryOff, summarySet, summaryShow } from './summary.js';
 import { depsOf, workspaceOf } from '../../workspace-on-context.js';
@@ -45,6 +46,7 @@ const HANDLERS: { [K in CommandKind]: CommandHandler<K> } = {
   'summary-set': summarySet,
   'summary-off': summaryOff,
   workspace,
+  escalation,
 };
 
 function handle(cmd: Command & { kind: CommandKind }, ctx: CommandContext, deps: SlackDeps): Promise<void> {
