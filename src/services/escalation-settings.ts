@@ -9,13 +9,7 @@ import type { WorkspaceStore } from '../store/index.js';
 import type { Shift } from '../time/shifts.js';
 import type { ChannelPolicy } from './channel-policy.js';
 import type { NameProblem } from './channel-setup.js';
-import {
-  type EscalationSettings,
-  type EscalationStep,
-  MAX_AFTER_MINUTES,
-  MIN_AFTER_MINUTES,
-  readEscalation,
-} from './escalation-ladder.js';
+import { type EscalationSettings, type EscalationStep, MAX_AFTER_MINUTES, MIN_AFTER_MINUTES, readEscalation } from './escalation-ladder.js';
 import type { Actor, IdentityService } from './identity.js';
 import { shiftsOf } from './shift-settings.js';
 import type { NameRef, WorkspaceNames } from './workspace-names.js';

@@ -181,11 +181,7 @@ export function createEscalations(deps: {
           ? 'completed'
           : !action.urgent
             ? 'not-urgent'
-            : isTaken(
-                  action.assigned_to ?? null,
-                  remembered ? { to: remembered.to, since: parseApiDateTime(remembered.since)?.getTime() ?? 0 } : null,
-                  began,
-                )
+            : isTaken(action.assigned_to ?? null, remembered ? { to: remembered.to, since: parseApiDateTime(remembered.since)?.getTime() ?? 0 } : null, began)
               ? 'taken'
               : undefined;
         if (stop) {
@@ -195,7 +191,8 @@ export function createEscalations(deps: {
         }
 
         const [view] = await toActionViews([action], team, deps.identity);
-        const location = action.location && deps.locationNames ? ((await deps.locationNames([action.location]).catch(() => null))?.get(action.location) ?? null) : null;
+        const location =
+          action.location && deps.locationNames ? ((await deps.locationNames([action.location]).catch(() => null))?.get(action.location) ?? null) : null;
         const info = { step: due.step, unansweredMinutes: Math.max(0, Math.floor((now.getTime() - began) / 60_000)), location };
         const occurrence = `${episode.occurrence}#${due.step}`;
         const keys: DeliveryKey[] = [];

@@ -150,7 +150,10 @@ describe('escalation of urgent work (issue 27)', () => {
     expect(r.threadReminders(b.id)).toHaveLength(1);
 
     await h.driver.clickButton('sophie', { channel: '#care-leads', ts: r.alert(b.id)!.ts, text: 'Take it' });
-    await h.fake.waitFor(() => (r.alertText(b.id).includes('Taken by @sophie') ? true : undefined), { timeoutMs: 10_000, message: 'the alert never said who took it' });
+    await h.fake.waitFor(() => (r.alertText(b.id).includes('Taken by @sophie') ? true : undefined), {
+      timeoutMs: 10_000,
+      message: 'the alert never said who took it',
+    });
     await poll(h);
 
     for (const minutes of [30, 45, 60]) {
@@ -274,7 +277,10 @@ describe('/care escalation: the ladder’s settings', () => {
 });
 
 /** Two instances on one database, both running the escalation job at every step. */
-function twoInstances(name: string, store: () => Promise<{ harness: Partial<Parameters<typeof startHarness>[0]>; second: (h: Harness) => Promise<ComposedApp>; done: () => Promise<void> }>) {
+function twoInstances(
+  name: string,
+  store: () => Promise<{ harness: Partial<Parameters<typeof startHarness>[0]>; second: (h: Harness) => Promise<ComposedApp>; done: () => Promise<void> }>,
+) {
   describe(name, () => {
     let h: Harness;
     let b: ComposedApp;

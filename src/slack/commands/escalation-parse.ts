@@ -25,7 +25,9 @@ export function parseEscalation(args: string[]): EscalationCommand | { error: st
     case undefined:
       return { kind: 'show' };
     case 'off':
-      return rest.length ? { error: '`/care escalation off` takes nothing after it: type it alone.' } : { kind: 'change', change: { kind: 'steps', steps: [] } };
+      return rest.length
+        ? { error: '`/care escalation off` takes nothing after it: type it alone.' }
+        : { kind: 'change', change: { kind: 'steps', steps: [] } };
     case 'after': {
       const raw = rest.join(' ').replace(/\s*(minutes?|mins?|m)$/i, '');
       const minutes = /^\d{1,4}$/.test(raw) ? Number(raw) : Number.NaN;
@@ -46,7 +48,9 @@ export function parseEscalation(args: string[]): EscalationCommand | { error: st
         return { error: 'Name the steps in order: e.g. `/care escalation steps thread,seniors,managers` (any of them, in any order), or `off`.' };
       const unknown = words.find((w) => !(ESCALATION_STEPS as readonly string[]).includes(w));
       if (unknown)
-        return { error: `I don't know the step \`${short(unknown)}\`: the steps are thread, seniors and managers, e.g. \`/care escalation steps thread,managers\`.` };
+        return {
+          error: `I don't know the step \`${short(unknown)}\`: the steps are thread, seniors and managers, e.g. \`/care escalation steps thread,managers\`.`,
+        };
       if (new Set(words).size !== words.length) return { error: 'Name each step once: e.g. `/care escalation steps thread,seniors,managers`.' };
       return { kind: 'change', change: { kind: 'steps', steps: words as EscalationStep[] } };
     }
@@ -64,13 +68,18 @@ export function parseEscalation(args: string[]): EscalationCommand | { error: st
         return { error: 'Name the shift, then its seniors: e.g. `/care escalation seniors Day @amelia @ben` (`/care escalation` lists the shifts).' };
       if (who.length === 1 && who[0]!.toLowerCase() === 'off') return { kind: 'change', change: { kind: 'seniors', shift, people: [] } };
       if (!who.length)
-        return { error: `Name the seniors of the ${short(shift)} shift with @: e.g. \`/care escalation seniors ${short(shift)} @amelia\`, or \`off\` to name none.` };
+        return {
+          error: `Name the seniors of the ${short(shift)} shift with @: e.g. \`/care escalation seniors ${short(shift)} @amelia\`, or \`off\` to name none.`,
+        };
       const people: NameRef[] = [];
       for (const w of who) {
         const mention = USER_MENTION.exec(w)?.[1] ?? (USER_ID.test(w) ? w : undefined);
         if (mention) people.push({ type: 'id', id: mention });
         else if (/^@[^\s<>@#]{1,80}$/u.test(w)) people.push({ type: 'name', name: w });
-        else return { error: `\`${short(w)}\` is not a person: name each senior with @ from Slack’s list, e.g. \`/care escalation seniors ${short(shift)} @amelia @ben\`.` };
+        else
+          return {
+            error: `\`${short(w)}\` is not a person: name each senior with @ from Slack’s list, e.g. \`/care escalation seniors ${short(shift)} @amelia @ben\`.`,
+          };
       }
       return { kind: 'change', change: { kind: 'seniors', shift, people } };
     }
