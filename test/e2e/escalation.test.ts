@@ -168,6 +168,27 @@ describe('escalation of urgent work (issue 27)', () => {
     expect((await h.app.store.listAudit({ actionId: b.id, verb: 'escalate' })).map((e) => e.details.step)).toEqual(['thread']);
   });
 
+  it('a senior takes it from their DM: the managers are not told', async () => {
+    const g = await urgentAction(h, 'Mr Ahmed needs two carers to stand');
+    for (const minutes of [15, 30]) {
+      await minutesAfter(h, g.began, minutes);
+      await escalate(h.app);
+    }
+    const dm = r.seniorDms('priya', g.id)[0]!;
+    expect(dm).toBeDefined();
+    await h.driver.clickButton('priya', { dm: true, ts: dm.ts, text: 'Take it' });
+    await h.fake.waitFor(async () => ((await h.control(`actions/${g.id}`)).assigned_to === care.priya ? true : undefined), {
+      timeoutMs: 10_000,
+      message: 'not taken from the DM',
+    });
+    await minutesAfter(h, g.began, 45);
+    await escalate(h.app);
+    await minutesAfter(h, g.began, 60);
+    await escalate(h.app);
+    expect(r.managersPosts(g.id)).toHaveLength(0);
+    expect((await h.app.store.listAudit({ actionId: g.id, verb: 'escalate' })).map((e) => e.details.step).sort()).toEqual(['seniors', 'thread']);
+  });
+
   it('an action already assigned when it became urgent still escalates: its assignee has not answered', async () => {
     const c = await urgentAction(h, 'Check the hoist sling', care.sophie!);
     await minutesAfter(h, c.began, 15);
