@@ -21,7 +21,7 @@ export function escalatedAlert(a: ActionView, ctx: RenderContext, lines: Escalat
   const alert = urgentAlert(a, ctx);
   if (!lines.length) return alert;
   const text = lines.map((l) => escalationLineText(l, ctx.timezone)).join(' · ');
-  return { text: alert.text, blocks: [...alert.blocks, { ...context(`:arrow_up: ${text}`), block_id: BlockIds.escalated(a.id) }] };
+  return { text: alert.text, blocks: [...alert.blocks, { ...context(`:bell: ${text}`), block_id: BlockIds.escalated(a.id) }] };
 }
 
 const minutes = (n: number) => (n === 1 ? '1 minute' : n < 120 ? `${n} minutes` : `${Math.floor(n / 60)} h ${n % 60} min`);
