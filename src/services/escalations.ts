@@ -141,7 +141,10 @@ export function createEscalations(deps: {
     for (const alert of alerts) {
       try {
         const showTask = await deps.channels.showTasksIn(team, alert.channel);
-        const message = deps.render.escalatedAlert(view, { now, timezone: deps.timezone, showTask, shared: true }, lines);
+        // As Slack holds it now (a "Snoozed by @x · Undo" row stays); drawn afresh if it cannot be read.
+        const read = await deps.slack.conversations.history({ channel: alert.channel, latest: alert.ts, inclusive: true, limit: 1 }).catch(() => null);
+        const current = read?.messages?.find((m) => m.ts === alert.ts)?.blocks;
+        const message = deps.render.escalatedAlert(view, { now, timezone: deps.timezone, showTask, shared: true }, lines, current);
         await deps.slack.chat.update({ channel: alert.channel, ts: alert.ts, text: message.text, ...(message.blocks ? { blocks: message.blocks } : {}) });
       } catch (err) {
         deps.logger.warn('could not show the escalation on the urgent alert', { actionId: view.id, channel: alert.channel, error: err });

@@ -86,8 +86,12 @@ export interface MessageRenderers {
   digest(c: DigestContent, ctx: RenderContext, options: { postWhenEmpty: boolean }): RenderedDigest | null;
   /** A person's morning summary DM (a short "nothing due" when empty, so they know it runs). */
   morningSummary(c: SummaryContent, ctx: RenderContext): OutgoingMessage;
-  /** An urgent alert with the escalation steps taken so far ("Escalated to @amelia at 10:32"): the alert post, updated. */
-  escalatedAlert?(a: ActionView, ctx: RenderContext, steps: EscalationLine[]): OutgoingMessage;
+  /**
+   * An urgent alert with the escalation steps taken so far ("Escalated to @amelia at 10:32"): the alert post,
+   * updated. `current`: the post's blocks as Slack holds them (only the escalation line is changed, so a row
+   * such as "Snoozed by @x · Undo" stays); without them, the alert drawn afresh.
+   */
+  escalatedAlert?(a: ActionView, ctx: RenderContext, steps: EscalationLine[], current?: unknown[]): OutgoingMessage;
   /** The escalation of an urgent action nobody took: a reminder in its alert's thread, a senior's DM, the managers' post. */
   escalation?(a: ActionView, ctx: RenderContext, info: EscalationInfo): OutgoingMessage;
 }

@@ -139,7 +139,7 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     changeNotice: (a, ctx, change) => changeNotice(linked(a), ctx, change),
     digest: renderDigest,
     morningSummary: renderMorningSummary,
-    escalatedAlert: (a, ctx, lines) => escalatedAlert(linked(a), ctx, lines),
+    escalatedAlert: (a, ctx, lines, current) => escalatedAlert(linked(a), ctx, lines, current),
     escalation: (a, ctx, info) => escalationMessage(linked(a), ctx, info),
   };
   const notices = createCompletionNotices({

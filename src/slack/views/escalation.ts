@@ -1,7 +1,7 @@
 import type { EscalationInfo, EscalationLine } from '../../services/renderers.js';
 import { isOverdue, type ActionView, type RenderContext } from '../../services/action-model.js';
 import { slackDate } from '../../time/slack-date.js';
-import { actionBlockId, BlockIds } from '../ids.js';
+import { actionBlockId, BlockIds, isActionBlock } from '../ids.js';
 import { taskText, userText } from '../text.js';
 import { actionLabel, assigneeText, cardButtons, takeItButton } from './action-card.js';
 import { context, section, type Block } from './blocks.js';
@@ -16,12 +16,23 @@ export function escalationLineText(l: EscalationLine, tz: string): string {
   return `Escalated to ${to.join(', ')} at ${at(l, tz)}`;
 }
 
-/** The urgent alert as posted, with a context line of the escalation steps taken so far (after its buttons). */
-export function escalatedAlert(a: ActionView, ctx: RenderContext, lines: EscalationLine[]): { text: string; blocks: Block[] } {
+const idOf = (b: unknown) => (b as { block_id?: unknown })?.block_id;
+
+/**
+ * The urgent alert with a context line of the escalation steps taken so far, after its buttons. Given the
+ * post's `current` blocks, only that line is replaced or added (everything else stays as Slack holds it);
+ * without them (or when they no longer show the alert), the alert is drawn afresh.
+ */
+export function escalatedAlert(a: ActionView, ctx: RenderContext, lines: EscalationLine[], current?: unknown[]): { text: string; blocks: Block[] } {
   const alert = urgentAlert(a, ctx);
-  if (!lines.length) return alert;
-  const text = lines.map((l) => escalationLineText(l, ctx.timezone)).join(' · ');
-  return { text: alert.text, blocks: [...alert.blocks, { ...context(`:bell: ${text}`), block_id: BlockIds.escalated(a.id) }] };
+  const line: Block[] = lines.length
+    ? [{ ...context(`:bell: ${lines.map((l) => escalationLineText(l, ctx.timezone)).join(' · ')}`), block_id: BlockIds.escalated(a.id) }]
+    : [];
+  const kept = (current ?? []).filter((b) => idOf(b) !== BlockIds.escalated(a.id)) as Block[];
+  const at = kept.findIndex((b) => isActionBlock(idOf(b) as string | undefined, 'alert', a.id));
+  if (at < 0) return { text: alert.text, blocks: [...alert.blocks, ...line] };
+  const after = at + (isActionBlock(idOf(kept[at + 1]) as string | undefined, 'card', a.id) ? 2 : 1);
+  return { text: alert.text, blocks: [...kept.slice(0, after), ...line, ...kept.slice(after)].slice(0, 50) };
 }
 
 const minutes = (n: number) => (n === 1 ? '1 minute' : n < 120 ? `${n} minutes` : `${Math.floor(n / 60)} h ${n % 60} min`);
