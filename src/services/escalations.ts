@@ -105,6 +105,11 @@ export function createEscalations(deps: {
   teamId: () => Promise<string>;
   /** The home's zone (which shift is on). */
   timezone: string;
+  /**
+   * Read each alert post before changing it (so only its escalation line changes). Off for an app Slack allows
+   * one history read a minute (distributed, not Marketplace): the alert is then drawn afresh.
+   */
+  readAlertPosts?: boolean;
   /** Location names by id (reference data). */
   locationNames?: (ids: string[]) => Promise<Map<string, string>>;
   logger: Logger;
@@ -142,7 +147,10 @@ export function createEscalations(deps: {
       try {
         const showTask = await deps.channels.showTasksIn(team, alert.channel);
         // As Slack holds it now (a "Snoozed by @x · Undo" row stays); drawn afresh if it cannot be read.
-        const read = await deps.slack.conversations.history({ channel: alert.channel, latest: alert.ts, inclusive: true, limit: 1 }).catch(() => null);
+        const read =
+          deps.readAlertPosts === false
+            ? null
+            : await deps.slack.conversations.history({ channel: alert.channel, latest: alert.ts, inclusive: true, limit: 1 }).catch(() => null);
         const current = read?.messages?.find((m) => m.ts === alert.ts)?.blocks;
         const message = deps.render.escalatedAlert(view, { now, timezone: deps.timezone, showTask, shared: true }, lines, current);
         await deps.slack.chat.update({ channel: alert.channel, ts: alert.ts, text: message.text, ...(message.blocks ? { blocks: message.blocks } : {}) });

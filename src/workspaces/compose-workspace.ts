@@ -250,6 +250,8 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     slack: jobSlack,
     teamId: team,
     timezone: spec.timezone,
+    // Slack allows a distributed app one history read a minute: its alerts are drawn afresh instead.
+    readAlertPosts: shared.slackPacer.distribution !== 'distributed',
     locationNames: (ids) => directory.locationNames(ids),
     logger: logger.child({ component: 'escalations' }),
   });
