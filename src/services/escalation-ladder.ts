@@ -9,7 +9,8 @@
  * ledger occurrence). With the default (15 minutes; thread, seniors,
  * managers): a reminder in the alert's thread at 15, the seniors on shift at
  * 30, the managers' channel at 45. A step is never run before the one ahead
- * of it, so an app that was away catches up one step per run of the job.
+ * of it, so an app that was away catches up in order. A step with nobody to
+ * tell is skipped and the next one runs at once, in its place.
  */
 
 export const ESCALATION_STEPS = ['thread', 'seniors', 'managers'] as const;
@@ -69,17 +70,21 @@ export function stepDueAt(settings: Pick<EscalationSettings, 'afterMinutes'>, be
 /**
  * The step due at `now` for an episode that began at `beganAt`, given the steps
  * already done: the first step not done, if its time has come; null otherwise
- * (nothing left, or not yet).
+ * (nothing left, or not yet). A step that was `skipped` (nobody to tell: no
+ * seniors named for the shift on, no managers' channel) hands its time on: the
+ * next step is due when the skipped one was, so nobody waits on no one.
  */
 export function dueStep(
   settings: Pick<EscalationSettings, 'afterMinutes' | 'steps'>,
   beganAt: number,
   done: readonly EscalationStep[],
   now: number,
+  skipped: readonly EscalationStep[] = [],
 ): { step: EscalationStep; index: number; dueAt: number } | null {
   const index = settings.steps.findIndex((s) => !done.includes(s));
   if (index < 0) return null;
-  const dueAt = stepDueAt(settings, beganAt, index);
+  const handedOn = settings.steps.slice(0, index).filter((s) => skipped.includes(s)).length;
+  const dueAt = stepDueAt(settings, beganAt, index - handedOn);
   return now >= dueAt ? { step: settings.steps[index]!, index, dueAt } : null;
 }
 

@@ -177,92 +177,98 @@ export function createEscalations(deps: {
         const progress: EscalationProgress = stored?.occurrence === episode.occurrence ? stored : { occurrence: episode.occurrence, done: [] };
         if (progress.stopped) continue;
         report.episodes++;
-        const due = dueStep(
-          settings,
-          began,
-          progress.done.map((d) => d.step),
-          now.getTime(),
-        );
-        if (!due) continue;
+        // A skipped step (nobody to tell) hands its time on: the next is tried in the same run.
+        for (let more = true; more; ) {
+          more = false;
+          const due = dueStep(
+            settings,
+            began,
+            progress.done.map((d) => d.step),
+            now.getTime(),
+            progress.done.filter((d) => d.skipped).map((d) => d.step),
+          );
+          if (!due) break;
 
-        // Read it again: whatever happened since the poll (in Slack or the care system) decides.
-        const action = await deps.care.actions.retrieve(episode.actionId, { attributes: [...ACTION_ATTRIBUTES] });
-        const remembered = await rememberedAssignment(store, action._id);
-        const stop = action.completed
-          ? 'completed'
-          : !action.urgent
-            ? 'not-urgent'
-            : isTaken(action.assigned_to ?? null, remembered ? { to: remembered.to, since: parseApiDateTime(remembered.since)?.getTime() ?? 0 } : null, began)
-              ? 'taken'
-              : undefined;
-        if (stop) {
-          report.stopped++;
-          await store.setCursor(cursor, JSON.stringify({ ...progress, stopped: stop }));
-          continue;
+          // Read it again: whatever happened since the poll (in Slack or the care system) decides.
+          const action = await deps.care.actions.retrieve(episode.actionId, { attributes: [...ACTION_ATTRIBUTES] });
+          const remembered = await rememberedAssignment(store, action._id);
+          const stop = action.completed
+            ? 'completed'
+            : !action.urgent
+              ? 'not-urgent'
+              : isTaken(action.assigned_to ?? null, remembered ? { to: remembered.to, since: parseApiDateTime(remembered.since)?.getTime() ?? 0 } : null, began)
+                ? 'taken'
+                : undefined;
+          if (stop) {
+            report.stopped++;
+            await store.setCursor(cursor, JSON.stringify({ ...progress, stopped: stop }));
+            continue;
+          }
+
+          const [view] = await toActionViews([action], team, deps.identity);
+          const location =
+            action.location && deps.locationNames ? ((await deps.locationNames([action.location]).catch(() => null))?.get(action.location) ?? null) : null;
+          const info = { step: due.step, unansweredMinutes: Math.max(0, Math.floor((now.getTime() - began) / 60_000)), location };
+          const occurrence = `${episode.occurrence}#${due.step}`;
+          const keys: DeliveryKey[] = [];
+          const results: DeliveryResult[] = [];
+          let to: string[] = [];
+          let skipped: string | undefined;
+
+          if (due.step === 'thread') {
+            for (const alert of episode.alerts) {
+              const showTask = await deps.channels.showTasksIn(team, alert.channel);
+              const key = { kind: ESCALATION_KIND, actionId: action._id, occurrence, recipient: alert.recipient };
+              const message = deps.render.escalation(view!, { now, timezone: deps.timezone, showTask, shared: true }, info);
+              keys.push(key);
+              results.push(await deps.deliverer.deliver(key, alert.channel, { ...message, thread_ts: alert.ts }));
+              to.push(alert.channel);
+            }
+          } else if (due.step === 'seniors') {
+            const shift = currentShift(await shiftsOf(store), now, deps.timezone).shift.name;
+            to = settings.seniors[shift] ?? [];
+            if (!to.length) skipped = `no seniors named for the ${shift} shift`;
+            for (const userId of to) {
+              const key = { kind: ESCALATION_KIND, actionId: action._id, occurrence, recipient: `user:${team}/${userId}` };
+              const message = deps.render.escalation(view!, { now, timezone: deps.timezone, showTask: true, shared: false }, info);
+              keys.push(key);
+              results.push(await deps.deliverer.deliver(key, () => dm(userId), message));
+            }
+          } else {
+            const channel = settings.managersChannel;
+            if (!channel) skipped = 'no managers’ channel set';
+            else {
+              to = [channel];
+              const showTask = await deps.channels.showTasksIn(team, channel);
+              const key = { kind: ESCALATION_KIND, actionId: action._id, occurrence, recipient: `channel:${team}/${channel}` };
+              const message = deps.render.escalation(view!, { now, timezone: deps.timezone, showTask, shared: true }, info);
+              keys.push(key);
+              results.push(await deps.deliverer.deliver(key, channel, message));
+            }
+          }
+
+          // A step waiting on Slack (its rate limit, a claim of another instance) is tried again next minute.
+          if (!skipped && !(await settled(keys, results))) continue;
+          const done: StepDone = { step: due.step, at: now.toISOString(), to, ...(skipped ? { skipped } : {}) };
+          progress.done.push(done);
+          await store.setCursor(cursor, JSON.stringify(progress));
+          // Once per step: a run that finds the step's messages already sent (another instance's, or its own
+          // before a crash) audits it only if that run did not.
+          const audited = (await store.listAudit({ actionId: action._id, verb: 'escalate', limit: 50 })).some(
+            (e) => e.details.step === due.step && e.details.episode === episode.occurrence,
+          );
+          if (!audited)
+            await store.appendAudit({
+              teamId: team,
+              userId: '-',
+              verb: 'escalate',
+              actionId: action._id,
+              details: { step: due.step, to, episode: episode.occurrence, ...(skipped ? { skipped } : {}) },
+            });
+          report.steps.push({ actionId: action._id, step: due.step, to, ...(skipped ? { skipped } : {}) });
+          if (!skipped) await updateAlerts(view!, episode.alerts, team, progress.done, now);
+          else more = true;
         }
-
-        const [view] = await toActionViews([action], team, deps.identity);
-        const location =
-          action.location && deps.locationNames ? ((await deps.locationNames([action.location]).catch(() => null))?.get(action.location) ?? null) : null;
-        const info = { step: due.step, unansweredMinutes: Math.max(0, Math.floor((now.getTime() - began) / 60_000)), location };
-        const occurrence = `${episode.occurrence}#${due.step}`;
-        const keys: DeliveryKey[] = [];
-        const results: DeliveryResult[] = [];
-        let to: string[] = [];
-        let skipped: string | undefined;
-
-        if (due.step === 'thread') {
-          for (const alert of episode.alerts) {
-            const showTask = await deps.channels.showTasksIn(team, alert.channel);
-            const key = { kind: ESCALATION_KIND, actionId: action._id, occurrence, recipient: alert.recipient };
-            const message = deps.render.escalation(view!, { now, timezone: deps.timezone, showTask, shared: true }, info);
-            keys.push(key);
-            results.push(await deps.deliverer.deliver(key, alert.channel, { ...message, thread_ts: alert.ts }));
-            to.push(alert.channel);
-          }
-        } else if (due.step === 'seniors') {
-          const shift = currentShift(await shiftsOf(store), now, deps.timezone).shift.name;
-          to = settings.seniors[shift] ?? [];
-          if (!to.length) skipped = `no seniors named for the ${shift} shift`;
-          for (const userId of to) {
-            const key = { kind: ESCALATION_KIND, actionId: action._id, occurrence, recipient: `user:${team}/${userId}` };
-            const message = deps.render.escalation(view!, { now, timezone: deps.timezone, showTask: true, shared: false }, info);
-            keys.push(key);
-            results.push(await deps.deliverer.deliver(key, () => dm(userId), message));
-          }
-        } else {
-          const channel = settings.managersChannel;
-          if (!channel) skipped = 'no managers’ channel set';
-          else {
-            to = [channel];
-            const showTask = await deps.channels.showTasksIn(team, channel);
-            const key = { kind: ESCALATION_KIND, actionId: action._id, occurrence, recipient: `channel:${team}/${channel}` };
-            const message = deps.render.escalation(view!, { now, timezone: deps.timezone, showTask, shared: true }, info);
-            keys.push(key);
-            results.push(await deps.deliverer.deliver(key, channel, message));
-          }
-        }
-
-        // A step waiting on Slack (its rate limit, a claim of another instance) is tried again next minute.
-        if (!skipped && !(await settled(keys, results))) continue;
-        const done: StepDone = { step: due.step, at: now.toISOString(), to, ...(skipped ? { skipped } : {}) };
-        progress.done.push(done);
-        await store.setCursor(cursor, JSON.stringify(progress));
-        // Once per step: a run that finds the step's messages already sent (another instance's, or its own
-        // before a crash) audits it only if that run did not.
-        const audited = (await store.listAudit({ actionId: action._id, verb: 'escalate', limit: 50 })).some(
-          (e) => e.details.step === due.step && e.details.episode === episode.occurrence,
-        );
-        if (!audited)
-          await store.appendAudit({
-            teamId: team,
-            userId: '-',
-            verb: 'escalate',
-            actionId: action._id,
-            details: { step: due.step, to, episode: episode.occurrence, ...(skipped ? { skipped } : {}) },
-          });
-        report.steps.push({ actionId: action._id, step: due.step, to, ...(skipped ? { skipped } : {}) });
-        if (!skipped) await updateAlerts(view!, episode.alerts, team, progress.done, now);
       }
       return report;
     },

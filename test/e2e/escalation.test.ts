@@ -230,15 +230,19 @@ describe('escalation of urgent work (issue 27)', () => {
     expect(await h.app.store.listAudit({ actionId: quiet._id, verb: 'escalate' })).toEqual([]);
   });
 
-  it('skips the seniors when none are named for the shift on, and says so in the audit', async () => {
+  it('skips the seniors when none are named for the shift on (the next step comes at once), and says so in the audit', async () => {
     await h.setTime('2027-06-15T19:30:00Z'); // 20:30 in London: the Night shift
     const f = await urgentAction(h, 'Check on Mr Jones overnight');
-    for (const minutes of [15, 30, 45]) {
-      await minutesAfter(h, f.began, minutes);
-      await escalate(h.app);
-    }
+    await minutesAfter(h, f.began, 15);
+    await escalate(h.app);
     expect(r.threadReminders(f.id)).toHaveLength(1);
+    // Nobody to DM on the Night shift: the managers are told at once, in the seniors' place.
+    await minutesAfter(h, f.began, 30);
+    await escalate(h.app);
     expect(r.seniorDms('priya', f.id)).toHaveLength(0);
+    expect(r.managersPosts(f.id)).toHaveLength(1);
+    await minutesAfter(h, f.began, 45);
+    await escalate(h.app);
     expect(r.managersPosts(f.id)).toHaveLength(1);
     const seniors = (await h.app.store.listAudit({ actionId: f.id, verb: 'escalate' })).find((e) => e.details.step === 'seniors');
     expect(seniors?.details).toMatchObject({ to: [], skipped: 'no seniors named for the Night shift' });

@@ -27,6 +27,12 @@ describe('the escalation ladder: which step is due when', () => {
     expect(dueStep(settings, BEGAN, ['thread'], at(120))).toMatchObject({ step: 'seniors' });
   });
 
+  it('a skipped step (nobody to tell) hands its time on to the next', () => {
+    expect(dueStep(settings, BEGAN, ['thread', 'seniors'], at(30), ['seniors'])).toMatchObject({ step: 'managers', dueAt: at(30) });
+    expect(dueStep(settings, BEGAN, ['thread', 'seniors'], at(29), ['seniors'])).toBeNull();
+    expect(dueStep(settings, BEGAN, ['thread', 'seniors'], at(30), [])).toBeNull();
+  });
+
   it('follows the order and subset admins set, and nothing when off', () => {
     const two = { afterMinutes: 10, steps: ['managers' as const, 'thread' as const] };
     expect(dueStep(two, BEGAN, [], at(10))).toMatchObject({ step: 'managers' });

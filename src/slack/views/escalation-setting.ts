@@ -16,15 +16,16 @@ export function escalationSettingText(view: EscalationView, changed = false): st
     return `${head}Escalation is *off*: an urgent action nobody takes is alerted once and not escalated. Turn it on with \`/care escalation steps thread,seniors,managers\`.`;
   const n = settings.afterMinutes;
   const steps = settings.steps.map((s, i) => `${i + 1}. after ${n * (i + 1)} minutes: ${STEP_WORDS[s]}`);
-  const managers = settings.managersChannel ? `<#${settings.managersChannel}>` : '_not set_ (`/care escalation managers #channel`): that step is skipped';
+  const managers = settings.managersChannel ? `<#${settings.managersChannel}>` : '_not set_ (`/care escalation managers #channel`)';
   const seniors = shifts.map((s) => {
     const people = settings.seniors[s.name] ?? [];
-    return `• ${userText(s.name, 40)}: ${people.length ? people.map((u) => `<@${u}>`).join(' ') : '_nobody named_ (that step is skipped on this shift)'}`;
+    return `• ${userText(s.name, 40)}: ${people.length ? people.map((u) => `<@${u}>`).join(' ') : '_nobody named_'}`;
   });
   const end = ladderEndsAt(settings, 0);
   return [
     `${head}An urgent action that nobody takes, completes or makes not urgent climbs this ladder (each step once, counted from when it became urgent${end ? `; the last at ${end / 60_000} minutes` : ''}):`,
     ...steps,
+    'A step with nobody to tell (no seniors named for the shift on, no managers’ channel) is skipped, and the next comes at once.',
     `Managers’ channel: ${managers}`,
     'Seniors by shift:',
     ...seniors,
