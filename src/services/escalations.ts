@@ -21,7 +21,7 @@
  *   client): "Reminder sent in thread at 10:17", "Escalated to @amelia at 10:32".
  */
 import type { WebClient } from '@slack/web-api';
-import type { CareClient } from '../care/index.js';
+import { type Action, type CareClient, NotFoundError } from '../care/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { Delivery, DeliveryKey, WorkspaceStore } from '../store/index.js';
 import { currentShift } from '../time/shifts.js';
@@ -190,7 +190,18 @@ export function createEscalations(deps: {
           if (!due) break;
 
           // Read it again: whatever happened since the poll (in Slack or the care system) decides.
-          const action = await deps.care.actions.retrieve(episode.actionId, { attributes: [...ACTION_ATTRIBUTES] });
+          let action: Action;
+          try {
+            action = await deps.care.actions.retrieve(episode.actionId, { attributes: [...ACTION_ATTRIBUTES] });
+          } catch (err) {
+            // Deleted in the care system: nothing left to escalate. Anything else: tried again next minute,
+            // without holding back the other actions' steps.
+            if (err instanceof NotFoundError) {
+              report.stopped++;
+              await store.setCursor(cursor, JSON.stringify({ ...progress, stopped: 'gone' }));
+            } else deps.logger.warn('could not read an urgent action to escalate it; trying again next minute', { actionId: episode.actionId, error: err });
+            break;
+          }
           const remembered = await rememberedAssignment(store, action._id);
           const stop = action.completed
             ? 'completed'
