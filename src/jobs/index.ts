@@ -5,6 +5,7 @@ import type { CompletionNotices } from '../services/completion-notices.js';
 import type { CareObservations } from '../services/care-observations.js';
 import type { CreatorNotices } from '../services/creator-notices.js';
 import type { Digests } from '../services/digests.js';
+import type { Escalations } from '../services/escalations.js';
 import type { FirstLook } from '../services/first-look.js';
 import type { HandoverService } from '../services/handovers.js';
 import type { MorningSummaries } from '../services/morning-summaries.js';
@@ -16,6 +17,7 @@ import { cacheSyncJob } from './cache-sync.js';
 import { changesPollJob } from './changes-poll.js';
 import { digestTickJob } from './digest-tick.js';
 import { handoverTickJob } from './handover-tick.js';
+import { escalationTickJob } from './escalation-tick.js';
 import type { JobsObserver } from './observer.js';
 import { everySeconds, everySecondsJustAfter, type Job, type JobKind } from './job.js';
 import { retentionJob } from './retention-tick.js';
@@ -44,6 +46,8 @@ export interface WorkspaceJobsOptions {
   handovers?: HandoverService;
   /** The app's own messages about completed actions, edited down once their retention is over (told what the poll sees). */
   retention?: Retention;
+  /** The escalation of urgent actions nobody takes (a step a minute at most per action). */
+  escalations?: Escalations;
   now: () => Date;
   /** How often the care API is polled for completions and urgent changes (default 60 s). */
   pollSeconds: number;
@@ -69,6 +73,8 @@ export function workspaceJobKinds(pollSeconds: number) {
     // At start too: a shift change missed while the app was down is handed over when it comes back (the latest only).
     // Every workspace's shift change may be the same minute (19:00): many at once, like digests at 08:00.
     handovers: { name: 'handovers', schedule: '0 * * * * *', runOnStart: true, concurrency: 64 },
+    // Every minute, 30 s after the poll's tick (so a change the poll saw stops a step due that minute).
+    escalations: { name: 'escalations', schedule: '30 * * * * *' },
     // At start too: the first run of a workspace takes the app's first look (what is already so is not news).
     poll: { name: 'changes-poll', schedule: everySeconds(pollSeconds), runOnStart: true },
     // Each instance's own read of the feed for its read cache, just after each poll tick, without a lease.
@@ -85,6 +91,7 @@ export function workspaceJobs(o: WorkspaceJobsOptions): Job[] {
     digestTickJob(kinds.digests, { digests: o.digests, now: o.now }),
     summaryTickJob(kinds.summaries, { summaries: o.summaries, now: o.now }),
     ...(o.handovers ? [handoverTickJob(kinds.handovers, { handovers: o.handovers, now: o.now })] : []),
+    ...(o.escalations ? [escalationTickJob(kinds.escalations, { escalations: o.escalations, now: o.now })] : []),
     changesPollJob(kinds.poll, {
       care: o.care,
       store: o.store,

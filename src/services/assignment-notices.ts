@@ -57,6 +57,11 @@ const cursorName = (actionId: string) => `assignment:${actionId}`;
 export const assignmentCursor = cursorName;
 const timeOf = (value: string | null | undefined) => parseApiDateTime(value)?.getTime();
 
+/** What the app remembers of an action's assignment (null: nothing yet); the escalation job reads it. */
+export async function rememberedAssignment(store: Pick<WorkspaceStore, 'getCursor'>, actionId: string): Promise<Assignment | null> {
+  return parseAssignment(await store.getCursor(cursorName(actionId)));
+}
+
 export function parseAssignment(value: string | null): Assignment | null {
   if (!value) return null;
   try {

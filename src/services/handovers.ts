@@ -22,14 +22,13 @@ import type { Deliverer, DeliveryResult, OutgoingMessage } from './delivery.js';
 import { type HandoverChannel, handoverChannels, saveHandoverChannels, showTasksNow } from './handover-channels.js';
 import { type HandoverContent, type HandoverShifts, handoverContent, openReason } from './handover-content.js';
 import type { Actor, IdentityService } from './identity.js';
+import { managersChannelOf } from './escalation-settings.js';
 import { shiftsOf } from './shift-settings.js';
 
 /** Not accepted this long after the post (or the shift change, if later): the managers are told. */
 export const ACCEPT_WITHIN_MS = 30 * 60_000;
 /** A carer's own part of the handover leads their Home tab this long into a shift. */
 export const HOME_HANDOVER_MS = 2 * 60 * 60_000;
-/** The escalation setting (written by the escalation feature): `managersChannel` is where managers are told. */
-export const ESCALATION_SETTING = 'escalation';
 
 /** Where a handover post is, as its button carries it. */
 export interface HandoverRef {
@@ -148,16 +147,8 @@ export function createHandovers(deps: {
   }
 
   async function managersOf(): Promise<{ channel: string } | { admins: string[] }> {
-    const row = await store.getHomeSetting(ESCALATION_SETTING).catch(() => null);
-    if (row) {
-      try {
-        const value = JSON.parse(row.value) as { managersChannel?: unknown };
-        if (typeof value.managersChannel === 'string' && value.managersChannel) return { channel: value.managersChannel };
-      } catch {
-        // not readable: the admins are told
-      }
-    }
-    return { admins: identity.adminIds() };
+    const channel = await managersChannelOf(store).catch(() => undefined);
+    return channel ? { channel } : { admins: identity.adminIds() };
   }
 
   /** Tell the managers once that the handover in `ch` was not accepted in time. */

@@ -90,4 +90,27 @@ export interface MessageRenderers {
   morningSummary(c: SummaryContent, ctx: RenderContext): OutgoingMessage;
   /** What a post or DM about a completed action is edited down to once its retention is over: no task, no buttons. */
   redacted(action: { actionId: string; actionNo: string }): OutgoingMessage;
+  /**
+   * An urgent alert with the escalation steps taken so far ("Escalated to @amelia at 10:32"): the alert post,
+   * updated. `current`: the post's blocks as Slack holds them (only the escalation line is changed, so a row
+   * such as "Snoozed by @x · Undo" stays); without them, the alert drawn afresh.
+   */
+  escalatedAlert?(a: ActionView, ctx: RenderContext, steps: EscalationLine[], current?: unknown[]): OutgoingMessage;
+  /** The escalation of an urgent action nobody took: a reminder in its alert's thread, a senior's DM, the managers' post. */
+  escalation?(a: ActionView, ctx: RenderContext, info: EscalationInfo): OutgoingMessage;
+}
+
+/** One escalation step shown on the alert: where it went and when. */
+export interface EscalationLine {
+  step: 'thread' | 'seniors' | 'managers';
+  /** Slack user ids (seniors) or channel ids (thread, managers). */
+  to: string[];
+  at: Date;
+}
+
+/** What an escalation message says besides the action: which step, how long unanswered, where. */
+export interface EscalationInfo {
+  step: 'thread' | 'seniors' | 'managers';
+  unansweredMinutes: number;
+  location: string | null;
 }

@@ -7,6 +7,7 @@ import type { ChannelSetup } from '../services/channel-setup.js';
 import type { DirectoryService } from '../services/directory.js';
 import type { EvidenceExport } from '../services/evidence/evidence-export.js';
 import type { HandoverService } from '../services/handovers.js';
+import type { EscalationSettingsService } from '../services/escalation-settings.js';
 import type { IdentityService } from '../services/identity.js';
 import type { SlackProfiles } from '../services/slack-profiles.js';
 import type { StatusService } from '../services/status.js';
@@ -60,6 +61,8 @@ export interface SlackDeps {
   summaries: SummarySettings;
   /** Admins' evidence export (`/care evidence`): a CSV into their DM. */
   evidence: EvidenceExport;
+  /** The care home's escalation ladder (`/care escalation`, admins). */
+  escalation?: EscalationSettingsService;
   /** The WebClient listeners post with (same token and API URL as Bolt's). */
   slack: WebClient;
   logger: Logger;

@@ -176,6 +176,8 @@ export const BlockIds = {
   taskNotice: 'task_notice',
   /** The reply to `/care digest here … --show-tasks` in a public channel: the button that shows task text there. */
   showTasks: 'show_tasks',
+  /** An urgent alert's escalation lines ("Escalated to @amelia at 10:32"), after its buttons. */
+  escalated: (actionId: string) => `escalated_${actionId}`,
 } as const;
 
 // ---- connecting a workspace's care account (App Home card and form) ----

@@ -25,6 +25,8 @@ import { createCreatorNotices } from '../services/creator-notices.js';
 import type { Deliverer } from '../services/delivery.js';
 import { createDigests, type Digests } from '../services/digests.js';
 import { createDirectoryService } from '../services/directory.js';
+import { createEscalationSettings } from '../services/escalation-settings.js';
+import { createEscalations } from '../services/escalations.js';
 import { createIdentityService, type IdentityService } from '../services/identity.js';
 import { createMorningSummaries } from '../services/morning-summaries.js';
 import { createReadCaches, type ReadCaches, type ReadCacheSettings } from '../services/read-cache/read-caches.js';
@@ -47,6 +49,7 @@ import { assignmentNotice } from '../slack/views/assignment-notice.js';
 import { changeNotice } from '../slack/views/change-notice.js';
 import { renderDigest } from '../slack/views/digest.js';
 import { renderHandover, renderNotAccepted } from '../slack/views/handover.js';
+import { escalatedAlert, escalationMessage } from '../slack/views/escalation.js';
 import { renderMorningSummary } from '../slack/views/morning-summary.js';
 import { completionNotice, creatorNotice, urgentAlert } from '../slack/views/notices.js';
 import { redactedMessage } from '../slack/views/redacted.js';
@@ -150,6 +153,8 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     digest: renderDigest,
     morningSummary: renderMorningSummary,
     redacted: redactedMessage,
+    escalatedAlert: (a, ctx, lines, current) => escalatedAlert(linked(a), ctx, lines, current),
+    escalation: (a, ctx, info) => escalationMessage(linked(a), ctx, info),
   };
   const notices = createCompletionNotices({
     care,
@@ -267,6 +272,22 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     },
   });
   const names = createWorkspaceNames({ slack, now: () => now().getTime() });
+  // Urgent actions nobody takes climb the ladder admins set (`/care escalation`).
+  const escalations = createEscalations({
+    store,
+    care,
+    identity,
+    channels,
+    deliverer,
+    render: { escalatedAlert: render.escalatedAlert!, escalation: render.escalation! },
+    slack: jobSlack,
+    teamId: team,
+    timezone: spec.timezone,
+    // Slack allows a distributed app one history read a minute: its alerts are drawn afresh instead.
+    readAlertPosts: shared.slackPacer.distribution !== 'distributed',
+    locationNames: (ids) => directory.locationNames(ids),
+    logger: logger.child({ component: 'escalations' }),
+  });
   const channelSetup = createChannelSetup({ store, identity, channels, directory, digests, names, timezone: spec.timezone, now });
   const evidence = createEvidenceExport({
     care,
@@ -290,6 +311,7 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     handovers,
     names,
     summaries: createSummarySettings({ store, identity, profiles, now }),
+    escalation: createEscalationSettings({ store, identity, channels, names }),
     slack,
     logger,
     now,
@@ -334,6 +356,7 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     summaries,
     handovers,
     retention,
+    escalations,
     now,
     pollSeconds,
     overlapMs: shared.overlapMs,

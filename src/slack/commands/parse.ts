@@ -5,6 +5,7 @@ import { parseClockTime } from '../../time/clock-time.js';
 import type { DueWindowName } from '../../time/due-windows.js';
 import { isCareId } from '../ids.js';
 import { parseWorkspaceCommand, type WorkspaceCommand } from './workspace-parse.js';
+import { parseEscalation, type EscalationCommand } from './escalation-parse.js';
 
 export type Command =
   | { kind: 'help' }
@@ -33,6 +34,8 @@ export type Command =
   | { kind: 'evidence'; from?: string; to?: string; location?: string; withTasks: boolean }
   /** The set-up words (`admins`, `settings`, `connect`): workspace-parse.ts. */
   | { kind: 'workspace'; command: WorkspaceCommand }
+  /** `/care escalation …` (admins): escalation-parse.ts. */
+  | { kind: 'escalation'; command: EscalationCommand }
   | { kind: 'error'; message: string };
 
 export const USAGE = {
@@ -136,6 +139,10 @@ export function parseCommand(input: string): Command {
       return parseSummary(tail);
     case 'evidence':
       return parseEvidence(rest);
+    case 'escalation': {
+      const parsed = parseEscalation(rest);
+      return 'error' in parsed ? error(parsed.error) : { kind: 'escalation', command: parsed };
+    }
     case '?':
       return rest.length ? { kind: 'new', task: text, implied: true } : { kind: 'help' };
     default: {
@@ -173,6 +180,7 @@ const SUB_COMMANDS = [
   'routes',
   'summary',
   'evidence',
+  'escalation',
   'admins',
   'settings',
   'connect',

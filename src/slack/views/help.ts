@@ -64,6 +64,7 @@ export function helpBlocks(state: HelpState): Block[] {
           '`/care digest off|list|now` · `/care route &lt;group&gt; #channel` · `/care routes`',
           '`/care evidence [from YYYY-MM-DD] [to YYYY-MM-DD] [location &lt;name&gt;] [--with-tasks]` — a CSV of the actions due then, sent to your DM',
           '`/care handover here [--show-tasks [--public]]` (a post at each shift change, with Accept handover) · `/care handover off|list`',
+          '`/care escalation` · `/care escalation after &lt;minutes&gt;|steps thread,seniors,managers|off|managers #channel|seniors &lt;shift&gt; @person…` — how urgent actions nobody takes are escalated',
           ...setUpLines(state.setUp),
         ].join('\n'),
       ),

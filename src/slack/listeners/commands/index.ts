@@ -12,6 +12,7 @@ import { digestHere, digestList, digestNow, digestOff, route, routeOff, routes }
 import { literature, locations } from './directory.js';
 import { evidence } from './evidence.js';
 import { handoverHere, handoverList, handoverOff } from './handover.js';
+import { escalation } from './escalation.js';
 import type { CommandHandler, CommandKind } from './handler.js';
 import { summaryOff, summarySet, summaryShow } from './summary.js';
 import { depsOf, workspaceOf } from '../../workspace-on-context.js';
@@ -51,6 +52,7 @@ const HANDLERS: { [K in CommandKind]: CommandHandler<K> } = {
   'summary-off': summaryOff,
   evidence,
   workspace,
+  escalation,
 };
 
 function handle(cmd: Command & { kind: CommandKind }, ctx: CommandContext, deps: SlackDeps): Promise<void> {
