@@ -35,6 +35,7 @@ import { multiWorkspaceRegistry } from './workspaces/registry.js';
 import { storeForWorkspace } from './workspaces/scoped-store.js';
 import { workspaceSlack } from './workspaces/workspace-slack.js';
 import { adminReason } from './services/workspace-admins.js';
+import { DEFAULT_RETENTION_DAYS } from './services/retention.js';
 import type { SelfServiceSetup } from './slack/listeners/commands/workspace-answers.js';
 
 export interface MultiAppSettings extends Omit<AppSettings, 'slack' | 'care' | 'adminSlackUserIds'> {
@@ -108,6 +109,7 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
     defaults: {
       timezone: settings.timezone,
       careWebUrl: settings.careWebUrl,
+      retentionDays: settings.retentionDays,
       rateLimitPerSecond: settings.care?.rateLimitPerSecond,
       careConnections: settings.care?.connections ?? 2,
     },
@@ -143,7 +145,7 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
     await slackFor(workspaceId, lookup.installation.bot.token).views.publish({ user_id: userId, view: (await setupHome(workspaceId, userId, true)) as never });
   };
   const reasonFor = (workspaceId: string, userId: string) => adminReason({ store, slackFor }, workspaceId, userId);
-  const defaults = { timezone: settings.timezone, careWebUrl: settings.careWebUrl };
+  const defaults = { timezone: settings.timezone, careWebUrl: settings.careWebUrl, retentionDays: settings.retentionDays ?? DEFAULT_RETENTION_DAYS };
   // Connecting the care account, settings, admins and uninstalling: the service writes their audit rows.
   const setup = createWorkspaceSetup({
     store,

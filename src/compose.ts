@@ -9,6 +9,7 @@ import type { Logger } from './logging/logger.js';
 import { type AppMetrics, createAppMetrics, type MetricsSettings } from './metrics/index.js';
 import type { CompletionNotices } from './services/completion-notices.js';
 import type { Digests } from './services/digests.js';
+import type { RetentionDays } from './services/retention.js';
 import type { ReadCaches, ReadCacheSettings } from './services/read-cache/read-caches.js';
 import { createSlackApp, type SlackApp } from './slack/app.js';
 import type { SlackDeps } from './slack/deps.js';
@@ -38,6 +39,8 @@ export interface AppSettings {
   care: { baseUrl: string; accountId: string; apiKey: string; apiSecret: string; rateLimitPerSecond?: number };
   /** CARE_WEB_URL: cards link to the action in the care system's web app ({id}, {no}); none when unset. */
   careWebUrl?: string | undefined;
+  /** RETENTION_DAYS: days after completion the app's own messages about an action are edited down (0 at once, 'off' never; default 30). */
+  retentionDays?: RetentionDays | undefined;
   /**
    * `sharedClock`: for tests only, the clock claims and leases are judged by instead of the database's
    * (the e2e harness moves one clock for the app, the care system, Slack and the ledger).
@@ -91,7 +94,7 @@ export interface ComposedApp extends Deployment {
 
 /** What single- and multi-workspace start-ups build alike: the store, metrics, this instance's name, the shared settings. */
 export async function composeShared(
-  settings: Omit<AppSettings, 'slack' | 'care' | 'careWebUrl' | 'timezone' | 'adminSlackUserIds'> & {
+  settings: Omit<AppSettings, 'slack' | 'care' | 'careWebUrl' | 'retentionDays' | 'timezone' | 'adminSlackUserIds'> & {
     slack: Pick<AppSettings['slack'], 'signingSecret' | 'apiUrl' | 'lookupFailureTtlMs' | 'distribution' | 'paced'>;
     keyRing?: KeyRing | undefined;
   },
@@ -142,6 +145,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
       care: settings.care,
       timezone: settings.timezone,
       careWebUrl: settings.careWebUrl,
+      retentionDays: settings.retentionDays,
       admins: { configured: settings.adminSlackUserIds },
     },
   );

@@ -56,6 +56,18 @@ const EnvSchema = z.object({
     ctx.addIssue({ code: 'custom', message: parsed.problem });
     return z.NEVER;
   }),
+  // Days after an action is completed that the app's own posts and DMs about it are edited down to a neutral
+  // line: 0 at once, off never (many workspaces: the default until a workspace sets its own).
+  RETENTION_DAYS: z
+    .string()
+    .default('30')
+    .transform((v, ctx) => {
+      const word = v.trim().toLowerCase();
+      if (word === 'off') return 'off' as const;
+      if (/^\d{1,4}$/.test(word) && Number(word) <= 3650) return Number(word);
+      ctx.addIssue({ code: 'custom', message: 'must be a whole number of days from 0 to 3650 (0: at once), or off to keep messages' });
+      return z.NEVER;
+    }),
   CARE_RATE_LIMIT: z.coerce.number().int('must be a whole number').positive('must be above 0').default(10),
   DATABASE_URL: optionalString.refine(
     (v) => v === undefined || /^(postgres|postgresql):\/\//.test(v),

@@ -36,6 +36,7 @@ async function main(): Promise<void> {
     store: { databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR },
     timezone: config.APP_TIMEZONE,
     careWebUrl: config.CARE_WEB_URL,
+    retentionDays: config.RETENTION_DAYS,
     logger,
     jobs: { pollSeconds: config.COMPLETION_POLL_SECONDS, instanceId: config.INSTANCE_ID },
     metrics: { port: config.METRICS_PORT, token: config.METRICS_TOKEN, processMetrics: true },

@@ -15,6 +15,24 @@ describe('configuration from env', () => {
     const c = loadConfig(good);
     expect(c).toMatchObject({ PORT: 3000, APP_TIMEZONE: 'Europe/London', DATA_DIR: './data', LOG_LEVEL: 'info', ADMIN_SLACK_USER_IDS: [] });
     expect(c.DATABASE_URL).toBeUndefined();
+    expect(c.RETENTION_DAYS).toBe(30);
+  });
+
+  it('reads RETENTION_DAYS as days (0: at once) or off, and says what it takes otherwise', () => {
+    expect(loadConfig({ ...good, RETENTION_DAYS: '0' }).RETENTION_DAYS).toBe(0);
+    expect(loadConfig({ ...good, RETENTION_DAYS: ' 90 ' }).RETENTION_DAYS).toBe(90);
+    expect(loadConfig({ ...good, RETENTION_DAYS: 'off' }).RETENTION_DAYS).toBe('off');
+    for (const bad of ['-1', 'forever', '4000', '1.5']) {
+      let err: unknown;
+      try {
+        loadConfig({ ...good, RETENTION_DAYS: bad });
+      } catch (e) {
+        err = e;
+      }
+      expect((err as ConfigError).problems, bad).toEqual([
+        expect.stringMatching(/^RETENTION_DAYS must be a whole number of days from 0 to 3650 \(0: at once\), or off/),
+      ]);
+    }
   });
 
   it('names every missing or invalid variable on its own line, without echoing secrets', () => {

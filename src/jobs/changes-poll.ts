@@ -2,7 +2,10 @@ import type { CareClient } from '../care/index.js';
 import type { AssignmentNotices } from '../services/assignment-notices.js';
 import type { ChangeNotices } from '../services/change-notices.js';
 import type { CompletionNotices } from '../services/completion-notices.js';
+import type { CareObservations } from '../services/care-observations.js';
+import type { CreatorNotices } from '../services/creator-notices.js';
 import type { FirstLook } from '../services/first-look.js';
+import type { Retention } from '../services/retention.js';
 import { CHANGES_CURSOR, CHANGES_LAST_RUN_CURSOR, type LastPollRun } from '../services/poll-cursors.js';
 import { changedPages } from '../services/changes-feed.js';
 import type { ChangesObserver } from '../services/read-cache/change-sync.js';
@@ -59,6 +62,10 @@ export function changesPollJob(
     urgent: UrgentAlerts;
     assignments: AssignmentNotices;
     changes?: ChangeNotices;
+    /** The creator (through Slack) of each completed action is told, once per completion. */
+    creators?: CreatorNotices;
+    /** What happened in the care system, written to the audit for each action's history (before the memories below move on). */
+    observations?: CareObservations;
     /** The app's first look at the care system: what was already so then is not news (services/first-look.ts). */
     firstLook: FirstLook;
     overlapMs: number;
@@ -68,6 +75,8 @@ export function changesPollJob(
     onPolled?: ((newestModifiedMs: number) => void) | undefined;
     /** The instance's action cache: every page read, and each complete run (see read-cache/change-sync.ts). */
     cacheFeed?: ChangesObserver;
+    /** Told every action read: when each was completed (or opened again), for the retention of the app's messages. */
+    retention?: Pick<Retention, 'observe'>;
   },
 ): Job {
   /**
@@ -113,12 +122,15 @@ export function changesPollJob(
         // The cursor moves only once the whole page is done.
         await eachWithLimit(page.items, PAGE_CONCURRENCY, async (action) => {
           report.seen++;
+          await deps.observations?.observe(action);
           if (action.completed && action.notify_on_complete?.length) {
             report.completions++;
             await deps.notices.deliver(action);
           }
+          if (action.completed) await deps.creators?.deliver(action);
           await deps.urgent.consider(action, subscriptions);
           await deps.assignments.consider(action);
+          await deps.retention?.observe(action);
         });
         newest = Math.max(newest, page.newestMs);
         if (!page.more) {
@@ -138,6 +150,7 @@ export function changesPollJob(
       await deps.urgent.retryUnfinished(subscriptions);
       await deps.assignments.retryUnfinished();
       await deps.changes?.retryUnfinished();
+      await deps.creators?.retryUnfinished();
       deps.onPolled?.(Math.max(newest, cursor));
       return report;
     },

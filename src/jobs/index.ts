@@ -2,17 +2,25 @@ import type { CareClient } from '../care/index.js';
 import type { AssignmentNotices } from '../services/assignment-notices.js';
 import type { ChangeNotices } from '../services/change-notices.js';
 import type { CompletionNotices } from '../services/completion-notices.js';
+import type { CareObservations } from '../services/care-observations.js';
+import type { CreatorNotices } from '../services/creator-notices.js';
 import type { Digests } from '../services/digests.js';
+import type { Escalations } from '../services/escalations.js';
 import type { FirstLook } from '../services/first-look.js';
+import type { HandoverService } from '../services/handovers.js';
 import type { MorningSummaries } from '../services/morning-summaries.js';
+import type { Retention } from '../services/retention.js';
 import type { ChangeSync } from '../services/read-cache/change-sync.js';
 import type { UrgentAlerts } from '../services/urgent-alerts.js';
 import type { WorkspaceStore } from '../store/index.js';
 import { cacheSyncJob } from './cache-sync.js';
 import { changesPollJob } from './changes-poll.js';
 import { digestTickJob } from './digest-tick.js';
+import { handoverTickJob } from './handover-tick.js';
+import { escalationTickJob } from './escalation-tick.js';
 import type { JobsObserver } from './observer.js';
 import { everySeconds, everySecondsJustAfter, type Job, type JobKind } from './job.js';
+import { retentionJob } from './retention-tick.js';
 import { summaryTickJob } from './summary-tick.js';
 
 /** What one workspace's jobs are built from. */
@@ -25,11 +33,21 @@ export interface WorkspaceJobsOptions {
   assignments: AssignmentNotices;
   /** DMs to assignees about changes others made through Slack (retried with the poll). */
   changes?: ChangeNotices;
+  /** DMs to whoever created an action through Slack when it is completed (found and retried by the poll). */
+  creators?: CreatorNotices;
+  /** Changes seen in the care system, written to the audit for each action's history. */
+  observations?: CareObservations;
   /** The app's first look at the care system (taken by the first poll). */
   firstLook: FirstLook;
   digests: Digests;
   /** Each person's own morning summary DM. */
   summaries: MorningSummaries;
+  /** Handover posts at shift changes, and the managers told of one not accepted. */
+  handovers?: HandoverService;
+  /** The app's own messages about completed actions, edited down once their retention is over (told what the poll sees). */
+  retention?: Retention;
+  /** The escalation of urgent actions nobody takes (a step a minute at most per action). */
+  escalations?: Escalations;
   now: () => Date;
   /** How often the care API is polled for completions and urgent changes (default 60 s). */
   pollSeconds: number;
@@ -52,10 +70,17 @@ export function workspaceJobKinds(pollSeconds: number) {
     // little CPU: many workspaces at once, or at 08:00 the last of 1,000 waits ten minutes (bench/tenants.ts).
     digests: { name: 'digests', schedule: '0 * * * * *', runOnStart: true, concurrency: 64 },
     summaries: { name: 'summaries', schedule: '0 * * * * *', runOnStart: true },
+    // At start too: a shift change missed while the app was down is handed over when it comes back (the latest only).
+    // Every workspace's shift change may be the same minute (19:00): many at once, like digests at 08:00.
+    handovers: { name: 'handovers', schedule: '0 * * * * *', runOnStart: true, concurrency: 64 },
+    // Every minute, 30 s after the poll's tick (so a change the poll saw stops a step due that minute).
+    escalations: { name: 'escalations', schedule: '30 * * * * *' },
     // At start too: the first run of a workspace takes the app's first look (what is already so is not news).
     poll: { name: 'changes-poll', schedule: everySeconds(pollSeconds), runOnStart: true },
     // Each instance's own read of the feed for its read cache, just after each poll tick, without a lease.
     cacheSync: { name: 'read-cache-sync', schedule: everySecondsJustAfter(pollSeconds), runOnStart: true, local: true },
+    // Every ten minutes: messages of actions whose retention is over edited down (exactly once, paced; services/retention.ts).
+    retention: { name: 'retention', schedule: '30 */10 * * * *' },
   } satisfies Record<string, JobKind>;
 }
 
@@ -65,6 +90,8 @@ export function workspaceJobs(o: WorkspaceJobsOptions): Job[] {
   return [
     digestTickJob(kinds.digests, { digests: o.digests, now: o.now }),
     summaryTickJob(kinds.summaries, { summaries: o.summaries, now: o.now }),
+    ...(o.handovers ? [handoverTickJob(kinds.handovers, { handovers: o.handovers, now: o.now })] : []),
+    ...(o.escalations ? [escalationTickJob(kinds.escalations, { escalations: o.escalations, now: o.now })] : []),
     changesPollJob(kinds.poll, {
       care: o.care,
       store: o.store,
@@ -72,12 +99,16 @@ export function workspaceJobs(o: WorkspaceJobsOptions): Job[] {
       urgent: o.urgent,
       assignments: o.assignments,
       ...(o.changes ? { changes: o.changes } : {}),
+      ...(o.creators ? { creators: o.creators } : {}),
+      ...(o.observations ? { observations: o.observations } : {}),
       firstLook: o.firstLook,
       overlapMs: o.overlapMs ?? 5 * 60_000,
       now: o.now,
       onPolled: (newest) => o.observer?.polled?.(o.now().getTime() - newest),
       ...(o.cacheSync ? { cacheFeed: o.cacheSync } : {}),
+      ...(o.retention ? { retention: o.retention } : {}),
     }),
+    ...(o.retention ? [retentionJob(kinds.retention, { retention: o.retention })] : []),
     ...(o.cacheSync ? [cacheSyncJob(kinds.cacheSync, { sync: o.cacheSync })] : []),
   ];
 }

@@ -59,9 +59,16 @@ export interface Assignment {
 }
 
 const cursorName = (actionId: string) => `assignment:${actionId}`;
+/** Where an action's remembered assignment is kept (the changes poll's observations read it too). */
+export const assignmentCursor = cursorName;
 const timeOf = (value: string | null | undefined) => parseApiDateTime(value)?.getTime();
 
-function parse(value: string | null): Assignment | null {
+/** What the app remembers of an action's assignment (null: nothing yet); the escalation job reads it. */
+export async function rememberedAssignment(store: Pick<WorkspaceStore, 'getCursor'>, actionId: string): Promise<Assignment | null> {
+  return parseAssignment(await store.getCursor(cursorName(actionId)));
+}
+
+export function parseAssignment(value: string | null): Assignment | null {
   if (!value) return null;
   try {
     const v = JSON.parse(value) as Partial<Assignment>;
@@ -154,7 +161,7 @@ export function createAssignmentNotices(deps: {
   const notices: AssignmentNotices = {
     async consider(action, change) {
       const name = cursorName(action._id);
-      const current = parse(await deps.store.getCursor(name));
+      const current = parseAssignment(await deps.store.getCursor(name));
       const news = !current && !change ? await deps.firstLook.isNews(action) : false;
       const next = nextAssignment(current, action, change, deps.now().toISOString(), news);
       if (next) await deps.store.setCursor(name, JSON.stringify(next));
@@ -173,7 +180,7 @@ export function createAssignmentNotices(deps: {
     async quietly(current, to, by) {
       const name = cursorName(current._id);
       const before = await deps.store.getCursor(name);
-      const was = parse(before);
+      const was = parseAssignment(before);
       const at = deps.now().toISOString();
       // `seen` now: a read of the version before the move (the poll, meanwhile) is history, not news.
       await deps.store.setCursor(name, JSON.stringify({ to, since: at, seen: at, by, quiet: true } satisfies Assignment));
@@ -212,7 +219,7 @@ export function createAssignmentNotices(deps: {
       for (const [actionId, rows] of byAction) {
         try {
           const action = actions.get(actionId);
-          const assignment = parse(await deps.store.getCursor(cursorName(actionId)));
+          const assignment = parseAssignment(await deps.store.getCursor(cursorName(actionId)));
           const why = !action
             ? 'the action no longer exists in the care system'
             : action.completed

@@ -28,6 +28,8 @@ export interface DirectoryService {
   groupNames(ids: string[]): Promise<Map<string, string>>;
   /** One group by exact (case-insensitive) name. */
   groupByName(name: string): Promise<{ id: string; name: string } | null>;
+  /** Names of these locations (kept as reference data). */
+  locationNames(ids: string[]): Promise<Map<string, string>>;
 }
 
 /**
@@ -52,6 +54,7 @@ export function createDirectoryService(deps: { care: CareClient; reference: Refe
   }
 
   return {
+    locationNames,
     locations: (words) =>
       reference.get(key('locations', words.trim().toLowerCase()), async () => {
         const items = await care.locations.collect({

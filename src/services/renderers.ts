@@ -78,6 +78,8 @@ export interface RenderedDigest {
 export interface MessageRenderers {
   completionNotice(a: ActionView, ctx: RenderContext, groups: string[]): OutgoingMessage;
   urgentAlert(a: ActionView, ctx: RenderContext): OutgoingMessage;
+  /** A DM to whoever created the action through Slack: it was completed (the view says by whom). */
+  creatorNotice(a: ActionView, ctx: RenderContext): OutgoingMessage;
   /** A DM to an action's new assignee; `by`: the Slack user who assigned it, null when made in the care system. */
   assignmentNotice(a: ActionView, ctx: RenderContext, assignment: { by: string | null }): OutgoingMessage;
   /** A DM to an action's assignee: someone else (`by`, a Slack user) completed, reopened, took or snoozed it (or undid their snooze) through Slack. */
@@ -86,4 +88,29 @@ export interface MessageRenderers {
   digest(c: DigestContent, ctx: RenderContext, options: { postWhenEmpty: boolean }): RenderedDigest | null;
   /** A person's morning summary DM (a short "nothing due" when empty, so they know it runs). */
   morningSummary(c: SummaryContent, ctx: RenderContext): OutgoingMessage;
+  /** What a post or DM about a completed action is edited down to once its retention is over: no task, no buttons. */
+  redacted(action: { actionId: string; actionNo: string }): OutgoingMessage;
+  /**
+   * An urgent alert with the escalation steps taken so far ("Escalated to @amelia at 10:32"): the alert post,
+   * updated. `current`: the post's blocks as Slack holds them (only the escalation line is changed, so a row
+   * such as "Snoozed by @x · Undo" stays); without them, the alert drawn afresh.
+   */
+  escalatedAlert?(a: ActionView, ctx: RenderContext, steps: EscalationLine[], current?: unknown[]): OutgoingMessage;
+  /** The escalation of an urgent action nobody took: a reminder in its alert's thread, a senior's DM, the managers' post. */
+  escalation?(a: ActionView, ctx: RenderContext, info: EscalationInfo): OutgoingMessage;
+}
+
+/** One escalation step shown on the alert: where it went and when. */
+export interface EscalationLine {
+  step: 'thread' | 'seniors' | 'managers';
+  /** Slack user ids (seniors) or channel ids (thread, managers). */
+  to: string[];
+  at: Date;
+}
+
+/** What an escalation message says besides the action: which step, how long unanswered, where. */
+export interface EscalationInfo {
+  step: 'thread' | 'seniors' | 'managers';
+  unansweredMinutes: number;
+  location: string | null;
 }

@@ -48,7 +48,10 @@ export interface Urgency {
   seen: string;
 }
 
-const episodeCursor = (actionId: string) => `urgent-episode:${actionId}`;
+/** Where an action's urgency is remembered (the escalation job reads it too). */
+export const episodeCursor = (actionId: string) => `urgent-episode:${actionId}`;
+/** Where an action's remembered urgency is kept (the changes poll's observations read it too). */
+export const urgencyCursor = episodeCursor;
 const timeOf = (value: string | null | undefined) => parseApiDateTime(value)?.getTime() ?? 0;
 
 /** The stored urgency; older rows held the episode's occurrence alone ('' when not urgent). */

@@ -24,7 +24,9 @@ import { registerReassignWorkButton } from './listeners/actions/reassign-work.js
 import { registerHomeLocationMenu } from './listeners/actions/home-location.js';
 import { registerUndoButton } from './listeners/actions/undo.js';
 import { registerViewButton } from './listeners/actions/view-card.js';
+import { registerHistoryButton } from './listeners/actions/history.js';
 import { registerShowTasksButton } from './listeners/actions/show-tasks.js';
+import { registerHandoverAcceptButton } from './listeners/actions/handover-accept.js';
 import { registerUnlinkButton } from './listeners/actions/unlink.js';
 import { registerCareCommand } from './listeners/commands/index.js';
 import { registerAppHomeOpened } from './listeners/events/app-home-opened.js';
@@ -151,6 +153,7 @@ export function createSlackApp(options: SlackAppOptions, deps?: SlackDeps): Slac
   registerCareCommand(app);
   registerCompleteReopen(app);
   registerViewButton(app);
+  registerHistoryButton(app);
   registerUndoButton(app);
   registerTakeItButton(app);
   registerReassignWorkButton(app);
@@ -166,6 +169,7 @@ export function createSlackApp(options: SlackAppOptions, deps?: SlackDeps): Slac
   registerShareLiterature(app);
   registerUnlinkButton(app);
   registerShowTasksButton(app);
+  registerHandoverAcceptButton(app);
   registerRetryDeliveryButton(app);
   registerLinkRequestButtons(app);
   registerMoreOptionsButton(app);

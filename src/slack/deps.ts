@@ -1,9 +1,13 @@
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../logging/logger.js';
+import type { ActionHistoryService } from '../services/action-history.js';
 import type { ActionsService } from '../services/actions.js';
 import type { ChannelPolicy } from '../services/channel-policy.js';
 import type { ChannelSetup } from '../services/channel-setup.js';
 import type { DirectoryService } from '../services/directory.js';
+import type { EvidenceExport } from '../services/evidence/evidence-export.js';
+import type { HandoverService } from '../services/handovers.js';
+import type { EscalationSettingsService } from '../services/escalation-settings.js';
 import type { IdentityService } from '../services/identity.js';
 import type { ReassignService } from '../services/reassign.js';
 import type { HomeFilters } from '../services/home-filters.js';
@@ -43,16 +47,24 @@ export interface HomeQueue {
  */
 export interface SlackDeps {
   actions: ActionsService;
+  /** An action's life as the app knows it (the History button). */
+  history: ActionHistoryService;
   identity: IdentityService;
   directory: DirectoryService;
   profiles: SlackProfiles;
   channels: ChannelPolicy;
   /** Admins' per-channel set-up: digests and group routes. */
   channelSetup: ChannelSetup;
+  /** Handover at shift changes: the channels (admins), Accept handover, a carer's own part on the Home tab. */
+  handovers: HandoverService;
   /** The workspace's channels and people by the names people type. */
   names: WorkspaceNames;
   /** Each person's own morning summary setting. */
   summaries: SummarySettings;
+  /** Admins' evidence export (`/care evidence`): a CSV into their DM. */
+  evidence: EvidenceExport;
+  /** The care home's escalation ladder (`/care escalation`, admins). */
+  escalation?: EscalationSettingsService;
   /** The WebClient listeners post with (same token and API URL as Bolt's). */
   slack: WebClient;
   logger: Logger;

@@ -27,6 +27,8 @@ export const ActionIds = {
   moreOptions: 'care_form_more',
   /** Where task text is hidden (shared channels): show the full card to the clicker only. */
   view: 'care_view',
+  /** An action's life (created, assigned, snoozed, completed, …) in a modal for the clicker only. Value: the action Id. */
+  history: 'care_history',
   /** Assign an unassigned (or urgent) action to the clicker. */
   takeIt: 'care_take',
   /** Undo a Complete or Reopen made on a shared surface, for a few minutes after it. */
@@ -39,6 +41,8 @@ export const ActionIds = {
   reassignWork: 'care_reassign_work',
   /** The Home tab's location filter (a static select; value = a location Id, or "all"). */
   homeLocation: 'care_home_location',
+  /** Accept handover on a handover post (its value: the handover's ref, see handoverRefValue). */
+  handoverAccept: 'care_handover_accept',
 } as const;
 
 export const CallbackIds = {
@@ -179,6 +183,8 @@ export const BlockIds = {
   literature: (itemId: string) => `lit_${itemId}`,
   helpActions: 'help_actions',
   homeTop: 'home_top',
+  /** A handover post's Accept button (replaced by who accepted, when). */
+  handoverAccept: 'handover_accept',
   homeMore: 'home_more',
   homeFirst: 'home_first',
   homeSummary: 'home_summary',
@@ -196,6 +202,8 @@ export const BlockIds = {
   taskNotice: 'task_notice',
   /** The reply to `/care digest here … --show-tasks` in a public channel: the button that shows task text there. */
   showTasks: 'show_tasks',
+  /** An urgent alert's escalation lines ("Escalated to @amelia at 10:32"), after its buttons. */
+  escalated: (actionId: string) => `escalated_${actionId}`,
 } as const;
 
 // ---- connecting a workspace's care account (App Home card and form) ----
@@ -216,3 +224,14 @@ export const ConnectCareIds = {
   apiKey: 'connect_care_key',
   apiSecret: 'connect_care_secret',
 } as const;
+
+// ---- a handover post's Accept button: `<channel id> <occurrence>` ----
+
+export function handoverRefValue(ref: { channelId: string; occurrence: string }): string {
+  return `${ref.channelId} ${ref.occurrence}`;
+}
+
+export function parseHandoverRef(value: string | undefined): { channelId: string; occurrence: string } | null {
+  const m = /^([CGD][A-Z0-9]+) (\d{4}-\d{2}-\d{2}\/.{1,24})$/u.exec(value ?? '');
+  return m ? { channelId: m[1]!, occurrence: m[2]! } : null;
+}

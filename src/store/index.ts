@@ -14,3 +14,4 @@ export type * from './types.js';
 export type * from './workspace-types.js';
 export { SQLITE_FILE_NAME } from './sqlite-db.js';
 export { recipientInTeam } from './recipient-team.js';
+export type { ActionCompletion } from './action-completions.js';

@@ -5,6 +5,7 @@
 import type { KeyRing } from '../crypto/key-ring.js';
 import type { Logger } from '../logging/logger.js';
 import { silentLogger } from '../logging/logger.js';
+import * as actionCompletions from './action-completions.js';
 import * as audit from './audit.js';
 import { rotateBotToken } from './bot-token-rotation.js';
 import * as careConnections from './care-connections.js';
@@ -13,6 +14,7 @@ import type { Ctx, Db } from './db.js';
 import * as deliveries from './deliveries.js';
 import * as deliveryAdmin from './delivery-admin.js';
 import * as deliveryRetries from './delivery-retries.js';
+import * as homeSettings from './home-settings.js';
 import { StoreError } from './errors.js';
 import * as installations from './installations.js';
 import * as leases from './leases.js';
@@ -158,6 +160,13 @@ function createStore(ctx: Ctx, migration: MigrateResult): OpenedStore {
     unfinishedDeliveries: (kind, query) => deliveryRetries.unfinishedDeliveries(ctx, kind, query),
     recentDeliveries: (query) => deliveryAdmin.recentDeliveries(ctx, query),
     reopenDelivery: (id, teamId) => deliveryAdmin.reopenDelivery(ctx, id, teamId),
+
+    getHomeSetting: (scope, name) => homeSettings.getHomeSetting(ctx, scope, name),
+    listHomeSettings: (scope) => homeSettings.listHomeSettings(ctx, scope),
+    setHomeSetting: (scope, name, value, updatedBy) => homeSettings.setHomeSetting(ctx, scope, name, value, updatedBy),
+    noteCompletion: (workspaceId, actionId, completion) => actionCompletions.noteCompletion(ctx, workspaceId, actionId, completion),
+    dueRedactions: (workspaceId, completedBefore, limit) => actionCompletions.dueRedactions(ctx, workspaceId, completedBefore, limit),
+    markRedacted: (workspaceId, completion) => actionCompletions.markRedacted(ctx, workspaceId, completion),
 
     getCursor: (name) => cursors.getCursor(ctx, name),
     setCursor: (name, value) => cursors.setCursor(ctx, name, value),

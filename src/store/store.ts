@@ -6,6 +6,7 @@
  * (workspace-store.ts), every method of which stays inside one workspace.
  */
 import type {
+  HomeSetting,
   AuditEntry,
   AuditInput,
   AuditQuery,
@@ -35,6 +36,7 @@ import type {
   UnfinishedQuery,
 } from './types.js';
 import type { KeyRing } from '../crypto/key-ring.js';
+import type { ActionCompletion } from './action-completions.js';
 import type {
   BotTokenRefresh,
   CareConnection,
@@ -107,6 +109,19 @@ export interface Store {
   recentDeliveries(query: RecentDeliveriesQuery): Promise<RecentDeliveries>;
   /** An admin's Retry: a failed row becomes claimable again with fresh attempts; null unless it is failed now. */
   reopenDelivery(id: number, teamId?: string): Promise<Delivery | null>;
+
+  // a care home's settings (scope: the team id with many workspaces, '' with one)
+  getHomeSetting(scope: string, name: string): Promise<HomeSetting | null>;
+  listHomeSettings(scope: string): Promise<HomeSetting[]>;
+  /** null removes it (its default applies again). */
+  setHomeSetting(scope: string, name: string, value: string | null, updatedBy: string | null): Promise<void>;
+  // retention: when actions were completed, and whether the app's messages about them are redacted
+  /** `workspaceId`: the team ('' in a deployment of one). `completedAt` null: the action is open again. */
+  noteCompletion(workspaceId: string, actionId: string, completion: { actionNo: string; completedAt: number } | null): Promise<void>;
+  /** Completions at or before `completedBefore` (ms) not yet redacted, oldest first. */
+  dueRedactions(workspaceId: string, completedBefore: number, limit?: number): Promise<ActionCompletion[]>;
+  /** True for the one caller that marked this completion redacted. */
+  markRedacted(workspaceId: string, completion: Pick<ActionCompletion, 'actionId' | 'completedAt'>): Promise<boolean>;
 
   // job cursors and leases
   getCursor(name: string): Promise<string | null>;

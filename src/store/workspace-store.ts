@@ -71,6 +71,15 @@ export interface WorkspaceStore {
   recentDeliveries(query: Own<RecentDeliveriesQuery>): ReturnType<Store['recentDeliveries']>;
   reopenDelivery(id: number): ReturnType<Store['reopenDelivery']>;
 
+  // the care home's settings (shifts, handover, escalation...): its own scope
+  getHomeSetting(name: string): ReturnType<Store['getHomeSetting']>;
+  listHomeSettings(): ReturnType<Store['listHomeSettings']>;
+  setHomeSetting(name: string, value: string | null, updatedBy: string | null): Promise<void>;
+  // retention: this workspace's completed actions and their redaction
+  noteCompletion(actionId: string, completion: Parameters<Store['noteCompletion']>[2]): Promise<void>;
+  dueRedactions(completedBefore: number, limit?: number): ReturnType<Store['dueRedactions']>;
+  markRedacted(completion: Parameters<Store['markRedacted']>[1]): Promise<boolean>;
+
   // this workspace's cursors (poll position, urgent episodes, assignment memory...)
   getCursor: Store['getCursor'];
   setCursor: Store['setCursor'];
@@ -153,6 +162,13 @@ export function scopedWorkspaceStore(store: Store, teamId: string): WorkspaceSto
     recentDeliveries: (query) => store.recentDeliveries({ ...query, teamId }),
     reopenDelivery: (id) => store.reopenDelivery(id, teamId),
 
+    getHomeSetting: (name) => store.getHomeSetting(teamId, name),
+    listHomeSettings: () => store.listHomeSettings(teamId),
+    setHomeSetting: (name, value, updatedBy) => store.setHomeSetting(teamId, name, value, updatedBy),
+    noteCompletion: (actionId, completion) => store.noteCompletion(teamId, actionId, completion),
+    dueRedactions: (completedBefore, limit) => store.dueRedactions(teamId, completedBefore, limit),
+    markRedacted: (completion) => store.markRedacted(teamId, completion),
+
     getCursor: (name) => store.getCursor(named(name)),
     setCursor: (name, value) => store.setCursor(named(name), value),
     acquireLease: (name, holder, ttlMs) => store.acquireLease(named(name), holder, ttlMs),
@@ -175,6 +191,9 @@ export function scopedWorkspaceStore(store: Store, teamId: string): WorkspaceSto
  * names as stored before. Its team is learned from Slack later, and people of other teams (Slack Connect)
  * are served by the same deployment.
  */
+/** The workspace key of a deployment of one in tables keyed by workspace (its team is not known up front). */
+const SOLE = '';
+
 export function soleWorkspaceStore(store: Store): WorkspaceStore {
   const sole: EveryMethod = {
     [WORKSPACE_SCOPE]: null,
@@ -215,6 +234,13 @@ export function soleWorkspaceStore(store: Store): WorkspaceStore {
     unfinishedDeliveries: (kind, query) => store.unfinishedDeliveries(kind, query),
     recentDeliveries: (query) => store.recentDeliveries(query),
     reopenDelivery: (id) => store.reopenDelivery(id),
+
+    getHomeSetting: (name) => store.getHomeSetting('', name),
+    listHomeSettings: () => store.listHomeSettings(''),
+    setHomeSetting: (name, value, updatedBy) => store.setHomeSetting('', name, value, updatedBy),
+    noteCompletion: (actionId, completion) => store.noteCompletion(SOLE, actionId, completion),
+    dueRedactions: (completedBefore, limit) => store.dueRedactions(SOLE, completedBefore, limit),
+    markRedacted: (completion) => store.markRedacted(SOLE, completion),
 
     getCursor: (name) => store.getCursor(name),
     setCursor: (name, value) => store.setCursor(name, value),

@@ -134,6 +134,11 @@ export interface WorkspaceSettings {
   careWebUrl: string | null;
   /** Admins added with `/care admins add` (the installer, workspace admins and owners count anyway). */
   adminUserIds: string[];
+  /**
+   * Days after an action is completed that the app's own posts and DMs about it are edited down to a
+   * neutral line: 0 at once, 'off' kept forever, null the deployment's default (RETENTION_DAYS).
+   */
+  retentionDays: number | 'off' | null;
   updatedBy: string | null;
   updatedAt: number;
 }
@@ -143,6 +148,7 @@ export interface WorkspaceSettingsPatch {
   timeZone?: string | null;
   careWebUrl?: string | null;
   adminUserIds?: string[];
+  retentionDays?: number | 'off' | null;
 }
 
 /** One installed workspace and whether its care account is connected (no secrets). */

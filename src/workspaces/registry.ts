@@ -10,6 +10,7 @@ import type { CareConnection, SlackInstallation, Store, WorkspaceSettings } from
 import type { Workspace, WorkspaceSpec } from './compose-workspace.js';
 import { installationOf } from '../services/installation-of.js';
 import { namedBy } from '../services/workspace-admins.js';
+import type { RetentionDays } from '../services/retention.js';
 
 export type WorkspaceLookup =
   | { state: 'ready'; workspace: Workspace; installation: SlackInstallation | null }
@@ -53,7 +54,13 @@ export interface MultiRegistryOptions {
   store: Store;
   /** Compose one workspace over its own view of the store (`installation`: the row its bot token came from). */
   compose(workspaceId: string, spec: WorkspaceSpec, installation: SlackInstallation): Workspace;
-  defaults: { timezone: string; careWebUrl?: string | undefined; rateLimitPerSecond?: number | undefined; careConnections?: number | undefined };
+  defaults: {
+    timezone: string;
+    careWebUrl?: string | undefined;
+    retentionDays?: RetentionDays | undefined;
+    rateLimitPerSecond?: number | undefined;
+    careConnections?: number | undefined;
+  };
   logger: Logger;
   /** How long a composed workspace is used before its rows are read again (another instance may have changed them). Default 60 s. */
   recheckMs?: number;
@@ -120,6 +127,7 @@ export function multiWorkspaceRegistry(options: MultiRegistryOptions): Workspace
         },
         timezone: settings?.timeZone ?? options.defaults.timezone,
         careWebUrl: settings?.careWebUrl ?? options.defaults.careWebUrl,
+        retentionDays: settings?.retentionDays ?? options.defaults.retentionDays,
         // The installer and the admins added in Slack; the workspace's own admins and owners count anyway (services/admin-rule.ts).
         admins: namedBy(installation, settings),
       },

@@ -35,6 +35,8 @@ export interface WorkspaceSlack {
   slack: WebClient;
   /** Scheduled work: bounded retries honouring Retry-After. */
   jobSlack: WebClient;
+  /** Never retries by itself (its callers honour Retry-After within their claims): the deliverer's, retention's edits. */
+  poster: WebClient;
   deliverer: Deliverer;
 }
 
@@ -78,5 +80,5 @@ export function workspaceSlack(
       now: () => shared.now().getTime(),
     }),
   );
-  return { slack, jobSlack, deliverer };
+  return { slack, jobSlack, poster, deliverer };
 }

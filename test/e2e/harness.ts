@@ -69,6 +69,8 @@ export interface HarnessOptions {
    * distributed app not approved for the Marketplace, which may read history once a minute, 15 a page.
    */
   distribution?: 'internal' | 'distributed';
+  /** RETENTION_DAYS (default: the app's, 30): days after completion the app's messages are edited down; 0 at once, 'off' never. */
+  retentionDays?: number | 'off';
 }
 
 const SIGNING_SECRET = 'e2e-signing-secret';
@@ -111,6 +113,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     now,
     ...(options.jobs ? { jobs: options.jobs } : {}),
     ...(options.careWebUrl ? { careWebUrl: options.careWebUrl } : {}),
+    ...(options.retentionDays !== undefined ? { retentionDays: options.retentionDays } : {}),
     ...(options.metrics ? { metrics: options.metrics } : {}),
   });
   const { port, metricsPort } = await app.start(0);

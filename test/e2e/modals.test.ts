@@ -150,7 +150,7 @@ describe('the action modal through Slack', () => {
     expect(JSON.stringify(created.service_users ?? created.service_user)).toContain(serviceUser);
     // The assignee is shown as a mention, and their Home tab is refreshed.
     const confirmation = await h.fake.waitFor(
-      () => h.fake.ephemerals('sophie').find((e) => e.text.startsWith('Created: Action') && e.text.includes('care plan')),
+      () => h.fake.ephemerals('sophie').find((e) => e.text.startsWith('Created: Action') && h.fake.visibleText(e, { viewer: 'sophie' }).includes('care plan')),
       { timeoutMs: 10_000 },
     );
     expect(h.fake.visibleText(confirmation, { viewer: 'sophie' })).toContain('Assigned to\n@priya');

@@ -78,6 +78,12 @@ describe("a workspace's own admins and settings", () => {
     expect(await say(h, CARE, 'sophie', 'settings timezone America/New_York')).toMatch(/time zone is now America\/New_York/);
     expect(await say(h, CARE, 'sophie', 'settings web-link https://care.example/actions/{id}')).toMatch(/Cards now link/);
     expect(await say(h, CARE, 'amelia', 'settings')).toMatch(/America\/New_York.*care\.example/s);
+    expect(await say(h, CARE, 'amelia', 'settings')).toMatch(/edited down to a neutral line 30 days after the action is completed \(the default\)/);
+    expect(await say(h, CARE, 'sophie', 'settings retention 0')).toMatch(/now edited down to a neutral line as soon as the action is completed/);
+    expect(await say(h, CARE, 'sophie', 'settings retention off')).toMatch(/now kept forever/);
+    expect(await say(h, CARE, 'amelia', 'settings')).toMatch(/are kept forever\. Change it/);
+    expect((await h.app.store.getWorkspaceSettings(CARE))?.retentionDays).toBe('off');
+    expect(await say(h, SUN, 'erin', 'settings')).toMatch(/30 days after the action is completed \(the default\)/);
 
     const care = await h.app.registry.get(CARE);
     const sun = await h.app.registry.get(SUN);

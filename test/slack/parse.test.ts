@@ -68,6 +68,23 @@ describe('/care command parsing', () => {
     expect(parseCommand('route off Night staff')).toEqual({ kind: 'route-off', groupName: 'Night staff' });
   });
 
+  it('reads handover set-up, with a sentence for a wrong word or flag', () => {
+    expect(parseCommand('handover here')).toEqual({ kind: 'handover-here', showTasks: false, publicConfirmed: false });
+    expect(parseCommand('handover here --show-tasks')).toEqual({ kind: 'handover-here', showTasks: true, publicConfirmed: false });
+    expect(parseCommand('Handover HERE --show-tasks --public')).toEqual({ kind: 'handover-here', showTasks: true, publicConfirmed: true });
+    expect(parseCommand('handover off')).toEqual({ kind: 'handover-off' });
+    expect(parseCommand('handover list')).toEqual({ kind: 'handover-list' });
+    const error = (line: string) => {
+      const c = parseCommand(line);
+      return c.kind === 'error' ? c.message : `not an error: ${c.kind}`;
+    };
+    expect(error('handover')).toContain('`/care handover` needs a word after it: it takes here, off or list');
+    expect(error('handover now')).toContain("I don't know `/care handover now`");
+    expect(error('handover here --quiet')).toContain('the flags are --show-tasks and --public');
+    expect(error('handover here --public')).toContain('`--public` goes with `--show-tasks`');
+    expect(error('handover off please')).toContain('takes nothing after it');
+  });
+
   it('reads channels and people typed as plain names (looked up in the workspace later)', () => {
     expect(parseCommand('route Home managers #care-team')).toEqual({ kind: 'route', groupName: 'Home managers', channel: { type: 'name', name: 'care-team' } });
     expect(parseCommand('route Home managers care-team')).toEqual({ kind: 'route', groupName: 'Home managers', channel: { type: 'name', name: 'care-team' } });
@@ -159,6 +176,15 @@ describe('/care command parsing', () => {
       command: { kind: 'settings-timezone', timeZone: 'America/New_York' },
     });
     expect(parseCommand('settings web-link off')).toEqual({ kind: 'workspace', command: { kind: 'settings-web-link', template: null } });
+    expect(parseCommand('settings retention 30')).toEqual({ kind: 'workspace', command: { kind: 'settings-retention', days: 30 } });
+    expect(parseCommand('settings retention 0')).toEqual({ kind: 'workspace', command: { kind: 'settings-retention', days: 0 } });
+    expect(parseCommand('settings retention 7 days')).toEqual({ kind: 'workspace', command: { kind: 'settings-retention', days: 7 } });
+    expect(parseCommand('settings retention OFF')).toEqual({ kind: 'workspace', command: { kind: 'settings-retention', days: 'off' } });
+    for (const bad of ['settings retention', 'settings retention -1', 'settings retention 2.5', 'settings retention 3651', 'settings retention soon'])
+      expect(parseCommand(bad), bad).toMatchObject({
+        kind: 'workspace',
+        command: { kind: 'usage', text: expect.stringContaining('`/care settings retention 30`') },
+      });
     expect(parseCommand('connect')).toEqual({ kind: 'workspace', command: { kind: 'connect' } });
     expect(parseCommand('setings')).toMatchObject({ kind: 'error', message: expect.stringContaining('/care settings') });
   });

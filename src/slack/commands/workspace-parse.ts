@@ -10,6 +10,7 @@
  *   /care settings                    this workspace's time zone and web link
  *   /care settings timezone Europe/London
  *   /care settings web-link https://care.example/actions/{id} | off
+ *   /care settings retention 30 | 0 | off   days after completion the app's messages are edited down (0 at once, off never)
  *   /care connect                     where to connect the care system
  */
 export type WorkspaceCommand =
@@ -18,6 +19,7 @@ export type WorkspaceCommand =
   | { kind: 'settings' }
   | { kind: 'settings-timezone'; timeZone: string }
   | { kind: 'settings-web-link'; template: string | null }
+  | { kind: 'settings-retention'; days: number | 'off' }
   | { kind: 'connect' }
   | { kind: 'usage'; text: string };
 
@@ -25,7 +27,10 @@ const MENTION = /^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$/;
 
 export const ADMINS_USAGE = 'Usage: `/care admins`, `/care admins add @person` or `/care admins remove @person` (pick the person from the @ list).';
 export const SETTINGS_USAGE =
-  'Usage: `/care settings`, `/care settings timezone Europe/London` or `/care settings web-link https://your-care-system/actions/{id}` (`off` to remove the link).';
+  'Usage: `/care settings`, `/care settings timezone Europe/London`, `/care settings web-link https://your-care-system/actions/{id}` (`off` to remove the link) or `/care settings retention 30` (days; `0` at once, `off` to keep messages).';
+/** The longest retention an admin may type (ten years; the store refuses more). */
+export const MAX_RETENTION_DAYS = 3650;
+export const RETENTION_USAGE = `Retention is a whole number of days from 0 to ${MAX_RETENTION_DAYS} after an action is completed (0: at once), or \`off\` to keep messages: e.g. \`/care settings retention 30\`.`;
 
 /** Pure: a workspace command, or null when the text is another `/care` command. */
 export function parseWorkspaceCommand(text: string): WorkspaceCommand | null {
@@ -46,6 +51,12 @@ export function parseWorkspaceCommand(text: string): WorkspaceCommand | null {
     if ((second === 'timezone' || second === 'tz' || second === 'time-zone') && value) return { kind: 'settings-timezone', timeZone: value };
     if ((second === 'web-link' || second === 'weblink' || second === 'web-url') && value)
       return { kind: 'settings-web-link', template: value.toLowerCase() === 'off' ? null : value.replace(/^<([^|>]+)(?:\|[^>]*)?>$/, '$1') };
+    if (second === 'retention') {
+      const word = value.toLowerCase().replace(/\s*days?$/, '');
+      if (word === 'off' || word === 'never' || word === 'keep') return { kind: 'settings-retention', days: 'off' };
+      if (/^\d{1,4}$/.test(word) && Number(word) <= MAX_RETENTION_DAYS) return { kind: 'settings-retention', days: Number(word) };
+      return { kind: 'usage', text: value ? `"${value.slice(0, 40)}" is not a retention. ${RETENTION_USAGE}` : RETENTION_USAGE };
+    }
     return { kind: 'usage', text: SETTINGS_USAGE };
   }
   return null;

@@ -17,6 +17,7 @@ const STALE = 60_000;
 const DAY = 24 * 3600_000;
 const CURSORS = ['poll', 'first-look'];
 const UNDO_KEY = 'undo:k';
+const COMPLETED = Date.UTC(2025, 0, 6, 9);
 
 interface Seeded {
   /** The ids its seeding made: a pending, a failed and a sent delivery, and a pending link request. */
@@ -74,6 +75,8 @@ async function seed(ws: WorkspaceStore, team: string): Promise<Seeded> {
   const sent = await claim(key('digest', `channel:${team}/C1`, '-'));
   await ws.markSent(sent, { channel: 'C1', ts: '1.1' });
   for (const name of CURSORS) await ws.setCursor(name, `${name} of ${team}`);
+  await ws.setHomeSetting('shifts', `shifts of ${team}`, 'UA');
+  await ws.noteCompletion('act-1', { actionNo: '301', completedAt: COMPLETED });
   await ws.acquireLease('slack-history', `holder of ${team}`, DAY);
   await ws.markRequestSeen(UNDO_KEY, { now: 0, expiresAt: Date.UTC(2100, 0, 1) });
   await ws.appendAudit({ teamId: team, userId: 'U1', verb: 'action.complete', actionId: 'act-1', details: { by: team } });
@@ -91,9 +94,11 @@ async function rowsOf(c: CaseContext, h: Harness, team: string): Promise<unknown
     routes: await store.listRoutes(team),
     deliveries: await store.listDeliveries({ teamId: team }),
     cursors: await Promise.all(CURSORS.map((name) => store.getCursor(workspaceCursor(name, team)))),
+    homeSettings: await store.listHomeSettings(team),
     lease: await store.getLease(workspaceCursor('slack-history', team)),
     seen: await h.raw(fresh, 'SELECT request_key, expires_at FROM seen_requests WHERE request_key = ?', [workspaceCursor(UNDO_KEY, team)]),
     audit: await store.listAudit({ teamId: team }),
+    completions: await store.dueRedactions(team, Date.UTC(2100, 0, 1)),
   };
 }
 
@@ -236,6 +241,36 @@ const CASES: Record<string, IsolationCase> = {
   async reopenDelivery({ mine, other }) {
     expect(await mine.ws.reopenDelivery(other.ids.failed)).toBeNull();
     expect(await mine.ws.reopenDelivery(mine.ids.failed)).toMatchObject({ attempts: 0, retryable: true });
+  },
+  async getHomeSetting({ mine }) {
+    expect(await mine.ws.getHomeSetting('shifts')).toMatchObject({ name: 'shifts', value: `shifts of ${mine.team}`, updatedBy: 'UA' });
+    expect(await mine.ws.getHomeSetting('escalation')).toBeNull();
+  },
+  async listHomeSettings({ mine }) {
+    expect((await mine.ws.listHomeSettings()).map((s) => s.value)).toEqual([`shifts of ${mine.team}`]);
+  },
+  async setHomeSetting({ mine, other }) {
+    await mine.ws.setHomeSetting('shifts', 'changed', 'UB');
+    expect(await mine.ws.getHomeSetting('shifts')).toMatchObject({ value: 'changed', updatedBy: 'UB' });
+    await mine.ws.setHomeSetting('shifts', null, 'UB');
+    expect(await mine.ws.getHomeSetting('shifts')).toBeNull();
+    expect(await other.ws.getHomeSetting('shifts')).toMatchObject({ value: `shifts of ${other.team}` });
+  },
+  async noteCompletion({ mine }) {
+    // The same action Id in both workspaces: completed again (a new time) and reopened, in mine alone.
+    await mine.ws.noteCompletion('act-1', { actionNo: '301', completedAt: COMPLETED + DAY });
+    expect(await mine.ws.dueRedactions(COMPLETED + DAY)).toEqual([{ actionId: 'act-1', actionNo: '301', completedAt: COMPLETED + DAY }]);
+    await mine.ws.noteCompletion('act-1', null);
+    expect(await mine.ws.dueRedactions(COMPLETED + DAY)).toEqual([]);
+  },
+  async dueRedactions({ mine }) {
+    expect(await mine.ws.dueRedactions(COMPLETED - 1)).toEqual([]);
+    expect(await mine.ws.dueRedactions(COMPLETED)).toEqual([{ actionId: 'act-1', actionNo: '301', completedAt: COMPLETED }]);
+  },
+  async markRedacted({ mine }) {
+    expect(await mine.ws.markRedacted({ actionId: 'act-1', completedAt: COMPLETED })).toBe(true);
+    expect(await mine.ws.markRedacted({ actionId: 'act-1', completedAt: COMPLETED })).toBe(false);
+    expect(await mine.ws.dueRedactions(COMPLETED)).toEqual([]);
   },
   async getCursor({ mine }) {
     for (const name of CURSORS) expect(await mine.ws.getCursor(name)).toBe(`${name} of ${mine.team}`);

@@ -269,7 +269,15 @@ export function workspacesContract(h: Harness): void {
       const { store, clock } = await h.fresh();
       expect(await store.getWorkspaceSettings('T1')).toBeNull();
       const first = await store.setWorkspaceSettings('T1', { timeZone: 'Europe/Dublin' }, 'U0ADMIN');
-      expect(first).toEqual({ workspaceId: 'T1', timeZone: 'Europe/Dublin', careWebUrl: null, adminUserIds: [], updatedBy: 'U0ADMIN', updatedAt: clock() });
+      expect(first).toEqual({
+        workspaceId: 'T1',
+        timeZone: 'Europe/Dublin',
+        careWebUrl: null,
+        adminUserIds: [],
+        retentionDays: null,
+        updatedBy: 'U0ADMIN',
+        updatedAt: clock(),
+      });
       clock.advance(1000);
       await store.setWorkspaceSettings('T1', { adminUserIds: ['U1', 'W2', 'U1'] }, 'U0ADMIN');
       const third = await store.setWorkspaceSettings('T1', { careWebUrl: 'https://care.example/actions/{id}' }, 'U0OTHER');
@@ -278,6 +286,7 @@ export function workspacesContract(h: Harness): void {
         timeZone: 'Europe/Dublin',
         careWebUrl: 'https://care.example/actions/{id}',
         adminUserIds: ['U1', 'W2'],
+        retentionDays: null,
         updatedBy: 'U0OTHER',
         updatedAt: clock(),
       });
@@ -287,10 +296,22 @@ export function workspacesContract(h: Harness): void {
       expect(await store.getWorkspaceSettings('T2')).toBeNull();
     });
 
+    it('keeps a retention of days, 0 (at once) or off, and null for the default', async () => {
+      const { store } = await h.fresh();
+      expect(await store.setWorkspaceSettings('T1', { retentionDays: 0 }, 'U0ADMIN')).toMatchObject({ retentionDays: 0 });
+      expect(await store.setWorkspaceSettings('T1', { timeZone: 'Europe/Dublin' }, 'U0ADMIN')).toMatchObject({ retentionDays: 0, timeZone: 'Europe/Dublin' });
+      expect(await store.setWorkspaceSettings('T1', { retentionDays: 'off' }, 'U0ADMIN')).toMatchObject({ retentionDays: 'off' });
+      expect(await store.getWorkspaceSettings('T1')).toMatchObject({ retentionDays: 'off' });
+      expect(await store.setWorkspaceSettings('T1', { retentionDays: 45 }, 'U0ADMIN')).toMatchObject({ retentionDays: 45 });
+      expect(await store.setWorkspaceSettings('T1', { retentionDays: null }, 'U0ADMIN')).toMatchObject({ retentionDays: null, timeZone: 'Europe/Dublin' });
+    });
+
     it.each([
       ['an unknown time zone', { timeZone: 'Mars/Olympus' }],
       ['a link that is not http(s)', { careWebUrl: 'javascript:alert(1)' }],
       ['an admin that is not a Slack user Id', { adminUserIds: ['U1', 'amelia'] }],
+      ['a negative retention', { retentionDays: -1 }],
+      ['a retention of part of a day', { retentionDays: 1.5 }],
     ])('refuses settings with %s', async (_label, bad) => {
       const { store } = await h.fresh();
       expect((await storeError(store.setWorkspaceSettings('T1', bad, 'U0ADMIN'))).code).toBe('invalid-input');

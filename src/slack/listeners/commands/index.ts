@@ -11,6 +11,9 @@ import { doneOrReopen, due, find, mine, newAction, show } from './actions.js';
 import { digestHere, digestList, digestNow, digestOff, route, routeOff, routes } from './channel-setup.js';
 import { literature, locations } from './directory.js';
 import { reassign } from './reassign.js';
+import { evidence } from './evidence.js';
+import { handoverHere, handoverList, handoverOff } from './handover.js';
+import { escalation } from './escalation.js';
 import type { CommandHandler, CommandKind } from './handler.js';
 import { summaryOff, summarySet, summaryShow } from './summary.js';
 import { depsOf, workspaceOf } from '../../workspace-on-context.js';
@@ -39,6 +42,9 @@ const HANDLERS: { [K in CommandKind]: CommandHandler<K> } = {
   'digest-off': digestOff,
   'digest-list': digestList,
   'digest-now': digestNow,
+  'handover-here': handoverHere,
+  'handover-off': handoverOff,
+  'handover-list': handoverList,
   route,
   'route-off': routeOff,
   routes,
@@ -46,7 +52,9 @@ const HANDLERS: { [K in CommandKind]: CommandHandler<K> } = {
   'summary-set': summarySet,
   'summary-off': summaryOff,
   reassign,
+  evidence,
   workspace,
+  escalation,
 };
 
 function handle(cmd: Command & { kind: CommandKind }, ctx: CommandContext, deps: SlackDeps): Promise<void> {

@@ -13,6 +13,7 @@ import { careWebTemplateProblem } from '../../../services/care-web-link.js';
 import type { WorkspaceSettings, WorkspaceSetup } from '../../../services/workspace-setup.js';
 import { isValidTimeZone } from '../../../time/zones.js';
 import type { AdminReason } from '../../../services/admin-rule.js';
+import { describeRetention, type RetentionDays } from '../../../services/retention.js';
 import { SETTINGS_USAGE, type WorkspaceCommand } from '../../commands/workspace-parse.js';
 
 /** One workspace: its admins and settings are the deployment's configuration. */
@@ -24,6 +25,8 @@ export interface ConfiguredSetup {
   timezone: string;
   /** CARE_WEB_URL. */
   careWebUrl?: string | undefined;
+  /** RETENTION_DAYS. */
+  retentionDays: RetentionDays;
 }
 
 /** How this deployment answers the set-up commands. */
@@ -40,7 +43,7 @@ export interface SelfServiceSetup {
   /** Why this person is an admin here, or null (workspace-admins.ts). */
   adminReason(userId: string): Promise<AdminReason | null>;
   /** The deployment's defaults, shown for a setting the workspace has not set. */
-  defaults: { timezone: string; careWebUrl?: string | undefined };
+  defaults: { timezone: string; careWebUrl?: string | undefined; retentionDays: RetentionDays };
   /** Told after settings changed (the workspace is built again with them). */
   onChanged(): Promise<void>;
 }
@@ -63,6 +66,9 @@ function settingsText(settings: WorkspaceSettings | null, defaults: SelfServiceS
     link
       ? `Cards link to the care system at \`${link}\`${settings?.careWebUrl ? '' : ' (the default)'}. Change it with \`/care settings web-link <address with {id}>\`, or \`off\`.`
       : 'Cards have no link to the care system. Add one with `/care settings web-link https://your-care-system/actions/{id}`.',
+    `The app's own posts and DMs about an action are ${describeRetention(settings?.retentionDays ?? defaults.retentionDays)}${
+      settings?.retentionDays != null ? '' : ' (the default)'
+    }. Change it with \`/care settings retention 30\` (days; \`0\` at once, \`off\` to keep them).`,
   ].join('\n');
 }
 
@@ -125,6 +131,10 @@ async function selfService(cmd: WorkspaceCommand, workspaceId: string, userId: s
       await save({ careWebUrl: cmd.template }, { careWebUrl: cmd.template !== null });
       return cmd.template ? `Cards now link to the care system at \`${cmd.template}\`.` : 'Cards no longer link to the care system.';
     }
+    case 'settings-retention': {
+      await save({ retentionDays: cmd.days }, { retentionDays: cmd.days });
+      return `The app's own posts and DMs about an action are now ${describeRetention(cmd.days)}.`;
+    }
   }
   return SETTINGS_USAGE;
 }
@@ -155,12 +165,15 @@ function configured(cmd: WorkspaceCommand, deps: ConfiguredSetup): string {
         deps.careWebUrl
           ? `Cards link to the care system at \`${deps.careWebUrl}\` (CARE_WEB_URL).`
           : 'Cards have no link to the care system (CARE_WEB_URL is not set).',
+        `The app's own posts and DMs about an action are ${describeRetention(deps.retentionDays)} (RETENTION_DAYS).`,
         'In this deployment these come from its configuration, not from Slack.',
       ].join('\n');
     case 'settings-timezone':
       return `In this deployment the time zone (now *${deps.timezone}*) comes from its configuration, APP_TIMEZONE: ${FROM_CONFIGURATION}`;
     case 'settings-web-link':
       return `In this deployment the link to the care system comes from its configuration, CARE_WEB_URL: ${FROM_CONFIGURATION}`;
+    case 'settings-retention':
+      return `In this deployment how long the app's messages are kept (now: ${describeRetention(deps.retentionDays)}) comes from its configuration, RETENTION_DAYS: ${FROM_CONFIGURATION}`;
   }
 }
 

@@ -1,0 +1,163 @@
+/**
+ * The notification text rule (issue 28): the `text` of every message the app sends through chat.postMessage,
+ * chat.update and chat.postEphemeral — what a locked phone and notifications show — names no resident and
+ * carries no task text (Block Kit blocks may carry task text where the channel's rule allows it).
+ *
+ * One realistic day drives every kind of message the app sends through the harness; then every call the
+ * Slack fake recorded is checked with neutralTextProblems, and every kind in KINDS must have been seen.
+ * A new kind of message: add a row to KINDS (how to tell its calls apart) and, in the day, what sends it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CallRecord } from '../../dev/slack-fake/index.js';
+import { neutralTextProblems } from '../helpers/neutral-text.js';
+import { digestTickAt, poll } from './fixtures/jobs-support.js';
+import { command, linkDirectly, startHarness, webAppAction, type Harness } from './harness.js';
+
+const START = new Date('2026-03-10T06:00:00Z'); // a Tuesday, 06:00 in London
+const MINUTE = 60_000;
+
+const RESIDENTS = ['Edith Clarke', 'Harold Finch', 'Margaret Oyelaran'];
+const TASK_PATTERNS = [
+  'Medication review for {name} with the GP',
+  'Update the care plan for {name}',
+  'Order a pressure-relieving mattress for {name}',
+  'Falls risk assessment for {name} after the night',
+];
+const CREATED_TASK = 'Book the chiropodist for Harold Finch next week';
+
+/** One message the app sent, as the fake recorded the call. */
+interface Sent {
+  method: string;
+  text: string;
+  /** The delivery kind in the message's metadata, when it is a ledger delivery. */
+  deliveryKind: string | undefined;
+}
+
+/** Every kind of message the app sends, and how its calls are told apart. Extend this table for a new kind. */
+const KINDS: { kind: string; is: (m: Sent) => boolean }[] = [
+  { kind: 'assignment DM', is: (m) => m.deliveryKind === 'assignment' },
+  { kind: 'urgent alert', is: (m) => m.deliveryKind === 'urgent' },
+  { kind: 'completion notice', is: (m) => m.deliveryKind === 'completion' },
+  { kind: 'change notice (someone else completed your action)', is: (m) => m.deliveryKind === 'change' },
+  { kind: 'channel digest', is: (m) => m.deliveryKind === 'digest' },
+  { kind: "channel digest's thread", is: (m) => m.deliveryKind === 'digest-part' },
+  { kind: 'morning summary', is: (m) => m.deliveryKind === 'summary' },
+  { kind: "admins' trouble DM", is: (m) => m.deliveryKind === 'workspace-trouble' },
+  { kind: "admins' recovered DM", is: (m) => m.deliveryKind === 'workspace-recovered' },
+  { kind: 'link request DM to admins', is: (m) => m.method === 'chat.postMessage' && /asks to link/.test(m.text) },
+  { kind: 'created-action confirmation', is: (m) => m.method === 'chat.postEphemeral' && /^Created: Action/.test(m.text) },
+  { kind: 'redaction (retention)', is: (m) => m.method === 'chat.update' && /— completed; details in the care system$/.test(m.text) },
+];
+
+const SENDING = new Set(['chat.postMessage', 'chat.update', 'chat.postEphemeral']);
+
+function sentOf(call: CallRecord): Sent | null {
+  if (!SENDING.has(call.method) || call.result.ok !== true) return null;
+  let metadata = call.args.metadata as unknown;
+  if (typeof metadata === 'string') {
+    try {
+      metadata = JSON.parse(metadata);
+    } catch {
+      metadata = undefined;
+    }
+  }
+  const meta = metadata as { event_type?: string; event_payload?: { kind?: unknown } } | undefined;
+  return {
+    method: call.method,
+    text: typeof call.args.text === 'string' ? call.args.text : '',
+    deliveryKind: meta?.event_type === 'care_delivery' ? String(meta.event_payload?.kind) : undefined,
+  };
+}
+
+describe('the text of every message the app sends (what a locked phone shows)', () => {
+  let h: Harness;
+  const tasks: string[] = [CREATED_TASK];
+  const later = (ms: number) => h.setTime(new Date(h.now().getTime() + ms));
+
+  beforeAll(async () => {
+    h = await startHarness({ startAt: START, sandbox: { seed: 'empty' }, retentionDays: 0, adminSlackUserIds: ['U0AMELIA'] });
+    const priya = await linkDirectly(h, 'priya');
+    await linkDirectly(h, 'sophie');
+    await linkDirectly(h, 'amelia');
+    // Urgent alerts and routed completion notices in a private channel (task text shown in its blocks);
+    // a daily digest in a public one; Priya's own morning summary.
+    await command(h, 'amelia', '/care digest here urgent-only', { channel: '#care-leads' });
+    await command(h, 'amelia', '/care route Heather Lodge nurses <#C0LEADS|care-leads>', { channel: '#care-team' });
+    await command(h, 'amelia', '/care digest here 08:00 daily --show-tasks', { channel: '#care-team' });
+    await command(h, 'priya', '/care summary 07:30');
+    const groups = await h.app.care.notificationGroups.collect({ attributes: ['_id', 'name'], per_page: 100, limit: 100 });
+    const notify = ['Heather Lodge nurses', 'Willow Bank seniors'].map((n) => groups.find((g) => g.name === n)!._id);
+    await poll(h); // the first look
+
+    // A busy day: more due today than a digest's message holds (its thread lists the rest), some urgent.
+    const due = new Date(START.getTime() + 6 * 60 * MINUTE);
+    const actions = [];
+    for (let i = 0; i < 14; i++) {
+      const task = TASK_PATTERNS[i % TASK_PATTERNS.length]!.replace('{name}', RESIDENTS[i % RESIDENTS.length]!);
+      tasks.push(task);
+      actions.push(await webAppAction(h, { task, due, assigned_to: priya, urgent: i < 3, notify_on_complete: notify }));
+    }
+    await poll(h); // assignment DMs, urgent alerts
+
+    await h.setTime('2026-03-10T07:30:00Z');
+    expect((await h.app.jobs.runOnce('summaries')).ran).toBe(true); // Priya's morning summary
+    await digestTickAt(h, '2026-03-10T08:00:00Z'); // the digest and its thread
+
+    // Completed in the care system's web app: completion notices.
+    await h.control(`actions/${actions[0]!._id}/complete`, {});
+    await later(5_000);
+    await poll(h);
+    // Amelia completes Priya's action through Slack: notices, and Priya is told (a change notice).
+    expect((await command(h, 'amelia', `/care done ${actions[1]!.action_no}`)).text).toMatch(/completed/i);
+    await h.fake.waitFor(() => h.fake.state.calls.some((c) => sentOf(c)?.deliveryKind === 'change') || undefined, { timeoutMs: 10_000 });
+
+    // Someone not linked asks to be: the admins get a DM.
+    await command(h, 'visitor', '/care link');
+    // Sophie creates an action naming a resident through the form: her confirmation.
+    await h.driver.slash('sophie', `/care new ${CREATED_TASK}`, { channel: '#care-team' });
+    await h.fake.waitFor(() => (h.fake.openModal('sophie')?.view.callback_id === 'care_action_modal' ? true : undefined), { timeoutMs: 10_000 });
+    expect((await h.driver.modal('sophie').fill('Due time', '21:00').submit()).outcome).toBe('closed');
+    await h.fake.waitFor(() => h.fake.ephemerals('sophie').find((e) => e.text.startsWith('Created: Action')), { timeoutMs: 10_000 });
+
+    // Retention at 0 days: the completed actions' messages are edited down.
+    await later(5_000);
+    await poll(h);
+    expect((await h.app.jobs.runOnce('retention')).ran).toBe(true);
+
+    // The care API key is revoked for a while: the admins are told, then told it works again.
+    await h.control('keys', { apiKey: h.sandbox.credentials.apiKey, apiSecret: 'revoked-by-the-provider' });
+    for (let i = 0; i < 4; i++) {
+      await h.app.jobs.tick('changes-poll');
+      await later(31 * MINUTE);
+    }
+    await h.control('keys', { apiKey: h.sandbox.credentials.apiKey, apiSecret: h.sandbox.credentials.apiSecret });
+    for (let i = 0; i < 4; i++) {
+      await h.app.jobs.tick('changes-poll');
+      await later(MINUTE);
+    }
+    await h.fake.waitFor(() => h.fake.state.calls.some((c) => sentOf(c)?.deliveryKind === 'workspace-recovered') || undefined, { timeoutMs: 10_000 });
+  }, 180_000);
+  afterAll(async () => h?.close());
+
+  const sent = () => h.fake.state.calls.flatMap((c) => sentOf(c) ?? []);
+
+  it('sent every kind of message in the table (a kind never sent would be a walk that proves nothing)', () => {
+    const messages = sent();
+    expect(KINDS.filter((k) => !messages.some(k.is)).map((k) => `${k.kind}: never sent`)).toEqual([]);
+  });
+
+  it('names no resident and carries no task text in any message text', () => {
+    const messages = sent();
+    expect(messages.length).toBeGreaterThan(40);
+    const problems = messages.flatMap((m) => neutralTextProblems(m.text, { residents: RESIDENTS, tasks }).map((p) => `${m.method} "${m.text}": ${p}`));
+    expect(problems).toEqual([]);
+  });
+
+  it('while the blocks of the private channel and DMs do carry the task (so the check above looks at real task text)', () => {
+    const blocks = h.fake.state.calls
+      .filter((c) => c.method === 'chat.postMessage' && c.result.ok === true)
+      .map((c) => String(c.args.blocks ?? ''))
+      .join('\n');
+    expect(blocks).toContain('Edith Clarke');
+  });
+});
