@@ -53,7 +53,7 @@ function creatorSuite(name: string, databaseUrl: () => string | undefined) {
     });
 
     it('Amelia creates an action through Slack, Sophie completes it in Slack: Amelia is told once, who did it', async () => {
-      const a = await createInSlack('amelia', 'Order more dressings for room 4', 'sophie');
+      const a = await createInSlack('amelia', 'Order more dressings for room 4', 'Sophie Marsh');
       await later();
       expect((await command(h, 'sophie', `/care done ${a.action_no}`)).text).toContain('by @sophie');
       const dm = await h.fake.waitFor(() => creatorDms('amelia', a._id)[0], { timeoutMs: 10_000, message: 'Amelia was not told' });
@@ -78,7 +78,7 @@ function creatorSuite(name: string, databaseUrl: () => string | undefined) {
     });
 
     it('her own action completed by someone else in Slack: one DM (the assignee’s “completed your action”), not a second', async () => {
-      const a = await createInSlack('amelia', 'Ring the optician', 'amelia');
+      const a = await createInSlack('amelia', 'Ring the optician', 'Amelia Hughes');
       await later();
       await command(h, 'sophie', `/care done ${a.action_no}`);
       const told = await h.fake.waitFor(() => h.fake.dms('amelia').find((m) => deliveryKind(m) === 'change' && deliveryActionId(m) === a._id), {
@@ -92,7 +92,7 @@ function creatorSuite(name: string, databaseUrl: () => string | undefined) {
     });
 
     it('a completion in the web app, found by the poll, says "in the care system", once', async () => {
-      const a = await createInSlack('amelia', 'Book the chiropodist', 'sophie');
+      const a = await createInSlack('amelia', 'Book the chiropodist', 'Sophie Marsh');
       await later();
       await h.control(`actions/${a._id}/complete`, {});
       await poll(h);
@@ -103,7 +103,7 @@ function creatorSuite(name: string, databaseUrl: () => string | undefined) {
     });
 
     it('a DM whose posts Slack failed at first is still sent, once (the ledger)', async () => {
-      const a = await createInSlack('amelia', 'Test the fire alarm', 'sophie');
+      const a = await createInSlack('amelia', 'Test the fire alarm', 'Sophie Marsh');
       await later();
       await h.control(`actions/${a._id}/complete`, {});
       h.fake.faults.failNext('chat.postMessage', 3, 'internal_error');
@@ -118,7 +118,7 @@ function creatorSuite(name: string, databaseUrl: () => string | undefined) {
     });
 
     it('a poll that reads the completion while a Slack completion of it is under way waits for it (no "in the care system" too soon)', async () => {
-      const a = await createInSlack('amelia', 'Defrost the kitchen freezer', 'sophie');
+      const a = await createInSlack('amelia', 'Defrost the kitchen freezer', 'Sophie Marsh');
       await later();
       // Sophie's Complete is under way: marked, the care system has completed it, the audit row not yet written.
       await h.app.store.setCursor(`completing:${a._id}`, String(h.now().getTime()));
@@ -133,7 +133,7 @@ function creatorSuite(name: string, databaseUrl: () => string | undefined) {
     });
 
     it('completed again after a reopen: told again, once for each completion', async () => {
-      const a = await createInSlack('amelia', 'Check the hoist battery', 'sophie');
+      const a = await createInSlack('amelia', 'Check the hoist battery', 'Sophie Marsh');
       await later();
       await command(h, 'sophie', `/care done ${a.action_no}`);
       await h.fake.waitFor(() => creatorDms('amelia', a._id)[0], { timeoutMs: 10_000, message: 'Amelia was not told' });

@@ -311,7 +311,10 @@ describe('fuzzing the command parser and the modal with hostile input', () => {
         task: el({ type: 'plain_text_input', value: text() }),
         due_date: el({ type: 'datepicker', selected_date: pick(['2026-12-01', '2026-02-30', '2026-13-45', '', 'null', '9999-99-99', '<!channel>']) }),
         due_time: el({ type: 'timepicker', selected_time: pick(['09:00', '25:99', '', '9:00', '<!here>']) }),
-        assignee: el({ type: 'users_select', selected_user: pick([null, 'U0PRIYA', 'U0NOBODY', 'U0VISITOR', '<!channel>', 'x'.repeat(3000)]) }),
+        assignee: el({
+          type: 'external_select',
+          selected_option: pick([null, { value: 'ffffffffffffffffffffffff' }, { value: 'U0PRIYA' }, { value: '<!channel>' }, { value: 'x'.repeat(3000) }]),
+        }),
         urgent: el({ type: 'checkboxes', selected_options: pick([[], [{ value: 'urgent' }], [{ value: '<!channel>' }], 'nope']) }),
         pin_to_calendar: el({ type: 'radio_buttons', selected_option: pick([null, { value: 'user' }, { value: 'moon' }]) }),
         notify_on_complete: el({
