@@ -24,6 +24,7 @@ import { registerUndoButton } from './listeners/actions/undo.js';
 import { registerViewButton } from './listeners/actions/view-card.js';
 import { registerShowTasksButton } from './listeners/actions/show-tasks.js';
 import { registerUnlinkButton } from './listeners/actions/unlink.js';
+import { registerForgetPersonButtons } from './listeners/actions/forget-person.js';
 import { registerCareCommand } from './listeners/commands/index.js';
 import { registerAppHomeOpened } from './listeners/events/app-home-opened.js';
 import { registerCareUserOptions } from './listeners/options/care-users.js';
@@ -158,6 +159,7 @@ export function createSlackApp(options: SlackAppOptions, deps?: SlackDeps): Slac
   registerHomePageButtons(app);
   registerShareLiterature(app);
   registerUnlinkButton(app);
+  registerForgetPersonButtons(app);
   registerShowTasksButton(app);
   registerRetryDeliveryButton(app);
   registerLinkRequestButtons(app);

@@ -5,6 +5,7 @@ import type { ChannelPolicy } from '../services/channel-policy.js';
 import type { ChannelSetup } from '../services/channel-setup.js';
 import type { DirectoryService } from '../services/directory.js';
 import type { IdentityService } from '../services/identity.js';
+import type { PersonData } from '../services/person-data.js';
 import type { SlackProfiles } from '../services/slack-profiles.js';
 import type { StatusService } from '../services/status.js';
 import type { SummarySettings } from '../services/summary-settings.js';
@@ -42,6 +43,8 @@ export interface HomeQueue {
 export interface SlackDeps {
   actions: ActionsService;
   identity: IdentityService;
+  /** Admins: a person's data exported or erased (`/care export|forget @person`). */
+  personData: PersonData;
   directory: DirectoryService;
   profiles: SlackProfiles;
   channels: ChannelPolicy;

@@ -34,6 +34,9 @@ export const ActionIds = {
   retryDelivery: 'care_delivery_retry',
   /** An admin's second step for task text in a public channel's digest (value = the digest's set-up time, ms). */
   showTasksConfirm: 'care_show_tasks_confirm',
+  /** An admin's "Forget <name>" after `/care forget @person` (value = the Slack user Id), and its Cancel. */
+  forgetPerson: 'care_forget_person',
+  forgetCancel: 'care_forget_cancel',
 } as const;
 
 export const CallbackIds = {

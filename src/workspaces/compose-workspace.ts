@@ -23,6 +23,7 @@ import type { Deliverer } from '../services/delivery.js';
 import { createDigests, type Digests } from '../services/digests.js';
 import { createDirectoryService } from '../services/directory.js';
 import { createIdentityService, type IdentityService } from '../services/identity.js';
+import { createPersonData } from '../services/person-data.js';
 import { createMorningSummaries } from '../services/morning-summaries.js';
 import { createReadCaches, type ReadCaches, type ReadCacheSettings } from '../services/read-cache/read-caches.js';
 import type { MessageRenderers } from '../services/renderers.js';
@@ -238,6 +239,7 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
   const deps: SlackDeps = {
     actions,
     identity,
+    personData: createPersonData({ store, identity, profiles, now, logger }),
     directory,
     profiles,
     channels,

@@ -11,6 +11,7 @@ import { doneOrReopen, due, find, mine, newAction, show } from './actions.js';
 import { digestHere, digestList, digestNow, digestOff, route, routeOff, routes } from './channel-setup.js';
 import { literature, locations } from './directory.js';
 import type { CommandHandler, CommandKind } from './handler.js';
+import { personExport, personForget } from './person-data.js';
 import { summaryOff, summarySet, summaryShow } from './summary.js';
 import { depsOf, workspaceOf } from '../../workspace-on-context.js';
 import { workspace } from './workspace.js';
@@ -45,6 +46,8 @@ const HANDLERS: { [K in CommandKind]: CommandHandler<K> } = {
   'summary-set': summarySet,
   'summary-off': summaryOff,
   workspace,
+  'person-export': personExport,
+  'person-forget': personForget,
 };
 
 function handle(cmd: Command & { kind: CommandKind }, ctx: CommandContext, deps: SlackDeps): Promise<void> {
