@@ -33,7 +33,7 @@ export { DISTRIBUTED_PAGE_LIMIT, DISTRIBUTED_READS_PER_MINUTE, type AppDistribut
 export type { RateLimitReport, RateLimitedCall, RepeatedCall, HistoryReadMinute } from './rate-limit-log.js';
 export type { Faults, FaultFailure, FaultConfig } from './faults.js';
 export type { AckStats } from './ack-stats.js';
-export type { ChannelMessage, OpenModal } from './readers.js';
+export type { ChannelMessage, OpenModal, UploadedFile } from './readers.js';
 export type { WaitOptions } from './wait-for.js';
 export { LIMITS } from './block-kit/limits.js';
 export { TRIGGER_LIFETIME_MS } from './triggers.js';

@@ -1,7 +1,7 @@
 import { findInput } from './find-blocks.js';
 import type { RenderContext } from './mrkdwn.js';
 import type { FakeStore } from './store.js';
-import type { FakeEphemeral, FakeMessage, SlackView } from './types.js';
+import type { FakeEphemeral, FakeFile, FakeMessage, SlackView } from './types.js';
 
 /** A top-level message with its thread replies (oldest first). */
 export type ChannelMessage = FakeMessage & { replies: FakeMessage[] };
@@ -79,4 +79,54 @@ export function renderContextFor(store: FakeStore, viewerRef?: string): RenderCo
     ...(viewer ? { tz: viewer.tz } : {}),
     now: store.clock.now(),
   };
+}
+
+/** A file uploaded through files.getUploadURLExternal, as a test reads it. */
+export interface UploadedFile {
+  id: string;
+  /** The filename given to files.getUploadURLExternal. */
+  name: string;
+  title: string;
+  /** The bytes POSTed to its upload_url (empty when none arrived). */
+  bytes: Buffer;
+  /** The bytes as UTF-8 text. */
+  text: string;
+  /** Whether files.completeUploadExternal finished it. */
+  completed: boolean;
+  /** The conversations it was shared into (ids), and the ts of the message sharing it in each. */
+  channels: string[];
+  shares: Record<string, string>;
+  /** Clock ms the upload URL was handed out. */
+  createdAt: number;
+}
+
+function uploadedFile(file: FakeFile): UploadedFile {
+  const bytes = file.contentBase64 === undefined ? Buffer.alloc(0) : Buffer.from(file.contentBase64, 'base64');
+  return {
+    id: file.id,
+    name: file.name,
+    title: file.title,
+    bytes,
+    text: bytes.toString('utf8'),
+    completed: file.completedAt !== undefined,
+    channels: [...file.channels],
+    shares: { ...file.shares },
+    createdAt: file.createdAt,
+  };
+}
+
+/**
+ * Files of the upload flow, oldest first: every one (`{all: true}`: also those not completed), or those
+ * shared into a channel, or into a person's DM with the bot (`{dm: user}`).
+ */
+export function uploadedFiles(store: FakeStore, options: { channel?: string; dm?: string; all?: boolean } = {}): UploadedFile[] {
+  let channel: string | undefined;
+  if (options.channel) channel = store.requireChannel(options.channel).id;
+  if (options.dm) {
+    const user = store.requireUser(options.dm);
+    const im = store.state.channels.find((c) => c.is_im && c.user === user.id);
+    if (!im) return [];
+    channel = im.id;
+  }
+  return store.state.files.filter((f) => (options.all || f.completedAt !== undefined) && (!channel || f.channels.includes(channel))).map(uploadedFile);
 }

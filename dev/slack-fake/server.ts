@@ -9,6 +9,7 @@ import { handleApiCall, type ApiAnswer, type FakeAuth } from './api/router.js';
 import type { FakeOAuth } from './oauth.js';
 import type { FakeRateLimits } from './rate-limits.js';
 import { postToResponseUrl } from './response-urls.js';
+import { receiveUpload } from './upload.js';
 
 const MAX_BODY = 4 * 1024 * 1024;
 
@@ -84,7 +85,7 @@ function basicCredentials(auth: string | undefined): { user: string; password: s
 }
 
 /**
- * Serves `/api/<method>`, `/response/<id>`, `/oauth/v2/authorize`, `/_fake/state` and the Socket Mode
+ * Serves `/api/<method>`, `/response/<id>`, `/upload/v1/<team>/<ticket>` (file bytes), `/oauth/v2/authorize`, `/_fake/state` and the Socket Mode
  * WebSocket (`/link/`) on 127.0.0.1, to programs on this machine only (a
  * foreign Host or Origin is a 403).
  */
@@ -110,6 +111,11 @@ export async function startFakeServer(routing: FakeRouting, port: number): Promi
       if (url.pathname.startsWith('/response/') && req.method === 'POST') {
         const teamId = decodeURIComponent(url.pathname.slice('/response/'.length)).split('/')[0] ?? '';
         send(res, await responseUrlPost(routing.team(teamId) ?? ctx, req, url));
+        return;
+      }
+      if (url.pathname.startsWith('/upload/v1/') && req.method === 'POST') {
+        const [teamId = '', ticket = ''] = decodeURIComponent(url.pathname.slice('/upload/v1/'.length)).split('/');
+        send(res, await receiveUpload(routing.team(teamId), ticket, req));
         return;
       }
       if (url.pathname === '/oauth/v2/authorize' && req.method === 'GET') {

@@ -124,6 +124,12 @@ export interface SlackFake {
   messages(channel: string): read.ChannelMessage[];
   thread(channel: string, ts: string): read.ChannelMessage['replies'];
   dms(user: string): read.ChannelMessage[];
+  /**
+   * Files uploaded with files.getUploadURLExternal + the upload_url + files.completeUploadExternal, oldest first:
+   * their name, title, bytes and text, and where they were shared. `{dm: user}`: those shared into that person's
+   * DM with the bot; `{channel}`: into a channel; `{all: true}`: also uploads not completed.
+   */
+  files(options?: { channel?: string; dm?: string; all?: boolean }): read.UploadedFile[];
   ephemerals(user: string, options?: { channel?: string }): FakeEphemeral[];
   openModal(user: string): read.OpenModal | undefined;
   inlineError(user: string, label: string): string | undefined;
@@ -178,7 +184,14 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
     const { botToken: token, ...workspace } = install;
     if (contexts.has(workspace.team.id)) throw new Error(`Slack fake: two workspaces with team ${workspace.team.id}`);
     const store = new FakeStore(workspace, clock);
-    const ctx: ApiContext = { store, faults, logger, issueResponseUrl: (origin) => issueResponseUrl(store, baseUrl, origin), socketMode: socket };
+    const ctx: ApiContext = {
+      store,
+      faults,
+      logger,
+      issueResponseUrl: (origin) => issueResponseUrl(store, baseUrl, origin),
+      uploadUrl: (ticket) => `${baseUrl}upload/v1/${ticket}`,
+      socketMode: socket,
+    };
     contexts.set(workspace.team.id, ctx);
     if (token !== null) tokens.add(token ?? (i === 0 ? (options.botToken ?? DEFAULT_TOKEN) : DEFAULT_OTHER_TOKEN(workspace.team.id)), workspace.team.id);
   });
@@ -272,6 +285,7 @@ function workspaceView(ctx: ApiContext, shared: Shared, appToken: string, view: 
     messages: (channel) => read.channelMessages(store, channel),
     thread: (channel, ts) => read.channelMessages(store, channel).find((m) => m.ts === ts)?.replies ?? [],
     dms: (user) => read.dmMessages(store, user),
+    files: (opts) => read.uploadedFiles(store, opts),
     ephemerals: (user, opts = {}) => read.userEphemerals(store, user, opts.channel),
     openModal: (user) => read.openModalOf(store, user),
     inlineError: (user, label) => read.inlineErrorOf(store, user, label),

@@ -41,6 +41,7 @@ export class FakeStore {
       calls: [],
       acks: [],
       confirmations: [],
+      files: [],
     };
     this.events.setMaxListeners(100);
   }

@@ -81,8 +81,50 @@ export interface FakeMessage {
   metadata?: MessageMetadata;
   edited?: { user: string; ts: string };
   subtype?: string;
+  /** Files shared with the message (files.completeUploadExternal), as Slack lists them: id, name, title, size. */
+  files?: SharedFileRef[];
+  /** True on the message a file upload posted (Slack's `upload: true`). */
+  upload?: boolean;
   /** How the message got here (fake bookkeeping, not a Slack field). */
-  via: 'chat.postMessage' | 'response_url' | 'command_ack';
+  via: 'chat.postMessage' | 'response_url' | 'command_ack' | 'files.completeUploadExternal';
+}
+
+/** A file as a message shows it. */
+export interface SharedFileRef {
+  id: string;
+  name: string;
+  title: string;
+  size: number;
+  mimetype: string;
+  filetype: string;
+}
+
+/**
+ * A file of the external upload flow: its ticket from files.getUploadURLExternal, the bytes POSTed to its
+ * upload_url (base64, so the state stays plain JSON) and where files.completeUploadExternal shared it.
+ */
+export interface FakeFile {
+  id: string;
+  /** The opaque part of its upload_url. */
+  ticket: string;
+  /** `filename` as given to files.getUploadURLExternal. */
+  name: string;
+  /** `title` from files.completeUploadExternal (the name until then). */
+  title: string;
+  /** `length` as declared to files.getUploadURLExternal. */
+  declaredLength: number;
+  /** The bytes received at the upload_url (base64); undefined until then. */
+  contentBase64?: string;
+  /** The uploader (the bot user). */
+  user: string;
+  /** Clock ms: the upload URL was handed out, the bytes arrived, the upload was completed. */
+  createdAt: number;
+  uploadedAt?: number;
+  completedAt?: number;
+  /** Conversations it was shared into (empty: completed as a private file, or not completed yet). */
+  channels: string[];
+  /** The message that shares it, per conversation id. */
+  shares: Record<string, string>;
 }
 
 /** A message only one person saw ("Only visible to you"). */
@@ -248,6 +290,8 @@ export interface FakeState {
   acks: AckRecord[];
   /** Every confirmation dialog shown, oldest first. */
   confirmations: ConfirmationRecord[];
+  /** Files of the external upload flow, oldest first. */
+  files: FakeFile[];
 }
 
 /** What changed (for the playground's live view). */
@@ -266,6 +310,8 @@ export interface FakeChange {
     | 'view.closed'
     | 'view.state'
     | 'home.published'
+    | 'file.uploaded'
+    | 'file.shared'
     | 'call'
     | 'ack'
     | 'confirmation';
@@ -274,4 +320,5 @@ export interface FakeChange {
   ts?: string;
   viewId?: string;
   method?: string;
+  fileId?: string;
 }

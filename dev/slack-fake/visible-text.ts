@@ -2,7 +2,7 @@ import { renderMrkdwn, type RenderContext } from './mrkdwn.js';
 import type { Block } from './types.js';
 
 /** Anything a person can look at: a message, an ephemeral, a view, or bare blocks. */
-export type Readable = { text?: string; blocks?: Block[]; attachments?: Block[]; title?: unknown } | Block[];
+export type Readable = { text?: string; blocks?: Block[]; attachments?: Block[]; title?: unknown; files?: { name: string }[] } | Block[];
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -94,6 +94,8 @@ export function visibleText(item: Readable, ctx: RenderContext): string {
       for (const key of ['pretext', 'title', 'text'] as const) if (typeof a[key] === 'string') lines.push(renderMrkdwn(a[key], ctx));
       if (Array.isArray(a.fields)) for (const f of a.fields as Obj[]) lines.push(`${String(f.title ?? '')} ${String(f.value ?? '')}`.trim());
     }
+    // A shared file shows as its name.
+    for (const f of item.files ?? []) lines.push(`[file: ${f.name}]`);
   }
   return lines.filter((l) => l.trim() !== '').join('\n');
 }

@@ -41,6 +41,7 @@ export const BOT_SCOPES = [
   'channels:history',
   'groups:read',
   'groups:history',
+  'files:write',
 ] as const;
 
 export const INSTALL_PATH = '/slack/install';

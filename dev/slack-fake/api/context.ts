@@ -12,6 +12,8 @@ export interface ApiContext {
   logger: Logger;
   /** Hands out a response_url served by this fake. */
   issueResponseUrl(origin: ResponseUrlOrigin): string;
+  /** The upload_url (on this fake's own server) for an upload ticket (`<team>/<ticket>`). */
+  uploadUrl(ticket: string): string;
   /** The Socket Mode endpoint (apps.connections.open hands out its URLs). */
   socketMode: FakeSocketMode;
 }

@@ -34,6 +34,8 @@ export const RATE_TIERS: Readonly<Record<string, RateTier>> = {
   'conversations.history': 3, // Tier 1 (1/min, 15 per page) for a distributed, non-Marketplace install
   'conversations.replies': 3, // likewise
   'apps.connections.open': 3,
+  'files.getUploadURLExternal': 4,
+  'files.completeUploadExternal': 4,
   // Not served by the fake yet: listed so that a new handler gets its tier.
   'conversations.members': 4,
   'team.info': 3,
@@ -41,8 +43,6 @@ export const RATE_TIERS: Readonly<Record<string, RateTier>> = {
   'usergroups.list': 2,
   'usergroups.users.list': 2,
   'chat.scheduleMessage': 3,
-  'files.getUploadURLExternal': 4,
-  'files.completeUploadExternal': 4,
 };
 
 /** The per-minute budget of a method's tier (Special methods without a posting rule: Tier 4's 100). */

@@ -7,6 +7,7 @@ import type { Args } from './args.js';
 import { chatMethods } from './chat.js';
 import type { ApiContext, MethodHandler } from './context.js';
 import { conversationMethods } from './conversations.js';
+import { fileMethods } from './files.js';
 import { historyMethods } from './history.js';
 import { rateCall, type RateCall } from './rate-scope.js';
 import { userMethods } from './users.js';
@@ -19,6 +20,7 @@ export const METHODS: Record<string, MethodHandler> = {
   ...viewMethods,
   ...userMethods,
   ...appMethods,
+  ...fileMethods,
 };
 
 /**

@@ -1,0 +1,26 @@
+/**
+ * The port a service is given to send a person a file in their DM with the app (services never import
+ * slack): slack/file-upload.ts implements it with Slack's external upload flow, wired in
+ * workspaces/compose-workspace.ts.
+ */
+export interface OutgoingFile {
+  /** The file's name as Slack shows it (e.g. `care-evidence-2026-11-01-to-2026-11-30.csv`). */
+  filename: string;
+  /** Its title (default: the filename). */
+  title?: string;
+  content: string | Uint8Array;
+  /**
+   * The message that shares the file (Slack's `initial_comment`, mrkdwn; it is also the notification's
+   * text: no resident names, no task text).
+   */
+  comment?: string;
+}
+
+export interface SentFile {
+  fileId: string;
+  /** The DM's conversation id. */
+  channelId: string;
+}
+
+/** Sends `file` into the DM of the Slack person `userId`. */
+export type DmFileSender = (userId: string, file: OutgoingFile) => Promise<SentFile>;
