@@ -78,7 +78,11 @@ export function createPersonData(deps: {
       name,
       deletes,
       anonymises: total - deleted,
-      addedAdmin: rows('workspace_settings').some((r) => String(r.admin_user_ids ?? '').split(',').includes(slackUserId)),
+      addedAdmin: rows('workspace_settings').some((r) =>
+        String(r.admin_user_ids ?? '')
+          .split(',')
+          .includes(slackUserId),
+      ),
     };
   }
 

@@ -2,7 +2,7 @@
 import type { ErasedCounts } from '../../store/index.js';
 import type { ErasurePreview, PersonExport } from '../../services/person-data.js';
 import { ActionIds } from '../ids.js';
-import { escapeMrkdwn, userText } from '../text.js';
+import { userText } from '../text.js';
 import { actions, type Block, button, section } from './blocks.js';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -28,7 +28,10 @@ export function forgetQuestion(p: ErasurePreview): { text: string; blocks: Block
     text: 'Forget a person? Confirm or cancel.',
     blocks: [
       section(lines.join('\n')),
-      actions('care_forget', [button(`Forget ${name}`.slice(0, 75), ActionIds.forgetPerson, p.slackUserId, 'danger'), button('Cancel', ActionIds.forgetCancel, p.slackUserId)]),
+      actions('care_forget', [
+        button(`Forget ${name}`.slice(0, 75), ActionIds.forgetPerson, p.slackUserId, 'danger'),
+        button('Cancel', ActionIds.forgetCancel, p.slackUserId),
+      ]),
     ],
   };
 }
@@ -44,36 +47,3 @@ export const exportFileName = (e: PersonExport) => `care-actions-data-${e.slackU
 
 /** The DM's lock-screen text: nothing of the data itself. */
 export const EXPORT_DM_TEXT = 'The data export you asked for is ready.';
-
-/** Slack's section text is at most 3000 characters: a code block of 2,990 at most per section. */
-const CHUNK = 2990;
-/** A message holds at most 50 blocks: a longer export is cut, and says so. */
-const MAX_SECTIONS = 48;
-
-/** The export in the DM itself, as code blocks (when no file can be sent). */
-export function exportMessage(e: PersonExport, json: string): { text: string; blocks: Block[] } {
-  // Escaped (Slack's & < >, and no backtick to end the code block early) piece by piece, packed into sections.
-  const parts: string[] = [];
-  let current = '';
-  let used = 0;
-  for (let i = 0; i < json.length; i += 100) {
-    const piece = escapeMrkdwn(json.slice(i, i + 100)).replace(/`/g, '\u02CB');
-    if (current.length + piece.length > CHUNK) {
-      if (parts.length + 1 >= MAX_SECTIONS) break;
-      parts.push(current);
-      current = '';
-    }
-    current += piece;
-    used = i + 100;
-  }
-  if (current) parts.push(current);
-  const cut = used < json.length;
-  return {
-    text: EXPORT_DM_TEXT,
-    blocks: [
-      section(`Everything Care Actions holds about <@${e.slackUserId}>, as JSON (${exportFileName(e)}):`),
-      ...parts.map((p) => section(`\`\`\`${p}\`\`\``)),
-      ...(cut ? [section(`The export is longer than one message holds: the rest was left out (${json.length} characters in all).`)] : []),
-    ],
-  };
-}
