@@ -21,7 +21,7 @@ export interface ForgottenCounts {
 }
 
 /** A Slack user (U…/W…) or bot (B…) Id, alone or in a mention: what an anonymous audit row must not hold. */
-const SLACK_ID = /\b[UWB][A-Z0-9]{6,}\b/g;
+const SLACK_ID = /\b[UWB](?=[A-Z0-9]*\d)[A-Z0-9]{6,}\b/g;
 
 /** The details with every Slack user Id in them removed (strings rewritten, structure kept). */
 export function withoutSlackIds(value: unknown): unknown {
@@ -42,7 +42,29 @@ function suffixScope(db: Db, column: string, teamId: string): { sql: string; par
   };
 }
 
-export async function forgetWorkspace(ctx: Ctx, workspaceId: string): Promise<ForgottenCounts> {
+/** The tables a workspace's rows are in (the audit aside): every one is emptied of them. */
+export const WORKSPACE_TABLES = [
+  'identity_links',
+  'link_requests',
+  'channel_subscriptions',
+  'group_routes',
+  'summary_settings',
+  'deliveries',
+  'job_cursors',
+  'job_leases',
+  'seen_requests',
+  'seen_events',
+  'workspace_settings',
+  'care_connections',
+  'slack_installations',
+] as const;
+
+/**
+ * `workspaceId` absent: a deployment of one workspace, whose database is that workspace's alone (and the Slack
+ * Connect people it served): every row of every table but the audit, and the whole audit anonymised.
+ */
+export async function forgetWorkspace(ctx: Ctx, workspaceId?: string): Promise<ForgottenCounts> {
+  if (workspaceId === undefined) return forgetEverything(ctx);
   return ctx.db.transaction(async (db) => {
     const deleted: Record<string, number> = {};
     const w = workspaceId;
@@ -50,6 +72,7 @@ export async function forgetWorkspace(ctx: Ctx, workspaceId: string): Promise<Fo
       deleted[table] = await db.run(`DELETE FROM ${table} WHERE team_id = ?`, [w]);
     }
     const r = recipientTeamWhere(db.kind, w);
+    // seen_events holds Slack event Ids alone: no workspace to tell them by (they expire within the hour).
     deleted.deliveries = await db.run(`DELETE FROM deliveries WHERE ${r.sql}`, r.params);
     const cursors = suffixScope(db, 'name', w);
     deleted.job_cursors = await db.run(`DELETE FROM job_cursors WHERE ${cursors.sql}`, cursors.params);
@@ -64,11 +87,28 @@ export async function forgetWorkspace(ctx: Ctx, workspaceId: string): Promise<Fo
       [true, w, false, w],
     );
 
-    let auditAnonymised = 0;
-    for (const row of await db.all('SELECT id, user_id, details FROM audit_log WHERE team_id = ? ORDER BY id', [w])) {
-      const details = JSON.stringify(withoutSlackIds(json(row.details) ?? {}));
-      auditAnonymised += await db.run('UPDATE audit_log SET user_id = ?, details = ? WHERE id = ?', ['', details, num(row.id)]);
-    }
-    return { deleted, auditAnonymised };
+    return { deleted, auditAnonymised: await anonymiseAudit(db, w) };
   });
+}
+
+async function forgetEverything(ctx: Ctx): Promise<ForgottenCounts> {
+  return ctx.db.transaction(async (db) => {
+    const deleted: Record<string, number> = {};
+    for (const table of WORKSPACE_TABLES) deleted[table] = await db.run(`DELETE FROM ${table}`);
+    return { deleted, auditAnonymised: await anonymiseAudit(db) };
+  });
+}
+
+/** Who did each thing removed from the audit (of one team, or all of it): the user Id, and every Slack Id in the details. */
+async function anonymiseAudit(db: Db, teamId?: string): Promise<number> {
+  let n = 0;
+  const rows =
+    teamId === undefined
+      ? await db.all('SELECT id, details FROM audit_log ORDER BY id')
+      : await db.all('SELECT id, details FROM audit_log WHERE team_id = ? ORDER BY id', [teamId]);
+  for (const row of rows) {
+    const details = JSON.stringify(withoutSlackIds(json(row.details) ?? {}));
+    n += await db.run('UPDATE audit_log SET user_id = ?, details = ? WHERE id = ?', ['', details, num(row.id)]);
+  }
+  return n;
 }

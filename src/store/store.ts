@@ -173,8 +173,11 @@ export interface Store {
   personRecords(slackUserId: string, teamId?: string): Promise<PersonRecords>;
   /** Delete the person's own rows and replace their Id elsewhere by an anonymous token, with the erasure's audit row; one transaction. */
   erasePerson(slackUserId: string, options: EraseOptions): Promise<ErasedCounts>;
-  /** An uninstalled workspace: delete every row of it but its audit, whose Slack user Ids are removed; one transaction. */
-  forgetWorkspace(workspaceId: string): Promise<ForgottenCounts>;
+  /**
+   * An uninstalled workspace: delete every row of it but its audit, whose Slack user Ids are removed; one
+   * transaction. Without a workspace (a deployment of one): every row of the database but the audit, all of it anonymised.
+   */
+  forgetWorkspace(workspaceId?: string): Promise<ForgottenCounts>;
 
   /** Resolves when the database answers; throws StoreError('unreachable' | 'closed') otherwise. */
   ping(): Promise<void>;

@@ -7,11 +7,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SQLITE_FILE_NAME } from '../../src/store/index.js';
-import { rowsNaming, type RawQuery } from '../helpers/db-scan.js';
-import { createTestSchema, queryInSchema, TEST_DATABASE_URL, type TestSchema } from '../helpers/pg.js';
+import { postgresRaw, rowsNaming, type RawQuery, sqliteRaw } from '../helpers/db-scan.js';
+import { createTestSchema, TEST_DATABASE_URL, type TestSchema } from '../helpers/pg.js';
 import { poll } from './fixtures/jobs-support.js';
 import { urlWithSchema } from './fixtures/spawn-instance.js';
 import { careUserIdByEmail, command, type Harness, startHarness, webAppAction } from './harness.js';
@@ -38,23 +37,11 @@ function scenario(kind: 'sqlite' | 'postgres') {
     if (kind === 'postgres') {
       schema = await createTestSchema(TEST_DATABASE_URL!, 'persondata');
       h = await startHarness({ startAt: START, sandbox: { seed: 'empty' }, databaseUrl: urlWithSchema(TEST_DATABASE_URL!, schema.name) });
-      const s = schema.name;
-      db = { kind, schema: s, raw: async (sql, params = []) => (await queryInSchema(TEST_DATABASE_URL!, s, numbered(sql), params)).rows };
+      db = { kind, schema: schema.name, raw: postgresRaw(TEST_DATABASE_URL!, schema.name) };
     } else {
       dataDir = await mkdtemp(join(tmpdir(), 'care-person-data-'));
       h = await startHarness({ startAt: START, sandbox: { seed: 'empty' }, dataDir });
-      const file = join(dataDir, SQLITE_FILE_NAME);
-      db = {
-        kind,
-        raw: async (sql, params = []) => {
-          const conn = new Database(file, { readonly: true });
-          try {
-            return conn.prepare(sql).all(...(params as never[])) as Record<string, unknown>[];
-          } finally {
-            conn.close();
-          }
-        },
-      };
+      db = { kind, raw: sqliteRaw(join(dataDir, SQLITE_FILE_NAME)) };
     }
     const sophie = h.driver.user('sophie');
     sophieName = sophie.profile.real_name ?? '';
@@ -154,12 +141,6 @@ function scenario(kind: 'sqlite' | 'postgres') {
     // She is a stranger to the app again.
     expect((await command(h, 'sophie', '/care whoami')).text).toMatch(/not linked/);
   });
-}
-
-/** `?` placeholders as PostgreSQL's `$1, $2…`. */
-function numbered(sql: string): string {
-  let n = 0;
-  return sql.replace(/\?/g, () => `$${++n}`);
 }
 
 describe('a person’s data on request, SQLite', () => scenario('sqlite'));

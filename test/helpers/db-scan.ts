@@ -38,3 +38,32 @@ export async function everyRow(kind: 'sqlite' | 'postgres', raw: RawQuery, schem
   for (const table of await tablesOf(kind, raw, schema)) out[table] = await raw(`SELECT * FROM "${table}"`);
   return out;
 }
+
+/** Read a SQLite file past the app (read-only, a connection per query: the app keeps its own open). */
+export function sqliteRaw(file: string): RawQuery {
+  return async (sql, params = []) => {
+    const { default: Database } = await import('better-sqlite3');
+    const conn = new Database(file, { readonly: true });
+    try {
+      return conn.prepare(sql).all(...(params as never[])) as Record<string, unknown>[];
+    } finally {
+      conn.close();
+    }
+  };
+}
+
+/** Read a PostgreSQL schema past the app (`?` placeholders). */
+export function postgresRaw(url: string, schema: string): RawQuery {
+  return async (sql, params = []) => {
+    const { queryInSchema } = await import('./pg.js');
+    let n = 0;
+    return (
+      await queryInSchema(
+        url,
+        schema,
+        sql.replace(/\?/g, () => `$${++n}`),
+        params,
+      )
+    ).rows as Record<string, unknown>[];
+  };
+}
