@@ -62,6 +62,7 @@ export function helpBlocks(state: HelpState): Block[] {
           '`/care link @person &lt;care user Id&gt;` · `/care links` (link requests come to you in a DM: Approve picks the care user by name)',
           '`/care digest here [HH:MM] [daily|weekdays] [mine-only|urgent-only|@person…|location &lt;name&gt;] [--show-tasks] [--quiet]` (people by @name or name)',
           '`/care digest off|list|now` · `/care route &lt;group&gt; #channel` · `/care routes`',
+          '`/care export @person` · `/care forget @person` — what Care Actions holds about someone, as a file to you; or erased (asks first)',
           ...setUpLines(state.setUp),
         ].join('\n'),
       ),
