@@ -14,6 +14,7 @@ import { createTestSchema, TEST_DATABASE_URL, type TestSchema } from '../helpers
 import { poll } from './fixtures/jobs-support.js';
 import { urlWithSchema } from './fixtures/spawn-instance.js';
 import { careUserIdByEmail, command, type Harness, startHarness, webAppAction } from './harness.js';
+import { careCommand, installBoth, startMultiHarness } from './multi-harness.js';
 
 const START = new Date('2026-03-10T09:00:00Z');
 const SOPHIE = 'U0SOPHIE';
@@ -145,3 +146,38 @@ function scenario(kind: 'sqlite' | 'postgres') {
 
 describe('a person’s data on request, SQLite', () => scenario('sqlite'));
 describe.skipIf(!TEST_DATABASE_URL)('a person’s data on request, PostgreSQL', () => scenario('postgres'));
+
+describe('a person’s data on request, in a deployment of many workspaces', () => {
+  it("an admin's export holds their own workspace's rows only; another workspace's admin exporting the same Id gets nothing of it, and Forget there deletes nothing here", async () => {
+    const h = await startMultiHarness();
+    try {
+      await installBoth(h);
+      const care = h.fake.workspace('T0CARE');
+      const sun = h.fake.workspace('T0SUN');
+      await careCommand(h, 'T0CARE', 'sophie', 'link');
+      await h.app.store.upsertSummarySetting({ teamId: 'T0CARE', slackUserId: SOPHIE, time: '07:30', days: 'daily', enabled: true });
+
+      expect(await careCommand(h, 'T0CARE', 'amelia', `export <@${SOPHIE}>`)).toMatch(/as a JSON file, in your direct messages/);
+      const [file] = await care.waitFor(() => (care.files({ dm: 'amelia' }).length ? care.files({ dm: 'amelia' }) : undefined), { message: 'the export' });
+      const data = JSON.parse(file!.text) as { tables: Record<string, Record<string, unknown>[]> };
+      expect(data.tables.summary_settings).toHaveLength(1);
+      expect(file!.text).not.toMatch(/T0SUN|U0ERIN|U0FRANK/);
+
+      // Sunrise's owner names the same Slack Id: Sunrise holds nothing of it, and Care Home's rows stay.
+      expect(await careCommand(h, 'T0SUN', 'erin', `export <@${SOPHIE}>`)).toMatch(/as a JSON file/);
+      const [theirs] = await sun.waitFor(() => (sun.files({ dm: 'erin' }).length ? sun.files({ dm: 'erin' }) : undefined), { message: "Sunrise's export" });
+      const empty = JSON.parse(theirs!.text) as { tables: Record<string, unknown[]> };
+      expect(Object.values(empty.tables).flat()).toEqual([]);
+      expect(await careCommand(h, 'T0SUN', 'erin', `forget <@${SOPHIE}>`)).toMatch(/This deletes what Care Actions holds about them: 0 links/);
+      const label = /"text":"(Forget [^"]+)"/.exec(JSON.stringify(sun.ephemerals('erin').at(-1)?.blocks ?? []))?.[1];
+      expect(label).toBeDefined();
+      await h.team('T0SUN').clickButton('erin', { ephemeral: true, channel: '#care-team', text: label! });
+      await sun.waitFor(() => sun.ephemerals('erin').some((e) => e.text.startsWith('Done:')), { message: 'the erasure in Sunrise' });
+      expect(await h.app.store.getLinkBySlackUser('T0CARE', SOPHIE)).not.toBeNull();
+      expect(await h.app.store.getSummarySetting('T0CARE', SOPHIE)).not.toBeNull();
+      expect(care.files({ dm: 'sophie' })).toEqual([]);
+    } finally {
+      await h.close();
+    }
+  });
+});
