@@ -6,7 +6,7 @@ import type { SandboxAccount } from './account.js';
 import type { AccountDirectory } from './accounts.js';
 import { readBody, sendJson } from './http-util.js';
 import { PERMISSIONS, type Permissions } from './keys.js';
-import { completeAction, createAction, getAction, reopenAction, updateAction } from './resources/action-ops.js';
+import { autoCompleteAction, completeAction, createAction, createGeneratedAction, getAction, reopenAction, updateAction } from './resources/action-ops.js';
 import { RESOURCE_NAMES, type Store } from './store.js';
 import { editableFields, parseJson, toFormParams, webActionSchema } from './web-app.js';
 import { formatDateTime } from './wire-time.js';
@@ -29,6 +29,8 @@ const faultsSchema = z
     reset: z.boolean().optional(),
   })
   .strict();
+/** The care system's own generated action: the web app's fields and the tag it marks such actions with. */
+const generatedSchema = webActionSchema.extend({ tag: z.string().min(1).max(100) }).strict();
 const permissionList = z.array(z.enum(PERMISSIONS as [string, ...string[]]));
 const keySchema = z
   .object({
@@ -150,6 +152,11 @@ export async function handleControls(req: IncomingMessage, res: ServerResponse, 
         body = cache.full(createAction(store, toFormParams(input)));
         break;
       }
+      case 'POST /generated-actions': {
+        const { tag, ...input } = parseJson(generatedSchema, await jsonBody(req));
+        body = cache.full(createGeneratedAction(store, toFormParams(input), tag));
+        break;
+      }
       case 'GET /actions/:id':
         body = cache.full(getAction(store, parts[1] as string));
         break;
@@ -164,6 +171,9 @@ export async function handleControls(req: IncomingMessage, res: ServerResponse, 
       }
       case 'POST /actions/:id/complete':
         body = cache.full(completeAction(store, parts[1] as string));
+        break;
+      case 'POST /actions/:id/auto-complete':
+        body = cache.full(autoCompleteAction(store, parts[1] as string));
         break;
       case 'POST /actions/:id/reopen':
         body = cache.full(reopenAction(store, parts[1] as string));

@@ -2,6 +2,8 @@ import type { CareClient } from '../care/index.js';
 import type { AssignmentNotices } from '../services/assignment-notices.js';
 import type { ChangeNotices } from '../services/change-notices.js';
 import type { CompletionNotices } from '../services/completion-notices.js';
+import type { CareObservations } from '../services/care-observations.js';
+import type { CreatorNotices } from '../services/creator-notices.js';
 import type { FirstLook } from '../services/first-look.js';
 import { CHANGES_CURSOR, CHANGES_LAST_RUN_CURSOR, type LastPollRun } from '../services/poll-cursors.js';
 import { changedPages } from '../services/changes-feed.js';
@@ -59,6 +61,10 @@ export function changesPollJob(
     urgent: UrgentAlerts;
     assignments: AssignmentNotices;
     changes?: ChangeNotices;
+    /** The creator (through Slack) of each completed action is told, once per completion. */
+    creators?: CreatorNotices;
+    /** What happened in the care system, written to the audit for each action's history (before the memories below move on). */
+    observations?: CareObservations;
     /** The app's first look at the care system: what was already so then is not news (services/first-look.ts). */
     firstLook: FirstLook;
     overlapMs: number;
@@ -113,10 +119,12 @@ export function changesPollJob(
         // The cursor moves only once the whole page is done.
         await eachWithLimit(page.items, PAGE_CONCURRENCY, async (action) => {
           report.seen++;
+          await deps.observations?.observe(action);
           if (action.completed && action.notify_on_complete?.length) {
             report.completions++;
             await deps.notices.deliver(action);
           }
+          if (action.completed) await deps.creators?.deliver(action);
           await deps.urgent.consider(action, subscriptions);
           await deps.assignments.consider(action);
         });
@@ -138,6 +146,7 @@ export function changesPollJob(
       await deps.urgent.retryUnfinished(subscriptions);
       await deps.assignments.retryUnfinished();
       await deps.changes?.retryUnfinished();
+      await deps.creators?.retryUnfinished();
       deps.onPolled?.(Math.max(newest, cursor));
       return report;
     },

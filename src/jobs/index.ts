@@ -2,8 +2,11 @@ import type { CareClient } from '../care/index.js';
 import type { AssignmentNotices } from '../services/assignment-notices.js';
 import type { ChangeNotices } from '../services/change-notices.js';
 import type { CompletionNotices } from '../services/completion-notices.js';
+import type { CareObservations } from '../services/care-observations.js';
+import type { CreatorNotices } from '../services/creator-notices.js';
 import type { Digests } from '../services/digests.js';
 import type { FirstLook } from '../services/first-look.js';
+import type { HandoverService } from '../services/handovers.js';
 import type { MorningSummaries } from '../services/morning-summaries.js';
 import type { ChangeSync } from '../services/read-cache/change-sync.js';
 import type { UrgentAlerts } from '../services/urgent-alerts.js';
@@ -11,6 +14,7 @@ import type { WorkspaceStore } from '../store/index.js';
 import { cacheSyncJob } from './cache-sync.js';
 import { changesPollJob } from './changes-poll.js';
 import { digestTickJob } from './digest-tick.js';
+import { handoverTickJob } from './handover-tick.js';
 import type { JobsObserver } from './observer.js';
 import { everySeconds, everySecondsJustAfter, type Job, type JobKind } from './job.js';
 import { summaryTickJob } from './summary-tick.js';
@@ -25,11 +29,17 @@ export interface WorkspaceJobsOptions {
   assignments: AssignmentNotices;
   /** DMs to assignees about changes others made through Slack (retried with the poll). */
   changes?: ChangeNotices;
+  /** DMs to whoever created an action through Slack when it is completed (found and retried by the poll). */
+  creators?: CreatorNotices;
+  /** Changes seen in the care system, written to the audit for each action's history. */
+  observations?: CareObservations;
   /** The app's first look at the care system (taken by the first poll). */
   firstLook: FirstLook;
   digests: Digests;
   /** Each person's own morning summary DM. */
   summaries: MorningSummaries;
+  /** Handover posts at shift changes, and the managers told of one not accepted. */
+  handovers?: HandoverService;
   now: () => Date;
   /** How often the care API is polled for completions and urgent changes (default 60 s). */
   pollSeconds: number;
@@ -52,6 +62,9 @@ export function workspaceJobKinds(pollSeconds: number) {
     // little CPU: many workspaces at once, or at 08:00 the last of 1,000 waits ten minutes (bench/tenants.ts).
     digests: { name: 'digests', schedule: '0 * * * * *', runOnStart: true, concurrency: 64 },
     summaries: { name: 'summaries', schedule: '0 * * * * *', runOnStart: true },
+    // At start too: a shift change missed while the app was down is handed over when it comes back (the latest only).
+    // Every workspace's shift change may be the same minute (19:00): many at once, like digests at 08:00.
+    handovers: { name: 'handovers', schedule: '0 * * * * *', runOnStart: true, concurrency: 64 },
     // At start too: the first run of a workspace takes the app's first look (what is already so is not news).
     poll: { name: 'changes-poll', schedule: everySeconds(pollSeconds), runOnStart: true },
     // Each instance's own read of the feed for its read cache, just after each poll tick, without a lease.
@@ -65,6 +78,7 @@ export function workspaceJobs(o: WorkspaceJobsOptions): Job[] {
   return [
     digestTickJob(kinds.digests, { digests: o.digests, now: o.now }),
     summaryTickJob(kinds.summaries, { summaries: o.summaries, now: o.now }),
+    ...(o.handovers ? [handoverTickJob(kinds.handovers, { handovers: o.handovers, now: o.now })] : []),
     changesPollJob(kinds.poll, {
       care: o.care,
       store: o.store,
@@ -72,6 +86,8 @@ export function workspaceJobs(o: WorkspaceJobsOptions): Job[] {
       urgent: o.urgent,
       assignments: o.assignments,
       ...(o.changes ? { changes: o.changes } : {}),
+      ...(o.creators ? { creators: o.creators } : {}),
+      ...(o.observations ? { observations: o.observations } : {}),
       firstLook: o.firstLook,
       overlapMs: o.overlapMs ?? 5 * 60_000,
       now: o.now,

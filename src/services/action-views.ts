@@ -62,6 +62,7 @@ export async function toActionViews(actions: Action[], teamId: string, identity:
       completed: parseApiDateTime(a.completed),
       assignee,
       ...(completedBy ? { completedBy: { slackUserId: completedBy } } : {}),
+      ...(a.tag ? { generated: true } : {}),
     };
   });
 }

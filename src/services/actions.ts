@@ -9,6 +9,7 @@ import { UserFacingError } from './errors.js';
 import { sameActionAssignedTo, sameActionDueAt } from './keep-action.js';
 import { withCareWebLinks } from './care-web-link.js';
 import type { ActionChange } from './change-notices.js';
+import { completingCursor } from './creator-notices.js';
 import type { Actor, IdentityService } from './identity.js';
 import type { ActionCache } from './read-cache/action-cache.js';
 import { createOpenActions } from './read-cache/open-actions.js';
@@ -30,8 +31,10 @@ export interface ActionsService {
   find(actor: Actor, words: string): Promise<ActionView[]>;
   create(actor: Actor, form: ActionFormValue): Promise<Action>;
   update(actor: Actor, id: string, form: ActionFormValue): Promise<Action>;
-  complete(actor: Actor, id: string): Promise<{ action: Action; changed: boolean }>;
-  reopen(actor: Actor, id: string): Promise<{ action: Action; changed: boolean }>;
+  /** `undo`: the Undo of a Reopen (the audit row says so, for the action's history). */
+  complete(actor: Actor, id: string, options?: { undo?: boolean }): Promise<{ action: Action; changed: boolean }>;
+  /** `undo`: the Undo of a Complete (the audit row says so, for the action's history). */
+  reopen(actor: Actor, id: string, options?: { undo?: boolean }): Promise<{ action: Action; changed: boolean }>;
   /**
    * Take it: assign the action to the clicker's own care user (linked people
    * only), nothing else changed. Unchanged when it is already theirs; refused
@@ -60,6 +63,18 @@ export interface ActionsService {
 }
 
 const MAX_LISTED = 500;
+
+/**
+ * What an edit through Slack changed that an action's history shows: the assignee (`from`, `to`: care
+ * user Ids), the due time (`dueFrom`, `dueTo`) and urgency. Ids and times only, never task text.
+ */
+export function editDetails(before: Action, after: Action): Record<string, unknown> {
+  const details: Record<string, unknown> = {};
+  if ((before.assigned_to ?? null) !== (after.assigned_to ?? null)) Object.assign(details, { from: before.assigned_to ?? null, to: after.assigned_to ?? null });
+  if ((before.due ?? null) !== (after.due ?? null)) Object.assign(details, { dueFrom: before.due ?? null, dueTo: after.due ?? null });
+  if (Boolean(before.urgent) !== Boolean(after.urgent)) details.urgent = Boolean(after.urgent);
+  return details;
+}
 
 export function createActionsService(deps: {
   care: CareClient;
@@ -187,7 +202,13 @@ export function createActionsService(deps: {
       const assignee = await careUserFor(form.assigneeSlackUserId, actor.teamId);
       const created = await care.actions.create(input(form, assignee));
       if (!created) throw new UserFacingError('The care system accepted the action but did not return it; check the care system before creating it again.');
-      await audit(actor, 'action.create', created._id, { actionNo: created.action_no });
+      // Who created it (the creator is told when someone else completes it) and what it started as, for its history: ids and times only.
+      await audit(actor, 'action.create', created._id, {
+        actionNo: created.action_no,
+        to: created.assigned_to ?? null,
+        due: created.due ?? null,
+        ...(created.urgent ? { urgent: true } : {}),
+      });
       logger.info('action created through Slack', { actionId: created._id, by: actor.userId });
       deps.announceWrite(created, { by: actor, before: null });
       return created;
@@ -198,30 +219,38 @@ export function createActionsService(deps: {
       const assignee = await careUserFor(form.assigneeSlackUserId, actor.teamId);
       const current = await care.actions.retrieve(id);
       const updated = (await care.actions.update(id, input({ ...form, subject: null }, assignee, current))) ?? (await care.actions.retrieve(id));
-      await audit(actor, 'action.update', id, {});
+      await audit(actor, 'action.update', id, editDetails(current, updated));
       deps.announceWrite(updated, { by: actor, before: current });
       return updated;
     },
 
-    async complete(actor, id) {
+    async complete(actor, id, options = {}) {
       await identity.requireLink(actor);
       const current = await care.actions.retrieve(id);
       if (current.completed) return { action: current, changed: false };
+      // Marked first: a poll that sees it completed before the audit row below is written waits for it (creator-notices.ts).
+      await store.setCursor(completingCursor(id), String((deps.now ?? (() => new Date()))().getTime()));
       const done = (await care.actions.complete(id)) ?? (await care.actions.retrieve(id));
       // Views read this entry to say who completed it (matched by the completion time).
-      await audit(actor, 'action.complete', id, { completed: done.completed, completedBy: actor.userId, via: 'slack' });
+      await audit(actor, 'action.complete', id, {
+        completed: done.completed,
+        completedBy: actor.userId,
+        via: 'slack',
+        ...(options.undo ? { undo: true } : {}),
+      });
+      await store.setCursor(completingCursor(id), ''); // written: the poll need not wait any more
       deps.announceCompletion(done);
       deps.announceWrite(done, { by: actor, before: current });
       deps.announceChange?.(done, { kind: 'complete', by: actor, assignee: done.assigned_to ?? null });
       return { action: done, changed: true };
     },
 
-    async reopen(actor, id) {
+    async reopen(actor, id, options = {}) {
       await identity.requireLink(actor);
       const current = await care.actions.retrieve(id);
       if (!current.completed) return { action: current, changed: false };
       const open = (await care.actions.reopen(id)) ?? (await care.actions.retrieve(id));
-      await audit(actor, 'action.reopen', id, {});
+      await audit(actor, 'action.reopen', id, { completed: current.completed ?? null, ...(options.undo ? { undo: true } : {}) });
       deps.announceWrite(open, { by: actor, before: current });
       deps.announceChange?.(open, { kind: 'reopen', by: actor, assignee: open.assigned_to ?? null });
       return { action: open, changed: true };
@@ -263,7 +292,11 @@ export function createActionsService(deps: {
           care,
           store,
           now: deps.now ?? (() => new Date()),
-          moves: { complete: service.complete, reopen: service.reopen, unsnooze: (a, id, due) => service.snooze(a, id, due, { undo: true }) },
+          moves: {
+            complete: (a, id) => service.complete(a, id, { undo: true }),
+            reopen: (a, id) => service.reopen(a, id, { undo: true }),
+            unsnooze: (a, id, due) => service.snooze(a, id, due, { undo: true }),
+          },
         },
         actor,
         request,

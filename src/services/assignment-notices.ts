@@ -53,9 +53,11 @@ export interface Assignment {
 }
 
 const cursorName = (actionId: string) => `assignment:${actionId}`;
+/** Where an action's remembered assignment is kept (the changes poll's observations read it too). */
+export const assignmentCursor = cursorName;
 const timeOf = (value: string | null | undefined) => parseApiDateTime(value)?.getTime();
 
-function parse(value: string | null): Assignment | null {
+export function parseAssignment(value: string | null): Assignment | null {
   if (!value) return null;
   try {
     const v = JSON.parse(value) as Partial<Assignment>;
@@ -148,7 +150,7 @@ export function createAssignmentNotices(deps: {
   const notices: AssignmentNotices = {
     async consider(action, change) {
       const name = cursorName(action._id);
-      const current = parse(await deps.store.getCursor(name));
+      const current = parseAssignment(await deps.store.getCursor(name));
       const news = !current && !change ? await deps.firstLook.isNews(action) : false;
       const next = nextAssignment(current, action, change, deps.now().toISOString(), news);
       if (next) await deps.store.setCursor(name, JSON.stringify(next));
@@ -183,7 +185,7 @@ export function createAssignmentNotices(deps: {
       for (const [actionId, rows] of byAction) {
         try {
           const action = actions.get(actionId);
-          const assignment = parse(await deps.store.getCursor(cursorName(actionId)));
+          const assignment = parseAssignment(await deps.store.getCursor(cursorName(actionId)));
           const why = !action
             ? 'the action no longer exists in the care system'
             : action.completed

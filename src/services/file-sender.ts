@@ -22,5 +22,16 @@ export interface SentFile {
   channelId: string;
 }
 
-/** Sends `file` into the DM of the Slack person `userId`. */
+/**
+ * Slack refused the file for a reason a person can act on: `missing-scope`, the install lacks `files:write`
+ * (an install made before the app asked for it: reinstalling grants it).
+ */
+export class FileSendRefused extends Error {
+  override name = 'FileSendRefused';
+  constructor(readonly reason: 'missing-scope') {
+    super(`Slack refused the file: ${reason}`);
+  }
+}
+
+/** Sends `file` into the DM of the Slack person `userId`; throws FileSendRefused when Slack refuses it for a known reason. */
 export type DmFileSender = (userId: string, file: OutgoingFile) => Promise<SentFile>;

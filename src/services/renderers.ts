@@ -78,6 +78,8 @@ export interface RenderedDigest {
 export interface MessageRenderers {
   completionNotice(a: ActionView, ctx: RenderContext, groups: string[]): OutgoingMessage;
   urgentAlert(a: ActionView, ctx: RenderContext): OutgoingMessage;
+  /** A DM to whoever created the action through Slack: it was completed (the view says by whom). */
+  creatorNotice(a: ActionView, ctx: RenderContext): OutgoingMessage;
   /** A DM to an action's new assignee; `by`: the Slack user who assigned it, null when made in the care system. */
   assignmentNotice(a: ActionView, ctx: RenderContext, assignment: { by: string | null }): OutgoingMessage;
   /** A DM to an action's assignee: someone else (`by`, a Slack user) completed, reopened, took or snoozed it (or undid their snooze) through Slack. */

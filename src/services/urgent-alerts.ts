@@ -49,6 +49,8 @@ export interface Urgency {
 }
 
 const episodeCursor = (actionId: string) => `urgent-episode:${actionId}`;
+/** Where an action's remembered urgency is kept (the changes poll's observations read it too). */
+export const urgencyCursor = episodeCursor;
 const timeOf = (value: string | null | undefined) => parseApiDateTime(value)?.getTime() ?? 0;
 
 /** The stored urgency; older rows held the episode's occurrence alone ('' when not urgent). */

@@ -22,7 +22,9 @@ import { registerSnooze } from './listeners/actions/snooze.js';
 import { registerTakeItButton } from './listeners/actions/take-it.js';
 import { registerUndoButton } from './listeners/actions/undo.js';
 import { registerViewButton } from './listeners/actions/view-card.js';
+import { registerHistoryButton } from './listeners/actions/history.js';
 import { registerShowTasksButton } from './listeners/actions/show-tasks.js';
+import { registerHandoverAcceptButton } from './listeners/actions/handover-accept.js';
 import { registerUnlinkButton } from './listeners/actions/unlink.js';
 import { registerForgetPersonButtons } from './listeners/actions/forget-person.js';
 import { registerCareCommand } from './listeners/commands/index.js';
@@ -155,6 +157,7 @@ export function createSlackApp(options: SlackAppOptions, deps?: SlackDeps): Slac
   registerCareCommand(app);
   registerCompleteReopen(app);
   registerViewButton(app);
+  registerHistoryButton(app);
   registerUndoButton(app);
   registerTakeItButton(app);
   registerEditButton(app);
@@ -168,6 +171,7 @@ export function createSlackApp(options: SlackAppOptions, deps?: SlackDeps): Slac
   registerUnlinkButton(app);
   registerForgetPersonButtons(app);
   registerShowTasksButton(app);
+  registerHandoverAcceptButton(app);
   registerRetryDeliveryButton(app);
   registerLinkRequestButtons(app);
   registerMoreOptionsButton(app);

@@ -1,9 +1,12 @@
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../logging/logger.js';
+import type { ActionHistoryService } from '../services/action-history.js';
 import type { ActionsService } from '../services/actions.js';
 import type { ChannelPolicy } from '../services/channel-policy.js';
 import type { ChannelSetup } from '../services/channel-setup.js';
 import type { DirectoryService } from '../services/directory.js';
+import type { EvidenceExport } from '../services/evidence/evidence-export.js';
+import type { HandoverService } from '../services/handovers.js';
 import type { IdentityService } from '../services/identity.js';
 import type { PersonData } from '../services/person-data.js';
 import type { SlackProfiles } from '../services/slack-profiles.js';
@@ -42,6 +45,8 @@ export interface HomeQueue {
  */
 export interface SlackDeps {
   actions: ActionsService;
+  /** An action's life as the app knows it (the History button). */
+  history: ActionHistoryService;
   identity: IdentityService;
   /** Admins: a person's data exported or erased (`/care export|forget @person`). */
   personData: PersonData;
@@ -50,10 +55,14 @@ export interface SlackDeps {
   channels: ChannelPolicy;
   /** Admins' per-channel set-up: digests and group routes. */
   channelSetup: ChannelSetup;
+  /** Handover at shift changes: the channels (admins), Accept handover, a carer's own part on the Home tab. */
+  handovers: HandoverService;
   /** The workspace's channels and people by the names people type. */
   names: WorkspaceNames;
   /** Each person's own morning summary setting. */
   summaries: SummarySettings;
+  /** Admins' evidence export (`/care evidence`): a CSV into their DM. */
+  evidence: EvidenceExport;
   /** The WebClient listeners post with (same token and API URL as Bolt's). */
   slack: WebClient;
   logger: Logger;

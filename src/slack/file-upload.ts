@@ -7,20 +7,26 @@
  * API method and passes the pacer as it is). Needs the bot scope `files:write` (and `im:write` to open the DM).
  */
 import type { WebClient } from '@slack/web-api';
-import type { DmFileSender, OutgoingFile, SentFile } from '../services/file-sender.js';
+import { type DmFileSender, FileSendRefused, type OutgoingFile, type SentFile } from '../services/file-sender.js';
 
 export async function uploadFileToDm(slack: WebClient, userId: string, file: OutgoingFile): Promise<SentFile> {
   const opened = await slack.conversations.open({ users: userId });
   const channelId = opened.channel?.id;
   if (!channelId) throw new Error('conversations.open gave no channel');
   const bytes = typeof file.content === 'string' ? Buffer.from(file.content, 'utf8') : Buffer.from(file.content);
-  const result = await slack.filesUploadV2({
-    channel_id: channelId,
-    file: bytes,
-    filename: file.filename,
-    title: file.title ?? file.filename,
-    ...(file.comment ? { initial_comment: file.comment } : {}),
-  });
+  let result: unknown;
+  try {
+    result = await slack.filesUploadV2({
+      channel_id: channelId,
+      file: bytes,
+      filename: file.filename,
+      title: file.title ?? file.filename,
+      ...(file.comment ? { initial_comment: file.comment } : {}),
+    });
+  } catch (err) {
+    if ((err as { data?: { error?: unknown } }).data?.error === 'missing_scope') throw new FileSendRefused('missing-scope');
+    throw err;
+  }
   const fileId = fileIdOf(result);
   if (!fileId) throw new Error('files.completeUploadExternal gave no file');
   return { fileId, channelId };

@@ -2,7 +2,8 @@ import type { HomeQueue, SlackDeps } from './deps.js';
 import { shownInstead } from './listeners/error-policy.js';
 import { myGroups } from './views/action-list.js';
 import type { AdminHome } from './views/admin-home.js';
-import { HOME_PAGE_SIZE, homeView } from './views/home-view.js';
+import { yourHandover } from '../services/handovers.js';
+import { HOME_PAGE_SIZE, type HomeHandover, homeView } from './views/home-view.js';
 
 /**
  * Renders of one person's Home tab can overlap (link then unlink, two quick
@@ -59,6 +60,18 @@ export async function homeOpened(deps: SlackDeps, teamId: string, userId: string
   queue.trailing.unref?.();
 }
 
+/** In the first hours of a shift, the person's own open actions from the handover (shown first); none otherwise. */
+async function handoverOf(deps: SlackDeps, mine: Parameters<typeof yourHandover>[0], now: Date, userId: string): Promise<{ handover?: HomeHandover }> {
+  try {
+    const fresh = await deps.handovers.fresh(now);
+    if (!fresh) return {};
+    return { handover: { outgoing: fresh.shifts.outgoing.name, incoming: fresh.shifts.incoming.name, actions: yourHandover(mine, fresh) } };
+  } catch (err) {
+    deps.logger.warn('could not read the handover for the Home tab', { userId, error: err });
+    return {};
+  }
+}
+
 /** Render and publish one person's Home tab; never throws (a failure is logged). */
 export async function publishHome(deps: SlackDeps, teamId: string, userId: string, limit = HOME_PAGE_SIZE, offset = 0): Promise<void> {
   const queue = queueFor(deps, `${teamId}/${userId}`);
@@ -87,8 +100,10 @@ export async function publishHome(deps: SlackDeps, teamId: string, userId: strin
       });
       const extra = summary ? { summary } : {};
       try {
-        const groups = myGroups(await deps.actions.mine({ teamId, userId }, link.careUserId, ctx.now, tz));
-        view = homeView({ linked: true, ...(careUserName ? { careUserName } : {}), groups, limit, offset, ...extra, ...(await admin) }, ctx);
+        const mine = await deps.actions.mine({ teamId, userId }, link.careUserId, ctx.now, tz);
+        const handover = await handoverOf(deps, [...mine.overdue, ...mine.today, ...mine.nextWeek], ctx.now, userId);
+        const groups = myGroups(mine);
+        view = homeView({ linked: true, ...(careUserName ? { careUserName } : {}), groups, limit, offset, ...handover, ...extra, ...(await admin) }, ctx);
       } catch (err) {
         const error = shownInstead(deps.logger, "could not read the person's actions for the Home tab", err, { userId });
         view = homeView({ linked: true, groups: [], limit, error, ...extra, ...(await admin) }, ctx);

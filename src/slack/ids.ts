@@ -26,6 +26,8 @@ export const ActionIds = {
   moreOptions: 'care_form_more',
   /** Where task text is hidden (shared channels): show the full card to the clicker only. */
   view: 'care_view',
+  /** An action's life (created, assigned, snoozed, completed, …) in a modal for the clicker only. Value: the action Id. */
+  history: 'care_history',
   /** Assign an unassigned (or urgent) action to the clicker. */
   takeIt: 'care_take',
   /** Undo a Complete or Reopen made on a shared surface, for a few minutes after it. */
@@ -37,6 +39,8 @@ export const ActionIds = {
   /** An admin's "Forget <name>" after `/care forget @person` (value = the Slack user Id), and its Cancel. */
   forgetPerson: 'care_forget_person',
   forgetCancel: 'care_forget_cancel',
+  /** Accept handover on a handover post (its value: the handover's ref, see handoverRefValue). */
+  handoverAccept: 'care_handover_accept',
 } as const;
 
 export const CallbackIds = {
@@ -157,6 +161,8 @@ export const BlockIds = {
   literature: (itemId: string) => `lit_${itemId}`,
   helpActions: 'help_actions',
   homeTop: 'home_top',
+  /** A handover post's Accept button (replaced by who accepted, when). */
+  handoverAccept: 'handover_accept',
   homeMore: 'home_more',
   homeFirst: 'home_first',
   homeSummary: 'home_summary',
@@ -193,3 +199,14 @@ export const ConnectCareIds = {
   apiKey: 'connect_care_key',
   apiSecret: 'connect_care_secret',
 } as const;
+
+// ---- a handover post's Accept button: `<channel id> <occurrence>` ----
+
+export function handoverRefValue(ref: { channelId: string; occurrence: string }): string {
+  return `${ref.channelId} ${ref.occurrence}`;
+}
+
+export function parseHandoverRef(value: string | undefined): { channelId: string; occurrence: string } | null {
+  const m = /^([CGD][A-Z0-9]+) (\d{4}-\d{2}-\d{2}\/.{1,24})$/u.exec(value ?? '');
+  return m ? { channelId: m[1]!, occurrence: m[2]! } : null;
+}

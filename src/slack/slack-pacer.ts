@@ -168,9 +168,14 @@ export interface PacedFetchOptions {
 
 /** A `fetch` for one kind of client, through the process's pacer. */
 export function pacedFetch(base: FetchFunction, pacer: SlackPacer, options: PacedFetchOptions): FetchFunction {
+  const bounded = (init: Parameters<FetchFunction>[1]) => {
+    const timeout = AbortSignal.timeout(options.transferTimeoutMs);
+    return { ...init, signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout };
+  };
   return async (url, init) => {
-    // Only Web API methods (…/api/chat.postMessage); a response_url has limits of its own.
-    if (!/\/api\/[a-z]+(\.[a-zA-Z]+){1,3}$/.test(typeof url === 'string' ? url.split('?')[0]! : url.pathname)) return base(url, init);
+    // Only Web API methods (…/api/chat.postMessage) are paced; a response_url has limits of its own, and a
+    // file's upload_url none. Those still get the transfer timeout (the client's own is off when paced).
+    if (!/\/api\/[a-z]+(\.[a-zA-Z]+){1,3}$/.test(typeof url === 'string' ? url.split('?')[0]! : url.pathname)) return base(url, bounded(init));
     const params = paramsOf(init);
     const key: CallKey = { workspace: pacer.workspaceOfToken(tokenOf(init, params)), method: methodOfUrl(url), channel: params?.get('channel') ?? undefined };
     const wait = pacer.reserve(key, options.maxWaitMs);
@@ -182,9 +187,7 @@ export function pacedFetch(base: FetchFunction, pacer: SlackPacer, options: Pace
       pacer.observer.waited?.(key.method, wait);
       await pacer.clock.sleep(wait);
     }
-    const timeout = AbortSignal.timeout(options.transferTimeoutMs);
-    const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
-    const response = await base(url, { ...init, signal });
+    const response = await base(url, bounded(init));
     if (response.status === 429) {
       const seconds = Number(response.headers.get('retry-after'));
       pacer.rateLimited(key, (Number.isFinite(seconds) && seconds > 0 ? seconds : 1) * 1000);

@@ -57,6 +57,7 @@ export const WORKSPACE_TABLES = [
   'workspace_settings',
   'care_connections',
   'slack_installations',
+  'home_settings',
 ] as const;
 
 /**
@@ -81,6 +82,7 @@ export async function forgetWorkspace(ctx: Ctx, workspaceId?: string): Promise<F
     deleted.seen_requests = await db.run(`DELETE FROM seen_requests WHERE ${keys.sql}`, keys.params);
     deleted.workspace_settings = await db.run('DELETE FROM workspace_settings WHERE workspace_id = ?', [w]);
     deleted.care_connections = await db.run('DELETE FROM care_connections WHERE workspace_id = ?', [w]);
+    deleted.home_settings = await db.run('DELETE FROM home_settings WHERE scope = ?', [w]);
     // A team's installation, or the org-wide one of an enterprise (never a team's install inside that enterprise).
     deleted.slack_installations = await db.run(
       'DELETE FROM slack_installations WHERE (is_enterprise_install = ? AND enterprise_id = ?) OR (is_enterprise_install = ? AND team_id = ?)',

@@ -13,6 +13,7 @@ import type { Ctx, Db } from './db.js';
 import * as deliveries from './deliveries.js';
 import * as deliveryAdmin from './delivery-admin.js';
 import * as deliveryRetries from './delivery-retries.js';
+import * as homeSettings from './home-settings.js';
 import { StoreError } from './errors.js';
 import { forgetWorkspace } from './forget-workspace.js';
 import * as installations from './installations.js';
@@ -160,6 +161,10 @@ function createStore(ctx: Ctx, migration: MigrateResult): OpenedStore {
     unfinishedDeliveries: (kind, query) => deliveryRetries.unfinishedDeliveries(ctx, kind, query),
     recentDeliveries: (query) => deliveryAdmin.recentDeliveries(ctx, query),
     reopenDelivery: (id, teamId) => deliveryAdmin.reopenDelivery(ctx, id, teamId),
+
+    getHomeSetting: (scope, name) => homeSettings.getHomeSetting(ctx, scope, name),
+    listHomeSettings: (scope) => homeSettings.listHomeSettings(ctx, scope),
+    setHomeSetting: (scope, name, value, updatedBy) => homeSettings.setHomeSetting(ctx, scope, name, value, updatedBy),
 
     getCursor: (name) => cursors.getCursor(ctx, name),
     setCursor: (name, value) => cursors.setCursor(ctx, name, value),

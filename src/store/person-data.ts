@@ -112,6 +112,11 @@ export async function personRecords(ctx: Ctx, slackUserId: string, teamId?: stri
       u,
       ...w.params,
     ]),
+    home_settings: await all(`SELECT * FROM home_settings WHERE (${contains(db, 'value')} OR updated_by = ?)${team('scope').sql} ORDER BY name`, [
+      u,
+      u,
+      ...team('scope').params,
+    ]),
     slack_installations: await all(
       `SELECT installation_key, team_id, enterprise_id, installer_user_id, user_scopes, installed_at, updated_at FROM slack_installations
         WHERE installer_user_id = ?${team('COALESCE(team_id, enterprise_id)').sql}`,
@@ -163,6 +168,10 @@ export async function erasePerson(ctx: Ctx, slackUserId: string, options: EraseO
     kept += await run(`UPDATE audit_log SET details = ${replaced(db, 'details', true)} WHERE ${contains(db, 'details')}${t.sql}`, [u, token, u, ...t.params]);
     kept += await run(`UPDATE care_connections SET connected_by = ? WHERE connected_by = ?${w.sql}`, [token, u, ...w.params]);
     kept += await run(`UPDATE workspace_settings SET updated_by = NULL WHERE updated_by = ?${w.sql}`, [u, ...w.params]);
+    // A care home's settings (shifts, handover, escalation…) may name them: the token takes their place.
+    const hs = team('scope');
+    kept += await run(`UPDATE home_settings SET updated_by = NULL WHERE updated_by = ?${hs.sql}`, [u, ...hs.params]);
+    kept += await run(`UPDATE home_settings SET value = ${replaced(db, 'value', false)} WHERE ${contains(db, 'value')}${hs.sql}`, [u, token, u, ...hs.params]);
     // An added admin is one of a comma-separated list: taken out of it.
     for (const row of await db.all(`SELECT workspace_id, admin_user_ids FROM workspace_settings WHERE ${contains(db, 'admin_user_ids')}${w.sql}`, [
       u,

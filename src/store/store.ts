@@ -6,6 +6,7 @@
  * (workspace-store.ts), every method of which stays inside one workspace.
  */
 import type {
+  HomeSetting,
   AuditEntry,
   AuditInput,
   AuditQuery,
@@ -109,6 +110,12 @@ export interface Store {
   recentDeliveries(query: RecentDeliveriesQuery): Promise<RecentDeliveries>;
   /** An admin's Retry: a failed row becomes claimable again with fresh attempts; null unless it is failed now. */
   reopenDelivery(id: number, teamId?: string): Promise<Delivery | null>;
+
+  // a care home's settings (scope: the team id with many workspaces, '' with one)
+  getHomeSetting(scope: string, name: string): Promise<HomeSetting | null>;
+  listHomeSettings(scope: string): Promise<HomeSetting[]>;
+  /** null removes it (its default applies again). */
+  setHomeSetting(scope: string, name: string, value: string | null, updatedBy: string | null): Promise<void>;
 
   // job cursors and leases
   getCursor(name: string): Promise<string | null>;

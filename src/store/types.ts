@@ -260,6 +260,16 @@ export interface Lease {
   expiresAt: number;
 }
 
+// ---- a care home's settings ----
+
+/** One named setting of a care home (its JSON value is read by the service that owns it). */
+export interface HomeSetting {
+  name: string;
+  value: string;
+  updatedBy: string | null;
+  updatedAt: number;
+}
+
 // ---- audit ----
 
 export interface AuditEntry {

@@ -72,6 +72,11 @@ export interface WorkspaceStore {
   recentDeliveries(query: Own<RecentDeliveriesQuery>): ReturnType<Store['recentDeliveries']>;
   reopenDelivery(id: number): ReturnType<Store['reopenDelivery']>;
 
+  // the care home's settings (shifts, handover, escalation...): its own scope
+  getHomeSetting(name: string): ReturnType<Store['getHomeSetting']>;
+  listHomeSettings(): ReturnType<Store['listHomeSettings']>;
+  setHomeSetting(name: string, value: string | null, updatedBy: string | null): Promise<void>;
+
   // this workspace's cursors (poll position, urgent episodes, assignment memory...)
   getCursor: Store['getCursor'];
   setCursor: Store['setCursor'];
@@ -159,6 +164,9 @@ export function scopedWorkspaceStore(store: Store, teamId: string): WorkspaceSto
     recentDeliveries: (query) => store.recentDeliveries({ ...query, teamId }),
     reopenDelivery: (id) => store.reopenDelivery(id, teamId),
 
+    getHomeSetting: (name) => store.getHomeSetting(teamId, name),
+    listHomeSettings: () => store.listHomeSettings(teamId),
+    setHomeSetting: (name, value, updatedBy) => store.setHomeSetting(teamId, name, value, updatedBy),
     getCursor: (name) => store.getCursor(named(name)),
     setCursor: (name, value) => store.setCursor(named(name), value),
     acquireLease: (name, holder, ttlMs) => store.acquireLease(named(name), holder, ttlMs),
@@ -226,6 +234,9 @@ export function soleWorkspaceStore(store: Store): WorkspaceStore {
     recentDeliveries: (query) => store.recentDeliveries(query),
     reopenDelivery: (id) => store.reopenDelivery(id),
 
+    getHomeSetting: (name) => store.getHomeSetting('', name),
+    listHomeSettings: () => store.listHomeSettings(''),
+    setHomeSetting: (name, value, updatedBy) => store.setHomeSetting('', name, value, updatedBy),
     getCursor: (name) => store.getCursor(name),
     setCursor: (name, value) => store.setCursor(name, value),
     acquireLease: (name, holder, ttlMs) => store.acquireLease(name, holder, ttlMs),

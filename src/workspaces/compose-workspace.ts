@@ -12,6 +12,7 @@ import { createHealth, type HealthReport } from '../health.js';
 import { type Job, workspaceJobs } from '../jobs/index.js';
 import type { ActionView } from '../services/action-model.js';
 import type { NamedAdmins } from '../services/admin-rule.js';
+import { createActionHistory } from '../services/action-history.js';
 import { createActionsService } from '../services/actions.js';
 import { createAssignmentNotices } from '../services/assignment-notices.js';
 import { withCareWebLink } from '../services/care-web-link.js';
@@ -19,6 +20,8 @@ import { createChangeNotices } from '../services/change-notices.js';
 import { createChannelPolicy } from '../services/channel-policy.js';
 import { createChannelSetup } from '../services/channel-setup.js';
 import { type CompletionNotices, createCompletionNotices } from '../services/completion-notices.js';
+import { createCareObservations } from '../services/care-observations.js';
+import { createCreatorNotices } from '../services/creator-notices.js';
 import type { Deliverer } from '../services/delivery.js';
 import { createDigests, type Digests } from '../services/digests.js';
 import { createDirectoryService } from '../services/directory.js';
@@ -33,15 +36,20 @@ import { createSummarySettings } from '../services/summary-settings.js';
 import { createTeamView } from '../services/team-view.js';
 import { createUrgentAlerts } from '../services/urgent-alerts.js';
 import { createFirstLook } from '../services/first-look.js';
+import { createDmChannels } from '../services/dm-channels.js';
+import { createHandovers } from '../services/handovers.js';
 import { createWorkspaceNames } from '../services/workspace-names.js';
 import type { SlackDeps } from '../slack/deps.js';
+import { dmFileSender } from '../slack/file-upload.js';
+import { createEvidenceExport } from '../services/evidence/evidence-export.js';
 import type { SignedMetadata } from '../slack/signed-metadata.js';
 import type { BotTokenSource } from '../slack/token-rotation/bot-token.js';
 import { assignmentNotice } from '../slack/views/assignment-notice.js';
 import { changeNotice } from '../slack/views/change-notice.js';
 import { renderDigest } from '../slack/views/digest.js';
+import { renderHandover, renderNotAccepted } from '../slack/views/handover.js';
 import { renderMorningSummary } from '../slack/views/morning-summary.js';
-import { completionNotice, urgentAlert } from '../slack/views/notices.js';
+import { completionNotice, creatorNotice, urgentAlert } from '../slack/views/notices.js';
 import { type SlackShared, workspaceSlack } from './workspace-slack.js';
 import type { WorkspaceStore } from '../store/index.js';
 
@@ -133,6 +141,7 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
   const render: MessageRenderers = {
     completionNotice: (a, ctx, groups) => completionNotice(linked(a), ctx, groups),
     urgentAlert: (a, ctx) => urgentAlert(linked(a), ctx),
+    creatorNotice: (a, ctx) => creatorNotice(linked(a), ctx),
     assignmentNotice: (a, ctx, by) => assignmentNotice(linked(a), ctx, by),
     changeNotice: (a, ctx, change) => changeNotice(linked(a), ctx, change),
     digest: renderDigest,
@@ -171,6 +180,8 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
   const dmNoticeDeps = { care, store, slack: jobSlack, identity, profiles, deliverer, render, now, staleAfterMs };
   const assignments = createAssignmentNotices({ ...dmNoticeDeps, teamId: team, firstLook, logger: logger.child({ component: 'assignment-notices' }) });
   const changes = createChangeNotices({ ...dmNoticeDeps, logger: logger.child({ component: 'change-notices' }) });
+  // Whoever created an action through Slack is told when someone else completes it.
+  const creators = createCreatorNotices({ ...dmNoticeDeps, teamId: team, logger: logger.child({ component: 'creator-notices' }) });
   const digests = metrics.observeDigests(createDigests({ care, store, identity, channels, deliverer, render, logger }));
   const summaries = createMorningSummaries({
     care,
@@ -183,6 +194,20 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     render,
     logger: logger.child({ component: 'summaries' }),
   });
+  // Handover at each shift change (the shifts are the home's setting, in its zone).
+  const handovers = createHandovers({
+    care,
+    store,
+    identity,
+    channels,
+    deliverer,
+    render: { post: renderHandover, notAccepted: renderNotAccepted },
+    dm: createDmChannels(jobSlack),
+    teamId: team,
+    timezone: spec.timezone,
+    now,
+    logger: logger.child({ component: 'handovers' }),
+  });
   const actions = createActionsService({
     care: reads.care,
     reads: reads.actions,
@@ -193,10 +218,12 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     careWebUrl: spec.careWebUrl,
     // The fast path: a completion made through Slack is announced at once, through the same ledger.
     // Not awaited, so the person's click is answered first; the ledger and the poller make it exactly once.
-    announceCompletion: (action) =>
+    announceCompletion: (action) => {
       void notices
         .deliver(action, { madeInSlack: true })
-        .catch((err) => logger.warn('completion notice will be retried by the poller', { actionId: action._id, error: err })),
+        .catch((err) => logger.warn('completion notice will be retried by the poller', { actionId: action._id, error: err }));
+      void creators.deliver(action).catch((err) => logger.warn('the creator DM will be retried by the poller', { actionId: action._id, error: err }));
+    },
     // Any change made through Slack: a new assignee is told, and an action made urgent alerted, at once;
     // the poll's later sight of it finds them in the ledger (and in what the app remembers of the action).
     announceWrite: (action, change) =>
@@ -228,6 +255,7 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
       completion: () => notices.retryUnfinished(),
       assignment: () => assignments.retryUnfinished(),
       change: () => changes.retryUnfinished(),
+      creator: () => creators.retryUnfinished(),
       urgent: async () => urgent.retryUnfinished((await store.listSubscriptions()).filter((s) => s.urgentAlerts)),
       digest: () => digests.runDue(now()),
       'digest-part': () => digests.runDue(now()),
@@ -236,14 +264,27 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
   });
   const names = createWorkspaceNames({ slack, now: () => now().getTime() });
   const channelSetup = createChannelSetup({ store, identity, channels, directory, digests, names, timezone: spec.timezone, now });
+  const evidence = createEvidenceExport({
+    care,
+    store,
+    identity,
+    profiles,
+    sendFile: dmFileSender(slack),
+    timezone: spec.timezone,
+    now,
+    logger: logger.child({ component: 'evidence' }),
+  });
   const deps: SlackDeps = {
     actions,
+    evidence,
+    history: createActionHistory({ actions, store, identity }),
     identity,
     personData: createPersonData({ store, identity, profiles, now, logger }),
     directory,
     profiles,
     channels,
     channelSetup,
+    handovers,
     names,
     summaries: createSummarySettings({ store, identity, profiles, now }),
     slack,
@@ -270,9 +311,12 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     urgent,
     assignments,
     changes,
+    creators,
+    observations: createCareObservations({ store, teamId: team }),
     firstLook,
     digests,
     summaries,
+    handovers,
     now,
     pollSeconds,
     overlapMs: shared.overlapMs,

@@ -58,7 +58,7 @@ describe('Snooze and the care system link', () => {
     const before = await read(a._id);
     expect(before.reminders).toHaveLength(2);
     const card = await command(h, 'sophie', `/care show ${a.action_no}`);
-    expect(card.text).toContain('[Complete] [Edit] [Snooze… ▾] [Open in care system]');
+    expect(card.text).toContain('[Complete] [Edit] [Snooze… ▾] [History] [Open in care system]');
     const ephemerals = h.fake.ephemerals('sophie').length;
 
     await h.driver.selectOption('sophie', { ephemeral: true, channel: '#care-team', control: 'Snooze…', option: 'Tomorrow, same time' });

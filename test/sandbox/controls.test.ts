@@ -165,6 +165,25 @@ describe('the care system web app', () => {
   });
 });
 
+describe('the care system itself', () => {
+  it('generates a tagged action and completes it when its stage is reached; it completes no untagged action', async () => {
+    const made = await h.control('POST', 'generated-actions', { due: '2024-06-12 09:00:00', task: 'Review the care plan', tag: 'care_plan_review' });
+    expect(made.status).toBe(200);
+    expect(made.json.tag).toBe('care_plan_review');
+    expect((await h.api('GET', `actions/${made.json._id}`, { attributes: ['tag'] })).json.tag).toBe('care_plan_review');
+    await h.control('POST', 'clock', { advanceMs: 60_000 });
+    const done = await h.control('POST', `actions/${made.json._id}/auto-complete`);
+    expect(done.status).toBe(200);
+    expect(done.json.completed).toBe(done.json.modified);
+
+    const plain = await h.control('POST', 'actions', { due: '2024-06-12 09:00:00', task: 'Made by a person' });
+    const refused = await h.control('POST', `actions/${plain.json._id}/auto-complete`);
+    expect(refused.status).toBe(409);
+    expect((await h.control('GET', `actions/${plain.json._id}`)).json.completed).toBeNull();
+    expect((await h.control('POST', 'generated-actions', { due: '2024-06-12 09:00:00', task: 'No tag' })).status).toBe(400);
+  });
+});
+
 describe('reset', () => {
   it('reseeds with the requested seed', async () => {
     expect((await h.control('POST', 'reset', { seed: 5 })).json.counts.actions).toBe(5);

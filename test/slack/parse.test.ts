@@ -68,6 +68,23 @@ describe('/care command parsing', () => {
     expect(parseCommand('route off Night staff')).toEqual({ kind: 'route-off', groupName: 'Night staff' });
   });
 
+  it('reads handover set-up, with a sentence for a wrong word or flag', () => {
+    expect(parseCommand('handover here')).toEqual({ kind: 'handover-here', showTasks: false, publicConfirmed: false });
+    expect(parseCommand('handover here --show-tasks')).toEqual({ kind: 'handover-here', showTasks: true, publicConfirmed: false });
+    expect(parseCommand('Handover HERE --show-tasks --public')).toEqual({ kind: 'handover-here', showTasks: true, publicConfirmed: true });
+    expect(parseCommand('handover off')).toEqual({ kind: 'handover-off' });
+    expect(parseCommand('handover list')).toEqual({ kind: 'handover-list' });
+    const error = (line: string) => {
+      const c = parseCommand(line);
+      return c.kind === 'error' ? c.message : `not an error: ${c.kind}`;
+    };
+    expect(error('handover')).toContain('`/care handover` needs a word after it: it takes here, off or list');
+    expect(error('handover now')).toContain("I don't know `/care handover now`");
+    expect(error('handover here --quiet')).toContain('the flags are --show-tasks and --public');
+    expect(error('handover here --public')).toContain('`--public` goes with `--show-tasks`');
+    expect(error('handover off please')).toContain('takes nothing after it');
+  });
+
   it('reads channels and people typed as plain names (looked up in the workspace later)', () => {
     expect(parseCommand('route Home managers #care-team')).toEqual({ kind: 'route', groupName: 'Home managers', channel: { type: 'name', name: 'care-team' } });
     expect(parseCommand('route Home managers care-team')).toEqual({ kind: 'route', groupName: 'Home managers', channel: { type: 'name', name: 'care-team' } });

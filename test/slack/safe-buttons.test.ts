@@ -57,7 +57,7 @@ describe('buttons by surface', () => {
 
   it('an urgent alert in a channel offers Take it, asking first only when someone has the action', () => {
     const assigned = elements(urgentAlert(action(), { ...ctx, shared: true }).blocks);
-    expect(assigned.map((e) => e.text?.text)).toEqual(['Complete', 'Take it', 'Edit', undefined]);
+    expect(assigned.map((e) => e.text?.text)).toEqual(['Complete', 'Take it', 'Edit', undefined, 'History']);
     expect(assigned[1]?.confirm?.text.text).toContain('assigned to Oliver Bennett.');
     const nobodys = elements(urgentAlert(action({ assignee: null }), { ...ctx, showTask: false, shared: true }).blocks);
     expect(nobodys.map((e) => [e.text?.text, Boolean(e.confirm)])).toEqual([

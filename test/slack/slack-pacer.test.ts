@@ -133,3 +133,19 @@ describe('the Slack pacer', () => {
     expect(s.calls.map((c) => c.at)).toEqual([0, 0, 0, 2000]);
   });
 });
+
+describe('requests that are no Web API method (a file upload_url)', () => {
+  it('go at once, unpaced, but still end at the transfer timeout', async () => {
+    const clock = manualClock();
+    const seen: string[] = [];
+    const hangs: FetchFunction = (url, init) =>
+      new Promise((_, reject) => {
+        seen.push(String(url));
+        init?.signal?.addEventListener('abort', () => reject(init.signal?.reason));
+      });
+    const paced = pacedFetch(hangs, createSlackPacer({ distribution: 'internal', clock }), { maxWaitMs: 60_000, transferTimeoutMs: 50 });
+    await expect(paced('https://files.slack.example/upload/v1/T1/abc', { method: 'POST', body: 'x' })).rejects.toThrow();
+    expect(seen).toEqual(['https://files.slack.example/upload/v1/T1/abc']);
+    expect(clock.slept).toEqual([]);
+  });
+});

@@ -21,11 +21,16 @@ export type Command =
   | { kind: 'whoami' | 'links' }
   | { kind: 'digest-here'; time: string; days: 'weekdays' | 'daily'; filter: DigestScope; showTasks: boolean; quietWhenEmpty: boolean }
   | { kind: 'digest-off' | 'digest-list' | 'digest-now' }
+  /** `publicConfirmed`: `--public`, the second step for task text in a public channel. */
+  | { kind: 'handover-here'; showTasks: boolean; publicConfirmed: boolean }
+  | { kind: 'handover-off' | 'handover-list' }
   | { kind: 'route'; groupName: string; channel: NameRef }
   | { kind: 'route-off'; groupName: string; channelId?: string }
   | { kind: 'routes' }
   | { kind: 'summary-show' | 'summary-off' }
   | { kind: 'summary-set'; time?: string; days?: 'weekdays' | 'daily' }
+  /** Admins: the evidence export (dates as typed, checked by the service: services/evidence/evidence-range.ts). */
+  | { kind: 'evidence'; from?: string; to?: string; location?: string; withTasks: boolean }
   /** The set-up words (`admins`, `settings`, `connect`): workspace-parse.ts. */
   | { kind: 'workspace'; command: WorkspaceCommand }
   /** Admins: a person's data sent to them as a file (`export`), or erased after a confirmation (`forget`). */
@@ -41,10 +46,12 @@ export const USAGE = {
   link: '/care link [your care user Id]  (admins: /care link @user <care user Id>)',
   unlink: '/care unlink  (or, admins: /care unlink @user)',
   digest: '/care digest here [HH:MM] [daily|weekdays] [mine-only|urgent-only|@person…|location <name>] [--show-tasks] [--quiet]  ·  /care digest off|list|now',
+  handover: '/care handover here [--show-tasks [--public]]  ·  /care handover off|list',
   route: '/care route <notification group name> #channel  ·  /care route off <group name>  ·  /care routes',
   summary: '/care summary [HH:MM] [daily|weekdays]  ·  /care summary off  ·  /care summary (your setting)',
   export: '/care export @person  (admins: everything the app holds about them, as a file)',
   forget: '/care forget @person  (admins: erase what the app holds about them, after a confirmation)',
+  evidence: '/care evidence [from YYYY-MM-DD] [to YYYY-MM-DD] [location <name>] [--with-tasks]',
 } as const;
 
 const ACTION_NO = /^#?([A-Za-z0-9][A-Za-z0-9-]{0,23})$/;
@@ -134,10 +141,14 @@ export function parseCommand(input: string): Command {
       return rest.length ? error(`\`/care ${sub}\` takes nothing after it: type it alone.`) : { kind: sub };
     case 'digest':
       return parseDigest(rest);
+    case 'handover':
+      return parseHandover(rest);
     case 'route':
       return parseRoute(rest);
     case 'summary':
       return parseSummary(tail);
+    case 'evidence':
+      return parseEvidence(rest);
     case '?':
       return rest.length ? { kind: 'new', task: text, implied: true } : { kind: 'help' };
     default: {
@@ -170,9 +181,11 @@ const SUB_COMMANDS = [
   'whoami',
   'links',
   'digest',
+  'handover',
   'route',
   'routes',
   'summary',
+  'evidence',
   'admins',
   'settings',
   'connect',
@@ -239,6 +252,29 @@ function personRef(token: string): NameRef | null {
   if (mention) return { type: 'id', id: mention };
   if (USER_ID.test(token)) return { type: 'id', id: token };
   return null;
+}
+
+/** `/care handover here [--show-tasks [--public]]`, `off`, `list`. */
+function parseHandover(args: string[]): Command {
+  const [verb, ...opts] = args;
+  const v = verb?.toLowerCase();
+  if (v === 'off' || v === 'list') {
+    return opts.length ? error(`\`/care handover ${v}\` takes nothing after it: type it alone.`) : { kind: v === 'off' ? 'handover-off' : 'handover-list' };
+  }
+  if (v !== 'here')
+    return error(
+      `${verb ? `I don't know \`/care handover ${truncateToken(verb)}\`` : '`/care handover` needs a word after it'}: it takes here, off or list. Type \`/care handover here\` in the channel the shifts hand over in.`,
+    );
+  let showTasks = false;
+  let publicConfirmed = false;
+  for (const o of opts) {
+    const flag = o.toLowerCase();
+    if (flag === '--show-tasks') showTasks = true;
+    else if (flag === '--public') publicConfirmed = true;
+    else return error(`I don't know \`${truncateToken(o)}\` here: the flags are --show-tasks and --public. \`${USAGE.handover}\``);
+  }
+  if (publicConfirmed && !showTasks) return error('`--public` goes with `--show-tasks`: `/care handover here --show-tasks --public`.');
+  return { kind: 'handover-here', showTasks, publicConfirmed };
 }
 
 const DIGEST_VERBS = 'here, off, list or now';
@@ -357,4 +393,40 @@ function parseSummary(tail: string): Command {
     else return error(`I did not understand \`${truncateToken(arg)}\` (a time is 24-hour, like 07:30, or 7am): \`${USAGE.summary}\``);
   }
   return { kind: 'summary-set', ...change };
+}
+
+const DATE_LIKE = /^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$/;
+
+/** `/care evidence [from DATE] [to DATE] [location <name>] [--with-tasks]`, in any order. */
+function parseEvidence(args: string[]): Command {
+  const out: { from?: string; to?: string; location?: string; withTasks: boolean } = { withTasks: false };
+  const usage = `\`${USAGE.evidence}\``;
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]!;
+    const lower = word.toLowerCase();
+    if (lower === '--with-tasks') out.withTasks = true;
+    else if (lower === 'from' || lower === 'to') {
+      const value = args[i + 1];
+      if (value === undefined || value.startsWith('--')) return error(`Give a date after \`${lower}\`, as YYYY-MM-DD: ${usage}`);
+      if (out[lower] !== undefined) return error(`\`${lower}\` is given twice: give one date for each end of the range. ${usage}`);
+      out[lower] = value;
+      i += 1;
+    } else if (lower === 'location') {
+      // The name runs to the next option (`from`/`to` with a date, or a --flag).
+      const words: string[] = [];
+      while (i + 1 < args.length) {
+        const next = args[i + 1]!;
+        const nextLower = next.toLowerCase();
+        if (next.startsWith('--') || ((nextLower === 'from' || nextLower === 'to') && DATE_LIKE.test(args[i + 2] ?? ''))) break;
+        words.push(next);
+        i += 1;
+      }
+      if (words.length === 0) return error(`Name the location after \`location\`; \`/care locations\` lists them. ${usage}`);
+      out.location = words.join(' ');
+    } else if (lower.startsWith('--')) return error(`I don't know \`${truncateToken(word)}\`: the one flag is --with-tasks. ${usage}`);
+    else if (DATE_LIKE.test(word))
+      return error(`Say which end of the range \`${truncateToken(word)}\` is: \`from ${truncateToken(word)}\` or \`to ${truncateToken(word)}\`. ${usage}`);
+    else return error(`I did not understand \`${truncateToken(word)}\` here: ${usage}`);
+  }
+  return { kind: 'evidence', ...out };
 }

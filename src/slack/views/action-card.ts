@@ -28,9 +28,13 @@ export function assigneeName(a: ActionView): string {
   );
 }
 
-/** Who completed it: a Slack user (completed through Slack), or "in the care system". */
+/**
+ * Who completed it: a Slack user (completed through Slack); "by the care system" for an action the care
+ * system generated (it completes those itself when their stage is reached); otherwise "in the care system"
+ * (someone in its web app).
+ */
 export function completedByText(a: ActionView): string {
-  return a.completedBy ? `by <@${a.completedBy.slackUserId}>` : 'in the care system';
+  return a.completedBy ? `by <@${a.completedBy.slackUserId}>` : a.generated ? 'by the care system' : 'in the care system';
 }
 
 export function markers(a: ActionView, now: Date): string {
@@ -82,6 +86,11 @@ export function viewButton(a: ActionView): types.Button {
   return button('View', ActionIds.view, a.id);
 }
 
+/** History: the action's life, in a modal for the clicker only. Value: the action Id. */
+export function historyButton(a: ActionView): types.Button {
+  return button('History', ActionIds.history, a.id);
+}
+
 /** Take it: assign the action to the clicker (asks first when someone else has it). Value: the action Id. */
 export function takeItButton(a: ActionView): types.Button {
   return button('Take it', ActionIds.takeIt, a.id, undefined, confirmTake(a));
@@ -104,9 +113,10 @@ export interface ButtonPlace {
 export const viewOnly = (place: ButtonPlace): boolean => Boolean(place.shared) && place.showTask === false;
 
 /**
- * Complete, Edit and Snooze (Reopen and Edit once complete), and a link to the
- * care system when configured. On a shared surface Complete and Reopen ask
- * first; where the task text is hidden there, View takes their place.
+ * Complete, Edit and Snooze (Reopen and Edit once complete), History, and a link
+ * to the care system when configured. On a shared surface Complete and Reopen ask
+ * first; where the task text is hidden there, View takes their place (the card View
+ * shows has History).
  */
 export function cardButtons(a: ActionView, place: ButtonPlace = {}): types.ActionsBlock {
   const shared = Boolean(place.shared);
@@ -115,6 +125,7 @@ export function cardButtons(a: ActionView, place: ButtonPlace = {}): types.Actio
     : a.completed
       ? [completeOrReopenButton(a, shared), button('Edit', ActionIds.edit, a.id)]
       : [completeOrReopenButton(a, shared), button('Edit', ActionIds.edit, a.id), snoozeMenu(a)];
+  if (!viewOnly(place)) elements.push(historyButton(a));
   if (a.careUrl) elements.push(linkButton('Open in care system', ActionIds.openInCare, a.careUrl));
   return actions(actionBlockId('card', a.id), elements);
 }

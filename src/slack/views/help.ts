@@ -63,6 +63,8 @@ export function helpBlocks(state: HelpState): Block[] {
           '`/care digest here [HH:MM] [daily|weekdays] [mine-only|urgent-only|@person…|location &lt;name&gt;] [--show-tasks] [--quiet]` (people by @name or name)',
           '`/care digest off|list|now` · `/care route &lt;group&gt; #channel` · `/care routes`',
           '`/care export @person` · `/care forget @person` — what Care Actions holds about someone, as a file to you; or erased (asks first)',
+          '`/care evidence [from YYYY-MM-DD] [to YYYY-MM-DD] [location &lt;name&gt;] [--with-tasks]` — a CSV of the actions due then, sent to your DM',
+          '`/care handover here [--show-tasks [--public]]` (a post at each shift change, with Accept handover) · `/care handover off|list`',
           ...setUpLines(state.setUp),
         ].join('\n'),
       ),

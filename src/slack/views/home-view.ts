@@ -1,14 +1,43 @@
 import { slackDate } from '../../time/slack-date.js';
 import { ActionIds, BlockIds } from '../ids.js';
 import { userText } from '../text.js';
-import type { ActionGroup, RenderContext } from '../../services/action-model.js';
+import type { ActionGroup, ActionView, RenderContext } from '../../services/action-model.js';
+import { actionLine } from './action-card.js';
+import { lineBlocks } from './digest-text.js';
 import type { SummaryStatus } from '../../services/summary-settings.js';
 import { renderActionGroups } from './action-list.js';
 import { type AdminHome, adminHomeBlocks } from './admin-home.js';
 import { actions, button, context, divider, header, section, type Block } from './blocks.js';
 import { summaryHomeBlocks } from './summary-setting.js';
 
+/** A carer's own part of the latest handover, while it is fresh (the first hours of a shift). */
+export interface HomeHandover {
+  /** The shift that handed over, and the one on now. */
+  outgoing: string;
+  incoming: string;
+  /** Their own open actions from it, most pressing first. */
+  actions: ActionView[];
+}
+
+/** Lines of your handover listed on the Home tab; the rest are in your list below. */
+const HANDOVER_LINES = 5;
+
+function handoverBlocks(h: HomeHandover, ctx: RenderContext): Block[] {
+  const n = h.actions.length;
+  if (n === 0) return [section(`:clipboard: *Your handover:* nothing of yours open from the ${userText(h.outgoing, 40)} shift.`), divider()];
+  const lines = h.actions.slice(0, HANDOVER_LINES).map((a) => `• ${actionLine(a, ctx)}`);
+  const rest = n > HANDOVER_LINES ? [context(`…and ${n - HANDOVER_LINES} more in your list below.`)] : [];
+  return [
+    section(`:clipboard: *Your handover: ${n} of yours open from the last shift* (${userText(h.outgoing, 40)} → ${userText(h.incoming, 40)})`),
+    ...lineBlocks('', lines),
+    ...rest,
+    divider(),
+  ];
+}
+
 export interface HomeState {
+  /** Their own part of the handover, first, during the first hours of a shift. */
+  handover?: HomeHandover;
   linked: boolean;
   careUserName?: string;
   groups: ActionGroup[];
@@ -38,6 +67,7 @@ export const HOME_PAGE_SIZE = 20;
 /** The App Home: link status, a New button, your actions within Slack's 100-block limit. */
 export function homeView(state: HomeState, ctx: RenderContext): { type: 'home'; blocks: Block[] } {
   const blocks: Block[] = [header('Care actions')];
+  if (state.linked && state.handover && !state.error && !state.offset) blocks.push(...handoverBlocks(state.handover, ctx));
   // Rendered first so the person's own list knows how many blocks are left for it.
   const admin = state.admin ? adminHomeBlocks(state.admin, ctx) : [];
   if (!state.linked) {

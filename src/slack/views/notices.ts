@@ -24,6 +24,24 @@ export function completionNotice(a: ActionView, ctx: RenderContext, groups: stri
 }
 
 /**
+ * The DM to whoever created an action through Slack when it is completed (by someone else): who completed it,
+ * when, and the action with its buttons. The notification text names no task.
+ */
+export function creatorNotice(a: ActionView, ctx: RenderContext): { text: string; blocks: Block[] } {
+  const when = a.completed ? slackDate(a.completed, ctx.timezone) : 'just now';
+  const task = ctx.showTask && a.task ? `\n>${taskText(a.task, 1500).replace(/\n/g, '\n>')}` : '';
+  const text = `Action ${actionLabel(a)} that you created was completed ${completedByText(a)}`;
+  return {
+    text,
+    blocks: [
+      section(`:white_check_mark: *${text}* ${when} · assigned to ${assigneeText(a)}${task}`, { block_id: actionBlockId('task', a.id) }),
+      cardButtons(a, ctx),
+      context('You are told because you created it in Slack.'),
+    ],
+  };
+}
+
+/**
  * A live urgent alert for a channel subscribed to urgent actions. In a channel
  * (`ctx.shared`) an open action also offers Take it, second after View or Complete.
  */

@@ -25,6 +25,7 @@ function span(ms: number): string {
 const KINDS: Record<string, string> = {
   completion: 'Completion notice',
   assignment: 'Assignment DM',
+  creator: 'Completion DM to its creator',
   urgent: 'Urgent alert',
   digest: 'Digest',
   'digest-part': 'Digest thread part',

@@ -7,6 +7,7 @@ import { migration005 } from './005-seen-events.js';
 import { migration006 } from './006-one-person-per-care-user.js';
 import { migration007 } from './007-delivery-doubt.js';
 import { migration008 } from './008-bot-token-refreshed.js';
+import { migration009 } from './009-home-settings.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration006,
   migration007,
   migration008,
+  migration009,
 ];

@@ -73,6 +73,7 @@ async function seed(store: Store, team: string): Promise<void> {
   await store.appendAudit({ teamId: team, userId: AMELIA, verb: 'action.complete', actionId: 'act-1', details: { completedBy: AMELIA } });
   await store.appendAudit({ teamId: team, userId: ADMIN, verb: 'link.admin', details: { slackUserId: AMELIA, careUserId: 'care-1' } });
   await store.appendAudit({ teamId: team, userId: OLIVER, verb: 'summary.set', details: { time: '08:00' } });
+  await store.setHomeSetting(team, 'escalation', JSON.stringify({ ladder: [OLIVER, AMELIA] }), AMELIA);
 }
 
 async function opened(h: Harness): Promise<Fresh> {
@@ -103,6 +104,7 @@ export function personDataContract(h: Harness): void {
       expect(records.workspace_settings).toHaveLength(1);
       expect(records.care_connections).toHaveLength(1);
       expect(records.slack_installations).toHaveLength(1);
+      expect(records.home_settings).toHaveLength(1);
     });
 
     it('erased: no row of any table names them in that workspace; the other workspace and the other people keep theirs', async () => {

@@ -74,6 +74,7 @@ async function seed(ws: WorkspaceStore, team: string): Promise<Seeded> {
   const sent = await claim(key('digest', `channel:${team}/C1`, '-'));
   await ws.markSent(sent, { channel: 'C1', ts: '1.1' });
   for (const name of CURSORS) await ws.setCursor(name, `${name} of ${team}`);
+  await ws.setHomeSetting('shifts', `shifts of ${team}`, 'UA');
   await ws.acquireLease('slack-history', `holder of ${team}`, DAY);
   await ws.markRequestSeen(UNDO_KEY, { now: 0, expiresAt: Date.UTC(2100, 0, 1) });
   await ws.appendAudit({ teamId: team, userId: 'U1', verb: 'action.complete', actionId: 'act-1', details: { by: team } });
@@ -91,6 +92,7 @@ async function rowsOf(c: CaseContext, h: Harness, team: string): Promise<unknown
     routes: await store.listRoutes(team),
     deliveries: await store.listDeliveries({ teamId: team }),
     cursors: await Promise.all(CURSORS.map((name) => store.getCursor(workspaceCursor(name, team)))),
+    homeSettings: await store.listHomeSettings(team),
     lease: await store.getLease(workspaceCursor('slack-history', team)),
     seen: await h.raw(fresh, 'SELECT request_key, expires_at FROM seen_requests WHERE request_key = ?', [workspaceCursor(UNDO_KEY, team)]),
     audit: await store.listAudit({ teamId: team }),
@@ -236,6 +238,20 @@ const CASES: Record<string, IsolationCase> = {
   async reopenDelivery({ mine, other }) {
     expect(await mine.ws.reopenDelivery(other.ids.failed)).toBeNull();
     expect(await mine.ws.reopenDelivery(mine.ids.failed)).toMatchObject({ attempts: 0, retryable: true });
+  },
+  async getHomeSetting({ mine }) {
+    expect(await mine.ws.getHomeSetting('shifts')).toMatchObject({ name: 'shifts', value: `shifts of ${mine.team}`, updatedBy: 'UA' });
+    expect(await mine.ws.getHomeSetting('escalation')).toBeNull();
+  },
+  async listHomeSettings({ mine }) {
+    expect((await mine.ws.listHomeSettings()).map((s) => s.value)).toEqual([`shifts of ${mine.team}`]);
+  },
+  async setHomeSetting({ mine, other }) {
+    await mine.ws.setHomeSetting('shifts', 'changed', 'UB');
+    expect(await mine.ws.getHomeSetting('shifts')).toMatchObject({ value: 'changed', updatedBy: 'UB' });
+    await mine.ws.setHomeSetting('shifts', null, 'UB');
+    expect(await mine.ws.getHomeSetting('shifts')).toBeNull();
+    expect(await other.ws.getHomeSetting('shifts')).toMatchObject({ value: `shifts of ${other.team}` });
   },
   async getCursor({ mine }) {
     for (const name of CURSORS) expect(await mine.ws.getCursor(name)).toBe(`${name} of ${mine.team}`);

@@ -10,6 +10,8 @@ import { help, link, links, unlink, whoami } from './account.js';
 import { doneOrReopen, due, find, mine, newAction, show } from './actions.js';
 import { digestHere, digestList, digestNow, digestOff, route, routeOff, routes } from './channel-setup.js';
 import { literature, locations } from './directory.js';
+import { evidence } from './evidence.js';
+import { handoverHere, handoverList, handoverOff } from './handover.js';
 import type { CommandHandler, CommandKind } from './handler.js';
 import { personExport, personForget } from './person-data.js';
 import { summaryOff, summarySet, summaryShow } from './summary.js';
@@ -39,12 +41,16 @@ const HANDLERS: { [K in CommandKind]: CommandHandler<K> } = {
   'digest-off': digestOff,
   'digest-list': digestList,
   'digest-now': digestNow,
+  'handover-here': handoverHere,
+  'handover-off': handoverOff,
+  'handover-list': handoverList,
   route,
   'route-off': routeOff,
   routes,
   'summary-show': summaryShow,
   'summary-set': summarySet,
   'summary-off': summaryOff,
+  evidence,
   workspace,
   'person-export': personExport,
   'person-forget': personForget,

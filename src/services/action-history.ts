@@ -1,0 +1,118 @@
+/**
+ * An action's life as the app knows it, for its History button: the changes
+ * made through Slack (the audit rows the services write), what the changes poll
+ * saw happen in the care system (care-observations.ts), and what the care
+ * system itself says (when it was created). Ids, people and times only.
+ */
+import type { Action } from '../care/index.js';
+import type { AuditEntry, WorkspaceStore } from '../store/index.js';
+import { parseApiDateTime } from '../time/slack-date.js';
+import type { ActionView } from './action-model.js';
+import type { ActionsService } from './actions.js';
+import { CARE_SYSTEM_USER, SEEN_VERBS } from './care-observations.js';
+import type { Actor, IdentityService } from './identity.js';
+
+/** One thing that happened to an action. `verb` is the audit's (plus `care.create`, from the action itself). */
+export interface HistoryEntry {
+  at: Date;
+  verb: string;
+  /** The Slack user who did it through Slack; null: the care system (or someone in its web app), or the app itself. */
+  by: string | null;
+  /** Ids and times: `from`/`to` are care user Ids for assignments, Slack or channel Ids for escalations. */
+  details: Record<string, unknown>;
+}
+
+/** A care user as the history names them: their Slack mention when linked, else their name in the care system. */
+export type HistoryPerson = { slackUserId: string } | { name: string };
+
+export interface ActionHistory {
+  action: ActionView;
+  /** Oldest first. */
+  entries: HistoryEntry[];
+  /** Care user Id -> who they are (unknown ones are missing). */
+  people: Record<string, HistoryPerson>;
+  /** Older entries left out (the newest are shown). */
+  omitted: number;
+}
+
+export interface ActionHistoryService {
+  of(actor: Actor, actionId: string): Promise<ActionHistory>;
+}
+
+/** The verb of the history's first line when the action was not created through Slack. */
+export const CARE_CREATE_VERB = 'care.create';
+
+/** At most this many entries are shown (the newest). */
+export const HISTORY_SHOWN = 80;
+
+/** How far apart a change made through Slack and the poll's sight of the same change may be. */
+const SAME_CHANGE_MS = 5 * 60_000;
+
+/** The verbs that set an assignee (`to`). */
+const ASSIGNING = new Set(['action.create', 'action.update', 'action.assign', 'reassign', SEEN_VERBS.assign]);
+
+const whenOf = (v: unknown): number | null => (typeof v === 'string' ? (parseApiDateTime(v)?.getTime() ?? null) : null);
+
+/**
+ * Audit rows (any order) and the action -> the history's entries, oldest first. Pure. A poll's
+ * observation of a change that was made through Slack (seen before the app's own row was written)
+ * is left out: the Slack row says who.
+ */
+export function historyEntries(action: Pick<Action, 'created' | 'tag'>, rows: AuditEntry[]): HistoryEntry[] {
+  const own = [...rows].sort((a, b) => a.id - b.id);
+  const entries: HistoryEntry[] = [];
+  if (!own.some((r) => r.verb === 'action.create')) {
+    const created = parseApiDateTime(action.created);
+    if (created) entries.push({ at: created, verb: CARE_CREATE_VERB, by: null, details: action.tag ? { generated: true } : {} });
+  }
+  const slack = own.filter((r) => r.userId !== CARE_SYSTEM_USER);
+  const near = (r: AuditEntry, at: number, test: (s: AuditEntry) => boolean) =>
+    slack.some((s) => s.id !== r.id && Math.abs(s.at - at) <= SAME_CHANGE_MS && test(s));
+  for (const r of own) {
+    const careAt = whenOf(r.details.at);
+    const at = r.verb.startsWith('seen.') && careAt !== null ? careAt : r.at;
+    if (r.verb === SEEN_VERBS.complete && slack.some((s) => s.verb === 'action.complete' && whenOf(s.details.completed) === whenOf(r.details.completed)))
+      continue;
+    if (r.verb === SEEN_VERBS.reopen && near(r, r.at, (s) => s.verb === 'action.reopen')) continue;
+    if (r.verb === SEEN_VERBS.assign && near(r, r.at, (s) => ASSIGNING.has(s.verb) && 'to' in s.details && s.details.to === r.details.to)) continue;
+    if (r.verb === SEEN_VERBS.urgent && near(r, r.at, (s) => s.details.urgent === true)) continue;
+    entries.push({ at: new Date(at), verb: r.verb, by: r.userId && r.userId !== '-' ? r.userId : null, details: r.details });
+  }
+  return entries.sort((a, b) => a.at.getTime() - b.at.getTime());
+}
+
+/** The care user Ids an entry names (assignments; an escalation to a care user). */
+function careUsersOf(e: HistoryEntry): string[] {
+  if (e.verb === 'escalate') return typeof e.details.to === 'string' && /^[0-9a-f]{24}$/.test(e.details.to) ? [e.details.to] : [];
+  if (!ASSIGNING.has(e.verb)) return [];
+  return [e.details.from, e.details.to].filter((v): v is string => typeof v === 'string' && v !== '');
+}
+
+export function createActionHistory(deps: {
+  actions: Pick<ActionsService, 'resolve' | 'views'>;
+  store: Pick<WorkspaceStore, 'listAudit'>;
+  identity: Pick<IdentityService, 'requireLink' | 'slackUserFor' | 'careUserNames'>;
+}): ActionHistoryService {
+  return {
+    async of(actor, actionId) {
+      await deps.identity.requireLink(actor);
+      const action = await deps.actions.resolve({ type: 'id', id: actionId });
+      const [view] = await deps.actions.views([action], actor.teamId);
+      // The workspace's own rows (a deployment of one also serves people of other teams: Slack Connect).
+      const rows = (await deps.store.listAudit({ actionId, limit: 1000 })).filter((r) => r.teamId === actor.teamId);
+      const all = historyEntries(action, rows);
+      const entries = all.slice(-HISTORY_SHOWN);
+      const ids = [...new Set(entries.flatMap(careUsersOf))];
+      const people: Record<string, HistoryPerson> = {};
+      await Promise.all(
+        ids.map(async (id) => {
+          const slackUserId = await deps.identity.slackUserFor(actor.teamId, id);
+          if (slackUserId) people[id] = { slackUserId };
+        }),
+      );
+      const unlinked = ids.filter((id) => !people[id]);
+      if (unlinked.length) for (const [id, name] of await deps.identity.careUserNames(unlinked)) people[id] = { name };
+      return { action: view!, entries, people, omitted: all.length - entries.length };
+    },
+  };
+}

@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { csvField, csvLine, evidenceCsv } from '../../../src/services/evidence/evidence-csv.js';
+import type { EvidenceRow } from '../../../src/services/evidence/evidence-rows.js';
+
+/** A strict RFC 4180 reader, to check what a spreadsheet gets back. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i++;
+    } else field += c;
+  }
+  return rows;
+}
+
+const row = (over: Partial<EvidenceRow> = {}): EvidenceRow => ({
+  number: '17',
+  location: 'Willow House',
+  created: Date.UTC(2026, 9, 20, 9, 0),
+  due: Date.UTC(2026, 9, 25, 0, 30),
+  completed: Date.UTC(2026, 9, 25, 1, 30),
+  completedBy: 'Sophie Turner',
+  through: 'slack',
+  timeliness: { kind: 'late', minutesLate: 60 },
+  task: 'Check the hoist',
+  ...over,
+});
+
+describe('CSV fields (RFC 4180, formula guard)', () => {
+  it('quotes a field with a comma, a quote, CR or LF, and doubles its quotes', () => {
+    expect(csvField('plain')).toBe('plain');
+    expect(csvField('Rose Wing, upstairs')).toBe('"Rose Wing, upstairs"');
+    expect(csvField('the "big" hoist')).toBe('"the ""big"" hoist"');
+    expect(csvField('two\nlines')).toBe('"two\nlines"');
+    expect(csvField('a\r\nb')).toBe('"a\r\nb"');
+    expect(csvLine(['a', 'b,c', ''])).toBe('a,"b,c",\r\n');
+  });
+
+  it('puts an apostrophe before a cell a spreadsheet would run as a formula', () => {
+    expect(csvField('=HYPERLINK("http://x","y")')).toBe('"\'=HYPERLINK(""http://x"",""y"")"');
+    expect(csvField('+44 7700 900000')).toBe("'+44 7700 900000");
+    expect(csvField('-1')).toBe("'-1");
+    expect(csvField('@SUM(A1)')).toBe("'@SUM(A1)");
+    expect(csvField('\tx')).toBe("'\tx");
+    expect(csvField('a=b')).toBe('a=b');
+  });
+});
+
+describe('the evidence CSV', () => {
+  it('has its columns, one row per action, times in the zone with their offset on each side of the clock change', () => {
+    const csv = evidenceCsv([row()], { tz: 'Europe/London', withTasks: false });
+    expect(csv.endsWith('\r\n')).toBe(true);
+    expect(parseCsv(csv)).toEqual([
+      ['Number', 'Location', 'Created', 'Due', 'Completed', 'Completed by', 'Minutes late', 'Lateness', 'Completed through'],
+      [
+        '17',
+        'Willow House',
+        '2026-10-20T10:00:00+01:00',
+        '2026-10-25T01:30:00+01:00',
+        '2026-10-25T01:30:00+00:00',
+        'Sophie Turner',
+        '60',
+        'completed late',
+        'Slack',
+      ],
+    ]);
+  });
+
+  it('adds the task column only with tasks, and a task survives quotes, commas, new lines and a leading =', () => {
+    const task = '=cmd|"/c calc"!A1, then\nrest';
+    const rows = parseCsv(evidenceCsv([row({ task })], { tz: 'Europe/London', withTasks: true }));
+    expect(rows[0]!.at(-1)).toBe('Task');
+    expect(rows[1]!.at(-1)).toBe(`'${task}`);
+    expect(rows[1]).toHaveLength(10);
+    expect(evidenceCsv([row({ task })], { tz: 'Europe/London', withTasks: false })).not.toContain('calc');
+  });
+
+  it('writes open actions with empty completion cells and the minutes overdue', () => {
+    const [, open, notDue] = parseCsv(
+      evidenceCsv(
+        [
+          row({ completed: null, completedBy: '', through: null, timeliness: { kind: 'open-overdue', minutesOverdue: 1500 } }),
+          row({ completed: null, completedBy: '', through: null, timeliness: { kind: 'open' } }),
+        ],
+        { tz: 'Europe/London', withTasks: false },
+      ),
+    );
+    expect(open!.slice(4)).toEqual(['', '', '1500', 'still open, overdue', '']);
+    expect(notDue!.slice(4)).toEqual(['', '', '', 'open, not yet due', '']);
+  });
+});
