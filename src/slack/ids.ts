@@ -36,6 +36,9 @@ export const ActionIds = {
   retryDelivery: 'care_delivery_retry',
   /** An admin's second step for task text in a public channel's digest (value = the digest's set-up time, ms). */
   showTasksConfirm: 'care_show_tasks_confirm',
+  /** An admin's "Forget <name>" after `/care forget @person` (value = the Slack user Id), and its Cancel. */
+  forgetPerson: 'care_forget_person',
+  forgetCancel: 'care_forget_cancel',
   /** Accept handover on a handover post (its value: the handover's ref, see handoverRefValue). */
   handoverAccept: 'care_handover_accept',
 } as const;
