@@ -58,6 +58,7 @@ export const WORKSPACE_TABLES = [
   'care_connections',
   'slack_installations',
   'home_settings',
+  'action_completions',
 ] as const;
 
 /**
@@ -83,6 +84,7 @@ export async function forgetWorkspace(ctx: Ctx, workspaceId?: string): Promise<F
     deleted.workspace_settings = await db.run('DELETE FROM workspace_settings WHERE workspace_id = ?', [w]);
     deleted.care_connections = await db.run('DELETE FROM care_connections WHERE workspace_id = ?', [w]);
     deleted.home_settings = await db.run('DELETE FROM home_settings WHERE scope = ?', [w]);
+    deleted.action_completions = await db.run('DELETE FROM action_completions WHERE workspace_id = ?', [w]);
     // A team's installation, or the org-wide one of an enterprise (never a team's install inside that enterprise).
     deleted.slack_installations = await db.run(
       'DELETE FROM slack_installations WHERE (is_enterprise_install = ? AND enterprise_id = ?) OR (is_enterprise_install = ? AND team_id = ?)',

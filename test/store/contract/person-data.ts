@@ -74,6 +74,7 @@ async function seed(store: Store, team: string): Promise<void> {
   await store.appendAudit({ teamId: team, userId: ADMIN, verb: 'link.admin', details: { slackUserId: AMELIA, careUserId: 'care-1' } });
   await store.appendAudit({ teamId: team, userId: OLIVER, verb: 'summary.set', details: { time: '08:00' } });
   await store.setHomeSetting(team, 'escalation', JSON.stringify({ ladder: [OLIVER, AMELIA] }), AMELIA);
+  await store.noteCompletion(team, 'act-1', { actionNo: '301', completedAt: Date.UTC(2026, 10, 1) });
 }
 
 async function opened(h: Harness): Promise<Fresh> {
