@@ -20,6 +20,7 @@ import { createSignedMetadata, metadataKey } from './slack/signed-metadata.js';
 import { openStore, type Store } from './store/index.js';
 import { composeWorkspace, type WorkspaceShared } from './workspaces/compose-workspace.js';
 import { deploymentJobs } from './workspaces/deployment-jobs.js';
+import { forgetUninstalled } from './services/uninstall.js';
 import { singleWorkspaceRegistry, type WorkspaceRegistry } from './workspaces/registry.js';
 import { soleWorkspaceStore } from './workspaces/scoped-store.js';
 
@@ -176,6 +177,18 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
       replayGuard: createReplayGuard({ store, onFailOpen: metrics.replayGuardFailOpen, logger }),
       metrics: metrics.slack,
       pacer: shared.slackPacer,
+      // Uninstalled from its workspace: its jobs stop and every row of the database goes but the anonymous audit.
+      onUninstalled: async (workspaceId, why) => {
+        await jobs.stop();
+        const { deleted } = await forgetUninstalled(store, { id: workspaceId, all: true }, why);
+        logger.warn(
+          'the app was uninstalled from its workspace: its data is deleted and its jobs stopped; stop this deployment, or install the app again and restart it',
+          {
+            why,
+            deleted,
+          },
+        );
+      },
     },
     deps,
   );

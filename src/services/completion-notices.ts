@@ -39,7 +39,7 @@ export interface CompletionNotices {
 }
 
 /** The ledger recipient of an email_to address: a short hash, so the ledger holds no address. */
-const addressRecipient = (teamId: string, email: string) =>
+export const addressRecipient = (teamId: string, email: string) =>
   `email:${teamId}/${createHash('sha256').update(email.trim().toLowerCase()).digest('hex').slice(0, 16)}`;
 
 /** Completions remembered as worked, per workspace and instance (a poll's overlap holds far fewer). */

@@ -11,9 +11,10 @@
  * each exactly once through the delivery ledger, keyed by that audit row. The
  * first install gets the installer's "what next" DM, once, the same way.
  *
- * Uninstalling forgets the installation, but its audit row names who had first
- * installed it: installing afresh after that, by someone else, is the same
- * "installed again by someone else" (the first installer stays).
+ * Uninstalling deletes everything of the workspace but its anonymous audit
+ * (services/uninstall.ts), so installing afresh after that is a first install:
+ * whoever installs it is its installer. (An uninstall audited before that change
+ * named the first installer: installing afresh after one of those keeps them.)
  *
  * Bolt also stores refreshed tokens through here (token rotation): that is the
  * first installer's installation saved again, so nobody is told anything.
@@ -86,7 +87,7 @@ export const REINSTALLER_TEXT =
 const workspaceOf = (i: { isEnterpriseInstall: boolean; enterpriseId?: string | null | undefined; teamId?: string | null | undefined }) =>
   (i.isEnterpriseInstall ? i.enterpriseId : i.teamId) ?? '';
 
-/** The audit verb of an uninstall; its details name who had first installed the app (`installer`). */
+/** The audit verb of an uninstall; only those written before uninstalls were anonymous name the first installer (`installer`). */
 export const UNINSTALLED_VERB = 'workspace.uninstalled';
 
 export function createInstalls(deps: InstallsDeps): Installs {

@@ -14,6 +14,7 @@ import { careAddressHost } from './care-address.js';
 import { type ConnectionCheck, checkCareConnection } from './care-connection-check.js';
 import type { CareHostPolicy } from './care-hosts.js';
 import { installationOf } from './installation-of.js';
+import { forgetUninstalled } from './uninstall.js';
 
 export type { WorkspaceSettings } from '../store/index.js';
 
@@ -54,6 +55,7 @@ export interface WorkspaceSetupDeps {
     | 'getWorkspaceSettings'
     | 'setWorkspaceSettings'
     | 'appendAudit'
+    | 'forgetWorkspace'
   >;
   /** Build a care client for these credentials (the app passes createCareClient with its logger/limits); closed after the check. */
   careClientFor(c: CareCredentials): CareClient;
@@ -75,8 +77,9 @@ export interface WorkspaceSetup {
   /** Change the workspace's settings (time zone, web link, added admins) and write what changed to the audit. */
   changeSettings(workspaceId: string, userId: string, patch: WorkspaceSettingsPatch, details: Record<string, unknown>): Promise<void>;
   /**
-   * The app was uninstalled (or its bot's tokens revoked): forget the workspace's tokens and care secrets; its
-   * audit stays, naming who had first installed it. Resolves to the workspace forgotten, or null.
+   * The app was uninstalled (or its bot's tokens revoked): delete everything of the workspace (its installation,
+   * care connection, settings, links, digests, ledger, cursors…) but its audit, kept with no Slack user Id in it
+   * (services/uninstall.ts). Resolves to the workspace forgotten, or null.
    */
   forget(query: UninstalledQuery, why: string): Promise<string | null>;
 }
@@ -144,12 +147,9 @@ export function createWorkspaceSetup(deps: WorkspaceSetupDeps): WorkspaceSetup {
     async forget(q, why) {
       const workspaceId = q.isEnterpriseInstall ? q.enterpriseId : q.teamId;
       if (!workspaceId) return null;
-      const query = q.isEnterpriseInstall ? { isEnterpriseInstall: true, enterpriseId: q.enterpriseId } : { isEnterpriseInstall: false, teamId: q.teamId };
-      // Who first installed it stays its installer if it is installed again (installs.ts reads this row).
-      const installer = (await store.getInstallation(query).catch(() => null))?.user.id;
-      await store.deleteInstallation(query);
-      await store.deleteCareConnection(workspaceId);
-      await store.appendAudit({ teamId: workspaceId, userId: '-', verb: 'workspace.uninstalled', details: { why, ...(installer ? { installer } : {}) } });
+      // Nothing of it is kept but the anonymous audit: installed again, it starts afresh (its installer is whoever installs it).
+      const { deleted } = await forgetUninstalled(store, { id: workspaceId, all: false }, why);
+      logger.info('uninstalled workspace forgotten', { teamId: workspaceId, why, deleted });
       return workspaceId;
     },
   };

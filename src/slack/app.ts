@@ -28,6 +28,7 @@ import { registerHistoryButton } from './listeners/actions/history.js';
 import { registerShowTasksButton } from './listeners/actions/show-tasks.js';
 import { registerHandoverAcceptButton } from './listeners/actions/handover-accept.js';
 import { registerUnlinkButton } from './listeners/actions/unlink.js';
+import { registerForgetPersonButtons } from './listeners/actions/forget-person.js';
 import { registerCareCommand } from './listeners/commands/index.js';
 import { registerAppHomeOpened } from './listeners/events/app-home-opened.js';
 import { registerAssigneeOptions } from './listeners/options/assignees.js';
@@ -44,6 +45,7 @@ import type { ReplayGuard } from './replay-guard.js';
 import { SocketModeConnections, type SocketRoute } from './socket-receiver.js';
 import { registerWorkspaceCheck } from './tenancy/request-workspace.js';
 import { registerOneWorkspace } from './workspace-on-context.js';
+import { registerOneWorkspaceUninstall } from './listeners/events/uninstalled.js';
 
 export interface SlackAppOptions {
   /** One workspace: its bot token. Many: leave it out and give `oauth` (each request is authorised by its installation). */
@@ -69,6 +71,11 @@ export interface SlackAppOptions {
   metrics?: SlackAppMetrics | undefined;
   /** Paces Bolt's own Web API calls with every other client of the process (slack-pacer.ts). */
   pacer?: SlackPacer | undefined;
+  /**
+   * One workspace: the app was uninstalled from it (`app_uninstalled`, or the bot's tokens revoked). Many
+   * workspaces leave it out: the tenancy middleware forgets the workspace the event names.
+   */
+  onUninstalled?: ((workspaceId: string, why: 'app_uninstalled' | 'tokens_revoked') => Promise<void>) | undefined;
   /** Token rotation (many workspaces): Bolt's per-request client calls with the current token of the workspace whose token it was given. */
   botTokens?: ((token: string) => BotTokenSource | undefined) | undefined;
 }
@@ -149,6 +156,7 @@ export function createSlackApp(options: SlackAppOptions, deps?: SlackDeps): Slac
   registerWorkspaceCheck(app, appLogger);
   // The request's workspace and its deps on its context (workspace-on-context.ts): one workspace's here, many's in the tenancy middleware.
   if (!options.oauth) registerOneWorkspace(app, deps);
+  if (!options.oauth && options.onUninstalled) registerOneWorkspaceUninstall(app, options.onUninstalled);
   options.beforeListeners?.(app);
   registerCareCommand(app);
   registerCompleteReopen(app);
@@ -168,6 +176,7 @@ export function createSlackApp(options: SlackAppOptions, deps?: SlackDeps): Slac
   registerHomePageButtons(app);
   registerShareLiterature(app);
   registerUnlinkButton(app);
+  registerForgetPersonButtons(app);
   registerShowTasksButton(app);
   registerHandoverAcceptButton(app);
   registerRetryDeliveryButton(app);

@@ -11,6 +11,7 @@ import type { EscalationSettingsService } from '../services/escalation-settings.
 import type { IdentityService } from '../services/identity.js';
 import type { ReassignService } from '../services/reassign.js';
 import type { HomeFilters } from '../services/home-filters.js';
+import type { PersonData } from '../services/person-data.js';
 import type { SlackProfiles } from '../services/slack-profiles.js';
 import type { StatusService } from '../services/status.js';
 import type { SummarySettings } from '../services/summary-settings.js';
@@ -50,6 +51,8 @@ export interface SlackDeps {
   /** An action's life as the app knows it (the History button). */
   history: ActionHistoryService;
   identity: IdentityService;
+  /** Admins: a person's data exported or erased (`/care export|forget @person`). */
+  personData: PersonData;
   directory: DirectoryService;
   profiles: SlackProfiles;
   channels: ChannelPolicy;

@@ -41,6 +41,9 @@ export const ActionIds = {
   reassignWork: 'care_reassign_work',
   /** The Home tab's location filter (a static select; value = a location Id, or "all"). */
   homeLocation: 'care_home_location',
+  /** An admin's "Forget <name>" after `/care forget @person` (value = the Slack user Id), and its Cancel. */
+  forgetPerson: 'care_forget_person',
+  forgetCancel: 'care_forget_cancel',
   /** Accept handover on a handover post (its value: the handover's ref, see handoverRefValue). */
   handoverAccept: 'care_handover_accept',
 } as const;

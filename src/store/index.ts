@@ -15,3 +15,6 @@ export type * from './workspace-types.js';
 export { SQLITE_FILE_NAME } from './sqlite-db.js';
 export { recipientInTeam } from './recipient-team.js';
 export type { ActionCompletion } from './action-completions.js';
+export type { ErasedCounts, EraseOptions, PersonRecords } from './person-data.js';
+export type { ForgottenCounts } from './forget-workspace.js';
+export { withoutSlackIds } from './forget-workspace.js';

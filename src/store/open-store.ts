@@ -16,6 +16,7 @@ import * as deliveryAdmin from './delivery-admin.js';
 import * as deliveryRetries from './delivery-retries.js';
 import * as homeSettings from './home-settings.js';
 import { StoreError } from './errors.js';
+import { forgetWorkspace } from './forget-workspace.js';
 import * as installations from './installations.js';
 import * as leases from './leases.js';
 import * as linkRequests from './link-requests.js';
@@ -24,6 +25,7 @@ import type { Migration } from './migrations/index.js';
 import { MIGRATIONS } from './migrations/index.js';
 import type { MigrateResult } from './migrator.js';
 import { migrate } from './migrator.js';
+import * as personData from './person-data.js';
 import { openPgDb } from './pg-db.js';
 import { reencryptAll } from './reencrypt.js';
 import * as routes from './routes.js';
@@ -196,6 +198,10 @@ function createStore(ctx: Ctx, migration: MigrateResult): OpenedStore {
 
     appendAudit: (input) => audit.appendAudit(ctx, input),
     listAudit: (query) => audit.listAudit(ctx, query),
+
+    personRecords: (slackUserId, teamId) => personData.personRecords(ctx, slackUserId, teamId),
+    erasePerson: (slackUserId, options) => personData.erasePerson(ctx, slackUserId, options),
+    forgetWorkspace: (workspaceId) => forgetWorkspace(ctx, workspaceId),
 
     ping: async () => void (await db.get('SELECT 1 AS ok')),
     probeWrite: () => seenRequests.probeWrite(ctx),

@@ -50,6 +50,8 @@ import type {
   WorkspaceSettingsPatch,
   WorkspaceSummary,
 } from './workspace-types.js';
+import type { ErasedCounts, EraseOptions, PersonRecords } from './person-data.js';
+import type { ForgottenCounts } from './forget-workspace.js';
 
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
@@ -180,6 +182,17 @@ export interface Store {
   // audit
   appendAudit(input: AuditInput): Promise<AuditEntry>;
   listAudit(query?: AuditQuery): Promise<AuditEntry[]>;
+
+  // data protection (person-data.ts, forget-workspace.ts)
+  /** Every row naming this Slack person, by table; with teamId, only that workspace's. No sealed token or secret. */
+  personRecords(slackUserId: string, teamId?: string): Promise<PersonRecords>;
+  /** Delete the person's own rows and replace their Id elsewhere by an anonymous token, with the erasure's audit row; one transaction. */
+  erasePerson(slackUserId: string, options: EraseOptions): Promise<ErasedCounts>;
+  /**
+   * An uninstalled workspace: delete every row of it but its audit, whose Slack user Ids are removed; one
+   * transaction. Without a workspace (a deployment of one): every row of the database but the audit, all of it anonymised.
+   */
+  forgetWorkspace(workspaceId?: string): Promise<ForgottenCounts>;
 
   /** Resolves when the database answers; throws StoreError('unreachable' | 'closed') otherwise. */
   ping(): Promise<void>;

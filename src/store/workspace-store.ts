@@ -14,6 +14,7 @@
  */
 import { StoreError } from './errors.js';
 import { recipientInTeam } from './recipient-team.js';
+import type { EraseOptions } from './person-data.js';
 import type { Store } from './store.js';
 import type { AuditQuery, DeliveryFilter, LinkDecision, LinkRequestState, RecentDeliveriesQuery, UnfinishedQuery } from './types.js';
 
@@ -93,6 +94,11 @@ export interface WorkspaceStore {
   // audit
   appendAudit: Store['appendAudit'];
   listAudit(query?: Own<AuditQuery>): ReturnType<Store['listAudit']>;
+
+  // one person's data (an admin's export and erasure)
+  personRecords(slackUserId: string): ReturnType<Store['personRecords']>;
+  /** The erasure's audit row is this workspace's. */
+  erasePerson(slackUserId: string, options: Omit<EraseOptions, 'teamId'>): ReturnType<Store['erasePerson']>;
 
   // health: the database answers and accepts a write (no workspace's rows)
   ping: Store['ping'];
@@ -179,6 +185,10 @@ export function scopedWorkspaceStore(store: Store, teamId: string): WorkspaceSto
     appendAudit: async (input) => (own(input.teamId) ? store.appendAudit(input) : refuse('audit entry', input.teamId)),
     listAudit: (query) => store.listAudit({ ...query, teamId }),
 
+    personRecords: (slackUserId) => store.personRecords(slackUserId, teamId),
+    erasePerson: async (slackUserId, options) =>
+      own(options.audit.teamId) ? store.erasePerson(slackUserId, { ...options, teamId }) : refuse('erasure', options.audit.teamId),
+
     ping: () => store.ping(),
     probeWrite: () => store.probeWrite(),
   };
@@ -251,6 +261,9 @@ export function soleWorkspaceStore(store: Store): WorkspaceStore {
 
     appendAudit: (input) => store.appendAudit(input),
     listAudit: (query) => store.listAudit(query),
+
+    personRecords: (slackUserId) => store.personRecords(slackUserId),
+    erasePerson: (slackUserId, options) => store.erasePerson(slackUserId, options),
 
     ping: () => store.ping(),
     probeWrite: () => store.probeWrite(),

@@ -28,6 +28,7 @@ import { createDirectoryService } from '../services/directory.js';
 import { createEscalationSettings } from '../services/escalation-settings.js';
 import { createEscalations } from '../services/escalations.js';
 import { createIdentityService, type IdentityService } from '../services/identity.js';
+import { createPersonData } from '../services/person-data.js';
 import { createMorningSummaries } from '../services/morning-summaries.js';
 import { createReadCaches, type ReadCaches, type ReadCacheSettings } from '../services/read-cache/read-caches.js';
 import type { MessageRenderers } from '../services/renderers.js';
@@ -320,6 +321,7 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     evidence,
     history: createActionHistory({ actions, store, identity }),
     identity,
+    personData: createPersonData({ store, identity, profiles, now, logger }),
     directory,
     profiles,
     channels,

@@ -77,7 +77,7 @@ describe('workspace set-up', () => {
     ]);
   });
 
-  it('forgets an uninstalled workspace: its installation and care account go, its audit names who first installed it', async () => {
+  it('forgets an uninstalled workspace: its installation and care account go, its audit row names nobody and counts what was deleted', async () => {
     const { store, setup } = await world();
     await store.saveInstallation(install('T1', 'U0FIRST'));
     await store.saveInstallation(install('T12', 'U0OTHER'));
@@ -95,8 +95,9 @@ describe('workspace set-up', () => {
     expect(await store.getCareConnection('T1')).toBeNull();
     expect(await store.getInstallation({ isEnterpriseInstall: false, teamId: 'T12' })).not.toBeNull();
     expect(await store.listAudit({ verb: 'workspace.uninstalled' })).toMatchObject([
-      { teamId: 'T1', userId: '-', details: { why: 'app_uninstalled', installer: 'U0FIRST' } },
+      { teamId: 'T1', userId: '', details: { why: 'app_uninstalled', deleted: { care_connections: 1, slack_installations: 1 } } },
     ]);
+    expect(JSON.stringify(await store.listAudit({ teamId: 'T1' }))).not.toContain('U0FIRST');
     expect(await setup.forget({ isEnterpriseInstall: false }, 'app_uninstalled')).toBeNull();
   });
 });

@@ -146,6 +146,17 @@ describe('/care command parsing', () => {
     expect(parseCommand('route <#C1|night>')).toMatchObject({ kind: 'error' });
   });
 
+  it('reads an admin’s export and forget of one person; other words after them stay a new action', () => {
+    expect(parseCommand('export <@U0SOPHIE|sophie>')).toEqual({ kind: 'person-export', slackUserId: 'U0SOPHIE' });
+    expect(parseCommand('FORGET <@U0SOPHIE>')).toEqual({ kind: 'person-forget', slackUserId: 'U0SOPHIE' });
+    for (const line of ['forget', 'export', 'forget @sophie', 'export @sophie']) {
+      const sub = line.split(' ')[0];
+      expect(parseCommand(line), line).toEqual({ kind: 'error', message: `Pick the person with @ from Slack’s list, one person: \`/care ${sub} @person\`.` });
+    }
+    expect(parseCommand('forget <@U1> <@U2>')).toEqual({ kind: 'new', task: 'forget <@U1> <@U2>', implied: true });
+    expect(parseCommand('Forget to lock the door at 9')).toEqual({ kind: 'new', task: 'Forget to lock the door at 9', implied: true });
+  });
+
   it('reads words that are no subcommand as /care new (Todoist-style); one word a slip away from a subcommand is asked about', () => {
     expect(parseCommand('Call the GP tomorrow')).toEqual({ kind: 'new', task: 'Call the GP tomorrow', implied: true });
     expect(parseCommand('Mind the step on floor 2')).toEqual({ kind: 'new', task: 'Mind the step on floor 2', implied: true });

@@ -41,6 +41,8 @@ export type Command =
   | { kind: 'workspace'; command: WorkspaceCommand }
   /** `/care escalation …` (admins): escalation-parse.ts. */
   | { kind: 'escalation'; command: EscalationCommand }
+  /** Admins: a person's data sent to them as a file (`export`), or erased after a confirmation (`forget`). */
+  | { kind: 'person-export' | 'person-forget'; slackUserId: string }
   | { kind: 'error'; message: string };
 
 export const USAGE = {
@@ -58,6 +60,8 @@ export const USAGE = {
   summary: '/care summary [HH:MM] [daily|weekdays]  ·  /care summary off  ·  /care summary (your setting)',
   reassign: '/care reassign @person to @other [overdue|today|all]',
   handover: '/care handover here [--show-tasks [--public]]  ·  /care handover off|list',
+  export: '/care export @person  (admins: everything the app holds about them, as a file)',
+  forget: '/care forget @person  (admins: erase what the app holds about them, after a confirmation)',
   evidence: '/care evidence [from YYYY-MM-DD] [to YYYY-MM-DD] [location <name>] [--with-tasks]',
 } as const;
 
@@ -138,6 +142,15 @@ export function parseCommand(input: string): Command {
       return u
         ? { kind: 'unlink', slackUserId: u }
         : error('To unlink yourself type `/care unlink` alone; admins pick the person with @ from Slack’s list: `/care unlink @person`.');
+    }
+    case 'export':
+    case 'forget': {
+      // `/care forget to call the GP` stays a new action: only a mention, or nothing or an @name, is the command.
+      const u = rest.length === 1 ? userMention(rest[0]) : null;
+      if (u) return { kind: sub === 'export' ? 'person-export' : 'person-forget', slackUserId: u };
+      if (rest.length === 0 || (rest.length === 1 && rest[0]!.startsWith('@')))
+        return error(`Pick the person with @ from Slack’s list, one person: \`/care ${sub} @person\`.`);
+      return { kind: 'new', task: text, implied: true };
     }
     case 'whoami':
     case 'links':

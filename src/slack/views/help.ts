@@ -64,6 +64,7 @@ export function helpBlocks(state: HelpState): Block[] {
           '`/care digest here [HH:MM] [daily|weekdays] [mine-only|urgent-only|@person…|location &lt;name&gt;|resident &lt;Id&gt;] [--show-tasks] [--quiet]` (people by @name or name)',
           '`/care reassign @person to @other [overdue|today|all]` — move someone’s open work (sickness, a shift swap; anyone on the rota, by @ or by their care name); or *Reassign work* in the Team view on your Home tab',
           '`/care digest off|list|now` · `/care route &lt;group&gt; #channel` · `/care routes`',
+          '`/care export @person` · `/care forget @person` — what Care Actions holds about someone, as a file to you; or erased (asks first)',
           '`/care evidence [from YYYY-MM-DD] [to YYYY-MM-DD] [location &lt;name&gt;] [--with-tasks]` — a CSV of the actions due then, sent to your DM',
           '`/care handover here [--show-tasks [--public]]` (a post at each shift change, with Accept handover) · `/care handover off|list`',
           '`/care escalation` · `/care escalation after &lt;minutes&gt;|steps thread,seniors,managers|off|managers #channel|seniors &lt;shift&gt; @person…` — how urgent actions nobody takes are escalated',

@@ -5,6 +5,7 @@ import { identityContract } from './identity.js';
 import { jobsContract } from './jobs.js';
 import { ledgerContract } from './ledger.js';
 import { ledgerAdminContract } from './ledger-admin.js';
+import { personDataContract } from './person-data.js';
 import { seenEventsContract } from './seen-events.js';
 import { seenRequestsContract } from './seen-requests.js';
 import { summariesContract } from './summaries.js';
@@ -24,4 +25,5 @@ export function storeContract(h: Harness): void {
   teamScopeContract(h);
   workspacesContract(h);
   workspaceIsolationContract(h);
+  personDataContract(h);
 }

@@ -305,6 +305,17 @@ const CASES: Record<string, IsolationCase> = {
     expect(teamsOf(await mine.ws.listAudit({ verb: 'action.complete', actionIds: ['act-1'] }))).toEqual([mine.team]);
     expect(teamsOf(await mine.ws.listAudit({ actionId: 'act-1' }))).toEqual([mine.team]);
   },
+  async personRecords({ mine }) {
+    const records = await mine.ws.personRecords('U1');
+    expect(records.identity_links!.map((r) => r.team_id)).toEqual([mine.team]);
+    expect(records.deliveries!.map((r) => r.recipient)).toEqual([`user:${mine.team}/U1`]);
+    expect(records.audit_log!.map((r) => r.team_id)).toEqual([mine.team]);
+  },
+  async erasePerson({ mine, other }) {
+    await refused(mine.ws.erasePerson('U1', { audit: { teamId: other.team, userId: 'UA', verb: 'person.erased' } }));
+    expect(await mine.ws.erasePerson('U1', { audit: { teamId: mine.team, userId: 'UA', verb: 'person.erased' } })).toMatchObject({ links: 1, deliveries: 1 });
+    expect(await mine.ws.getLinkBySlackUser(mine.team, 'U1')).toBeNull();
+  },
   async ping({ mine }) {
     await mine.ws.ping();
   },

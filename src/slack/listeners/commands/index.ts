@@ -15,6 +15,7 @@ import { evidence } from './evidence.js';
 import { handoverHere, handoverList, handoverOff } from './handover.js';
 import { escalation } from './escalation.js';
 import type { CommandHandler, CommandKind } from './handler.js';
+import { personExport, personForget } from './person-data.js';
 import { summaryOff, summarySet, summaryShow } from './summary.js';
 import { depsOf, workspaceOf } from '../../workspace-on-context.js';
 import { workspace } from './workspace.js';
@@ -55,6 +56,8 @@ const HANDLERS: { [K in CommandKind]: CommandHandler<K> } = {
   evidence,
   workspace,
   escalation,
+  'person-export': personExport,
+  'person-forget': personForget,
 };
 
 function handle(cmd: Command & { kind: CommandKind }, ctx: CommandContext, deps: SlackDeps): Promise<void> {
