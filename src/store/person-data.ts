@@ -23,6 +23,8 @@ export interface ErasedCounts {
   linkRequests: number;
   summarySettings: number;
   deliveries: number;
+  /** Their own remembered choices (the Home tab's location) and reassign runs that name them. */
+  remembered: number;
   /** Rows kept with the person's Id replaced by the anonymous token. */
   anonymised: number;
 }
@@ -106,7 +108,11 @@ export async function personRecords(ctx: Ctx, slackUserId: string, teamId?: stri
       d.params,
     ),
     audit_log: await all(`SELECT * FROM audit_log WHERE (user_id = ? OR ${contains(db, 'details')})${t.sql} ORDER BY id`, [u, u, ...t.params]),
-    job_cursors: await all(`SELECT name, value, updated_at FROM job_cursors WHERE ${contains(db, 'value')}${c.sql}`, [u, ...c.params]),
+    job_cursors: await all(`SELECT name, value, updated_at FROM job_cursors WHERE (${contains(db, 'value')} OR ${contains(db, 'name')})${c.sql}`, [
+      u,
+      u,
+      ...c.params,
+    ]),
     workspace_settings: await all(`SELECT * FROM workspace_settings WHERE (${contains(db, 'admin_user_ids')} OR updated_by = ?)${w.sql}`, [u, u, ...w.params]),
     care_connections: await all(`SELECT workspace_id, base_url, account_id, connected_by, connected_at FROM care_connections WHERE connected_by = ?${w.sql}`, [
       u,
@@ -142,7 +148,7 @@ export async function erasePerson(ctx: Ctx, slackUserId: string, options: EraseO
     const t = team('team_id');
     const w = team('workspace_id');
     const run = (sql: string, params: Param[]) => db.run(sql, params);
-    const counts: ErasedCounts = { links: 0, linkRequests: 0, summarySettings: 0, deliveries: 0, anonymised: 0 };
+    const counts: ErasedCounts = { links: 0, linkRequests: 0, summarySettings: 0, deliveries: 0, remembered: 0, anonymised: 0 };
 
     counts.links = await run(`DELETE FROM identity_links WHERE slack_user_id = ?${t.sql}`, [u, ...t.params]);
     counts.linkRequests = await run(`DELETE FROM link_requests WHERE slack_user_id = ?${t.sql}`, [u, ...t.params]);
@@ -163,6 +169,13 @@ export async function erasePerson(ctx: Ctx, slackUserId: string, options: EraseO
     ]);
     kept += await run(`UPDATE group_routes SET set_up_by = ? WHERE set_up_by = ?${t.sql}`, [token, u, ...t.params]);
     const c = cursorScope(db, 'name', teamId);
+    // A cursor named after them is theirs (the Home tab's location): it goes. A reassign run that names them keeps
+    // people's names and Ids only to answer that run: it goes too.
+    counts.remembered = await run(`DELETE FROM job_cursors WHERE (${contains(db, 'name')} OR (name LIKE 'reassign:%' AND ${contains(db, 'value')}))${c.sql}`, [
+      u,
+      u,
+      ...c.params,
+    ]);
     kept += await run(`UPDATE job_cursors SET value = ${replaced(db, 'value', false)} WHERE ${contains(db, 'value')}${c.sql}`, [u, token, u, ...c.params]);
     kept += await run(`UPDATE audit_log SET user_id = ? WHERE user_id = ?${t.sql}`, [token, u, ...t.params]);
     kept += await run(`UPDATE audit_log SET details = ${replaced(db, 'details', true)} WHERE ${contains(db, 'details')}${t.sql}`, [u, token, u, ...t.params]);

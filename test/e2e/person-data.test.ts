@@ -127,7 +127,7 @@ function scenario(kind: 'sqlite' | 'postgres') {
     await h.driver.clickButton('amelia', { ephemeral: true, channel: '#care-team', text: `Forget ${sophieName}` });
     const done = await h.fake.waitFor(() => h.fake.ephemerals('amelia').find((e) => e.text.startsWith('Done:')), { message: 'the erasure' });
     expect(done.text).toContain(
-      `Done: Care Actions no longer holds anything naming <@${SOPHIE}>. Deleted 1 link, 0 link requests, 1 summary setting and 1 message record;`,
+      `Done: Care Actions no longer holds anything naming <@${SOPHIE}>. Deleted 1 link, 0 link requests, 1 summary setting, 0 remembered choices and 1 message record;`,
     );
 
     expect(await naming(SOPHIE)).toEqual([]);

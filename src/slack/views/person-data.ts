@@ -37,7 +37,7 @@ export function forgetQuestion(p: ErasurePreview): { text: string; blocks: Block
 }
 
 export function forgottenText(slackUserId: string, c: ErasedCounts): string {
-  return `Done: Care Actions no longer holds anything naming <@${slackUserId}>. Deleted ${plural(c.links, 'link')}, ${plural(c.linkRequests, 'link request')}, ${plural(c.summarySettings, 'summary setting')} and ${plural(c.deliveries, 'message record')}; ${plural(c.anonymised, 'row')} kept without their name. The audit records that you did it, not whom.`;
+  return `Done: Care Actions no longer holds anything naming <@${slackUserId}>. Deleted ${plural(c.links, 'link')}, ${plural(c.linkRequests, 'link request')}, ${plural(c.summarySettings, 'summary setting')}, ${plural(c.remembered, 'remembered choice')} and ${plural(c.deliveries, 'message record')}; ${plural(c.anonymised, 'row')} kept without their name. The audit records that you did it, not whom.`;
 }
 
 export const FORGET_CANCELLED = 'Cancelled: nothing was deleted.';

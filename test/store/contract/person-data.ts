@@ -74,6 +74,12 @@ async function seed(store: Store, team: string): Promise<void> {
   await store.appendAudit({ teamId: team, userId: ADMIN, verb: 'link.admin', details: { slackUserId: AMELIA, careUserId: 'care-1' } });
   await store.appendAudit({ teamId: team, userId: OLIVER, verb: 'summary.set', details: { time: '08:00' } });
   await store.setHomeSetting(team, 'escalation', JSON.stringify({ ladder: [OLIVER, AMELIA] }), AMELIA);
+  // What the rota remembers: a person's Home-tab location, and a reassign run naming people.
+  await store.setCursor(workspaceCursor(`home-where:${AMELIA}`, team), 'loc-rose');
+  await store.setCursor(
+    workspaceCursor('reassign:run-1', team),
+    JSON.stringify({ state: 'done', plan: { from: { slackUserId: AMELIA, name: 'Amelia Hughes' } } }),
+  );
   await store.noteCompletion(team, 'act-1', { actionNo: '301', completedAt: Date.UTC(2026, 10, 1) });
 }
 
@@ -101,7 +107,7 @@ export function personDataContract(h: Harness): void {
       expect(records.group_routes).toHaveLength(1);
       expect(records.deliveries!.map((r) => r.recipient)).toEqual([`user:T1/${AMELIA}`]);
       expect(records.audit_log!.map((r) => r.verb)).toEqual(['action.complete', 'link.admin']);
-      expect(records.job_cursors).toHaveLength(1);
+      expect(records.job_cursors).toHaveLength(3);
       expect(records.workspace_settings).toHaveLength(1);
       expect(records.care_connections).toHaveLength(1);
       expect(records.slack_installations).toHaveLength(1);
