@@ -3,6 +3,7 @@ import type { Logger } from '../logging/logger.js';
 import type { ActionsService } from '../services/actions.js';
 import type { ChannelPolicy } from '../services/channel-policy.js';
 import type { ChannelSetup } from '../services/channel-setup.js';
+import type { HomeShifts } from '../services/home-shifts.js';
 import type { DirectoryService } from '../services/directory.js';
 import type { IdentityService } from '../services/identity.js';
 import type { SlackProfiles } from '../services/slack-profiles.js';
@@ -51,6 +52,8 @@ export interface SlackDeps {
   names: WorkspaceNames;
   /** Each person's own morning summary setting. */
   summaries: SummarySettings;
+  /** The care home's shifts: shown to anyone, set by admins (`/care shifts`). */
+  shifts: HomeShifts;
   /** The WebClient listeners post with (same token and API URL as Bolt's). */
   slack: WebClient;
   logger: Logger;

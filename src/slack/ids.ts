@@ -62,6 +62,7 @@ export const FieldIds = {
   subject: 'subject',
   summaryTime: 'summary_time',
   summaryDays: 'summary_days',
+  summaryWhen: 'summary_when',
 } as const;
 
 export const FIELD_ACTION_ID = 'value';

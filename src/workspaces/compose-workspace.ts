@@ -21,6 +21,8 @@ import { createChannelSetup } from '../services/channel-setup.js';
 import { type CompletionNotices, createCompletionNotices } from '../services/completion-notices.js';
 import type { Deliverer } from '../services/delivery.js';
 import { createDigests, type Digests } from '../services/digests.js';
+import { createHomeShifts } from '../services/home-shifts.js';
+import { shiftsOf } from '../services/shift-settings.js';
 import { createDirectoryService } from '../services/directory.js';
 import { createIdentityService, type IdentityService } from '../services/identity.js';
 import { createMorningSummaries } from '../services/morning-summaries.js';
@@ -170,7 +172,9 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
   const dmNoticeDeps = { care, store, slack: jobSlack, identity, profiles, deliverer, render, now, staleAfterMs };
   const assignments = createAssignmentNotices({ ...dmNoticeDeps, teamId: team, firstLook, logger: logger.child({ component: 'assignment-notices' }) });
   const changes = createChangeNotices({ ...dmNoticeDeps, logger: logger.child({ component: 'change-notices' }) });
-  const digests = metrics.observeDigests(createDigests({ care, store, identity, channels, deliverer, render, logger }));
+  // The care home's shifts, as its admins set them (`/care shifts`): digests and summaries can go out at their starts.
+  const homeShifts = () => shiftsOf(store);
+  const digests = metrics.observeDigests(createDigests({ care, store, identity, channels, deliverer, render, logger, shifts: homeShifts }));
   const summaries = createMorningSummaries({
     care,
     store,
@@ -181,6 +185,8 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     deliverer,
     render,
     logger: logger.child({ component: 'summaries' }),
+    timezone: spec.timezone,
+    shifts: homeShifts,
   });
   const actions = createActionsService({
     care: reads.care,
@@ -214,9 +220,10 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
       void changes.tell(action, change).catch((err) => logger.warn('a change DM could not be sent now', { actionId: action._id, error: err })),
   });
   // Admins' Home tab: the team view, and the status with Retry, which runs a kind's unfinished rows now.
-  const teamView = createTeamView({ care, store, identity, timezone: spec.timezone, now, reads: reads.actions });
+  const teamView = createTeamView({ care, store, identity, timezone: spec.timezone, now, reads: reads.actions, shifts: homeShifts });
   const status = createStatusService({
     store,
+    shifts: homeShifts,
     care,
     identity,
     profiles,
@@ -234,7 +241,17 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     },
   });
   const names = createWorkspaceNames({ slack, now: () => now().getTime() });
-  const channelSetup = createChannelSetup({ store, identity, channels, directory, digests, names, timezone: spec.timezone, now });
+  const channelSetup = createChannelSetup({
+    store,
+    identity,
+    channels,
+    directory,
+    digests,
+    names,
+    timezone: spec.timezone,
+    shifts: homeShifts,
+    now,
+  });
   const deps: SlackDeps = {
     actions,
     identity,
@@ -243,7 +260,8 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     channels,
     channelSetup,
     names,
-    summaries: createSummarySettings({ store, identity, profiles, now }),
+    summaries: createSummarySettings({ store, identity, profiles, now, timezone: spec.timezone, shifts: homeShifts }),
+    shifts: createHomeShifts({ store, identity, timezone: spec.timezone, now }),
     slack,
     logger,
     now,

@@ -39,7 +39,7 @@ describe('/care command parsing', () => {
     expect(parseCommand('summary 12pm')).toEqual({ kind: 'summary-set', time: '12:00' });
     expect(parseCommand('summary 23:59')).toEqual({ kind: 'summary-set', time: '23:59' });
     for (const bad of ['summary 7', 'summary 24:00', 'summary 13pm', 'summary 7:60', 'summary weekends', 'summary 07:30 08:00', 'summary off now']) {
-      expect(parseCommand(bad), bad).toMatchObject({ kind: 'error', message: expect.stringContaining('/care summary [HH:MM]') });
+      expect(parseCommand(bad), bad).toMatchObject({ kind: 'error', message: expect.stringContaining('/care summary [HH:MM|shift-start') });
     }
   });
 

@@ -3,6 +3,8 @@ import type { DigestScope } from '../../services/channel-setup.js';
 import type { NameRef } from '../../services/workspace-names.js';
 import { parseClockTime } from '../../time/clock-time.js';
 import type { DueWindowName } from '../../time/due-windows.js';
+import { parseShifts, type Shift } from '../../time/shifts.js';
+import { EVERY_SHIFT, storedStartTime } from '../../time/start-time.js';
 import { isCareId } from '../ids.js';
 import { parseWorkspaceCommand, type WorkspaceCommand } from './workspace-parse.js';
 
@@ -19,6 +21,7 @@ export type Command =
   | { kind: 'link'; target?: { slackUserId: string; careUserId: string }; requestedCareUserId?: string }
   | { kind: 'unlink'; slackUserId?: string }
   | { kind: 'whoami' | 'links' }
+  /** `time`: "HH:MM", or a shift start: "shift" (every shift's) or "shift:<name>" (time/start-time.ts). */
   | { kind: 'digest-here'; time: string; days: 'weekdays' | 'daily'; filter: DigestScope; showTasks: boolean; quietWhenEmpty: boolean }
   | { kind: 'digest-off' | 'digest-list' | 'digest-now' }
   | { kind: 'route'; groupName: string; channel: NameRef }
@@ -26,6 +29,9 @@ export type Command =
   | { kind: 'routes' }
   | { kind: 'summary-show' | 'summary-off' }
   | { kind: 'summary-set'; time?: string; days?: 'weekdays' | 'daily' }
+  | { kind: 'shifts-show' }
+  /** null: back to the default shifts. */
+  | { kind: 'shifts-set'; shifts: Shift[] | null }
   /** The set-up words (`admins`, `settings`, `connect`): workspace-parse.ts. */
   | { kind: 'workspace'; command: WorkspaceCommand }
   | { kind: 'error'; message: string };
@@ -38,9 +44,10 @@ export const USAGE = {
   find: '/care find <words>',
   link: '/care link [your care user Id]  (admins: /care link @user <care user Id>)',
   unlink: '/care unlink  (or, admins: /care unlink @user)',
-  digest: '/care digest here [HH:MM] [daily|weekdays] [mine-only|urgent-only|@person…|location <name>] [--show-tasks] [--quiet]  ·  /care digest off|list|now',
+  digest: '/care digest here [HH:MM|shift-start|at <shift> start] [daily|weekdays] [mine-only|urgent-only|@person…|location <name>] [--show-tasks] [--quiet]  ·  /care digest off|list|now',
+  shifts: '/care shifts  ·  admins: /care shifts Day 07:00-19:00, Night 19:00-07:00  ·  /care shifts default',
   route: '/care route <notification group name> #channel  ·  /care route off <group name>  ·  /care routes',
-  summary: '/care summary [HH:MM] [daily|weekdays]  ·  /care summary off  ·  /care summary (your setting)',
+  summary: '/care summary [HH:MM|shift-start|at <shift> start] [daily|weekdays]  ·  /care summary off  ·  /care summary (your setting)',
 } as const;
 
 const ACTION_NO = /^#?([A-Za-z0-9][A-Za-z0-9-]{0,23})$/;
@@ -125,6 +132,9 @@ export function parseCommand(input: string): Command {
       return parseRoute(rest);
     case 'summary':
       return parseSummary(tail);
+    case 'shifts':
+    case 'shift':
+      return parseShiftsCommand(tail);
     case '?':
       return rest.length ? { kind: 'new', task: text, implied: true } : { kind: 'help' };
     default: {
@@ -160,6 +170,7 @@ const SUB_COMMANDS = [
   'route',
   'routes',
   'summary',
+  'shifts',
   'admins',
   'settings',
   'connect',
@@ -262,7 +273,12 @@ function parseDigest(args: string[]): Command {
   for (let i = 0; i < opts.length; i++) {
     const o = opts[i]!;
     const lower = o.toLowerCase();
-    if (parseClockTime(o)) time = parseClockTime(o)!;
+    const start = startWords(opts, i);
+    if (start) {
+      if ('error' in start) return error(`${start.error} e.g. \`/care digest here shift-start\` or \`/care digest here at Day start\`.`);
+      time = start.time;
+      i += start.used - 1;
+    } else if (parseClockTime(o)) time = parseClockTime(o)!;
     else if (/^\d+([:.]\d+)?\s*([ap]\.?m\.?)?$/i.test(o))
       return error(`\`${truncateToken(o)}\` is not a time I can use: give it as HH:MM (24-hour) or like 7am, e.g. \`/care digest here 07:30\`.`);
     else if (lower === 'weekdays' || lower === 'daily') days = lower;
@@ -324,6 +340,37 @@ function parseRoute(args: string[]): Command {
   return { kind: 'route', groupName, channel };
 }
 
+/**
+ * When a digest or summary goes out, if the words at `i` say so: `shift-start` (or `shift start`): every
+ * shift's start; `at <shift name> start`: that shift's start; `at 07:30`: a clock time. Null: not these words.
+ */
+function startWords(words: string[], i: number): { time: string; used: number } | { error: string } | null {
+  const lower = words[i]!.toLowerCase();
+  if (lower === 'shift-start' || lower === 'shift-starts') return { time: EVERY_SHIFT, used: 1 };
+  if ((lower === 'shift' || lower === 'shifts') && words[i + 1]?.toLowerCase() === 'start') return { time: EVERY_SHIFT, used: 2 };
+  if (lower !== 'at') return null;
+  const clock = words[i + 1] ? parseClockTime(words[i + 1]!) : null;
+  if (clock) return { time: clock, used: 2 };
+  const end = words.findIndex((w, j) => j > i && /^start$/i.test(w));
+  let name = end > i + 1 && end <= i + 4 ? words.slice(i + 1, end) : [];
+  if (name.length > 1 && name.at(-1)!.toLowerCase() === 'shift') name = name.slice(0, -1);
+  if (!name.length) return { error: 'After `at` give a time or a shift’s name and `start`:' };
+  if (name.length === 1 && /^(each|every|the)$/i.test(name[0]!)) return { time: EVERY_SHIFT, used: end - i + 1 };
+  if (/^(each|every)$/i.test(name[0]!) && name[1]?.toLowerCase() === 'shift') return { time: EVERY_SHIFT, used: end - i + 1 };
+  return { time: storedStartTime({ type: 'shift', name: name.join(' ') }), used: end - i + 1 };
+}
+
+/** `/care shifts` (show), `/care shifts default`, `/care shifts Day 07:00-19:00, Night 19:00-07:00` (admins). */
+function parseShiftsCommand(tail: string): Command {
+  if (!tail || /^(show|list)$/i.test(tail)) return { kind: 'shifts-show' };
+  if (/^(default|reset)$/i.test(tail)) return { kind: 'shifts-set', shifts: null };
+  const parsed = parseShifts(tail);
+  // parseShifts's sentence is the answer (with an example to type when it has none).
+  if ('error' in parsed)
+    return error(parsed.error.includes('e.g.') ? parsed.error : `${parsed.error} E.g. \`/care shifts Day 07:00-19:00, Night 19:00-07:00\`.`);
+  return { kind: 'shifts-set', shifts: parsed.shifts };
+}
+
 /** `/care summary [time] [daily|weekdays]`, `/care summary on|off`; alone: show the setting. */
 function parseSummary(tail: string): Command {
   // "7 am" is one time, not two words.
@@ -335,11 +382,17 @@ function parseSummary(tail: string): Command {
   const first = args[0]!.toLowerCase();
   if (args.length === 1 && first === 'off') return { kind: 'summary-off' };
   const change: { time?: string; days?: 'weekdays' | 'daily' } = {};
-  for (const [i, arg] of args.entries()) {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
     const lower = arg.toLowerCase();
     const time = parseClockTime(arg);
     if (i === 0 && lower === 'on') continue;
-    if (time && !change.time) change.time = time;
+    const start = change.time ? null : startWords(args, i);
+    if (start) {
+      if ('error' in start) return error(`${start.error} e.g. \`/care summary shift-start\` or \`/care summary at Day start\`.`);
+      change.time = start.time;
+      i += start.used - 1;
+    } else if (time && !change.time) change.time = time;
     else if ((lower === 'weekdays' || lower === 'daily') && !change.days) change.days = lower;
     else return error(`I did not understand \`${truncateToken(arg)}\` (a time is 24-hour, like 07:30, or 7am): \`${USAGE.summary}\``);
   }

@@ -11,6 +11,7 @@ import { doneOrReopen, due, find, mine, newAction, show } from './actions.js';
 import { digestHere, digestList, digestNow, digestOff, route, routeOff, routes } from './channel-setup.js';
 import { literature, locations } from './directory.js';
 import type { CommandHandler, CommandKind } from './handler.js';
+import { shiftsSet, shiftsShow } from './shifts.js';
 import { summaryOff, summarySet, summaryShow } from './summary.js';
 import { depsOf, workspaceOf } from '../../workspace-on-context.js';
 import { workspace } from './workspace.js';
@@ -44,6 +45,8 @@ const HANDLERS: { [K in CommandKind]: CommandHandler<K> } = {
   'summary-show': summaryShow,
   'summary-set': summarySet,
   'summary-off': summaryOff,
+  'shifts-show': shiftsShow,
+  'shifts-set': shiftsSet,
   workspace,
 };
 
