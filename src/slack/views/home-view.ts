@@ -2,10 +2,12 @@ import { slackDate } from '../../time/slack-date.js';
 import { ActionIds, BlockIds } from '../ids.js';
 import { userText } from '../text.js';
 import type { ActionGroup, RenderContext } from '../../services/action-model.js';
+import type { ShiftsNow } from '../../services/home-shifts.js';
 import type { SummaryStatus } from '../../services/summary-settings.js';
 import { renderActionGroups } from './action-list.js';
 import { type AdminHome, adminHomeBlocks } from './admin-home.js';
 import { actions, button, context, divider, header, section, type Block } from './blocks.js';
+import { shiftNowLine } from './shifts.js';
 import { summaryHomeBlocks } from './summary-setting.js';
 
 export interface HomeState {
@@ -21,6 +23,8 @@ export interface HomeState {
   summary?: SummaryStatus;
   /** Admins only: the Team and Status sections, shown after the person's own list. */
   admin?: AdminHome;
+  /** The care home's shift on now and the next change, when it could be read. */
+  shift?: ShiftsNow;
   /** Not linked, with a link request waiting: when it was sent and the admins it was sent to (none: not known). */
   pendingRequest?: { requestedAt: Date; admins: string[] };
 }
@@ -38,6 +42,7 @@ export const HOME_PAGE_SIZE = 20;
 /** The App Home: link status, a New button, your actions within Slack's 100-block limit. */
 export function homeView(state: HomeState, ctx: RenderContext): { type: 'home'; blocks: Block[] } {
   const blocks: Block[] = [header('Care actions')];
+  if (state.shift) blocks.push(context(`:clock3: ${shiftNowLine(state.shift)}`));
   // Rendered first so the person's own list knows how many blocks are left for it.
   const admin = state.admin ? adminHomeBlocks(state.admin, ctx) : [];
   if (!state.linked) {
