@@ -44,7 +44,8 @@ export const USAGE = {
   find: '/care find <words>',
   link: '/care link [your care user Id]  (admins: /care link @user <care user Id>)',
   unlink: '/care unlink  (or, admins: /care unlink @user)',
-  digest: '/care digest here [HH:MM|shift-start|at <shift> start] [daily|weekdays] [mine-only|urgent-only|@person…|location <name>] [--show-tasks] [--quiet]  ·  /care digest off|list|now',
+  digest:
+    '/care digest here [HH:MM|shift-start|at <shift> start] [daily|weekdays] [mine-only|urgent-only|@person…|location <name>] [--show-tasks] [--quiet]  ·  /care digest off|list|now',
   shifts: '/care shifts  ·  admins: /care shifts Day 07:00-19:00, Night 19:00-07:00  ·  /care shifts default',
   route: '/care route <notification group name> #channel  ·  /care route off <group name>  ·  /care routes',
   summary: '/care summary [HH:MM|shift-start|at <shift> start] [daily|weekdays]  ·  /care summary off  ·  /care summary (your setting)',
