@@ -98,7 +98,11 @@ export function summaryModal(callbackId: string, privateMetadata: string, status
     close: plainText('Cancel', 24),
     private_metadata: privateMetadata,
     blocks: [
-      section(`${WHAT[0]!.toUpperCase()}${WHAT.slice(1)}: once a day at a time in your Slack time zone, or at each shift start (the home’s shifts).`),
+      section(
+        isShiftStart(stored)
+          ? `${WHAT[0]!.toUpperCase()}${WHAT.slice(1)}: at each shift start (the home’s shifts, *${status.timezone}*), or once a day at a time in your Slack time zone.`
+          : `Once a day, ${WHAT}, at this time in your Slack time zone (*${status.timezone}*), or at each shift start (the home’s shifts).`,
+      ),
       {
         type: 'input',
         block_id: FieldIds.summaryWhen,
