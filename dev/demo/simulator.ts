@@ -125,9 +125,14 @@ export function createDemoSimulator(o: DemoSimulatorOptions): PlaygroundSimulato
       // What a shift change brings: digests and summaries set for shift start go out now, not within a minute.
       const digests = await o.app.jobs.runOnce('digests');
       await o.app.jobs.runOnce('summaries');
-      const when = new Intl.DateTimeFormat('en-GB', { timeZone: timezone, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }).format(
-        next.startsAt,
-      );
+      const when = new Intl.DateTimeFormat('en-GB', {
+        timeZone: timezone,
+        weekday: 'short',
+        day: 'numeric',
+        month: 'short',
+        hour: '2-digit',
+        minute: '2-digit',
+      }).format(next.startsAt);
       const n = (digests.result as { channels?: number } | undefined)?.channels ?? 0;
       return ok(`Clock moved to ${when} (${timezone}): the ${next.shift.name} shift begins${n ? `; ${n} digest${n === 1 ? '' : 's'} posted` : ''}.`);
     },
