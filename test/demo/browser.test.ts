@@ -225,7 +225,7 @@ describe('npm run demo in a real browser', () => {
   });
 
   it.skipIf(!hasChromium)(
-    'works at a phone’s width: no sideways scrolling, no button narrower than its longest word, the thread below the header',
+    'works at a phone’s width: the workspace’s name whole, no sideways scrolling, no button narrower than its longest word, the thread below the header',
     async () => {
       const page = await browser!.newPage({ viewport: { width: 400, height: 850 } });
       await page.goto(`${demo!.url}#user=U0AMELIA&c=C0CARE`);
@@ -250,6 +250,9 @@ describe('npm run demo in a real browser', () => {
         expect(p.narrow, `buttons narrower than a word ${where}`).toEqual([]);
       };
       await fits('in a channel');
+      // The workspace's name is read whole, not cut to a couple of letters.
+      await expect.poll(() => page.locator('#team-name').textContent(), WAIT).toBe('Brightwater Care');
+      expect(await page.locator('#team-name').evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
       await send(page, '/care mine');
       await messages(page)
         .filter({ has: page.locator('button') })
