@@ -232,18 +232,18 @@ describe('npm run demo in a real browser', () => {
       await expect.poll(() => page.locator('#conv-head').textContent(), WAIT).toContain('care-team');
       /** What the page would get wrong at this width: its scroll width, and buttons narrower than a word of theirs. */
       const problems = () =>
-        page.evaluate(() => {
-          const measure = document.createElement('canvas').getContext('2d')!;
+        page.evaluate(`(() => {
+          const measure = document.createElement('canvas').getContext('2d');
           const narrow = [...document.querySelectorAll('button')].flatMap((b) => {
             if (b.offsetParent === null || b.getBoundingClientRect().width === 0) return [];
             const cs = getComputedStyle(b);
-            measure.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
-            const longest = Math.max(0, ...b.innerText.split(/\s+/).map((w) => measure.measureText(w).width));
-            const inner = b.clientWidth - Number.parseFloat(cs.paddingLeft) - Number.parseFloat(cs.paddingRight);
-            return inner + 0.5 < longest ? [`"${b.innerText.trim()}": ${Math.round(inner)}px for a ${Math.round(longest)}px word`] : [];
+            measure.font = cs.fontWeight + ' ' + cs.fontSize + ' ' + cs.fontFamily;
+            const longest = Math.max(0, ...b.innerText.split(/\\s+/).map((w) => measure.measureText(w).width));
+            const inner = b.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+            return inner + 0.5 < longest ? ['"' + b.innerText.trim() + '": ' + Math.round(inner) + 'px for a ' + Math.round(longest) + 'px word'] : [];
           });
-          return { scrollWidth: document.scrollingElement!.scrollWidth, narrow };
-        });
+          return { scrollWidth: document.scrollingElement.scrollWidth, narrow };
+        })()`) as Promise<{ scrollWidth: number; narrow: string[] }>;
       const fits = async (where: string) => {
         const p = await problems();
         expect(p.scrollWidth, `the page's width ${where}`).toBeLessThanOrEqual(400);
@@ -263,15 +263,12 @@ describe('npm run demo in a real browser', () => {
       await fits('with the Simulate panel open');
       await page.locator('#simulate-panel [data-sim="digest"]').click();
       await page.locator('.toast', { hasText: 'Clock moved' }).first().waitFor(WAIT);
-      await page.locator('#simulate-toggle').evaluate((b) => (b as HTMLElement).click());
+      await page.locator('#simulate-toggle').dispatchEvent('click');
       await fits('with a digest');
       await page.locator('.toast').evaluateAll((toasts) => {
         for (const t of toasts) t.remove();
       });
-      await page
-        .locator('#conv-body [data-kind="open-thread"]')
-        .last()
-        .evaluate((b) => (b as HTMLElement).click());
+      await page.locator('#conv-body [data-kind="open-thread"]').last().dispatchEvent('click');
       const thread = page.locator('#thread');
       await thread.waitFor({ state: 'visible', ...WAIT });
       const [threadBox, headerBox] = [await thread.boundingBox(), await page.locator('.topbar').boundingBox()];
