@@ -169,6 +169,12 @@ export function createDigests(deps: {
     return sent + givenUp < expected;
   }
 
+  /** A digest of this channel went out at or after `since` (the shift's start): the ledger's newest row. */
+  async function postedSince(sub: Subscription, since: Date): Promise<boolean> {
+    const [last] = await store.listDeliveries({ kind: 'digest', recipient: `channel:${sub.teamId}/${sub.channelId}`, limit: 1, order: 'desc' });
+    return last !== undefined && last.state === 'sent' && last.createdAt >= since.getTime();
+  }
+
   return {
     async runDue(now) {
       const due: { sub: Subscription; occurrence: string }[] = [];
@@ -184,6 +190,8 @@ export function createDigests(deps: {
         const done = await store.getDelivery({ kind: 'digest', actionId: '-', occurrence: occ.id, recipient: `channel:${sub.teamId}/${sub.channelId}` });
         if (done?.state === 'sent' && !(await threadPending(sub, occ.id))) continue;
         if (done?.state === 'failed' && !done.retryable) continue;
+        // The shifts changed since this shift began (renamed, moved): its start was already marked by a digest.
+        if (occ.shift && !done && (await postedSince(sub, occ.at))) continue;
         due.push({ sub, occurrence: occ.id });
       }
       return due.length ? run(due, now) : { channels: 0, queries: 0, results: {} };

@@ -71,6 +71,11 @@ export function createMorningSummaries(deps: {
     const done = await store.getDelivery(summaryKey(s.teamId, s.slackUserId, occ.id));
     if (done?.state === 'sent') return null;
     if (done?.state === 'failed' && !done.retryable) return null;
+    // The shifts changed since this shift began (renamed, moved): its start was already marked by a summary.
+    if (occ.shift && !done) {
+      const [last] = await store.listDeliveries({ kind: 'summary', recipient: summaryKey(s.teamId, s.slackUserId, occ.id).recipient, limit: 1, order: 'desc' });
+      if (last?.state === 'sent' && last.createdAt >= occ.at.getTime()) return null;
+    }
     return occ.id;
   }
 

@@ -112,6 +112,31 @@ describe('/care shifts: everyone sees them, admins set them', () => {
   });
 });
 
+describe('changing the shifts mid-shift', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    // Monday 1 November 2027, 06:00 GMT.
+    h = await startHarness({ startAt: new Date('2027-11-01T06:00:00Z'), sandbox: { seed: 'empty' } });
+    expect((await command(h, 'amelia', '/care digest here shift-start', { channel: '#care-team' })).text).toContain('Digest set');
+  });
+  afterAll(async () => h?.close());
+
+  it('does not post the digest of the shift on again under its new name; the next shift start posts as usual', async () => {
+    await digestTickAt(h, '2027-11-01T07:00:00Z');
+    expect(digestsIn(h, '#care-team')).toHaveLength(1);
+    await h.setTime('2027-11-01T10:00:00Z');
+    expect((await command(h, 'amelia', '/care shifts Early 07:00-15:00, Late 15:00-23:00, Night 23:00-07:00')).text).toContain(
+      'On now: Early shift — 07:00 to 15:00',
+    );
+    await digestTickAt(h, '2027-11-01T10:00:30Z');
+    await digestTickAt(h, '2027-11-01T14:59:00Z');
+    expect(digestsIn(h, '#care-team')).toHaveLength(1);
+    await digestTickAt(h, '2027-11-01T15:00:00Z');
+    await digestTickAt(h, '2027-11-01T15:01:00Z');
+    expect(digestsIn(h, '#care-team')).toHaveLength(2);
+  });
+});
+
 /** A digest at each shift start across both UK clock changes of 2027: once at 07:00 and once at 19:00 London. */
 function shiftStartDigests(label: string, database: () => { databaseUrl?: string }) {
   describe(`a digest at each shift start (${label})`, () => {
