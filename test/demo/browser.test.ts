@@ -263,7 +263,8 @@ describe('npm run demo in a real browser', () => {
       await fits('with the Simulate panel open');
       await page.locator('#simulate-panel [data-sim="digest"]').click();
       await page.locator('.toast', { hasText: 'Clock moved' }).first().waitFor(WAIT);
-      await page.locator('#simulate-toggle').dispatchEvent('click');
+      // A real click: the open panel leaves its toggle in sight.
+      await page.locator('#simulate-toggle').click();
       await fits('with a digest');
       await page.locator('.toast').evaluateAll((toasts) => {
         for (const t of toasts) t.remove();
