@@ -8,7 +8,8 @@ import type { ComposedApp } from '../../src/compose.js';
 import type { Logger } from '../../src/logging/logger.js';
 import type { PlaygroundResult, PlaygroundSimulator, SimulatableAction } from '../playground/backend.js';
 import type { Subscription } from '../../src/store/index.js';
-import { nextOccurrence } from '../../src/time/schedule.js';
+import type { Shift } from '../../src/time/shifts.js';
+import { nextStart } from '../../src/time/start-time.js';
 import type { DemoClock } from './clock.js';
 import { SandboxControlError, type SandboxControls } from './sandbox-controls.js';
 
@@ -90,11 +91,14 @@ export function createDemoSimulator(o: DemoSimulatorOptions): PlaygroundSimulato
     async advanceClockToNextDigest() {
       const subs = await o.app.store.listSubscriptions(o.teamId);
       if (subs.length === 0) return refused('No channel has a digest. An admin can set one up with `/care digest here`.');
-      const target = subs.find((s) => s.channelId === o.digestChannelId) ?? earliest(subs, o.clock.now());
-      const next = nextOccurrence({ time: target.time, days: target.days, timezone: target.timeZone }, o.clock.now());
+      const { shifts } = await o.app.deps.shifts.now();
+      const chosen = subs.find((s) => s.channelId === o.digestChannelId && nextOf(s, shifts, o.clock.now()));
+      const target = chosen ?? earliest(subs, shifts, o.clock.now());
+      const next = target && nextOf(target, shifts, o.clock.now());
+      if (!target || !next) return refused('No digest has a next time: a digest set at a shift’s start names a shift there is no longer.');
       // The care system's clock first (it stamps changes), then the app's.
-      await o.controls.setClock(next.at);
-      if (next.at.getTime() > o.clock.nowMs()) o.clock.jumpTo(next.at);
+      await o.controls.setClock(next);
+      if (next.getTime() > o.clock.nowMs()) o.clock.jumpTo(next);
       o.changed();
       const run = await o.app.jobs.runOnce('digests');
       const report = run.result as { channels?: number; error?: string } | undefined;
@@ -105,11 +109,32 @@ export function createDemoSimulator(o: DemoSimulatorOptions): PlaygroundSimulato
         month: 'short',
         hour: '2-digit',
         minute: '2-digit',
-      }).format(next.at);
+      }).format(next);
       if (!run.ran) return ok(`Clock moved to ${when} (${target.timeZone}); the digests will go out within a minute.`);
       if (report?.error) return refused(`Clock moved to ${when}, but the digest run failed: ${report.error}`);
       const n = report?.channels ?? 0;
       return ok(`Clock moved to ${when} (${target.timeZone}); ${n} digest${n === 1 ? '' : 's'} posted.`);
+    },
+
+    async advanceClockToNextShift() {
+      // The demo workspace's shifts (`/care shifts`), on the app's clock.
+      const { next, timezone } = await o.app.deps.shifts.now();
+      await o.controls.setClock(next.startsAt);
+      if (next.startsAt.getTime() > o.clock.nowMs()) o.clock.jumpTo(next.startsAt);
+      o.changed();
+      // What a shift change brings: digests and summaries set for shift start go out now, not within a minute.
+      const digests = await o.app.jobs.runOnce('digests');
+      await o.app.jobs.runOnce('summaries');
+      const when = new Intl.DateTimeFormat('en-GB', {
+        timeZone: timezone,
+        weekday: 'short',
+        day: 'numeric',
+        month: 'short',
+        hour: '2-digit',
+        minute: '2-digit',
+      }).format(next.startsAt);
+      const n = (digests.result as { channels?: number } | undefined)?.channels ?? 0;
+      return ok(`Clock moved to ${when} (${timezone}): the ${next.shift.name} shift begins${n ? `; ${n} digest${n === 1 ? '' : 's'} posted` : ''}.`);
     },
 
     async listSimulatableActions(): Promise<SimulatableAction[]> {
@@ -133,8 +158,14 @@ export function createDemoSimulator(o: DemoSimulatorOptions): PlaygroundSimulato
   };
 }
 
-/** The subscription whose next digest comes first. */
-function earliest(subs: Subscription[], now: Date): Subscription {
-  const at = (s: Subscription) => nextOccurrence({ time: s.time, days: s.days, timezone: s.timeZone }, now).at.getTime();
-  return subs.reduce((a, b) => (at(b) < at(a) ? b : a));
+/** A digest's next time (a clock time or a shift start); null when it has none. */
+function nextOf(s: Subscription, shifts: readonly Shift[], now: Date): Date | null {
+  return nextStart({ time: s.time, days: s.days, timezone: s.timeZone, shifts }, now)?.at ?? null;
+}
+
+/** The subscription whose next digest comes first (undefined: none has a next one). */
+function earliest(subs: Subscription[], shifts: readonly Shift[], now: Date): Subscription | undefined {
+  const at = (s: Subscription) => nextOf(s, shifts, now)?.getTime() ?? Infinity;
+  const first = subs.reduce((a, b) => (at(b) < at(a) ? b : a));
+  return at(first) === Infinity ? undefined : first;
 }

@@ -76,6 +76,7 @@ const schemas = {
   'open-home': z.object({ userId: id }),
   'simulate/complete-action': z.object({ action: actionNo }),
   'simulate/advance-clock': z.object({}).optional(),
+  'simulate/advance-shift': z.object({}).optional(),
   'simulate/mark-urgent': z.object({ action: actionNo }),
   'simulate/list-actions': z.object({}).optional(),
 } as const;
@@ -94,6 +95,7 @@ const handlers: { [K in RouteName]: (b: PlaygroundBackend, body: z.infer<(typeof
   'open-home': (b, x) => b.openHome(x.userId),
   'simulate/complete-action': (b, x) => b.simulate.completeActionInWebApp(x.action),
   'simulate/advance-clock': (b) => b.simulate.advanceClockToNextDigest(),
+  'simulate/advance-shift': (b) => b.simulate.advanceClockToNextShift(),
   'simulate/mark-urgent': (b, x) => b.simulate.markActionUrgent(x.action),
   'simulate/list-actions': async (b) => ({ actions: await b.simulate.listSimulatableActions() }),
 };

@@ -185,6 +185,8 @@ export interface PlaygroundSimulator {
   completeActionInWebApp(actionNoOrId: string | number): Promise<PlaygroundResult>;
   /** Move the simulated clock to the next digest time (and let due jobs run). */
   advanceClockToNextDigest(): Promise<PlaygroundResult>;
+  /** Move the simulated clock to the next shift change of the workspace's shifts (and let due jobs run). */
+  advanceClockToNextShift(): Promise<PlaygroundResult>;
   /** Someone marks the action urgent in the care system. */
   markActionUrgent(actionNoOrId: string | number): Promise<PlaygroundResult>;
   listSimulatableActions(): Promise<SimulatableAction[]>;

@@ -282,6 +282,16 @@ export function createMemoryBackend(options: MemoryBackendOptions = {}): MemoryB
         changed();
         return ok(`Clock moved to ${next.toISOString().slice(0, 16).replace('T', ' ')} UTC; digests sent`);
       },
+      async advanceClockToNextShift() {
+        record('advanceClockToNextShift');
+        // The default shifts (Day 07:00, Night 19:00), on a UTC clock: the memory backend has no zones.
+        const at = now();
+        const starts = [7, 19, 31].map((h) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate(), h)));
+        const next = starts.find((d) => d > at)!;
+        offsetMs += next.getTime() - at.getTime();
+        changed();
+        return ok(`Clock moved to ${next.toISOString().slice(0, 16).replace('T', ' ')} UTC: the ${next.getUTCHours() === 7 ? 'Day' : 'Night'} shift begins`);
+      },
       async markActionUrgent(key) {
         record('markActionUrgent', key);
         const a = findAction(key);

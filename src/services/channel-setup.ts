@@ -1,5 +1,6 @@
 import type { DigestFilters, GroupRoute, WorkspaceStore, Subscription } from '../store/index.js';
-import { nextOccurrence } from '../time/schedule.js';
+import type { Shift } from '../time/shifts.js';
+import { namedShift, nextStart, readStartTime, storedStartTime } from '../time/start-time.js';
 import type { ChannelPolicy } from './channel-policy.js';
 import type { Digests } from './digests.js';
 import type { DirectoryService } from './directory.js';
@@ -19,6 +20,7 @@ export type DigestScope =
 
 export interface DigestRequest {
   channelId: string;
+  /** "HH:MM", or a shift start: "shift" (each shift's) or "shift:<name>" (time/start-time.ts). */
   time: string;
   days: 'weekdays' | 'daily';
   scope: DigestScope;
@@ -36,11 +38,22 @@ export type DigestSetResult =
   | { kind: 'not-member' }
   | NameProblem
   | { kind: 'no-such-location'; name: string }
+  /** `at <name> start` named no shift of the home's: its shifts, to pick from. */
+  | { kind: 'no-such-shift'; name: string; shifts: readonly Shift[] }
   /**
    * `showTasksPending`: task text was asked for in a public channel; it stays hidden until an admin
    * confirms (confirmShowTasks), since everyone in the workspace can read a public channel.
    */
-  | { kind: 'set'; subscription: Subscription; isPrivate: boolean; showTasksPending: boolean; next: Date; unlinkedSlackUserIds: string[] };
+  | {
+      kind: 'set';
+      subscription: Subscription;
+      isPrivate: boolean;
+      showTasksPending: boolean;
+      next: Date;
+      unlinkedSlackUserIds: string[];
+      /** The home's shifts (what a shift-start digest follows). */
+      shifts: readonly Shift[];
+    };
 
 /** What a confirmation to show task text in a public channel came to. */
 export type ShowTasksResult =
@@ -88,6 +101,8 @@ export function createChannelSetup(deps: {
   names: WorkspaceNames;
   /** The zone digests are set up in (APP_TIMEZONE). */
   timezone: string;
+  /** The care home's shifts (services/shift-settings.ts). */
+  shifts: () => Promise<readonly Shift[]>;
   now: () => Date;
 }): ChannelSetup {
   const { store, identity } = deps;
@@ -140,12 +155,21 @@ export function createChannelSetup(deps: {
         filters.locationId = found.id;
         filters.locationName = found.name ?? scope.name;
       }
+      const shifts = await deps.shifts();
+      let time = req.time;
+      const start = readStartTime(time);
+      if (start.type === 'shift' && start.name) {
+        // As the home names it ("at night start" is the Night shift's).
+        const shift = namedShift(shifts, start.name);
+        if (!shift) return { kind: 'no-such-shift', name: start.name, shifts };
+        time = storedStartTime({ type: 'shift', name: shift.name });
+      }
       // In a public channel everyone in the workspace, guests included, reads the text: a second step first.
       const showTasksPending = req.showTasks && !info.isPrivate;
       const subscription = await store.upsertSubscription({
         teamId: admin.teamId,
         channelId: req.channelId,
-        time: req.time,
+        time,
         days: req.days,
         timeZone: deps.timezone,
         filters,
@@ -165,8 +189,8 @@ export function createChannelSetup(deps: {
       });
       const unlinkedSlackUserIds: string[] = [];
       for (const u of filters.slackUserIds ?? []) if (!(await identity.getLink({ teamId: admin.teamId, userId: u }))) unlinkedSlackUserIds.push(u);
-      const next = nextOccurrence({ time: subscription.time, days: subscription.days, timezone: subscription.timeZone }, deps.now()).at;
-      return { kind: 'set', subscription, isPrivate: info.isPrivate, showTasksPending, next, unlinkedSlackUserIds };
+      const next = nextStart({ time: subscription.time, days: subscription.days, timezone: subscription.timeZone, shifts }, deps.now())?.at ?? deps.now();
+      return { kind: 'set', subscription, isPrivate: info.isPrivate, showTasksPending, next, unlinkedSlackUserIds, shifts };
     },
 
     async confirmShowTasks(admin, channelId, setUpAt) {

@@ -2,7 +2,8 @@ import type { Action, CareClient } from '../care/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { WorkspaceStore, Subscription } from '../store/index.js';
 import { apiDateRange, dueWindow } from '../time/due-windows.js';
-import { dueOccurrence } from '../time/schedule.js';
+import type { Shift } from '../time/shifts.js';
+import { dueStart, isShiftStart } from '../time/start-time.js';
 import { ACTION_ATTRIBUTES } from './action-model.js';
 import { toActionViews } from './action-views.js';
 import type { ChannelPolicy } from './channel-policy.js';
@@ -41,6 +42,8 @@ export function createDigests(deps: {
   deliverer: Deliverer;
   render: Pick<MessageRenderers, 'digest'>;
   logger: Logger;
+  /** The care home's shifts, for digests at each shift start (services/shift-settings.ts). */
+  shifts: () => Promise<readonly Shift[]>;
 }): Digests {
   const { store, logger } = deps;
 
@@ -180,18 +183,30 @@ export function createDigests(deps: {
     return sent + givenUp < expected;
   }
 
+  /** A digest of this channel went out at or after `since` (the shift's start): the ledger's newest row. */
+  async function postedSince(sub: Subscription, since: Date): Promise<boolean> {
+    const [last] = await store.listDeliveries({ kind: 'digest', recipient: `channel:${sub.teamId}/${sub.channelId}`, limit: 1, order: 'desc' });
+    return last !== undefined && last.state === 'sent' && last.createdAt >= since.getTime();
+  }
+
   return {
     async runDue(now) {
       const due: { sub: Subscription; occurrence: string }[] = [];
-      for (const sub of await store.listSubscriptions()) {
-        const occ = dueOccurrence({ time: sub.time, days: sub.days, timezone: sub.timeZone }, now);
+      const subs = await store.listSubscriptions();
+      // Read once per run, and only when some digest goes out at shift starts.
+      const shifts = subs.some((s) => isShiftStart(s.time)) ? await deps.shifts() : [];
+      for (const sub of subs) {
+        // The occurrence is the local date (a clock time) or the shift's (`2027-10-31/Day`): once each, whatever the clocks do.
+        const occ = dueStart({ time: sub.time, days: sub.days, timezone: sub.timeZone, shifts }, now);
         if (!occ) continue;
-        // Set up (or changed) after today's time: the first digest is the next one, as the admin was told.
+        // Set up (or changed) after today's time (or this shift's start): the first digest is the next one, as the admin was told.
         if (occ.at.getTime() < sub.setUpAt) continue;
-        const done = await store.getDelivery({ kind: 'digest', actionId: '-', occurrence: occ.date, recipient: `channel:${sub.teamId}/${sub.channelId}` });
-        if (done?.state === 'sent' && !(await threadPending(sub, occ.date))) continue;
+        const done = await store.getDelivery({ kind: 'digest', actionId: '-', occurrence: occ.id, recipient: `channel:${sub.teamId}/${sub.channelId}` });
+        if (done?.state === 'sent' && !(await threadPending(sub, occ.id))) continue;
         if (done?.state === 'failed' && !done.retryable) continue;
-        due.push({ sub, occurrence: occ.date });
+        // The shifts changed since this shift began (renamed, moved): its start was already marked by a digest.
+        if (occ.shift && !done && (await postedSince(sub, occ.at))) continue;
+        due.push({ sub, occurrence: occ.id });
       }
       return due.length ? run(due, now) : { channels: 0, queries: 0, results: {} };
     },

@@ -3,7 +3,8 @@ import type { CareClient } from '../care/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { DeliveryKey, WorkspaceStore, SummarySetting } from '../store/index.js';
 import { apiDateRange, dueWindow } from '../time/due-windows.js';
-import { dueOccurrence } from '../time/schedule.js';
+import type { Shift } from '../time/shifts.js';
+import { dueStart, isShiftStart } from '../time/start-time.js';
 import { ACTION_ATTRIBUTES, attentionList } from './action-model.js';
 import { toActionViews } from './action-views.js';
 import type { Deliverer, DeliveryResult } from './delivery.js';
@@ -16,12 +17,13 @@ import { createDmChannels } from './dm-channels.js';
 const MAX_READ = 500;
 
 /**
- * A person's summary on one of their local dates, in the delivery ledger: the
- * date is the identity, so it goes out once per local day whatever the clocks
- * do, from whichever instance, across restarts.
+ * A person's summary on one of their local dates (or at one shift's start,
+ * `2027-10-31/Day`), in the delivery ledger: that is the identity, so it goes
+ * out once per local day (or shift) whatever the clocks do, from whichever
+ * instance, across restarts.
  */
-export function summaryKey(teamId: string, slackUserId: string, localDate: string): DeliveryKey {
-  return { kind: 'summary', actionId: '-', occurrence: localDate, recipient: `user:${teamId}/${slackUserId}` };
+export function summaryKey(teamId: string, slackUserId: string, occurrence: string): DeliveryKey {
+  return { kind: 'summary', actionId: '-', occurrence, recipient: `user:${teamId}/${slackUserId}` };
 }
 
 export type SummaryOutcome = DeliveryResult | 'not-linked' | 'no-time-zone' | 'read-failed';
@@ -48,24 +50,36 @@ export function createMorningSummaries(deps: {
   deliverer: Deliverer;
   render: Pick<MessageRenderers, 'morningSummary'>;
   logger: Logger;
+  /** The home's zone: shift starts are its wall clock. */
+  timezone: string;
+  /** The care home's shifts, for summaries at each shift start (services/shift-settings.ts). */
+  shifts: () => Promise<readonly Shift[]>;
 }): MorningSummaries {
   const { store, logger } = deps;
 
   const dmChannel = createDmChannels(deps.slack);
 
-  /** Today's occurrence in the person's zone when it is due and not out yet; null otherwise. */
-  async function dueToday(s: SummarySetting, tz: string, now: Date): Promise<string | null> {
-    const occ = dueOccurrence({ time: s.time, days: s.days, timezone: tz }, now);
+  /**
+   * Today's occurrence in the person's zone (or the shift on now, in the home's) when it is due and not
+   * out yet; null otherwise.
+   */
+  async function dueToday(s: SummarySetting, tz: string, now: Date, shifts: readonly Shift[]): Promise<string | null> {
+    const occ = dueStart({ time: s.time, days: s.days, timezone: isShiftStart(s.time) ? deps.timezone : tz, shifts }, now);
     if (!occ) return null;
-    // Set (or changed) after today's time: the first summary is the next one, as the person was told.
+    // Set (or changed) after today's time (or this shift's start): the first summary is the next one, as the person was told.
     if (occ.at.getTime() < s.setAt) return null;
-    const done = await store.getDelivery(summaryKey(s.teamId, s.slackUserId, occ.date));
+    const done = await store.getDelivery(summaryKey(s.teamId, s.slackUserId, occ.id));
     if (done?.state === 'sent') return null;
     if (done?.state === 'failed' && !done.retryable) return null;
-    return occ.date;
+    // The shifts changed since this shift began (renamed, moved): its start was already marked by a summary.
+    if (occ.shift && !done) {
+      const [last] = await store.listDeliveries({ kind: 'summary', recipient: summaryKey(s.teamId, s.slackUserId, occ.id).recipient, limit: 1, order: 'desc' });
+      if (last?.state === 'sent' && last.createdAt >= occ.at.getTime()) return null;
+    }
+    return occ.id;
   }
 
-  async function send(s: SummarySetting, tz: string, date: string, now: Date): Promise<SummaryOutcome> {
+  async function send(s: SummarySetting, tz: string, occurrence: string, now: Date, shifts: readonly Shift[]): Promise<SummaryOutcome> {
     const link = await store.getLinkBySlackUser(s.teamId, s.slackUserId);
     // Unlinked since: nothing of theirs to show; it resumes if they link again.
     if (!link) return 'not-linked';
@@ -86,19 +100,22 @@ export function createMorningSummaries(deps: {
     const message = deps.render.morningSummary(
       {
         ...attentionList(views, now, tz),
-        schedule: { time: s.time, days: s.days, timezone: tz },
+        schedule: isShiftStart(s.time) ? { time: s.time, days: s.days, timezone: deps.timezone, shifts } : { time: s.time, days: s.days, timezone: tz },
       },
       // Their own DM: task text is shown.
       { now, timezone: tz, showTask: true },
     );
-    return deps.deliverer.deliver(summaryKey(s.teamId, s.slackUserId, date), () => dmChannel(s.slackUserId), message);
+    return deps.deliverer.deliver(summaryKey(s.teamId, s.slackUserId, occurrence), () => dmChannel(s.slackUserId), message);
   }
 
   return {
     async runDue(now) {
       const report: SummaryRunReport = { due: 0, results: {} };
       const count = (r: SummaryOutcome) => (report.results[r] = (report.results[r] ?? 0) + 1);
-      for (const s of await store.listEnabledSummarySettings()) {
+      const settings = await store.listEnabledSummarySettings();
+      // Read once per run, and only when someone's summary comes at shift starts.
+      const shifts = settings.some((s) => isShiftStart(s.time)) ? await deps.shifts() : [];
+      for (const s of settings) {
         try {
           let tz: string;
           try {
@@ -109,10 +126,10 @@ export function createMorningSummaries(deps: {
             count('no-time-zone');
             continue;
           }
-          const date = await dueToday(s, tz, now);
-          if (!date) continue;
+          const occurrence = await dueToday(s, tz, now, shifts);
+          if (!occurrence) continue;
           report.due++;
-          count(await send(s, tz, date, now));
+          count(await send(s, tz, occurrence, now, shifts));
         } catch (err) {
           logger.error('sending a morning summary failed', { userId: s.slackUserId, error: err });
           count('failed');

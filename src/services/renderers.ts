@@ -1,3 +1,4 @@
+import type { Shift } from '../time/shifts.js';
 import type { ActionGroup, ActionView, RenderContext } from './action-model.js';
 import type { OutgoingMessage } from './delivery.js';
 
@@ -60,7 +61,8 @@ export interface SummaryContent {
   urgent: number;
   groups: ActionGroup[];
   /** The setting it was sent by, to remind the person how to change it. */
-  schedule: { time: string; days: 'weekdays' | 'daily'; timezone: string };
+  /** `time`: "HH:MM", or a shift start ("shift", "shift:<name>") in the home's zone with its `shifts`. */
+  schedule: { time: string; days: 'weekdays' | 'daily'; timezone: string; shifts?: readonly Shift[] };
 }
 
 export interface RenderedDigest {

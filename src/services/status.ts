@@ -7,7 +7,9 @@
  */
 import type { CareClient } from '../care/index.js';
 import type { Delivery, WorkspaceStore } from '../store/index.js';
-import { type DigestDays, nextOccurrence } from '../time/schedule.js';
+import type { DigestDays } from '../time/schedule.js';
+import type { Shift } from '../time/shifts.js';
+import { isShiftStart, nextStart } from '../time/start-time.js';
 import { localParts } from '../time/zones.js';
 import { UserFacingError } from './errors.js';
 import type { Actor, IdentityService } from './identity.js';
@@ -50,7 +52,8 @@ export interface StatusReport {
     late: boolean;
   };
   deliveries: { windowHours: number; sent: number; pending: number; failed: number; rows: FailedDeliveryRow[] };
-  digests: { channelId: string; time: string; days: DigestDays; timezone: string; last: Date | null; next: Date }[];
+  /** `next`: null when a named shift start names no shift now; `shifts`: the home's, for a shift start. */
+  digests: { channelId: string; time: string; days: DigestDays; timezone: string; last: Date | null; next: Date | null; shifts?: readonly Shift[] }[];
 }
 
 /** What a Retry came to: sent now, failed again (the row has the reason), still in someone's hands, or left for the next run. */
@@ -85,6 +88,8 @@ const teamOf = (recipient: string) => /^[a-z-]+:([^/]*)\//.exec(recipient)?.[1];
 
 export function createStatusService(deps: {
   store: WorkspaceStore;
+  /** The care home's shifts, for digests at each shift start. */
+  shifts?: () => Promise<readonly Shift[]>;
   care: Pick<CareClient, 'stats'>;
   identity: IdentityService;
   profiles: Pick<SlackProfiles, 'tz'>;
@@ -120,13 +125,15 @@ export function createStatusService(deps: {
       const at = d.slackTs ? new Date(Math.round(Number(d.slackTs) * 1000)) : d.sentAt ? new Date(d.sentAt) : null;
       if (at && !last.has(d.recipient)) last.set(d.recipient, at);
     }
+    const shifts = subs.some((s) => isShiftStart(s.time)) ? ((await deps.shifts?.()) ?? []) : [];
     return subs.map((s) => ({
       channelId: s.channelId,
       time: s.time,
       days: s.days,
       timezone: s.timeZone,
       last: last.get(`channel:${s.teamId}/${s.channelId}`) ?? null,
-      next: nextOccurrence({ time: s.time, days: s.days, timezone: s.timeZone }, new Date(Math.max(now.getTime(), s.setUpAt))).at,
+      next: nextStart({ time: s.time, days: s.days, timezone: s.timeZone, shifts }, new Date(Math.max(now.getTime(), s.setUpAt)))?.at ?? null,
+      ...(isShiftStart(s.time) ? { shifts } : {}),
     }));
   }
 

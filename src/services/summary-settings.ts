@@ -1,5 +1,7 @@
 import type { DigestDays, WorkspaceStore, SummarySetting } from '../store/index.js';
-import { nextOccurrence } from '../time/schedule.js';
+import type { Shift } from '../time/shifts.js';
+import { isShiftStart, namedShift, nextStart, readStartTime, storedStartTime } from '../time/start-time.js';
+import { UserFacingError } from './errors.js';
 import type { Actor, IdentityService } from './identity.js';
 import { summaryKey } from './morning-summaries.js';
 import type { SlackProfiles } from './slack-profiles.js';
@@ -11,8 +13,10 @@ export const SUMMARY_DEFAULTS = { time: '07:30', days: 'daily' as DigestDays };
 export interface SummaryStatus {
   /** Null: never set up. */
   setting: SummarySetting | null;
-  /** The person's Slack time zone (the summary follows it). */
+  /** The person's Slack time zone (a summary at a clock time follows it); the home's for one at shift starts. */
   timezone: string;
+  /** The home's shifts (what a summary at shift starts follows). */
+  shifts: readonly Shift[];
   /** When the next summary comes; null when it is off. */
   next: Date | null;
 }
@@ -30,18 +34,42 @@ export interface SummarySettings {
   turnOff(actor: Actor): Promise<boolean>;
 }
 
-export function createSummarySettings(deps: { store: WorkspaceStore; identity: IdentityService; profiles: SlackProfiles; now: () => Date }): SummarySettings {
+export function createSummarySettings(deps: {
+  store: WorkspaceStore;
+  identity: IdentityService;
+  profiles: SlackProfiles;
+  now: () => Date;
+  /** The home's zone: shift starts are its wall clock. */
+  timezone: string;
+  /** The care home's shifts (services/shift-settings.ts). */
+  shifts: () => Promise<readonly Shift[]>;
+}): SummarySettings {
   const { store, identity } = deps;
 
   async function statusOf(actor: Actor, setting: SummarySetting | null): Promise<SummaryStatus> {
-    const timezone = await deps.profiles.tz(actor.userId);
-    if (!setting?.enabled) return { setting, timezone, next: null };
-    const schedule = { time: setting.time, days: setting.days, timezone };
-    let next = nextOccurrence(schedule, deps.now());
-    // Today's already went out (e.g. the time was moved later after it was sent): the next is another day.
-    const sent = await store.getDelivery(summaryKey(actor.teamId, actor.userId, next.date));
-    if (sent?.state === 'sent') next = nextOccurrence(schedule, next.at);
-    return { setting, timezone, next: next.at };
+    const shifts = await deps.shifts();
+    const timezone = setting && isShiftStart(setting.time) ? deps.timezone : await deps.profiles.tz(actor.userId);
+    if (!setting?.enabled) return { setting, timezone, shifts, next: null };
+    const schedule = { time: setting.time, days: setting.days, timezone, shifts };
+    let next = nextStart(schedule, deps.now());
+    // This one already went out (e.g. the time was moved later after it was sent): the next is another.
+    const sent = next && (await store.getDelivery(summaryKey(actor.teamId, actor.userId, next.id)));
+    if (next && sent?.state === 'sent') next = nextStart(schedule, next.at);
+    return { setting, timezone, shifts, next: next?.at ?? null };
+  }
+
+  /** A named shift as the home names it; a name no shift has is a sentence for the person. */
+  async function checkedTime(time: string | undefined): Promise<string | undefined> {
+    const start = time === undefined ? null : readStartTime(time);
+    if (start?.type !== 'shift' || !start.name) return time;
+    const shifts = await deps.shifts();
+    const shift = namedShift(shifts, start.name);
+    if (!shift)
+      throw new UserFacingError(
+        `No shift is called “${start.name}”; the shifts are ${shifts.map((s) => s.name).join(', ')}. E.g. \`/care summary at ${shifts[0]?.name ?? 'Day'} start\`, or \`/care summary shift-start\` for every shift’s start.`,
+        'invalid',
+      );
+    return storedStartTime({ type: 'shift', name: shift.name });
   }
 
   return {
@@ -52,11 +80,12 @@ export function createSummarySettings(deps: { store: WorkspaceStore; identity: I
 
     async set(actor, change) {
       await identity.requireLink(actor);
+      const time = await checkedTime(change.time);
       const before = await store.getSummarySetting(actor.teamId, actor.userId);
       const setting = await store.upsertSummarySetting({
         teamId: actor.teamId,
         slackUserId: actor.userId,
-        time: change.time ?? before?.time ?? SUMMARY_DEFAULTS.time,
+        time: time ?? before?.time ?? SUMMARY_DEFAULTS.time,
         days: change.days ?? before?.days ?? SUMMARY_DEFAULTS.days,
         enabled: true,
       });

@@ -8,7 +8,8 @@
 import type { CareClient } from '../care/index.js';
 import type { WorkspaceStore, Subscription } from '../store/index.js';
 import { apiDateRange, dueWindow } from '../time/due-windows.js';
-import { nextOccurrence } from '../time/schedule.js';
+import type { Shift } from '../time/shifts.js';
+import { isShiftStart, nextStart } from '../time/start-time.js';
 import { addDays, localParts } from '../time/zones.js';
 import { ACTION_ATTRIBUTES, type ActionView, bucketByDue } from './action-model.js';
 import { toActionViews } from './action-views.js';
@@ -32,7 +33,10 @@ export interface ChannelPlan {
     time: string;
     days: Subscription['days'];
     timezone: string;
-    next: Date;
+    /** Null: a named shift's start, and no shift has that name now. */
+    next: Date | null;
+    /** The home's shifts, for a digest at shift starts. */
+    shifts?: readonly Shift[];
     filters: Subscription['filters'];
     setUpBy: string;
     urgentAlerts: boolean;
@@ -74,6 +78,8 @@ export function createTeamView(deps: {
   maxRead?: number;
   /** The instance's action cache: the Team view's list is shared and kept fresh by the changes feed (see read-cache/). */
   reads?: Pick<ActionCache, 'list'>;
+  /** The care home's shifts, for digests at each shift start. */
+  shifts?: () => Promise<readonly Shift[]>;
 }): TeamViewService {
   const maxRead = deps.maxRead ?? TEAM_VIEW_MAX_READ;
   const readOpen = (query: ListQuery) => (deps.reads ? deps.reads.list(query) : deps.care.actions.collect(query));
@@ -83,6 +89,7 @@ export function createTeamView(deps: {
     const [subs, routes] = await Promise.all([deps.store.listSubscriptions().then(inTeam), deps.store.listRoutes().then(inTeam)]);
     const plans = new Map<string, ChannelPlan>();
     const plan = (channelId: string) => plans.get(channelId) ?? plans.set(channelId, { channelId, digest: null, routes: [] }).get(channelId)!;
+    const shifts = subs.some((s) => isShiftStart(s.time)) ? ((await deps.shifts?.()) ?? []) : [];
     for (const s of subs) {
       // Set up after today's time: the first digest is the next one (as runDue sees it).
       const after = new Date(Math.max(now.getTime(), s.setUpAt));
@@ -90,7 +97,8 @@ export function createTeamView(deps: {
         time: s.time,
         days: s.days,
         timezone: s.timeZone,
-        next: nextOccurrence({ time: s.time, days: s.days, timezone: s.timeZone }, after).at,
+        next: nextStart({ time: s.time, days: s.days, timezone: s.timeZone, shifts }, after)?.at ?? null,
+        ...(isShiftStart(s.time) ? { shifts } : {}),
         filters: s.filters,
         setUpBy: s.setUpBy,
         urgentAlerts: s.urgentAlerts,
@@ -155,7 +163,7 @@ export function createTeamView(deps: {
         unassigned,
         partial: actions.length >= maxRead,
         read: actions.length,
-        channels: channels.sort((a, b) => (a.digest?.next.getTime() ?? Infinity) - (b.digest?.next.getTime() ?? Infinity)),
+        channels: channels.sort((a, b) => (a.digest?.next?.getTime() ?? Infinity) - (b.digest?.next?.getTime() ?? Infinity)),
       };
     },
   };

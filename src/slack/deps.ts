@@ -4,6 +4,7 @@ import type { ActionHistoryService } from '../services/action-history.js';
 import type { ActionsService } from '../services/actions.js';
 import type { ChannelPolicy } from '../services/channel-policy.js';
 import type { ChannelSetup } from '../services/channel-setup.js';
+import type { HomeShifts } from '../services/home-shifts.js';
 import type { DirectoryService } from '../services/directory.js';
 import type { EvidenceExport } from '../services/evidence/evidence-export.js';
 import type { HandoverService } from '../services/handovers.js';
@@ -68,6 +69,8 @@ export interface SlackDeps {
   evidence: EvidenceExport;
   /** The care home's escalation ladder (`/care escalation`, admins). */
   escalation?: EscalationSettingsService;
+  /** The care home's shifts: shown to anyone, set by admins (`/care shifts`). */
+  shifts: HomeShifts;
   /** The WebClient listeners post with (same token and API URL as Bolt's). */
   slack: WebClient;
   logger: Logger;

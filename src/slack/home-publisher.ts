@@ -84,6 +84,14 @@ export async function publishHome(deps: SlackDeps, teamId: string, userId: strin
   try {
     // Read side by side with the person's own list (adminHome never rejects).
     const admin = adminHome(deps, teamId, userId).then((a) => (a ? { admin: a } : {}));
+    // The shift on now, for everyone (a line under the title; left out when it cannot be read).
+    const shift = deps.shifts
+      .now()
+      .then((s) => ({ shift: s }))
+      .catch((err: unknown) => {
+        deps.logger.warn('could not read the shifts for the Home tab', { userId, error: err });
+        return {};
+      });
     const link = await deps.identity.getLink({ teamId, userId });
     const tz = await deps.profiles.tz(userId);
     const ctx = { now: deps.now(), timezone: tz, showTask: true };
@@ -91,14 +99,14 @@ export async function publishHome(deps: SlackDeps, teamId: string, userId: strin
     if (!link) {
       const pending = await deps.identity.pendingRequestOf({ teamId, userId });
       const pendingRequest = pending ? { pendingRequest: { requestedAt: new Date(pending.requestedAt), admins: deps.identity.adminIds() } } : {};
-      view = homeView({ linked: false, groups: [], limit, ...pendingRequest, ...(await admin) }, ctx);
+      view = homeView({ linked: false, groups: [], limit, ...pendingRequest, ...(await shift), ...(await admin) }, ctx);
     } else {
       const careUserName = await deps.identity.careUserName(link.careUserId);
       const summary = await deps.summaries.status({ teamId, userId }).catch((err) => {
         deps.logger.warn('could not read the morning summary setting for the Home tab', { userId, error: err });
         return undefined;
       });
-      const extra = summary ? { summary } : {};
+      const extra = { ...(summary ? { summary } : {}), ...(await shift) };
       // The location filter: the person's choice (remembered), and the locations to choose from (a cached read).
       const [where, locations] = await Promise.all([
         deps.homeFilters.get({ teamId, userId }).catch(() => undefined),

@@ -80,6 +80,7 @@ export const FieldIds = {
   summaryDays: 'summary_days',
   /** Reassign work: which of it moves (overdue, due today, all). */
   reassignScope: 'reassign_scope',
+  summaryWhen: 'summary_when',
 } as const;
 
 export const FIELD_ACTION_ID = 'value';

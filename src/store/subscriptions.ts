@@ -10,6 +10,8 @@ const COLUMNS =
   'team_id, channel_id, digest_time, digest_days, time_zone, filters, show_task_text, post_when_empty, urgent_alerts, channel_private, set_up_by, set_up_at';
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
+/** At a shift's start instead of a clock time: `shift` (every shift) or `shift:<name>` (time/start-time.ts). */
+const SHIFT_START = /^shift(:\S.{0,23})?$/u;
 
 const filtersSchema = z.looseObject({
   careUserIds: z.array(z.string()).optional(),
@@ -20,8 +22,8 @@ const filtersSchema = z.looseObject({
 });
 
 function validate(input: SubscriptionInput): DigestFilters {
-  if (!HH_MM.test(input.time)) {
-    throw new StoreError('invalid-input', `The digest time "${input.time}" is not a 24-hour HH:MM time such as 08:30.`);
+  if (!HH_MM.test(input.time) && !SHIFT_START.test(input.time)) {
+    throw new StoreError('invalid-input', `The digest time "${input.time}" is not a 24-hour HH:MM time such as 08:30 (or a shift start).`);
   }
   if (input.days !== 'weekdays' && input.days !== 'daily') {
     throw new StoreError('invalid-input', `Digest days must be "weekdays" or "daily", not "${String(input.days)}".`);

@@ -7,6 +7,8 @@ import type { DigestDays, SummarySetting, SummarySettingInput } from './types.js
 const COLUMNS = 'team_id, slack_user_id, summary_time, summary_days, enabled, set_at';
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
+/** At a shift's start instead of a clock time: `shift` (every shift) or `shift:<name>` (time/start-time.ts). */
+const SHIFT_START = /^shift(:\S.{0,23})?$/u;
 
 function toSetting(row: Row): SummarySetting {
   return {
@@ -21,8 +23,8 @@ function toSetting(row: Row): SummarySetting {
 
 /** Set (or replace) a person's summary. Throws StoreError('invalid-input') for a bad time or days. */
 export async function upsertSummarySetting(ctx: Ctx, input: SummarySettingInput): Promise<SummarySetting> {
-  if (!HH_MM.test(input.time)) {
-    throw new StoreError('invalid-input', `The summary time "${input.time}" is not a 24-hour HH:MM time such as 07:30.`);
+  if (!HH_MM.test(input.time) && !SHIFT_START.test(input.time)) {
+    throw new StoreError('invalid-input', `The summary time "${input.time}" is not a 24-hour HH:MM time such as 07:30 (or a shift start).`);
   }
   if (input.days !== 'weekdays' && input.days !== 'daily') {
     throw new StoreError('invalid-input', `Summary days must be "weekdays" or "daily", not "${String(input.days)}".`);

@@ -24,6 +24,8 @@ import { createCareObservations } from '../services/care-observations.js';
 import { createCreatorNotices } from '../services/creator-notices.js';
 import type { Deliverer } from '../services/delivery.js';
 import { createDigests, type Digests } from '../services/digests.js';
+import { createHomeShifts } from '../services/home-shifts.js';
+import { shiftsOf } from '../services/shift-settings.js';
 import { createDirectoryService } from '../services/directory.js';
 import { createEscalationSettings } from '../services/escalation-settings.js';
 import { createEscalations } from '../services/escalations.js';
@@ -195,7 +197,9 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
   const changes = createChangeNotices({ ...dmNoticeDeps, logger: logger.child({ component: 'change-notices' }) });
   // Whoever created an action through Slack is told when someone else completes it.
   const creators = createCreatorNotices({ ...dmNoticeDeps, teamId: team, logger: logger.child({ component: 'creator-notices' }) });
-  const digests = metrics.observeDigests(createDigests({ care, store, identity, channels, deliverer, render, logger }));
+  // The care home's shifts, as its admins set them (`/care shifts`): digests and summaries can go out at their starts.
+  const homeShifts = () => shiftsOf(store);
+  const digests = metrics.observeDigests(createDigests({ care, store, identity, channels, deliverer, render, logger, shifts: homeShifts }));
   const summaries = createMorningSummaries({
     care,
     store,
@@ -206,6 +210,8 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     deliverer,
     render,
     logger: logger.child({ component: 'summaries' }),
+    timezone: spec.timezone,
+    shifts: homeShifts,
   });
   // Handover at each shift change (the shifts are the home's setting, in its zone).
   const handovers = createHandovers({
@@ -255,9 +261,10 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
       void changes.tell(action, change).catch((err) => logger.warn('a change DM could not be sent now', { actionId: action._id, error: err })),
   });
   // Admins' Home tab: the team view, and the status with Retry, which runs a kind's unfinished rows now.
-  const teamView = createTeamView({ care, store, identity, timezone: spec.timezone, now, reads: reads.actions });
+  const teamView = createTeamView({ care, store, identity, timezone: spec.timezone, now, reads: reads.actions, shifts: homeShifts });
   const status = createStatusService({
     store,
+    shifts: homeShifts,
     care,
     identity,
     profiles,
@@ -305,7 +312,17 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     locationNames: (ids) => directory.locationNames(ids),
     logger: logger.child({ component: 'escalations' }),
   });
-  const channelSetup = createChannelSetup({ store, identity, channels, directory, digests, names, timezone: spec.timezone, now });
+  const channelSetup = createChannelSetup({
+    store,
+    identity,
+    channels,
+    directory,
+    digests,
+    names,
+    timezone: spec.timezone,
+    shifts: homeShifts,
+    now,
+  });
   const evidence = createEvidenceExport({
     care,
     store,
@@ -328,8 +345,9 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     channelSetup,
     handovers,
     names,
-    summaries: createSummarySettings({ store, identity, profiles, now }),
+    summaries: createSummarySettings({ store, identity, profiles, now, timezone: spec.timezone, shifts: homeShifts }),
     escalation: createEscalationSettings({ store, identity, channels, names }),
+    shifts: createHomeShifts({ store, identity, timezone: spec.timezone, now }),
     slack,
     logger,
     now,

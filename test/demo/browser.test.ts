@@ -206,4 +206,81 @@ describe('npm run demo in a real browser', () => {
     expect(pageErrors).toEqual([]);
     await page.close();
   });
+
+  it.skipIf(!hasChromium)('Advance to next shift change moves the clock shown to the next 07:00 or 19:00 London', async () => {
+    const page = await browser!.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(`${demo!.url}#user=U0AMELIA&c=C0CARE`);
+    await expect.poll(() => page.locator('#conv-head').textContent(), WAIT).toContain('care-team');
+    const shown = async () => ((await page.locator('#clock').textContent()) ?? '').trim();
+    await expect.poll(shown, WAIT).toMatch(/\d\d:\d\d/);
+    // The clock as the page shows it (Europe/London): "Thu 26 Nov, 08:00 (Europe/London)".
+    const hourOf = (text: string) => Number(/(\d\d):(\d\d)/.exec(text)![1]) + Number(/(\d\d):(\d\d)/.exec(text)![2]) / 60;
+    for (let i = 0; i < 3; i++) {
+      const before = await shown();
+      const expected = hourOf(before) >= 7 && hourOf(before) < 19 ? '19:00' : '07:00';
+      const toast = await simulate(page, 'shift');
+      expect(toast).toContain(`Clock moved to`);
+      expect(toast).toContain(`${expected} (Europe/London): the ${expected === '07:00' ? 'Day' : 'Night'} shift begins`);
+      await expect.poll(shown, WAIT).toContain(`, ${expected} (Europe/London)`);
+      expect(await shown()).not.toBe(before);
+    }
+    await page.close();
+  });
+
+  it.skipIf(!hasChromium)(
+    'works at a phone’s width: the workspace’s name whole, no sideways scrolling, no button narrower than its longest word, the thread below the header',
+    async () => {
+      const page = await browser!.newPage({ viewport: { width: 400, height: 850 } });
+      await page.goto(`${demo!.url}#user=U0AMELIA&c=C0CARE`);
+      await expect.poll(() => page.locator('#conv-head').textContent(), WAIT).toContain('care-team');
+      /** What the page would get wrong at this width: its scroll width, and buttons narrower than a word of theirs. */
+      const problems = () =>
+        page.evaluate(`(() => {
+          const measure = document.createElement('canvas').getContext('2d');
+          const narrow = [...document.querySelectorAll('button')].flatMap((b) => {
+            if (b.offsetParent === null || b.getBoundingClientRect().width === 0) return [];
+            const cs = getComputedStyle(b);
+            measure.font = cs.fontWeight + ' ' + cs.fontSize + ' ' + cs.fontFamily;
+            const longest = Math.max(0, ...b.innerText.split(/\\s+/).map((w) => measure.measureText(w).width));
+            const inner = b.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+            return inner + 0.5 < longest ? ['"' + b.innerText.trim() + '": ' + Math.round(inner) + 'px for a ' + Math.round(longest) + 'px word'] : [];
+          });
+          return { scrollWidth: document.scrollingElement.scrollWidth, narrow };
+        })()`) as Promise<{ scrollWidth: number; narrow: string[] }>;
+      const fits = async (where: string) => {
+        const p = await problems();
+        expect(p.scrollWidth, `the page's width ${where}`).toBeLessThanOrEqual(400);
+        expect(p.narrow, `buttons narrower than a word ${where}`).toEqual([]);
+      };
+      await fits('in a channel');
+      // The workspace's name is read whole, not cut to a couple of letters.
+      await expect.poll(() => page.locator('#team-name').textContent(), WAIT).toBe('Brightwater Care');
+      expect(await page.locator('#team-name').evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+      await send(page, '/care mine');
+      await messages(page)
+        .filter({ has: page.locator('button') })
+        .first()
+        .waitFor(WAIT);
+      await fits('with the cards of /care mine');
+      await page.locator('#simulate-toggle').click();
+      await fits('with the Simulate panel open');
+      await page.locator('#simulate-panel [data-sim="digest"]').click();
+      await page.locator('.toast', { hasText: 'Clock moved' }).first().waitFor(WAIT);
+      // A real click: the open panel leaves its toggle in sight.
+      await page.locator('#simulate-toggle').click();
+      await fits('with a digest');
+      await page.locator('.toast').evaluateAll((toasts) => {
+        for (const t of toasts) t.remove();
+      });
+      await page.locator('#conv-body [data-kind="open-thread"]').last().dispatchEvent('click');
+      const thread = page.locator('#thread');
+      await thread.waitFor({ state: 'visible', ...WAIT });
+      const [threadBox, headerBox] = [await thread.boundingBox(), await page.locator('.topbar').boundingBox()];
+      expect(threadBox!.width).toBeGreaterThan(300);
+      expect(threadBox!.y, 'the thread starts below the header').toBeGreaterThanOrEqual(headerBox!.y + headerBox!.height);
+      await fits('with the thread open');
+      await page.screenshot({ path: join(SHOTS, 'phone-thread.png') });
+      await page.close();
+    },
+  );
 });

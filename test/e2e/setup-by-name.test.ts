@@ -126,7 +126,7 @@ describe('set-up by plain names', () => {
   it('an unknown name says so, suggests near names, and reminds of the options; deleted people are never matched', async () => {
     const typo = (await command(h, 'amelia', '/care digest here weekday', { channel: '#care-team' })).text;
     expect(typo).toContain('No one in this workspace is called “weekday”. Check the spelling, or pick the person with @ from Slack’s list.');
-    expect(typo).toContain('The options are: /care digest here [HH:MM] [daily|weekdays]');
+    expect(typo).toContain('The options are: /care digest here [HH:MM|shift-start|at <shift> start] [daily|weekdays]');
     const near = (await command(h, 'amelia', '/care digest here Owus', { channel: '#care-team' })).text;
     expect(near).toContain('No one in this workspace is called “Owus”. Did you mean:');
     expect(near).toContain('• @Night Owl Nadia Owusu · Id U0NIGHT');

@@ -39,7 +39,7 @@ describe('/care command parsing', () => {
     expect(parseCommand('summary 12pm')).toEqual({ kind: 'summary-set', time: '12:00' });
     expect(parseCommand('summary 23:59')).toEqual({ kind: 'summary-set', time: '23:59' });
     for (const bad of ['summary 7', 'summary 24:00', 'summary 13pm', 'summary 7:60', 'summary weekends', 'summary 07:30 08:00', 'summary off now']) {
-      expect(parseCommand(bad), bad).toMatchObject({ kind: 'error', message: expect.stringContaining('/care summary [HH:MM]') });
+      expect(parseCommand(bad), bad).toMatchObject({ kind: 'error', message: expect.stringContaining('/care summary [HH:MM|shift-start') });
     }
   });
 
@@ -232,5 +232,49 @@ describe('/care command parsing', () => {
       expect(cmd.kind).toBeTypeOf('string');
       if (cmd.kind === 'error') expect(cmd.message.length).toBeLessThan(400);
     }
+  });
+});
+
+describe('/care shifts, and digests and summaries at shift start', () => {
+  it('shows, sets and resets the shifts; parseShifts’s sentence is the answer to bad input', () => {
+    expect(parseCommand('shifts')).toEqual({ kind: 'shifts-show' });
+    expect(parseCommand('shifts default')).toEqual({ kind: 'shifts-set', shifts: null });
+    expect(parseCommand('shifts Day 07:00-19:00, Night 19:00-07:00')).toEqual({
+      kind: 'shifts-set',
+      shifts: [
+        { name: 'Day', start: '07:00', end: '19:00' },
+        { name: 'Night', start: '19:00', end: '07:00' },
+      ],
+    });
+    expect(parseCommand('shifts Early 7am to 2.30pm; Late 2pm-10pm')).toMatchObject({ kind: 'shifts-set', shifts: [{ name: 'Early' }, { name: 'Late' }] });
+    expect(parseCommand('shifts Day 07:00')).toEqual({
+      kind: 'error',
+      message: '"Day 07:00" is not a shift: give a name, a start and an end, e.g. `Day 07:00-19:00, Night 19:00-07:00`.',
+    });
+    expect(parseCommand('shifts Day 07:00-19:00, day 19:00-07:00')).toEqual({
+      kind: 'error',
+      message: '"day" is named twice. E.g. `/care shifts Day 07:00-19:00, Night 19:00-07:00`.',
+    });
+    expect(parseCommand('shfits')).toMatchObject({ kind: 'error', message: expect.stringContaining('/care shifts') });
+  });
+
+  it('a digest at every shift start, at one shift’s start, or at a clock time; every day unless weekdays', () => {
+    expect(parseCommand('digest here')).toMatchObject({ kind: 'digest-here', time: '08:00', days: 'daily' });
+    expect(parseCommand('digest here shift-start')).toMatchObject({ kind: 'digest-here', time: 'shift', days: 'daily', filter: { type: 'all' } });
+    expect(parseCommand('digest here shift start urgent-only')).toMatchObject({ time: 'shift', filter: { type: 'urgent-only' } });
+    expect(parseCommand('digest here at Day start')).toMatchObject({ kind: 'digest-here', time: 'shift:Day', filter: { type: 'all' } });
+    expect(parseCommand('digest here at night shift start weekdays')).toMatchObject({ time: 'shift:night', days: 'weekdays' });
+    expect(parseCommand('digest here at each shift start @priya')).toMatchObject({ time: 'shift', filter: { type: 'users' } });
+    expect(parseCommand('digest here at 7am')).toMatchObject({ time: '07:00' });
+    expect(parseCommand('digest here at Day')).toMatchObject({ kind: 'error', message: expect.stringContaining('`/care digest here at Day start`') });
+  });
+
+  it('a summary at shift start; every day unless weekdays', () => {
+    expect(parseCommand('summary')).toEqual({ kind: 'summary-show' });
+    expect(parseCommand('summary on')).toEqual({ kind: 'summary-set' });
+    expect(parseCommand('summary shift-start')).toEqual({ kind: 'summary-set', time: 'shift' });
+    expect(parseCommand('summary at Night start weekdays')).toEqual({ kind: 'summary-set', time: 'shift:Night', days: 'weekdays' });
+    expect(parseCommand('summary 7 am')).toEqual({ kind: 'summary-set', time: '07:00' });
+    expect(parseCommand('summary at')).toMatchObject({ kind: 'error', message: expect.stringContaining('`/care summary shift-start`') });
   });
 });

@@ -30,6 +30,7 @@ export const api = {
   openHome: (userId) => post('open-home', { userId }),
   completeAction: (action) => post('simulate/complete-action', { action }),
   advanceClock: () => post('simulate/advance-clock'),
+  advanceShift: () => post('simulate/advance-shift'),
   markUrgent: (action) => post('simulate/mark-urgent', { action }),
   listActions: () => post('simulate/list-actions').then((r) => r.actions ?? []),
 };

@@ -30,8 +30,14 @@ export function installSimulatePanel() {
 
   async function run(kind, el) {
     const action = select.value;
-    if (kind !== 'digest' && !action) return toast('Choose an action first.', 'warn');
-    const call = { complete: () => api.completeAction(action), urgent: () => api.markUrgent(action), digest: () => api.advanceClock() }[kind];
+    const clockOnly = kind === 'digest' || kind === 'shift';
+    if (!clockOnly && !action) return toast('Choose an action first.', 'warn');
+    const call = {
+      complete: () => api.completeAction(action),
+      urgent: () => api.markUrgent(action),
+      digest: () => api.advanceClock(),
+      shift: () => api.advanceShift(),
+    }[kind];
     if (call) await act(call, el);
     refresh();
   }

@@ -5,6 +5,8 @@ import type { PersonRef, ReassignScope } from '../../services/reassign.js';
 import type { NameRef } from '../../services/workspace-names.js';
 import { parseClockTime } from '../../time/clock-time.js';
 import type { DueWindowName } from '../../time/due-windows.js';
+import { parseShifts, type Shift } from '../../time/shifts.js';
+import { EVERY_SHIFT, storedStartTime } from '../../time/start-time.js';
 import { isCareId } from '../ids.js';
 import { parseWorkspaceCommand, type WorkspaceCommand } from './workspace-parse.js';
 import { parseEscalation, type EscalationCommand } from './escalation-parse.js';
@@ -23,6 +25,7 @@ export type Command =
   | { kind: 'link'; target?: { slackUserId: string; careUserId: string }; requestedCareUserId?: string }
   | { kind: 'unlink'; slackUserId?: string }
   | { kind: 'whoami' | 'links' }
+  /** `time`: "HH:MM", or a shift start: "shift" (every shift's) or "shift:<name>" (time/start-time.ts). */
   | { kind: 'digest-here'; time: string; days: 'weekdays' | 'daily'; filter: DigestScope; showTasks: boolean; quietWhenEmpty: boolean }
   | { kind: 'digest-off' | 'digest-list' | 'digest-now' }
   /** `publicConfirmed`: `--public`, the second step for task text in a public channel. */
@@ -37,6 +40,9 @@ export type Command =
   | { kind: 'reassign'; from: PersonRef; to: PersonRef; scope: ReassignScope }
   /** Admins: the evidence export (dates as typed, checked by the service: services/evidence/evidence-range.ts). */
   | { kind: 'evidence'; from?: string; to?: string; location?: string; withTasks: boolean }
+  | { kind: 'shifts-show' }
+  /** null: back to the default shifts. */
+  | { kind: 'shifts-set'; shifts: Shift[] | null }
   /** The set-up words (`admins`, `settings`, `connect`): workspace-parse.ts. */
   | { kind: 'workspace'; command: WorkspaceCommand }
   /** `/care escalation …` (admins): escalation-parse.ts. */
@@ -55,9 +61,10 @@ export const USAGE = {
   link: '/care link [your care user Id]  (admins: /care link @user <care user Id>)',
   unlink: '/care unlink  (or, admins: /care unlink @user)',
   digest:
-    '/care digest here [HH:MM] [daily|weekdays] [mine-only|urgent-only|@person…|location <name>|resident <Id>] [--show-tasks] [--quiet]  ·  /care digest off|list|now',
+    '/care digest here [HH:MM|shift-start|at <shift> start] [daily|weekdays] [mine-only|urgent-only|@person…|location <name>|resident <Id>] [--show-tasks] [--quiet]  ·  /care digest off|list|now',
+  shifts: '/care shifts  ·  admins: /care shifts Day 07:00-19:00, Night 19:00-07:00  ·  /care shifts default',
   route: '/care route <notification group name> #channel  ·  /care route off <group name>  ·  /care routes',
-  summary: '/care summary [HH:MM] [daily|weekdays]  ·  /care summary off  ·  /care summary (your setting)',
+  summary: '/care summary [HH:MM|shift-start|at <shift> start] [daily|weekdays]  ·  /care summary off  ·  /care summary (your setting)',
   reassign: '/care reassign @person to @other [overdue|today|all]',
   handover: '/care handover here [--show-tasks [--public]]  ·  /care handover off|list',
   export: '/care export @person  (admins: everything the app holds about them, as a file)',
@@ -172,6 +179,9 @@ export function parseCommand(input: string): Command {
       const parsed = parseEscalation(rest);
       return 'error' in parsed ? error(parsed.error) : { kind: 'escalation', command: parsed };
     }
+    case 'shifts':
+    case 'shift':
+      return parseShiftsCommand(tail);
     case '?':
       return rest.length ? { kind: 'new', task: text, implied: true } : { kind: 'help' };
     default: {
@@ -211,6 +221,7 @@ const SUB_COMMANDS = [
   'reassign',
   'evidence',
   'escalation',
+  'shifts',
   'admins',
   'settings',
   'connect',
@@ -358,7 +369,12 @@ function parseDigest(args: string[]): Command {
   for (let i = 0; i < opts.length; i++) {
     const o = opts[i]!;
     const lower = o.toLowerCase();
-    if (parseClockTime(o)) time = parseClockTime(o)!;
+    const start = startWords(opts, i);
+    if (start) {
+      if ('error' in start) return error(`${start.error} e.g. \`/care digest here shift-start\` or \`/care digest here at Day start\`.`);
+      time = start.time;
+      i += start.used - 1;
+    } else if (parseClockTime(o)) time = parseClockTime(o)!;
     else if (/^\d+([:.]\d+)?\s*([ap]\.?m\.?)?$/i.test(o))
       return error(`\`${truncateToken(o)}\` is not a time I can use: give it as HH:MM (24-hour) or like 7am, e.g. \`/care digest here 07:30\`.`);
     else if (lower === 'weekdays' || lower === 'daily') days = lower;
@@ -428,6 +444,37 @@ function parseRoute(args: string[]): Command {
   return { kind: 'route', groupName, channel };
 }
 
+/**
+ * When a digest or summary goes out, if the words at `i` say so: `shift-start` (or `shift start`): every
+ * shift's start; `at <shift name> start`: that shift's start; `at 07:30`: a clock time. Null: not these words.
+ */
+function startWords(words: string[], i: number): { time: string; used: number } | { error: string } | null {
+  const lower = words[i]!.toLowerCase();
+  if (lower === 'shift-start' || lower === 'shift-starts') return { time: EVERY_SHIFT, used: 1 };
+  if ((lower === 'shift' || lower === 'shifts') && words[i + 1]?.toLowerCase() === 'start') return { time: EVERY_SHIFT, used: 2 };
+  if (lower !== 'at') return null;
+  const clock = words[i + 1] ? parseClockTime(words[i + 1]!) : null;
+  if (clock) return { time: clock, used: 2 };
+  const end = words.findIndex((w, j) => j > i && /^start$/i.test(w));
+  let name = end > i + 1 && end <= i + 4 ? words.slice(i + 1, end) : [];
+  if (name.length > 1 && name.at(-1)!.toLowerCase() === 'shift') name = name.slice(0, -1);
+  if (!name.length) return { error: 'After `at` give a time or a shift’s name and `start`:' };
+  if (name.length === 1 && /^(each|every|the)$/i.test(name[0]!)) return { time: EVERY_SHIFT, used: end - i + 1 };
+  if (/^(each|every)$/i.test(name[0]!) && name[1]?.toLowerCase() === 'shift') return { time: EVERY_SHIFT, used: end - i + 1 };
+  return { time: storedStartTime({ type: 'shift', name: name.join(' ') }), used: end - i + 1 };
+}
+
+/** `/care shifts` (show), `/care shifts default`, `/care shifts Day 07:00-19:00, Night 19:00-07:00` (admins). */
+function parseShiftsCommand(tail: string): Command {
+  if (!tail || /^(show|list)$/i.test(tail)) return { kind: 'shifts-show' };
+  if (/^(default|reset)$/i.test(tail)) return { kind: 'shifts-set', shifts: null };
+  const parsed = parseShifts(tail);
+  // parseShifts's sentence is the answer (with an example to type when it has none).
+  if ('error' in parsed)
+    return error(parsed.error.includes('e.g.') ? parsed.error : `${parsed.error} E.g. \`/care shifts Day 07:00-19:00, Night 19:00-07:00\`.`);
+  return { kind: 'shifts-set', shifts: parsed.shifts };
+}
+
 /** `/care summary [time] [daily|weekdays]`, `/care summary on|off`; alone: show the setting. */
 function parseSummary(tail: string): Command {
   // "7 am" is one time, not two words.
@@ -439,11 +486,17 @@ function parseSummary(tail: string): Command {
   const first = args[0]!.toLowerCase();
   if (args.length === 1 && first === 'off') return { kind: 'summary-off' };
   const change: { time?: string; days?: 'weekdays' | 'daily' } = {};
-  for (const [i, arg] of args.entries()) {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
     const lower = arg.toLowerCase();
     const time = parseClockTime(arg);
     if (i === 0 && lower === 'on') continue;
-    if (time && !change.time) change.time = time;
+    const start = change.time ? null : startWords(args, i);
+    if (start) {
+      if ('error' in start) return error(`${start.error} e.g. \`/care summary shift-start\` or \`/care summary at Day start\`.`);
+      change.time = start.time;
+      i += start.used - 1;
+    } else if (time && !change.time) change.time = time;
     else if ((lower === 'weekdays' || lower === 'daily') && !change.days) change.days = lower;
     else return error(`I did not understand \`${truncateToken(arg)}\` (a time is 24-hour, like 07:30, or 7am): \`${USAGE.summary}\``);
   }

@@ -1,15 +1,17 @@
 import { slackDate } from '../../time/slack-date.js';
 import { ActionIds, BlockIds } from '../ids.js';
 import { userText } from '../text.js';
+import type { types } from '@slack/bolt';
 import type { ActionGroup, ActionView, RenderContext } from '../../services/action-model.js';
-import { actionLine } from './action-card.js';
-import { lineBlocks } from './digest-text.js';
+import type { ShiftsNow } from '../../services/home-shifts.js';
+import type { ListWhere } from '../../services/list-where.js';
 import type { SummaryStatus } from '../../services/summary-settings.js';
+import { actionLine } from './action-card.js';
 import { renderActionGroups } from './action-list.js';
 import { type AdminHome, adminHomeBlocks } from './admin-home.js';
-import type { types } from '@slack/bolt';
-import type { ListWhere } from '../../services/list-where.js';
 import { actions, button, context, divider, header, section, staticSelect, type Block } from './blocks.js';
+import { lineBlocks } from './digest-text.js';
+import { shiftNowLine } from './shifts.js';
 import { summaryHomeBlocks } from './summary-setting.js';
 
 /** A carer's own part of the latest handover, while it is fresh (the first hours of a shift). */
@@ -52,6 +54,8 @@ export interface HomeState {
   summary?: SummaryStatus;
   /** Admins only: the Team and Status sections, shown after the person's own list. */
   admin?: AdminHome;
+  /** The care home's shift on now and the next change, when it could be read. */
+  shift?: ShiftsNow;
   /** Not linked, with a link request waiting: when it was sent and the admins it was sent to (none: not known). */
   pendingRequest?: { requestedAt: Date; admins: string[] };
   /** The locations to filter by (a menu beside New action), and the one chosen, if any. */
@@ -82,6 +86,7 @@ export const HOME_PAGE_SIZE = 20;
 /** The App Home: link status, a New button, your actions within Slack's 100-block limit. */
 export function homeView(state: HomeState, ctx: RenderContext): { type: 'home'; blocks: Block[] } {
   const blocks: Block[] = [header('Care actions')];
+  if (state.shift) blocks.push(context(`:clock3: ${shiftNowLine(state.shift)}`));
   if (state.linked && state.handover && !state.error && !state.offset) blocks.push(...handoverBlocks(state.handover, ctx));
   // Rendered first so the person's own list knows how many blocks are left for it.
   const admin = state.admin ? adminHomeBlocks(state.admin, ctx) : [];

@@ -85,7 +85,7 @@ function failedRow(r: FailedDeliveryRow): Block {
 
 function digestLine(d: StatusReport['digests'][number]): string {
   const last = d.last ? `last ${slackDate(d.last, d.timezone)}` : 'not posted yet';
-  return `<#${d.channelId}> ${describeSummarySchedule(d)}: ${last}, next ${slackDate(d.next, d.timezone)}`;
+  return `<#${d.channelId}> ${describeSummarySchedule(d)}: ${last}, next ${d.next ? slackDate(d.next, d.timezone) : 'none'}`;
 }
 
 /** The Status section: connection, poll, deliveries (failed ones with their reason and Retry), digests, version. */

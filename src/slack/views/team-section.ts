@@ -50,7 +50,7 @@ function channelLine(p: ChannelPlan): string {
   const parts: string[] = [];
   if (p.digest) {
     parts.push(
-      `digest${scopeText(p.digest)} ${describeSummarySchedule(p.digest)}, next ${slackDate(p.digest.next, p.digest.timezone)}${p.digest.urgentAlerts ? ', and urgent alerts as they happen' : ''}`,
+      `digest${scopeText(p.digest)} ${describeSummarySchedule(p.digest)}, next ${p.digest.next ? slackDate(p.digest.next, p.digest.timezone) : 'none'}${p.digest.urgentAlerts ? ', and urgent alerts as they happen' : ''}`,
     );
   }
   if (p.routes.length) parts.push(`completions of ${p.routes.map((r) => `_${userText(r, 80)}_`).join(', ')} as they happen`);

@@ -1,5 +1,7 @@
 import type { DigestFilters } from '../../../store/index.js';
 import { slackDate } from '../../../time/slack-date.js';
+import { describeShifts } from '../../../time/shifts.js';
+import { isShiftStart } from '../../../time/start-time.js';
 import { USAGE } from '../../commands/parse.js';
 import type { CommandContext } from '../../deps.js';
 import { escapeMrkdwn, userText } from '../../text.js';
@@ -24,7 +26,7 @@ const describeFilters = (f: DigestFilters) =>
             ? `resident \`${userText(String(f.residentId), 30)}\``
             : 'all actions';
 
-/** `/care digest here [HH:MM] [daily|weekdays] [filter] [--show-tasks] [--quiet]` */
+/** `/care digest here [HH:MM|shift-start|at <shift> start] [daily|weekdays] [filter] [--show-tasks] [--quiet]` */
 export const digestHere: CommandHandler<'digest-here'> = async (cmd, ctx, deps) => {
   const result = await deps.channelSetup.setDigest(adminOf(ctx), {
     channelId: ctx.channelId,
@@ -42,6 +44,12 @@ export const digestHere: CommandHandler<'digest-here'> = async (cmd, ctx, deps) 
     await ctx.reply({ text: `No location is called “${userText(result.name, 80)}”. \`/care locations\` lists them.` });
     return;
   }
+  if (result.kind === 'no-such-shift') {
+    await ctx.reply({
+      text: `No shift is called “${userText(result.name, 24)}”; the shifts are ${userText(describeShifts(result.shifts), 400)}. E.g. \`/care digest here at ${userText(result.shifts[0]?.name ?? 'Day', 24)} start\`, or \`/care digest here shift-start\` for every shift’s start.`,
+    });
+    return;
+  }
   if (result.kind === 'person-name' || result.kind === 'channel-name') {
     // A word that is no option was taken as a person's name: say how the options go too.
     const optionsToo = result.lookup.kind === 'unknown' && result.lookup.near.length === 0 ? ` The options are: \`${escapeMrkdwn(USAGE.digest)}\`` : '';
@@ -55,7 +63,12 @@ export const digestHere: CommandHandler<'digest-here'> = async (cmd, ctx, deps) 
       ? 'Task text stays hidden until you confirm below.'
       : 'Task text is hidden here (public channel); numbers, due times and assignees only.';
   const unlinked = result.unlinkedSlackUserIds.length ? ` Not linked yet, so not covered: ${result.unlinkedSlackUserIds.map((u) => `<@${u}>`).join(' ')}.` : '';
-  const text = `Digest set for this channel: ${describeSummarySchedule({ time: sub.time, days: sub.days, timezone: sub.timeZone })}, ${describeFilters(sub.filters)}. Next: ${slackDate(result.next, sub.timeZone)}. ${privacy}${unlinked}`;
+  const schedule = describeSummarySchedule({ time: sub.time, days: sub.days, timezone: sub.timeZone, shifts: result.shifts });
+  // How to say when otherwise: the clock-time answer names the shift starts, a shift-start answer the clock time.
+  const other = isShiftStart(sub.time)
+    ? ' (`/care digest here 08:00` for a clock time instead; `/care shifts` shows the shifts.)'
+    : ' (`/care digest here shift-start` posts at each shift start instead.)';
+  const text = `Digest set for this channel: ${schedule}, ${describeFilters(sub.filters)}. Next: ${slackDate(result.next, sub.timeZone)}.${other} ${privacy}${unlinked}`;
   await ctx.reply(result.showTasksPending ? { text, blocks: [section(text), ...showTasksQuestion(ctx.channelId, sub.setUpAt)] } : { text });
 };
 
@@ -70,12 +83,13 @@ export const digestOff: CommandHandler<'digest-off'> = async (_cmd, ctx, deps) =
 /** `/care digest list` */
 export const digestList: CommandHandler<'digest-list'> = async (_cmd, ctx, deps) => {
   const subs = await deps.channelSetup.listDigests(adminOf(ctx));
+  const shifts = subs.some((s) => isShiftStart(s.time)) ? (await deps.shifts.now()).shifts : undefined;
   await ctx.reply({
     text: subs.length
       ? subs
           .map(
             (s) =>
-              `<#${s.channelId}>: ${describeSummarySchedule({ time: s.time, days: s.days, timezone: s.timeZone })}, ${describeFilters(s.filters)}${s.showTaskText ? ', task text shown' : ''}, set by <@${s.setUpBy}>`,
+              `<#${s.channelId}>: ${describeSummarySchedule({ time: s.time, days: s.days, timezone: s.timeZone, shifts })}, ${describeFilters(s.filters)}${s.showTaskText ? ', task text shown' : ''}, set by <@${s.setUpBy}>`,
           )
           .join('\n')
       : 'No channel has a digest yet. `/care digest here` sets one up.',

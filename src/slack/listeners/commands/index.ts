@@ -16,6 +16,7 @@ import { handoverHere, handoverList, handoverOff } from './handover.js';
 import { escalation } from './escalation.js';
 import type { CommandHandler, CommandKind } from './handler.js';
 import { personExport, personForget } from './person-data.js';
+import { shiftsSet, shiftsShow } from './shifts.js';
 import { summaryOff, summarySet, summaryShow } from './summary.js';
 import { depsOf, workspaceOf } from '../../workspace-on-context.js';
 import { workspace } from './workspace.js';
@@ -54,6 +55,8 @@ const HANDLERS: { [K in CommandKind]: CommandHandler<K> } = {
   'summary-off': summaryOff,
   reassign,
   evidence,
+  'shifts-show': shiftsShow,
+  'shifts-set': shiftsSet,
   workspace,
   escalation,
   'person-export': personExport,

@@ -19,7 +19,7 @@ export const summaryShow: CommandHandler<'summary-show'> = async (_cmd, ctx, dep
   await ctx.reply({ text: summaryStatusText(await deps.summaries.status(actorOf(ctx))) });
 };
 
-/** `/care summary [HH:MM] [daily|weekdays]` (and `/care summary on`): turn it on or change it. */
+/** `/care summary [HH:MM|shift-start|at <shift> start] [daily|weekdays]` (and `/care summary on`): turn it on or change it. */
 export const summarySet: CommandHandler<'summary-set'> = async (cmd, ctx, deps) => {
   if (await toldToLink(ctx, deps)) return;
   const status = await deps.summaries.set(actorOf(ctx), { time: cmd.time, days: cmd.days });
