@@ -24,7 +24,7 @@ describe('/care reassign parsing', () => {
     expect(parseCommand(`reassign <@U0SOPHIE> to ${'A'.repeat(2)}${'b'.repeat(22)} all`)).toEqual({
       kind: 'reassign',
       from: { type: 'slack', id: 'U0SOPHIE' },
-      to: { type: 'care', id: 'aa' + 'b'.repeat(22) },
+      to: { type: 'care', id: `aa${'b'.repeat(22)}` },
       scope: 'all',
     });
   });
