@@ -33,6 +33,21 @@ type NotFound<T> = Exclude<NameLookup<T>, { kind: 'found' }>;
 /** A typed name that found no one, or several: what to tell the admin. */
 export type NameProblem = { kind: 'channel-name'; lookup: NotFound<NamedChannel> } | { kind: 'person-name'; lookup: NotFound<NamedPerson> };
 
+/** Slack user ids for the people named (an @mention's id as it is; a typed name looked up); a name that finds no one (or several) stops it. */
+export async function slackIdsOfPeople(names: Pick<WorkspaceNames, 'people'>, refs: NameRef[]): Promise<{ ids: string[] } | NameProblem> {
+  const ids: string[] = [];
+  for (const ref of refs) {
+    if (ref.type === 'id') {
+      ids.push(ref.id);
+      continue;
+    }
+    const found = await names.people(ref);
+    if (found.kind !== 'found') return { kind: 'person-name', lookup: found };
+    ids.push(...found.matches.map((m) => m.id));
+  }
+  return { ids: [...new Set(ids)] };
+}
+
 export type DigestSetResult =
   /** The app is not in the channel, so it could never post there. */
   | { kind: 'not-member' }
@@ -110,20 +125,7 @@ export function createChannelSetup(deps: {
     store.appendAudit({ teamId: admin.teamId, userId: admin.userId, verb, details });
   const isMember = async (channelId: string) => (await deps.channels.info(channelId).catch(() => null))?.isMember === true;
 
-  /** Slack user ids for the people named; a name that finds no one (or several) stops it. */
-  async function resolvePeople(refs: NameRef[]): Promise<{ ids: string[] } | NameProblem> {
-    const ids: string[] = [];
-    for (const ref of refs) {
-      if (ref.type === 'id') {
-        ids.push(ref.id);
-        continue;
-      }
-      const found = await deps.names.people(ref);
-      if (found.kind !== 'found') return { kind: 'person-name', lookup: found };
-      ids.push(...found.matches.map((m) => m.id));
-    }
-    return { ids: [...new Set(ids)] };
-  }
+  const resolvePeople = (refs: NameRef[]) => slackIdsOfPeople(deps.names, refs);
 
   async function groupSuggestions(typed: string): Promise<string[]> {
     const first = typed.split(/\s+/).sort((a, b) => b.length - a.length)[0] ?? '';

@@ -8,7 +8,7 @@
 import type { WorkspaceStore } from '../store/index.js';
 import type { Shift } from '../time/shifts.js';
 import type { ChannelPolicy } from './channel-policy.js';
-import type { NameProblem } from './channel-setup.js';
+import { type NameProblem, slackIdsOfPeople } from './channel-setup.js';
 import { type EscalationSettings, type EscalationStep, MAX_AFTER_MINUTES, MIN_AFTER_MINUTES, readEscalation } from './escalation-ladder.js';
 import type { Actor, IdentityService } from './identity.js';
 import { shiftsOf } from './shift-settings.js';
@@ -67,19 +67,7 @@ export function createEscalationSettings(deps: {
     await store.appendAudit({ teamId: admin.teamId, userId: admin.userId, verb: 'escalation.set', details });
   }
 
-  async function peopleIds(refs: NameRef[]): Promise<{ ids: string[] } | NameProblem> {
-    const ids: string[] = [];
-    for (const ref of refs) {
-      if (ref.type === 'id') {
-        ids.push(ref.id);
-        continue;
-      }
-      const found = await deps.names.people(ref);
-      if (found.kind !== 'found') return { kind: 'person-name', lookup: found };
-      ids.push(...found.matches.map((m) => m.id));
-    }
-    return { ids: [...new Set(ids)] };
-  }
+  const peopleIds = (refs: NameRef[]) => slackIdsOfPeople(deps.names, refs);
 
   return {
     async show(admin) {

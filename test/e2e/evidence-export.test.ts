@@ -10,41 +10,12 @@ import { durationText } from '../../src/services/evidence/evidence-figures.js';
 import { parseApiDateTime } from '../../src/time/slack-date.js';
 import { careWorkspace } from '../../dev/demo/care-workspace.js';
 import { command, linkDirectly, startHarness, webAppAction, type Harness } from './harness.js';
+import { parseCsv } from '../helpers/csv.js';
 
 const START = new Date('2026-10-24T10:00:00Z');
 const EXPORT_AT = '2026-11-06T10:00:00Z';
 const SEEDED = 496;
 const TRICKY_TASK = '=HYPERLINK("http://evil.example","click"), then "check", the hoist';
-
-/** A strict RFC 4180 reader: what a spreadsheet gets back. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i++;
-    } else field += c;
-  }
-  if (field !== '' || row.length > 0) throw new Error('the file does not end with CRLF');
-  return rows;
-}
 
 const ms = (v: string | null | undefined) => parseApiDateTime(v)?.getTime() ?? null;
 

@@ -1,35 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { csvField, csvLine, evidenceCsv } from '../../../src/services/evidence/evidence-csv.js';
 import type { EvidenceRow } from '../../../src/services/evidence/evidence-rows.js';
-
-/** A strict RFC 4180 reader, to check what a spreadsheet gets back. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i++;
-    } else field += c;
-  }
-  return rows;
-}
+import { parseCsv } from '../../helpers/csv.js';
 
 const row = (over: Partial<EvidenceRow> = {}): EvidenceRow => ({
   number: '17',
