@@ -1,15 +1,12 @@
-import type { WebClient } from '@slack/web-api';
-import type { Action, CareClient } from '../care/index.js';
-import type { Logger } from '../logging/logger.js';
+import type { Action } from '../care/index.js';
 import type { Delivery, DeliveryKey, WorkspaceStore } from '../store/index.js';
 import { parseApiDateTime } from '../time/slack-date.js';
 import { readActionsByIds, toActionViews } from './action-views.js';
-import { unfinishedDeliveries, type Deliverer, type DeliveryResult } from './delivery.js';
-import type { Actor, IdentityService } from './identity.js';
-import type { MessageRenderers } from './renderers.js';
-import type { SlackProfiles } from './slack-profiles.js';
+import { unfinishedDeliveries, type DeliveryResult } from './delivery.js';
+import type { Actor } from './identity.js';
 import { createDmChannels } from './dm-channels.js';
 import type { FirstLook } from './first-look.js';
+import type { DmNoticeDeps } from './dm-notice-deps.js';
 
 /** An assignment made through Slack: who made it, and the assignee before (null: none, or a new action). */
 export interface AssignmentChange {
@@ -113,20 +110,12 @@ export function nextAssignment(
   };
 }
 
-export function createAssignmentNotices(deps: {
-  care: CareClient;
-  store: WorkspaceStore;
-  slack: WebClient;
-  identity: IdentityService;
-  profiles: SlackProfiles;
-  deliverer: Deliverer;
-  render: Pick<MessageRenderers, 'assignmentNotice'>;
-  teamId: () => Promise<string>;
-  firstLook: Pick<FirstLook, 'isNews'>;
-  logger: Logger;
-  now: () => Date;
-  staleAfterMs: number;
-}): AssignmentNotices {
+export function createAssignmentNotices(
+  deps: DmNoticeDeps<'assignmentNotice'> & {
+    teamId: () => Promise<string>;
+    firstLook: Pick<FirstLook, 'isNews'>;
+  },
+): AssignmentNotices {
   const dmChannel = createDmChannels(deps.slack);
 
   /** DM the assignee's linked Slack users (not whoever assigned it to themselves) about this assignment. */

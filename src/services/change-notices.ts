@@ -1,13 +1,10 @@
-import type { WebClient } from '@slack/web-api';
-import type { Action, CareClient } from '../care/index.js';
-import type { Logger } from '../logging/logger.js';
-import type { Delivery, DeliveryKey, WorkspaceStore } from '../store/index.js';
+import type { Action } from '../care/index.js';
+import type { Delivery, DeliveryKey } from '../store/index.js';
 import { readActionsByIds, toActionViews } from './action-views.js';
-import { unfinishedDeliveries, type Deliverer, type DeliveryResult } from './delivery.js';
+import { unfinishedDeliveries, type DeliveryResult } from './delivery.js';
 import { createDmChannels } from './dm-channels.js';
-import type { Actor, IdentityService } from './identity.js';
-import type { MessageRenderers } from './renderers.js';
-import type { SlackProfiles } from './slack-profiles.js';
+import type { Actor } from './identity.js';
+import type { DmNoticeDeps } from './dm-notice-deps.js';
 
 /**
  * What someone did to an action through Slack that its assignee is told of when it was not them:
@@ -59,18 +56,7 @@ function parseRecipient(recipient: string): { teamId: string; slackUserId: strin
   return m ? { teamId: m[1]!, slackUserId: m[2]! } : null;
 }
 
-export function createChangeNotices(deps: {
-  care: CareClient;
-  store: WorkspaceStore;
-  slack: WebClient;
-  identity: IdentityService;
-  profiles: SlackProfiles;
-  deliverer: Deliverer;
-  render: Pick<MessageRenderers, 'changeNotice'>;
-  logger: Logger;
-  now: () => Date;
-  staleAfterMs: number;
-}): ChangeNotices {
+export function createChangeNotices(deps: DmNoticeDeps<'changeNotice'>): ChangeNotices {
   const dmChannel = createDmChannels(deps.slack);
 
   async function send(

@@ -1,13 +1,9 @@
-import type { WebClient } from '@slack/web-api';
-import type { Action, CareClient } from '../care/index.js';
-import type { Logger } from '../logging/logger.js';
+import type { Action } from '../care/index.js';
 import type { DeliveryKey, WorkspaceStore } from '../store/index.js';
 import { completersOf, readActionsByIds, toActionViews } from './action-views.js';
-import { unfinishedDeliveries, type Deliverer, type DeliveryResult } from './delivery.js';
+import { unfinishedDeliveries, type DeliveryResult } from './delivery.js';
 import { createDmChannels } from './dm-channels.js';
-import type { IdentityService } from './identity.js';
-import type { MessageRenderers } from './renderers.js';
-import type { SlackProfiles } from './slack-profiles.js';
+import type { DmNoticeDeps } from './dm-notice-deps.js';
 
 /** The ledger kind of the DM to an action's creator when it is completed. */
 export const CREATOR_DELIVERY_KIND = 'creator';
@@ -50,19 +46,11 @@ export async function creatorOf(store: Pick<WorkspaceStore, 'listAudit'>, teamId
   return rows.at(-1)?.userId ?? null; // the oldest: an action is created once
 }
 
-export function createCreatorNotices(deps: {
-  care: CareClient;
-  store: WorkspaceStore;
-  slack: WebClient;
-  identity: IdentityService;
-  profiles: SlackProfiles;
-  deliverer: Deliverer;
-  render: Pick<MessageRenderers, 'creatorNotice'>;
-  teamId: () => Promise<string>;
-  logger: Logger;
-  now: () => Date;
-  staleAfterMs: number;
-}): CreatorNotices {
+export function createCreatorNotices(
+  deps: DmNoticeDeps<'creatorNotice'> & {
+    teamId: () => Promise<string>;
+  },
+): CreatorNotices {
   const dmChannel = createDmChannels(deps.slack);
   // Completions already worked here (`<action Id>|<completed>`): the poll's overlap re-reads them at every poll.
   const worked = new Set<string>();
