@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { deliveryKind, poll } from './fixtures/jobs-support.js';
 import { command, linkDirectly, startHarness, webAppAction, type Harness } from './harness.js';
+import { createInSlack as createSlackAction } from './steps.js';
 
 const START = new Date('2026-03-10T09:00:00Z');
 
@@ -16,24 +17,7 @@ describe('History on a card', () => {
   const care: Record<string, string> = {};
   const at = (hhmm: string) => h.setTime(`2026-03-10T${hhmm}:00Z`);
 
-  async function createInSlack(user: string, task: string, urgent = false): Promise<{ _id: string; action_no: string }> {
-    await h.driver.slash(user, `/care new ${task}`, { channel: '#care-team' });
-    await h.fake.waitFor(() => (h.fake.openModal(user)?.view.callback_id === 'care_action_modal' ? true : undefined), { timeoutMs: 10_000 });
-    const form = h.driver.modal(user).fill('Due time', '14:00');
-    if (urgent) form.fill('Urgency', ['Urgent (shows at the top of dashboards)']);
-    expect((await form.submit()).outcome).toBe('closed');
-    const slackId = h.driver.user(user).id;
-    return h.fake.waitFor(
-      async () => {
-        for (const e of (await h.app.store.listAudit({ verb: 'action.create', limit: 200 })).filter((x) => x.userId === slackId)) {
-          const a = await h.control(`actions/${e.actionId}`);
-          if (a.task === task) return a as { _id: string; action_no: string };
-        }
-        return undefined;
-      },
-      { timeoutMs: 10_000, message: `no action "${task}"` },
-    );
-  }
+  const createInSlack = (user: string, task: string, urgent = false) => createSlackAction(h, user, task, { urgent });
 
   /** `user` opens the action's card (`/care show`) and clicks History on it: the modal's text as they read it. */
   async function historyAs(user: string, actionNo: string): Promise<string> {

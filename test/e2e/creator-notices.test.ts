@@ -10,6 +10,7 @@ import { createTestSchema, PG_SKIPPED, TEST_DATABASE_URL, type TestSchema } from
 import { deliveryActionId, deliveryKind, poll } from './fixtures/jobs-support.js';
 import { urlWithSchema } from './fixtures/spawn-instance.js';
 import { command, linkDirectly, startHarness, type Harness } from './harness.js';
+import { createInSlack as createSlackAction } from './steps.js';
 
 const START = new Date('2026-03-10T09:00:00Z');
 
@@ -20,25 +21,7 @@ function creatorSuite(name: string, databaseUrl: () => string | undefined) {
       h.fake.dms(person).filter((m) => deliveryKind(m) === 'creator' && deliveryActionId(m) === actionId);
     const later = () => h.setTime(new Date(h.now().getTime() + 5_000));
 
-    /** `user` creates an action through Slack (the /care new form); the action as the care system has it. */
-    async function createInSlack(user: string, task: string, assignee?: string): Promise<{ _id: string; action_no: string }> {
-      await h.driver.slash(user, `/care new ${task}`, { channel: '#care-team' });
-      await h.fake.waitFor(() => (h.fake.openModal(user)?.view.callback_id === 'care_action_modal' ? true : undefined), { timeoutMs: 10_000 });
-      const form = h.driver.modal(user).fill('Due time', '14:00');
-      if (assignee) form.fill('Assignee', assignee);
-      expect((await form.submit()).outcome).toBe('closed');
-      const slackId = h.driver.user(user).id;
-      return h.fake.waitFor(
-        async () => {
-          for (const e of (await h.app.store.listAudit({ verb: 'action.create', limit: 200 })).filter((x) => x.userId === slackId)) {
-            const a = await h.control(`actions/${e.actionId}`);
-            if (a.task === task) return a as { _id: string; action_no: string };
-          }
-          return undefined;
-        },
-        { timeoutMs: 10_000, message: `no action "${task}"` },
-      );
-    }
+    const createInSlack = (user: string, task: string, assignee?: string) => createSlackAction(h, user, task, assignee ? { assignee } : {});
 
     beforeAll(async () => {
       const url = databaseUrl();

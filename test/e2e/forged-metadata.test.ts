@@ -164,7 +164,10 @@ describe('hidden form data (private_metadata) is not trusted', () => {
     await h.driver.slash('sophie', '/care new Order more gloves', { channel: '#care-team' });
     await openForm('sophie');
     expect((await h.driver.modal('sophie').fill('Due time', '10:00').submit()).outcome).toBe('closed');
-    const confirmation = await h.fake.waitFor(() => h.fake.ephemerals('sophie').find((e) => h.fake.visibleText(e, { viewer: 'sophie' }).includes('Order more gloves')), { timeoutMs: 10_000 });
+    const confirmation = await h.fake.waitFor(
+      () => h.fake.ephemerals('sophie').find((e) => h.fake.visibleText(e, { viewer: 'sophie' }).includes('Order more gloves')),
+      { timeoutMs: 10_000 },
+    );
     expect(confirmation.channel).toBe('C0CARE');
   });
 

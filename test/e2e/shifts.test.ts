@@ -3,6 +3,7 @@ import { createTestSchema, PG_SKIPPED, TEST_DATABASE_URL, type TestSchema } from
 import { deliveryKind, digestsIn, digestTickAt } from './fixtures/jobs-support.js';
 import { urlWithSchema } from './fixtures/spawn-instance.js';
 import { command, linkDirectly, startHarness, type Harness } from './harness.js';
+import { homeShows as homeTabShows } from './steps.js';
 
 /**
  * A care home's shifts (`/care shifts`), the Home tab's line about the shift on now, and digests and
@@ -11,12 +12,7 @@ import { command, linkDirectly, startHarness, type Harness } from './harness.js'
 
 describe('/care shifts: everyone sees them, admins set them', () => {
   let h: Harness;
-  const homeText = (user: string) => {
-    const home = h.fake.home(user);
-    return home ? h.fake.visibleText(home, { viewer: user }) : '';
-  };
-  const homeShows = (user: string, text: string) =>
-    h.fake.waitFor(() => homeText(user).includes(text), { timeoutMs: 10_000, message: `${user}'s Home tab never showed "${text}"` });
+  const homeShows = (user: string, text: string) => homeTabShows(h, user, text);
 
   beforeAll(async () => {
     // Saturday 30 October 2027, 13:00 BST.

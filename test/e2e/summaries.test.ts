@@ -4,6 +4,7 @@ import { deliveryKind, lineIds } from './fixtures/jobs-support.js';
 import { urlWithSchema } from './fixtures/spawn-instance.js';
 import { appLives } from './fixtures/app-lives.js';
 import { command, linkDirectly, startHarness, webAppAction, type Harness } from './harness.js';
+import { homeShows as homeTabShows, homeText as homeTabText } from './steps.js';
 
 /**
  * Each person's own morning summary: `/care summary`, the Home tab's setting,
@@ -320,12 +321,8 @@ describe.skipIf(!TEST_DATABASE_URL)('two instances on one PostgreSQL', () => {
 
 describe('the Home tab shows the setting and changes it', () => {
   let h: Harness;
-  const homeText = (user: string) => {
-    const home = h.fake.home(user);
-    return home ? h.fake.visibleText(home, { viewer: user }) : '';
-  };
-  const homeShows = (user: string, text: string) =>
-    h.fake.waitFor(() => homeText(user).includes(text), { timeoutMs: 10_000, message: `${user}'s Home tab never showed "${text}"` });
+  const homeText = (user: string) => homeTabText(h, user);
+  const homeShows = (user: string, text: string) => homeTabShows(h, user, text);
   const openForm = (user: string) =>
     h.fake.waitFor(() => (h.fake.openModal(user)?.view.callback_id === 'care_summary_modal' ? h.fake.openModal(user) : undefined), {
       timeoutMs: 10_000,
