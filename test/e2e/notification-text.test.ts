@@ -47,9 +47,19 @@ const KINDS: { kind: string; is: (m: Sent) => boolean }[] = [
   { kind: 'link request DM to admins', is: (m) => m.method === 'chat.postMessage' && /asks to link/.test(m.text) },
   { kind: 'created-action confirmation', is: (m) => m.method === 'chat.postEphemeral' && /^Created: Action/.test(m.text) },
   { kind: 'redaction (retention)', is: (m) => m.method === 'chat.update' && /— completed; details in the care system$/.test(m.text) },
+  { kind: 'handover post', is: (m) => m.deliveryKind === 'handover' && m.method === 'chat.postMessage' },
+  { kind: 'handover post, accepted', is: (m) => m.method === 'chat.update' && /^Handover/.test(m.text) },
+  { kind: 'handover not accepted: the managers told', is: (m) => m.deliveryKind === 'handover-unaccepted' },
+  { kind: 'escalation step (thread reminder, seniors, managers)', is: (m) => m.deliveryKind === 'escalation' },
+  { kind: 'urgent alert updated with its escalation line', is: (m) => m.method === 'chat.update' && /^Urgent action/.test(m.text) },
+  { kind: "creator's completion DM", is: (m) => m.deliveryKind === 'creator' },
+  { kind: 'reassign summary DM', is: (m) => m.deliveryKind === 'reassign-summary' },
+  { kind: 'file message: evidence export', is: (m) => m.method === 'files.completeUploadExternal' && /on time|evidence/i.test(m.text) },
+  { kind: 'file message: person-data export', is: (m) => m.method === 'files.completeUploadExternal' && /data export/i.test(m.text) },
 ];
 
-const SENDING = new Set(['chat.postMessage', 'chat.update', 'chat.postEphemeral']);
+/** The methods that send a message someone may be notified of. */
+const SENDING = new Set(['chat.postMessage', 'chat.update', 'chat.postEphemeral', 'files.completeUploadExternal']);
 
 function sentOf(call: CallRecord): Sent | null {
   if (!SENDING.has(call.method) || call.result.ok !== true) return null;
@@ -64,7 +74,8 @@ function sentOf(call: CallRecord): Sent | null {
   const meta = metadata as { event_type?: string; event_payload?: { kind?: unknown } } | undefined;
   return {
     method: call.method,
-    text: typeof call.args.text === 'string' ? call.args.text : '',
+    // A file's message: its comment is what the DM shows and notifies with.
+    text: typeof call.args.text === 'string' ? call.args.text : typeof call.args.initial_comment === 'string' ? call.args.initial_comment : '',
     deliveryKind: meta?.event_type === 'care_delivery' ? String(meta.event_payload?.kind) : undefined,
   };
 }
@@ -85,6 +96,11 @@ describe('the text of every message the app sends (what a locked phone shows)', 
     await command(h, 'amelia', '/care route Heather Lodge nurses <#C0LEADS|care-leads>', { channel: '#care-team' });
     await command(h, 'amelia', '/care digest here 08:00 daily --show-tasks', { channel: '#care-team' });
     await command(h, 'priya', '/care summary 07:30');
+    // Handovers at each shift change: #care-leads (private, task text) and #care-team (none); the ladder for urgent work.
+    await command(h, 'amelia', '/care handover here --show-tasks', { channel: '#care-leads' });
+    await command(h, 'amelia', '/care handover here', { channel: '#care-team' });
+    await command(h, 'amelia', '/care escalation seniors Day <@U0PRIYA|priya>');
+    await command(h, 'amelia', '/care escalation managers <#C0GENERAL|general>');
     const groups = await h.app.care.notificationGroups.collect({ attributes: ['_id', 'name'], per_page: 100, limit: 100 });
     const notify = ['Heather Lodge nurses', 'Willow Bank seniors'].map((n) => groups.find((g) => g.name === n)!._id);
     await poll(h); // the first look
@@ -103,6 +119,18 @@ describe('the text of every message the app sends (what a locked phone shows)', 
     expect((await h.app.jobs.runOnce('summaries')).ran).toBe(true); // Priya's morning summary
     await digestTickAt(h, '2026-03-10T08:00:00Z'); // the digest and its thread
 
+    // The 07:00 handover; Priya accepts the one in #care-leads; nobody accepts #care-team's, so at +30 minutes the managers are told.
+    expect((await h.app.jobs.runOnce('handovers')).ran).toBe(true);
+    const handover = await h.fake.waitFor(() => h.fake.messages('#care-leads').find((m) => /^Handover/.test(m.text ?? '')), {
+      timeoutMs: 10_000,
+      message: 'no handover post',
+    });
+    await h.driver.clickButton('priya', { channel: '#care-leads', ts: handover.ts, text: 'Accept handover', confirm: 'accept' });
+    await h.setTime('2026-03-10T08:31:00Z');
+    expect((await h.app.jobs.runOnce('handovers')).ran).toBe(true);
+    // The urgent actions nobody took since 06:00: the ladder's three steps, one a run.
+    for (let i = 0; i < 3; i++) expect((await h.app.jobs.runOnce('escalations')).ran).toBe(true);
+
     // Completed in the care system's web app: completion notices.
     await h.control(`actions/${actions[0]!._id}/complete`, {});
     await later(5_000);
@@ -116,8 +144,33 @@ describe('the text of every message the app sends (what a locked phone shows)', 
     // Sophie creates an action naming a resident through the form: her confirmation.
     await h.driver.slash('sophie', `/care new ${CREATED_TASK}`, { channel: '#care-team' });
     await h.fake.waitFor(() => (h.fake.openModal('sophie')?.view.callback_id === 'care_action_modal' ? true : undefined), { timeoutMs: 10_000 });
-    expect((await h.driver.modal('sophie').fill('Due time', '21:00').submit()).outcome).toBe('closed');
-    await h.fake.waitFor(() => h.fake.ephemerals('sophie').find((e) => e.text.startsWith('Created: Action')), { timeoutMs: 10_000 });
+    // Assigned to Priya, so Sophie is told as its creator (an assignee hears of it as their own work).
+    expect((await h.driver.modal('sophie').fill('Due time', '21:00').fill('Assignee', 'Priya Sharma').submit()).outcome).toBe('closed');
+    const created = await h.fake.waitFor(() => h.fake.ephemerals('sophie').find((e) => e.text.startsWith('Created: Action')), { timeoutMs: 10_000 });
+    // Amelia completes it: Sophie, who created it through Slack, is told.
+    const createdNo = /#(\d+)/.exec(created.text)?.[1];
+    expect((await command(h, 'amelia', `/care done ${createdNo}`)).text).toMatch(/completed/i);
+    await h.fake.waitFor(() => h.fake.state.calls.some((c) => sentOf(c)?.deliveryKind === 'creator') || undefined, {
+      timeoutMs: 10_000,
+      message: 'no creator DM',
+    });
+    // Priya is off sick: her open work goes to Sophie, one summary DM each.
+    await h.driver.slash('amelia', '/care reassign @priya to @sophie', { channel: '#care-team' });
+    const modalText = () => {
+      const modal = h.fake.openModal('amelia');
+      return modal ? h.fake.visibleText(modal.view, { viewer: 'amelia' }) : '';
+    };
+    await h.fake.waitFor(() => /Move \d+ open action/.test(modalText()) || undefined, { timeoutMs: 10_000, message: 'no reassign question' });
+    await h.driver.modal('amelia').submit();
+    await h.fake.waitFor(() => /moved from/.test(modalText()) || undefined, { timeoutMs: 60_000, message: `no reassign result: ${modalText()}` });
+    await h.fake.waitFor(() => h.fake.state.calls.some((c) => sentOf(c)?.deliveryKind === 'reassign-summary') || undefined, {
+      timeoutMs: 10_000,
+      message: 'no reassign summary DM',
+    });
+    while (h.fake.openModal('amelia')) await h.driver.modal('amelia').close();
+    // The admin's files: the evidence export and one person's data.
+    await command(h, 'amelia', '/care evidence');
+    await command(h, 'amelia', '/care export <@U0OLIVER|oliver>');
 
     // Retention at 0 days: the completed actions' messages are edited down.
     await later(5_000);
