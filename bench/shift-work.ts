@@ -194,7 +194,11 @@ async function handover(): Promise<void> {
     row('Handover: wall time of the handover tick (Day -> Night)', secs(ms), run.ran ? '' : `did not run: ${JSON.stringify(run)}`);
     row('Handover: care API requests', String(seen.care), seen.careRoutes);
     row('Handover: care API 429s', String(seen.care429), '0');
-    row('Handover: posts / blocks in the post', `${posts.length} / ${post?.blocks?.length ?? 0}`, '1 / ≤ 50');
+    row(
+      'Handover: posts / blocks in the post / thread replies',
+      `${posts.length} / ${post?.blocks?.length ?? 0} / ${post?.replies?.length ?? 0}`,
+      '1 / ≤ 50 / -',
+    );
     row('Handover: notification text', post?.text ?? '(none)');
     row('Handover: Slack calls / 429s', `${seen.slack} / ${seen.slack429}`, seen.slackMethods);
   } finally {
@@ -240,6 +244,7 @@ async function escalation(): Promise<void> {
     row('Escalation: that poll, care API requests / Slack calls / Slack 429s', `${seen.care} / ${seen.slack} / ${seen.slack429}`, seen.slackMethods);
 
     // Minute by minute from 14 minutes after the alerts to 50 minutes: each tick as the scheduler would run it.
+    const quiet: { ms: number; care: number; slack: number; slack429: number }[] = [];
     for (let minute = 14; minute <= 50; minute++) {
       await h.setTime(new Date(began + minute * MIN + 2_000));
       const counts0 = [reminders(), seniorDms(), managers()];
@@ -250,7 +255,11 @@ async function escalation(): Promise<void> {
       seen = await end();
       const counts = [reminders(), seniorDms(), managers()];
       const moved = counts.some((c, i) => c !== counts0[i]);
-      if (!moved && ![14, 15, 30, 45].includes(minute) && seen.slack === 0) continue; // quiet minutes: not listed
+      if (!moved && ![14, 15, 30, 45].includes(minute)) {
+        // A tick with no step to take: summed into one row below.
+        quiet.push({ ms, care: seen.care, slack: seen.slack, slack429: seen.slack429 });
+        continue;
+      }
       const err = (run.result as { error?: string } | undefined)?.error;
       row(
         `Escalation tick at +${minute} min`,
@@ -258,6 +267,13 @@ async function escalation(): Promise<void> {
         minute === 15 ? `${N} reminders` : minute === 30 ? `${2 * N} senior DMs` : minute === 45 ? `${N} managers posts` : '',
       );
     }
+    const sum = (k: 'ms' | 'care' | 'slack' | 'slack429') => quiet.reduce((n, q) => n + q[k], 0);
+    row(
+      `Escalation: the other ${quiet.length} ticks (no step due): mean wall / care req / Slack calls per tick`,
+      quiet.length
+        ? `${secs(sum('ms') / quiet.length)} (max ${secs(Math.max(...quiet.map((q) => q.ms)))}) / ${(sum('care') / quiet.length).toFixed(1)} / ${(sum('slack') / quiet.length).toFixed(1)}; Slack 429s ${sum('slack429')}`
+        : '-',
+    );
     row(
       'Escalation: totals after +50 min (reminders / senior DMs / managers posts)',
       `${reminders()} / ${seniorDms()} / ${managers()}`,
@@ -303,6 +319,11 @@ async function retention(): Promise<void> {
     for (const id of made) await h.control(`actions/${id}/complete`, {});
     await later();
     await poll(h); // completion notices: DMs and the routed channel
+    // Until nothing more is sent (a poll that ran out of time leaves the rest to the next).
+    for (let i = 0, n = -1; i < 10 && n !== h.fake.state.calls.length; i++) {
+      n = h.fake.state.calls.length;
+      await poll(h);
+    }
     const setUpMs = performance.now() - t0;
     const about = (id: string) =>
       Object.values(h.fake.state.messages)
@@ -324,7 +345,7 @@ async function retention(): Promise<void> {
       const run = await h.app.jobs.runOnce('retention');
       runs += 1;
       last = run.result as typeof last;
-      if (!run.ran) break;
+      if (!run.ran || (last?.edited ?? 0) === 0) break;
     } while ((last?.left ?? 0) > 0 && runs < 30);
     const ms = performance.now() - t0;
     const seen = await end();
