@@ -85,7 +85,7 @@ async function reassign(): Promise<void> {
 
     for (const [n, from, to] of [
       [25, 'sophie', 'priya'],
-      [100, 'oliver', 'amelia'],
+      [100, 'oliver', 'sophie'], // Sophie's own 25 went to Priya above; the admin herself gets no summary
     ] as const) {
       while (h.fake.openModal('amelia')) await h.driver.modal('amelia').close();
       await sleep(1_100); // a fresh rate-limit window
@@ -152,7 +152,7 @@ async function evidence(): Promise<void> {
       const rss1 = process.memoryUsage().rss;
       const seen = await end();
       const lines = file.text.split('\r\n').filter(Boolean).length - 1;
-      row(`Evidence ${n}: wall time, command -> file in the DM`, secs(ms), `≥ ${(Math.ceil(n / 100) / RATE).toFixed(1)} s (pages / ${RATE} req/s)`);
+      row(`Evidence ${n}: wall time, command -> file in the DM`, secs(ms), `≈ ${(Math.max(0, Math.ceil(n / 100) + 1 - RATE) / RATE).toFixed(1)} s (requests beyond the client's first ${RATE} / ${RATE} req/s)`);
       row(`Evidence ${n}: answer`, reply.text);
       row(
         `Evidence ${n}: care API requests (list pages GET /v1/actions)`,
