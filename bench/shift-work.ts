@@ -152,7 +152,11 @@ async function evidence(): Promise<void> {
       const rss1 = process.memoryUsage().rss;
       const seen = await end();
       const lines = file.text.split('\r\n').filter(Boolean).length - 1;
-      row(`Evidence ${n}: wall time, command -> file in the DM`, secs(ms), `≈ ${(Math.max(0, Math.ceil(n / 100) + 1 - RATE) / RATE).toFixed(1)} s (requests beyond the client's first ${RATE} / ${RATE} req/s)`);
+      row(
+        `Evidence ${n}: wall time, command -> file in the DM`,
+        secs(ms),
+        `≈ ${(Math.max(0, Math.ceil(n / 100) + 1 - RATE) / RATE).toFixed(1)} s (requests beyond the client's first ${RATE} / ${RATE} req/s)`,
+      );
       row(`Evidence ${n}: answer`, reply.text);
       row(
         `Evidence ${n}: care API requests (list pages GET /v1/actions)`,
