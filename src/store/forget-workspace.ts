@@ -9,9 +9,9 @@
  * Left behind, because they name no workspace: the replay memory's hashed
  * request signatures and Slack event Ids (gone within the hour as they expire).
  */
-import type { Ctx, Db, Param } from './db.js';
+import type { Ctx, Db } from './db.js';
 import { json, num } from './db.js';
-import { recipientTeamWhere } from './recipient-team.js';
+import { nameTeamWhere, recipientTeamWhere } from './recipient-team.js';
 
 export interface ForgottenCounts {
   /** Rows deleted, by table. */
@@ -29,17 +29,6 @@ export function withoutSlackIds(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutSlackIds);
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutSlackIds(v)]));
   return value;
-}
-
-function suffixScope(db: Db, column: string, teamId: string): { sql: string; params: Param[] } {
-  const len = db.kind === 'postgres' ? 'char_length' : 'length';
-  const at = `@${teamId}`;
-  const colon = `:${teamId}`;
-  const n = Array.from(at).length;
-  return {
-    sql: `(substr(${column}, ${len}(${column}) - ? + 1) = ? OR substr(${column}, ${len}(${column}) - ? + 1) = ?)`,
-    params: [n, at, n, colon],
-  };
 }
 
 /** The tables a workspace's rows are in (the audit aside): every one is emptied of them. */
@@ -76,10 +65,10 @@ export async function forgetWorkspace(ctx: Ctx, workspaceId?: string): Promise<F
     const r = recipientTeamWhere(db.kind, w);
     // seen_events holds Slack event Ids alone: no workspace to tell them by (they expire within the hour).
     deleted.deliveries = await db.run(`DELETE FROM deliveries WHERE ${r.sql}`, r.params);
-    const cursors = suffixScope(db, 'name', w);
+    const cursors = nameTeamWhere(db.kind, 'name', w);
     deleted.job_cursors = await db.run(`DELETE FROM job_cursors WHERE ${cursors.sql}`, cursors.params);
     deleted.job_leases = await db.run(`DELETE FROM job_leases WHERE ${cursors.sql}`, cursors.params);
-    const keys = suffixScope(db, 'request_key', w);
+    const keys = nameTeamWhere(db.kind, 'request_key', w);
     deleted.seen_requests = await db.run(`DELETE FROM seen_requests WHERE ${keys.sql}`, keys.params);
     deleted.workspace_settings = await db.run('DELETE FROM workspace_settings WHERE workspace_id = ?', [w]);
     deleted.care_connections = await db.run('DELETE FROM care_connections WHERE workspace_id = ?', [w]);

@@ -13,7 +13,7 @@
  */
 import type { Ctx, Db, Param, Row } from './db.js';
 import { num, str } from './db.js';
-import { recipientTeamWhere } from './recipient-team.js';
+import { nameTeamWhere, recipientTeamWhere } from './recipient-team.js';
 
 /** Every row that names the person, by table, as stored (no sealed token or secret is ever included). */
 export type PersonRecords = Record<string, Row[]>;
@@ -69,17 +69,11 @@ function deliveryScope(db: Db, slackUserId: string, teamId: string | undefined, 
   };
 }
 
-/** A workspace's cursors: named `<name>@<team>` (their own) or `…:<team>` (the scheduler's). */
+/** A workspace's cursors (recipient-team.ts's nameTeamWhere), as a condition to add; none without a team. */
 function cursorScope(db: Db, column: string, teamId: string | undefined): Scope {
   if (teamId === undefined) return { sql: '', params: [] };
-  const len = db.kind === 'postgres' ? 'char_length' : 'length';
-  const at = `@${teamId}`;
-  const colon = `:${teamId}`;
-  const n = Array.from(at).length;
-  return {
-    sql: ` AND (substr(${column}, ${len}(${column}) - ? + 1) = ? OR substr(${column}, ${len}(${column}) - ? + 1) = ?)`,
-    params: [n, at, n, colon],
-  };
+  const w = nameTeamWhere(db.kind, column, teamId);
+  return { sql: ` AND ${w.sql}`, params: w.params };
 }
 
 /** Everything the app holds that names this Slack person. */
