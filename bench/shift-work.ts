@@ -109,6 +109,13 @@ async function reassign(): Promise<void> {
       row(`Reassign ${n}: result`, line.trim());
       row(`Reassign ${n}: care API requests (command -> question / all)`, `${atQuestion.care} / ${seen.care} (updates ${updates})`, `${n} updates + reads`);
       row(`Reassign ${n}: care API routes`, seen.careRoutes);
+      // The bound (issue 36): 2 care requests a move (the fresh read and the PATCH) at RATE a second.
+      const bound = 2 * n;
+      row(
+        `Reassign ${n}: against the bound of 2 care requests a move`,
+        `requests ${seen.care} / ${bound} = **${(seen.care / bound).toFixed(2)}×**; wall ${secs(ms)} / ${secs((bound / RATE) * 1000)} = **${(ms / ((bound / RATE) * 1000)).toFixed(2)}×**`,
+        '≤ 1.05×',
+      );
       row(`Reassign ${n}: 429s from the care API`, String(seen.care429), '0');
       row(`Reassign ${n}: Slack calls`, String(seen.slack), seen.slackMethods);
       row(`Reassign ${n}: Slack 429s`, String(seen.slack429), '0');

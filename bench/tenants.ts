@@ -65,7 +65,8 @@ import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import pg from 'pg';
-import { composeMultiApp, type MultiComposedApp } from '../src/compose-multi.js';
+import type { Deployment } from '../src/compose.js';
+import { composeMultiApp } from '../src/compose-multi.js';
 import { createLogger } from '../src/logging/logger.js';
 import type { AccountStats, DigestPosts, DoublesConfig, DoublesReady, SlackSummary } from './tenants-doubles.js';
 import type { ProbeConfig, ProbeResult } from './tenants-memory.js';
@@ -367,7 +368,7 @@ async function main(): Promise<void> {
     cleanup.push(() => a.stop());
     const b = await instance('bench-b');
     cleanup.push(() => b.stop());
-    const instances: [string, MultiComposedApp][] = [
+    const instances: [string, Deployment][] = [
       ['bench-a', a],
       ['bench-b', b],
     ];

@@ -11,8 +11,9 @@ import { type AppSettings, composeShared, type Deployment, lifecycle } from './c
 import { createCareClient } from './care/index.js';
 import { type CareHost, careHostPolicy } from './services/care-hosts.js';
 import { createDmChannels } from './services/dm-channels.js';
-import { createInstalls } from './services/installs.js';
-import { createWorkspaceSetup } from './services/workspace-setup.js';
+import { adminNoticesOf, createAdminNotices } from './deployment/admin-notices.js';
+import { createInstalls } from './deployment/installs.js';
+import { createWorkspaceSetup, workspaceSetupOf } from './deployment/workspace-setup.js';
 import { createSlackApp } from './slack/app.js';
 import { installationStore } from './slack/installation-store.js';
 import { rememberingInstallations } from './slack/remembered-installations.js';
@@ -22,7 +23,7 @@ import { createReplayGuard } from './slack/replay-guard.js';
 import { registerTenancy } from './slack/tenancy/tenancy.js';
 import { createSlackWebClient } from './slack/web-clients.js';
 import { oauthRefresh } from './slack/token-rotation/refresh-call.js';
-import { createTokenRotation } from './slack/token-rotation/token-rotation.js';
+import { createTokenRotation } from './deployment/token-rotation.js';
 import { isConnectCareInteraction, registerConnectCare } from './slack/listeners/workspace/connect-care.js';
 import { connectCareHomeBlocks } from './slack/views/connect-care.js';
 import { publishHome } from './slack/home-publisher.js';
@@ -30,11 +31,11 @@ import type { SlackDistribution } from './slack/rate-plan.js';
 import type { SlackInstallation } from './store/index.js';
 import { composeWorkspace } from './workspaces/compose-workspace.js';
 import { deploymentJobs } from './workspaces/deployment-jobs.js';
-import { installationOf } from './services/installation-of.js';
+import { installationOf } from './deployment/installation-of.js';
 import { multiWorkspaceRegistry } from './workspaces/registry.js';
 import { storeForWorkspace } from './workspaces/scoped-store.js';
 import { workspaceSlack } from './workspaces/workspace-slack.js';
-import { adminReason } from './services/workspace-admins.js';
+import { adminReason } from './deployment/workspace-admins.js';
 import { DEFAULT_RETENTION_DAYS } from './services/retention.js';
 import type { SelfServiceSetup } from './slack/listeners/commands/workspace-answers.js';
 
@@ -58,6 +59,8 @@ export interface MultiAppSettings extends Omit<AppSettings, 'slack' | 'care' | '
   jobConcurrency?: number;
   /** How long a workspace is used as composed before its rows are read again (default 60 s). */
   recheckMs?: number;
+  /** A workspace this instance has not used for this long is let go with its caches (default 10 minutes). */
+  workspaceIdleMs?: number;
   /**
    * CARE_API_HOSTS: the only care API hosts admins may connect to (plain http:// allowed for them). Unset: any
    * public https:// host name, every resolved address checked to be public when connecting (services/care-hosts.ts).
@@ -65,13 +68,10 @@ export interface MultiAppSettings extends Omit<AppSettings, 'slack' | 'care' | '
   careApiHosts?: readonly CareHost[] | undefined;
 }
 
-/** A deployment serving many workspaces: a Deployment like any other. */
-export type MultiComposedApp = Deployment;
-
 /** The workspace an installation serves: its team, or its org for an org-wide install. */
 const installedWorkspace = (i: SlackInstallation) => (i.isEnterpriseInstall ? i.enterpriseId : i.teamId) ?? '';
 
-export async function composeMultiApp(settings: MultiAppSettings): Promise<MultiComposedApp> {
+export async function composeMultiApp(settings: MultiAppSettings): Promise<Deployment> {
   const { logger } = settings;
   const { store, metrics, shared } = await composeShared({
     ...settings,
@@ -86,7 +86,7 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
   // Which care API hosts admins may connect to; every care client of a connected workspace connects only there too.
   const careHosts = careHostPolicy(settings.careApiHosts);
   const clientSettings = { apiUrl, logger, fetch: metrics.slack.fetch, pacer: shared.slackPacer };
-  // Token rotation: each workspace's bot token refreshed before it expires, once across instances (slack/token-rotation/).
+  // Token rotation: each workspace's bot token refreshed before it expires, once across instances (deployment/token-rotation.ts).
   // The refresh is never repeated blindly (a poster's client: no retries of its own), as Slack spends a refresh token once used.
   const rotation = createTokenRotation({
     store,
@@ -105,7 +105,10 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
   const registry = multiWorkspaceRegistry({
     store,
     logger,
+    // The app's clock: a workspace unused here for idleMs (default 10 minutes) is let go (registry.ts).
+    now: () => shared.now().getTime(),
     ...(settings.recheckMs !== undefined ? { recheckMs: settings.recheckMs } : {}),
+    ...(settings.workspaceIdleMs !== undefined ? { idleMs: settings.workspaceIdleMs } : {}),
     defaults: {
       timezone: settings.timezone,
       careWebUrl: settings.careWebUrl,
@@ -113,6 +116,8 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
       rateLimitPerSecond: settings.care?.rateLimitPerSecond,
       careConnections: settings.care?.connections ?? 2,
     },
+    // Everything a workspace is given is bound to it here, once: nothing it holds takes a workspace id
+    // (test/e2e/multi-workspace-deps-isolation.test.ts walks its deps).
     compose: (workspaceId, spec, installation) => {
       rotation.observe(workspaceId, installation);
       return composeWorkspace(
@@ -120,10 +125,11 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
           ...shared,
           store: storeForWorkspace(store, workspaceId),
           logger: logger.child({ team: workspaceId }),
-          // Admins see the care connection (Reconnect, Disconnect) at the end of their Home tab.
-          adminHomeExtra: (teamId) => connectionCard(teamId, true, spec.timezone),
+          // Admins see this workspace's care connection (Reconnect, Disconnect) at the end of their Home tab.
+          adminHomeExtra: () => connectionCard(workspaceId, true, spec.timezone),
           // `/care admins|settings` as the tenancy middleware answers them before the workspace was connected.
-          workspaceSetup: workspaceSetupOf(workspaceId),
+          workspaceSetup: selfServiceOf(workspaceId),
+          adminNotices: adminNoticesOf(adminNotices, workspaceId),
         },
         { ...spec, botTokens: rotation.forWorkspace(workspaceId), care: { ...spec.care, allowAddress: careHosts.addressRuleFor(spec.care.baseUrl) } },
       );
@@ -145,6 +151,19 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
     await slackFor(workspaceId, lookup.installation.bot.token).views.publish({ user_id: userId, view: (await setupHome(workspaceId, userId, true)) as never });
   };
   const reasonFor = (workspaceId: string, userId: string) => adminReason({ store, slackFor }, workspaceId, userId);
+  /** How a workspace's bot DMs people outside its composition (installs, admin changes): its ledger and DM channels. */
+  const messenger = (workspaceId: string, botToken: string) => {
+    const { jobSlack, deliverer } = workspaceSlack(
+      shared,
+      storeForWorkspace(store, workspaceId),
+      botToken,
+      async () => workspaceId,
+      rotation.forWorkspace(workspaceId),
+    );
+    return { deliverer, dm: createDmChannels(jobSlack) };
+  };
+  // A change of a workspace's admins, by any path, is told to its admins once (deployment/admin-notices.ts).
+  const adminNotices = createAdminNotices({ store, messenger, logger: logger.child({ component: 'admin-changes' }) });
   const defaults = { timezone: settings.timezone, careWebUrl: settings.careWebUrl, retentionDays: settings.retentionDays ?? DEFAULT_RETENTION_DAYS };
   // Connecting the care account, settings, admins and uninstalling: the service writes their audit rows.
   const setup = createWorkspaceSetup({
@@ -158,12 +177,13 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
         allowAddress: careHosts.addressRuleFor(c.baseUrl),
       }),
     careHosts,
+    adminNotices,
     logger,
   });
-  /** A ready workspace's `/care admins|settings|connect`: set in Slack by its admins (slack/listeners/commands/workspace-answers.ts). */
-  const workspaceSetupOf = (workspaceId: string): SelfServiceSetup => ({
+  /** A workspace's `/care admins|settings|connect`: set in Slack by its admins (slack/listeners/commands/workspace-answers.ts), bound to it. */
+  const selfServiceOf = (workspaceId: string): SelfServiceSetup => ({
     mode: 'self-service',
-    setup,
+    setup: workspaceSetupOf(setup, workspaceId),
     defaults,
     adminReason: (userId) => reasonFor(workspaceId, userId),
     onChanged: () => registry.refresh(workspaceId),
@@ -174,16 +194,7 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
     store,
     timezone: settings.timezone,
     logger: logger.child({ component: 'installs' }),
-    messenger: (workspaceId, botToken) => {
-      const { jobSlack, deliverer } = workspaceSlack(
-        shared,
-        storeForWorkspace(store, workspaceId),
-        botToken,
-        async () => workspaceId,
-        rotation.forWorkspace(workspaceId),
-      );
-      return { deliverer, dm: createDmChannels(jobSlack) };
-    },
+    messenger,
     onReinstalled: (workspaceId) => registry.refresh(workspaceId),
   });
 
@@ -238,7 +249,7 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
           registry,
           setup,
           logger,
-          setupOf: workspaceSetupOf,
+          setupOf: selfServiceOf,
           setupHome,
           isSetupInteraction: isConnectCareInteraction,
         });
@@ -267,6 +278,7 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Multi
     now: shared.now,
     pollSeconds: shared.pollSeconds,
     leaseMs: settings.jobs?.leaseMs,
+    leaseClock: settings.store.sharedClock,
     backoff: settings.jobs?.backoff,
     concurrency: settings.jobConcurrency,
     observer: metrics.jobs,

@@ -20,7 +20,7 @@ import { createSignedMetadata, metadataKey } from './slack/signed-metadata.js';
 import { openStore, type Store } from './store/index.js';
 import { composeWorkspace, type WorkspaceShared } from './workspaces/compose-workspace.js';
 import { deploymentJobs } from './workspaces/deployment-jobs.js';
-import { forgetUninstalled } from './services/uninstall.js';
+import { forgetUninstalled } from './deployment/uninstall.js';
 import { singleWorkspaceRegistry, type WorkspaceRegistry } from './workspaces/registry.js';
 import { soleWorkspaceStore } from './workspaces/scoped-store.js';
 
@@ -161,6 +161,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     now: shared.now,
     pollSeconds: shared.pollSeconds,
     leaseMs: settings.jobs?.leaseMs,
+    leaseClock: settings.store.sharedClock,
     backoff: settings.jobs?.backoff,
     observer: metrics.jobs,
   });

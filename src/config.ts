@@ -3,6 +3,7 @@ import { parseKeyRing } from './crypto/key-ring.js';
 import { parseCareApiHosts } from './services/care-hosts.js';
 import { careWebTemplateProblem } from './services/care-web-link.js';
 import { isValidTimeZone } from './time/zones.js';
+import { defaultPollSeconds, MIN_POLL_SECONDS } from './jobs/poll-interval.js';
 
 const optionalString = z
   .string()
@@ -87,7 +88,14 @@ const EnvSchema = z.object({
     .refine((ids) => ids.every((id) => /^[UW][A-Z0-9]+$/.test(id)), 'must be a comma list of Slack user Ids (U...)'),
   PORT: z.coerce.number().int('must be a whole number').min(0).max(65535, 'must be a port number').default(3000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent'], { error: 'must be one of debug, info, warn, error, silent' }).default('info'),
-  COMPLETION_POLL_SECONDS: z.coerce.number().int().min(5, 'must be at least 5').default(60),
+  // Unset: as often as 3% of CARE_RATE_LIMIT pays for, at least every 5 s (jobs/poll-interval.ts); 5 s at 10 requests a second.
+  COMPLETION_POLL_SECONDS: optionalString.pipe(
+    z.coerce
+      .number<string | undefined>({ error: 'must be a whole number of seconds' })
+      .int('must be a whole number of seconds')
+      .min(MIN_POLL_SECONDS, `must be at least ${MIN_POLL_SECONDS}`)
+      .optional(),
+  ),
   INSTANCE_ID: optionalString,
   METRICS_PORT: optionalString.pipe(
     z.coerce
@@ -117,7 +125,7 @@ const SINGLE_REQUIRED = {
   CARE_API_SECRET: 'the care API secret',
 } as const;
 
-type Env = z.infer<typeof EnvSchema>;
+type Env = z.infer<typeof CheckedEnvSchema>;
 
 const present = (env: Record<string, string | undefined>, name: string) => (env[name] ?? '').trim() !== '';
 
@@ -154,7 +162,7 @@ function modeProblems(env: Record<string, string | undefined>): string[] {
 const CheckedEnvSchema = EnvSchema.superRefine((env, ctx) => {
   if (env.METRICS_PORT !== undefined && env.METRICS_PORT === env.PORT)
     ctx.addIssue({ code: 'custom', path: ['METRICS_PORT'], message: 'must differ from PORT (leave it empty to serve /metrics on PORT)' });
-});
+}).transform((env) => ({ ...env, COMPLETION_POLL_SECONDS: env.COMPLETION_POLL_SECONDS ?? defaultPollSeconds(env.CARE_RATE_LIMIT) }));
 
 type Common = Omit<Env, keyof typeof SINGLE_REQUIRED | (typeof MULTI_WORKSPACE_VARIABLES)[number]>;
 

@@ -90,6 +90,9 @@ async function main(): Promise<void> {
     port,
     metrics: `:${metricsPort ?? port}/metrics${config.METRICS_TOKEN ? ' (bearer token)' : ''}`,
     store: app.store.kind,
+    // The process zone changes no schedule (jobs tick on UTC epoch time; digests use each workspace's zone): said for whoever reads the log.
+    processTimeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    appTimeZone: config.APP_TIMEZONE,
   });
 
   let stopping = false;

@@ -103,6 +103,7 @@ describe('the source tree', () => {
       services: 2,
       slack: 3,
       jobs: 3,
+      deployment: 3,
       metrics: 3,
       'health.ts': 3,
       workspaces: 4,
@@ -115,6 +116,26 @@ describe('the source tree', () => {
         .map((t) => `${name(f)} -> ${name(t)}`),
     );
     expect(upward).toEqual([]);
+  });
+
+  it('keeps the deployment apart: only the composition, the registry and the tenancy middleware import src/deployment', () => {
+    // The deployment's own services (installs, set-up, admins, uninstall, token rotation) take the whole store and
+    // name any workspace; a workspace is given them only bound to it, by the composition (compose*.ts, workspaces/).
+    const mayImport = (f: string) => /^(compose[\w-]*\.ts|workspaces\/|slack\/tenancy\/|deployment\/)/.test(name(f));
+    const room = files.filter((f) => name(f).startsWith('deployment/'));
+    expect(room.length).toBeGreaterThan(5);
+    const reaching = files
+      .filter((f) => !mayImport(f))
+      .flatMap((f) =>
+        graph
+          .get(f)!
+          .filter((t) => room.includes(t))
+          .map((t) => `${name(f)} -> ${name(t)}`),
+      );
+    expect(reaching).toEqual([]);
+    // Not met by an empty room: the composition and the registry build from it.
+    const users = new Set(files.filter((f) => !room.includes(f) && graph.get(f)!.some((t) => room.includes(t))).map(name));
+    expect([...users].sort()).toEqual(expect.arrayContaining(['compose-multi.ts', 'compose.ts', 'workspaces/registry.ts']));
   });
 
   it('keeps the care client and the store free of the app (the store may use crypto, and crypto nothing of ours)', () => {

@@ -91,7 +91,7 @@ function guide(linked: boolean, digestChannel: string, alertsChannel: string) {
     '• Type `/care new Call the GP about Mrs Patel` below and fill in the form. Pick a group under *Notify on completion*.',
     '• Press *Complete* on the card the app posts: the group hears about it.',
     '• `/care mine`, `/care due today` and the *Home* tab list your actions.',
-    `• *Simulate* (top right) plays the care system: complete an action in its web app, mark one urgent (alerts go to <#${alertsChannel}>), or move the clock to the next digest in <#${digestChannel}>.`,
+    `• *Simulate* (top right) plays the care system: complete an action in its web app, mark one urgent (alerts go to <#${alertsChannel}>), move the clock to the next digest in <#${digestChannel}>, or 15 minutes on (watch an urgent alert climb its ladder).`,
   ];
   const status = linked
     ? 'Your Slack account is linked to your care account (same email).'

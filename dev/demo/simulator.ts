@@ -28,6 +28,13 @@ export interface DemoSimulatorOptions {
 }
 
 const ok = (message: string): PlaygroundResult => ({ ok: true, message });
+/** "Advance 15 minutes": how far the clock moves. */
+const ADVANCE_MS = 15 * 60_000;
+const STEP_WORDS: Record<string, string> = {
+  thread: 'a reminder in the alert’s thread',
+  seniors: 'DMs to the seniors on shift',
+  managers: 'a post in the managers’ channel',
+};
 const refused = (message: string): PlaygroundResult => ({ ok: false, message });
 const OBJECT_ID = /^[0-9a-f]{24}$/i;
 
@@ -57,6 +64,13 @@ export function createDemoSimulator(o: DemoSimulatorOptions): PlaygroundSimulato
   }
 
   const label = (a: { action_no?: unknown; _id: string }) => (a.action_no ? `#${String(a.action_no)}` : a._id);
+
+  /** "#12" for an action Id (its Id when the care system cannot say). */
+  async function numberOf(id: string): Promise<string> {
+    for (const [no, known] of idsByNo) if (known === id) return `#${no}`;
+    const a = await o.controls.getAction(id).catch(() => null);
+    return a ? label(a) : id;
+  }
 
   return {
     async completeActionInWebApp(key) {
@@ -135,6 +149,33 @@ export function createDemoSimulator(o: DemoSimulatorOptions): PlaygroundSimulato
       }).format(next.startsAt);
       const n = (digests.result as { channels?: number } | undefined)?.channels ?? 0;
       return ok(`Clock moved to ${when} (${timezone}): the ${next.shift.name} shift begins${n ? `; ${n} digest${n === 1 ? '' : 's'} posted` : ''}.`);
+    },
+
+    async advanceClock15Minutes() {
+      const next = new Date(o.clock.nowMs() + ADVANCE_MS);
+      // The care system's clock first (it stamps changes), then the app's (and the Slack fake's, which follows it).
+      await o.controls.setClock(next);
+      o.clock.jumpTo(next);
+      o.changed();
+      // What would run within the next minute runs now: the poll first (it ends episodes), then the ladder.
+      await o.app.jobs.runOnce('changes-poll');
+      const run = await o.app.jobs.runOnce('escalations');
+      for (const job of ['digests', 'summaries', 'handovers']) await o.app.jobs.runOnce(job);
+      o.changed();
+      const { timezone } = await o.app.deps.shifts.now();
+      const when = new Intl.DateTimeFormat('en-GB', { timeZone: timezone, weekday: 'short', hour: '2-digit', minute: '2-digit' }).format(next);
+      const report = run.result as { steps?: { actionId: string; step: string; repeat?: number; skipped?: string }[]; error?: string } | undefined;
+      if (!run.ran) return ok(`Clock moved 15 minutes on, to ${when} (${timezone}); escalation steps due will follow within a minute.`);
+      if (report?.error) return refused(`Clock moved to ${when}, but the escalation run failed: ${report.error}`);
+      const steps = report?.steps ?? [];
+      if (!steps.length) return ok(`Clock moved 15 minutes on, to ${when} (${timezone}); no escalation step was due.`);
+      const said = await Promise.all(
+        steps.map(
+          async (x) =>
+            `${STEP_WORDS[x.step] ?? x.step}${x.repeat ? ` again (${x.repeat})` : ''}${x.skipped ? ' (skipped: nobody to tell)' : ''} for ${await numberOf(x.actionId)}`,
+        ),
+      );
+      return ok(`Clock moved 15 minutes on, to ${when} (${timezone}). Escalated: ${said.join('; ')}.`);
     },
 
     async listSimulatableActions(): Promise<SimulatableAction[]> {

@@ -77,6 +77,7 @@ const schemas = {
   'simulate/complete-action': z.object({ action: actionNo }),
   'simulate/advance-clock': z.object({}).optional(),
   'simulate/advance-shift': z.object({}).optional(),
+  'simulate/advance-15': z.object({}).optional(),
   'simulate/mark-urgent': z.object({ action: actionNo }),
   'simulate/list-actions': z.object({}).optional(),
 } as const;
@@ -96,6 +97,7 @@ const handlers: { [K in RouteName]: (b: PlaygroundBackend, body: z.infer<(typeof
   'simulate/complete-action': (b, x) => b.simulate.completeActionInWebApp(x.action),
   'simulate/advance-clock': (b) => b.simulate.advanceClockToNextDigest(),
   'simulate/advance-shift': (b) => b.simulate.advanceClockToNextShift(),
+  'simulate/advance-15': (b) => b.simulate.advanceClock15Minutes(),
   'simulate/mark-urgent': (b, x) => b.simulate.markActionUrgent(x.action),
   'simulate/list-actions': async (b) => ({ actions: await b.simulate.listSimulatableActions() }),
 };

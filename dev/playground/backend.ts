@@ -187,6 +187,11 @@ export interface PlaygroundSimulator {
   advanceClockToNextDigest(): Promise<PlaygroundResult>;
   /** Move the simulated clock to the next shift change of the workspace's shifts (and let due jobs run). */
   advanceClockToNextShift(): Promise<PlaygroundResult>;
+  /**
+   * Move the simulated clock (the app's, the care system's and Slack's) 15 minutes on and run the jobs now due
+   * (the changes poll, escalation steps, digests, summaries, handovers), so a ladder can be watched step by step.
+   */
+  advanceClock15Minutes(): Promise<PlaygroundResult>;
   /** Someone marks the action urgent in the care system. */
   markActionUrgent(actionNoOrId: string | number): Promise<PlaygroundResult>;
   listSimulatableActions(): Promise<SimulatableAction[]>;

@@ -292,6 +292,12 @@ export function createMemoryBackend(options: MemoryBackendOptions = {}): MemoryB
         changed();
         return ok(`Clock moved to ${next.toISOString().slice(0, 16).replace('T', ' ')} UTC: the ${next.getUTCHours() === 7 ? 'Day' : 'Night'} shift begins`);
       },
+      async advanceClock15Minutes() {
+        record('advanceClock15Minutes');
+        offsetMs += 15 * 60_000;
+        changed();
+        return ok(`Clock moved to ${now().toISOString().slice(0, 16).replace('T', ' ')} UTC`);
+      },
       async markActionUrgent(key) {
         record('markActionUrgent', key);
         const a = findAction(key);

@@ -42,7 +42,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     apiSecret: options.apiSecret ?? DEFAULT_CREDENTIALS.apiSecret,
   };
 
-  const clock = new VirtualClock(options.startTime);
+  const clock = new VirtualClock(options.startTime, options.realNow);
   const accounts = new AccountDirectory(
     {
       credentials,

@@ -55,6 +55,8 @@ export interface SandboxOptions {
   logger?: Logger;
   /** Initial virtual clock (created/modified/completed and seed anchor); default now. */
   startTime?: Date;
+  /** The clock the virtual clock runs on (epoch ms; default Date.now): a bench's world clock running faster than real time. */
+  realNow?: () => number;
 }
 
 export type { AccountOptions, SandboxCredentials } from './account.js';

@@ -63,6 +63,8 @@ function send(res: ServerResponse, answer: ApiAnswer, scopes?: string): void {
 export interface FakeServerHandle {
   server: Server;
   url: string;
+  /** Requests received and not yet answered (a slowed answer counts until it is sent). */
+  inFlight(): number;
   close(): Promise<void>;
 }
 
@@ -140,7 +142,13 @@ export async function startFakeServer(routing: FakeRouting, port: number): Promi
       }
     }
   };
-  const server = createServer((req, res) => void handle(req, res));
+  let inFlight = 0;
+  const server = createServer((req, res) => {
+    inFlight += 1;
+    void handle(req, res).finally(() => {
+      inFlight -= 1;
+    });
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());
@@ -151,6 +159,7 @@ export async function startFakeServer(routing: FakeRouting, port: number): Promi
   return {
     server,
     url,
+    inFlight: () => inFlight,
     close: async () => {
       await ctx.socketMode.close();
       await new Promise<void>((resolve) => {

@@ -138,6 +138,8 @@ export interface SlackFake {
   channel(ref: string): FakeChannel | undefined;
   /** The raw call log (optionally one method), oldest first. */
   calls(method?: string): CallRecord[];
+  /** Requests to the fake (any workspace) not answered yet: a call slowed by `faults.latency` counts until it lands. */
+  callsInFlight(): number;
   acks(): AckRecord[];
   ackStats(): AckStats;
   /** The confirmation dialogs people were shown (optionally one person's), and what they pressed. */
@@ -165,6 +167,7 @@ interface Shared {
   oauth: FakeOAuth;
   limits: FakeRateLimits;
   contexts: Map<string, ApiContext>;
+  inFlight(): number;
   close(): Promise<void>;
 }
 
@@ -223,7 +226,18 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
     options.port ?? 0,
   );
   baseUrl = server.url;
-  const shared: Shared = { url: server.url, socket, clock, faults, tokens, oauth, limits, contexts, close: () => server.close() };
+  const shared: Shared = {
+    url: server.url,
+    socket,
+    clock,
+    faults,
+    tokens,
+    oauth,
+    limits,
+    contexts,
+    inFlight: () => server.inFlight(),
+    close: () => server.close(),
+  };
   const views = new Map<string, SlackFake>();
   const view = (teamId: string): SlackFake => {
     const ctx = contexts.get(teamId);
@@ -293,6 +307,7 @@ function workspaceView(ctx: ApiContext, shared: Shared, appToken: string, view: 
     user: (ref) => store.user(ref),
     channel: (ref) => store.channel(ref),
     calls: (method) => structuredClone(store.state.calls.filter((c) => !method || c.method === method)),
+    callsInFlight: () => shared.inFlight(),
     acks: () => structuredClone(store.state.acks),
     ackStats: () => ackStats(store.state.acks),
     confirmations: (user) => {

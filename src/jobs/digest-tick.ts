@@ -8,5 +8,13 @@ import type { Job, JobKind } from './job.js';
  * app was down is posted on start if it is still the same day.
  */
 export function digestTickJob(kind: JobKind, deps: { digests: Digests; now: () => Date }): Job {
-  return { ...kind, run: () => deps.digests.runDue(deps.now()) };
+  return {
+    ...kind,
+    run: async () => {
+      const now = deps.now();
+      const report = await deps.digests.runDue(now);
+      // Found by what is due: none posted now, so none is due before the next one's time.
+      return report.channels > 0 ? report : { ...report, nextDueAt: await deps.digests.nextDueAt(now) };
+    },
+  };
 }

@@ -6,10 +6,13 @@ import type { CareObservations } from '../services/care-observations.js';
 import type { CreatorNotices } from '../services/creator-notices.js';
 import type { Digests } from '../services/digests.js';
 import type { Escalations } from '../services/escalations.js';
+import type { FollowUps } from '../services/follow-up.js';
 import type { FirstLook } from '../services/first-look.js';
 import type { HandoverService } from '../services/handovers.js';
 import type { MorningSummaries } from '../services/morning-summaries.js';
+import type { PostRedraw } from '../services/post-redraw.js';
 import type { Retention } from '../services/retention.js';
+import type { DueHistoryService } from '../services/due-history.js';
 import type { ChangeSync } from '../services/read-cache/change-sync.js';
 import type { UrgentAlerts } from '../services/urgent-alerts.js';
 import type { WorkspaceStore } from '../store/index.js';
@@ -21,6 +24,7 @@ import { escalationTickJob } from './escalation-tick.js';
 import type { JobsObserver } from './observer.js';
 import { everySeconds, everySecondsJustAfter, type Job, type JobKind } from './job.js';
 import { retentionJob } from './retention-tick.js';
+import { atSecondOfMinute, everyMinutesAt } from './tick-schedule.js';
 import { summaryTickJob } from './summary-tick.js';
 
 /** What one workspace's jobs are built from. */
@@ -46,8 +50,16 @@ export interface WorkspaceJobsOptions {
   handovers?: HandoverService;
   /** The app's own messages about completed actions, edited down once their retention is over (told what the poll sees). */
   retention?: Retention;
-  /** The escalation of urgent actions nobody takes (a step a minute at most per action). */
+  /** Reassign records past their time deleted (with retention's run). */
+  reassignSweep?: () => Promise<number>;
+  /** Every live post about an action drawn again when the poll sees it change (services/post-redraw.ts). */
+  redraw?: PostRedraw;
+  /** Each action's first due time and reschedules, as the poll sees them (the evidence export). */
+  dueHistory?: DueHistoryService;
+  /** The escalation of urgent actions nobody takes (a step a tick at most per action). */
   escalations?: Escalations;
+  /** The follow-up of taken urgent work, run in the escalation job's tick just before its steps. */
+  followUps?: FollowUps;
   now: () => Date;
   /** How often the care API is polled for completions and urgent changes (default 60 s). */
   pollSeconds: number;
@@ -59,6 +71,9 @@ export interface WorkspaceJobsOptions {
   cacheSync?: ChangeSync;
 }
 
+/** How often the escalation job looks for steps due: a step fires at most this late. */
+export const ESCALATION_TICK_SECONDS = 5;
+
 /**
  * What each of a workspace's jobs is, apart from its work: the one place their names, schedules and start-up
  * runs are set (the scheduler reads them).
@@ -68,19 +83,21 @@ export function workspaceJobKinds(pollSeconds: number) {
     // Every minute; a digest or summary missed while the app was down goes out at start, not at the next minute.
     // A workspace's digests take seconds of Slack's posting pace (a thread: one post a second per channel) and
     // little CPU: many workspaces at once, or at 08:00 the last of 1,000 waits ten minutes (bench/tenants.ts).
-    digests: { name: 'digests', schedule: '0 * * * * *', runOnStart: true, concurrency: 64 },
-    summaries: { name: 'summaries', schedule: '0 * * * * *', runOnStart: true },
+    // Kinds `byDue` run only where due (job_due, one query a tick; workspace-scheduler.ts `findDue`).
+    digests: { name: 'digests', schedule: atSecondOfMinute(0), runOnStart: true, concurrency: 64, byDue: true },
+    summaries: { name: 'summaries', schedule: atSecondOfMinute(0), runOnStart: true, byDue: true },
     // At start too: a shift change missed while the app was down is handed over when it comes back (the latest only).
     // Every workspace's shift change may be the same minute (19:00): many at once, like digests at 08:00.
-    handovers: { name: 'handovers', schedule: '0 * * * * *', runOnStart: true, concurrency: 64 },
-    // Every minute, 30 s after the poll's tick (so a change the poll saw stops a step due that minute).
-    escalations: { name: 'escalations', schedule: '30 * * * * *' },
+    handovers: { name: 'handovers', schedule: atSecondOfMinute(0), runOnStart: true, concurrency: 64, byDue: true },
+    // Every 5 s, so a step fires within 5 s of its time (each step reads its action again first); only the
+    // workspaces with an episode open, found by what is due.
+    escalations: { name: 'escalations', schedule: everySeconds(ESCALATION_TICK_SECONDS), byDue: true },
     // At start too: the first run of a workspace takes the app's first look (what is already so is not news).
     poll: { name: 'changes-poll', schedule: everySeconds(pollSeconds), runOnStart: true },
     // Each instance's own read of the feed for its read cache, just after each poll tick, without a lease.
     cacheSync: { name: 'read-cache-sync', schedule: everySecondsJustAfter(pollSeconds), runOnStart: true, local: true },
     // Every ten minutes: messages of actions whose retention is over edited down (exactly once, paced; services/retention.ts).
-    retention: { name: 'retention', schedule: '30 */10 * * * *' },
+    retention: { name: 'retention', schedule: everyMinutesAt(10, 30), byDue: true },
   } satisfies Record<string, JobKind>;
 }
 
@@ -91,7 +108,9 @@ export function workspaceJobs(o: WorkspaceJobsOptions): Job[] {
     digestTickJob(kinds.digests, { digests: o.digests, now: o.now }),
     summaryTickJob(kinds.summaries, { summaries: o.summaries, now: o.now }),
     ...(o.handovers ? [handoverTickJob(kinds.handovers, { handovers: o.handovers, now: o.now })] : []),
-    ...(o.escalations ? [escalationTickJob(kinds.escalations, { escalations: o.escalations, now: o.now })] : []),
+    ...(o.escalations
+      ? [escalationTickJob(kinds.escalations, { escalations: o.escalations, now: o.now, ...(o.followUps ? { followUps: o.followUps } : {}) })]
+      : []),
     changesPollJob(kinds.poll, {
       care: o.care,
       store: o.store,
@@ -107,8 +126,10 @@ export function workspaceJobs(o: WorkspaceJobsOptions): Job[] {
       onPolled: (newest) => o.observer?.polled?.(o.now().getTime() - newest),
       ...(o.cacheSync ? { cacheFeed: o.cacheSync } : {}),
       ...(o.retention ? { retention: o.retention } : {}),
+      ...(o.redraw ? { redraw: o.redraw } : {}),
+      ...(o.dueHistory ? { dueHistory: o.dueHistory } : {}),
     }),
-    ...(o.retention ? [retentionJob(kinds.retention, { retention: o.retention })] : []),
+    ...(o.retention ? [retentionJob(kinds.retention, { retention: o.retention, reassignSweep: o.reassignSweep })] : []),
     ...(o.cacheSync ? [cacheSyncJob(kinds.cacheSync, { sync: o.cacheSync })] : []),
   ];
 }

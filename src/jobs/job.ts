@@ -1,4 +1,5 @@
 import type { Logger } from '../logging/logger.js';
+import type { TickSchedule } from './tick-schedule.js';
 
 export interface JobContext {
   /** Aborted when the scheduler stops or the lease is lost: stop at the next safe point. */
@@ -6,16 +7,21 @@ export interface JobContext {
   logger: Logger;
 }
 
-/** What a job is apart from its work: its name, a cron schedule (seconds field allowed) and how it runs. */
+/** What a job is apart from its work: its name, its ticks on the epoch (tick-schedule.ts) and how it runs. */
 export interface JobKind {
   name: string;
-  schedule: string;
+  schedule: TickSchedule;
   /** Also run once when the scheduler starts (e.g. to catch up a digest missed while the app was down). */
   runOnStart?: boolean;
   /** Work of this instance alone (e.g. its own memory): runs on every instance, without a lease. */
   local?: boolean;
   /** Runs of this kind at once per tick, instead of the scheduler's `concurrency` (work that mostly waits on Slack's pace). */
   concurrency?: number;
+  /**
+   * Found by what is due (workspace-scheduler.ts `findDue`): a tick runs only the workspaces whose run of
+   * this kind is due (job_due); a run may resolve to `{ nextDueAt }` (ms; null: nothing known to come).
+   */
+  byDue?: boolean;
 }
 
 /** A job as data: its kind and an idempotent, resumable run. */
@@ -23,19 +29,4 @@ export interface Job extends JobKind {
   run(ctx: JobContext): Promise<unknown>;
 }
 
-/** Every N seconds as a cron expression node-cron accepts (whole minutes past 59 s). */
-export function everySeconds(seconds: number): string {
-  if (seconds < 60) return `*/${Math.max(1, Math.round(seconds))} * * * * *`;
-  const minutes = Math.max(1, Math.round(seconds / 60));
-  return minutes === 1 ? '0 * * * * *' : `0 */${minutes} * * * *`;
-}
-
-/** As everySeconds, a moment later (1 s; 5 s past the minute for minutes): just after each run of the other. */
-export function everySecondsJustAfter(seconds: number): string {
-  if (seconds < 60) {
-    const n = Math.max(1, Math.round(seconds));
-    return n === 1 ? '* * * * * *' : `1-59/${n} * * * * *`;
-  }
-  const minutes = Math.max(1, Math.round(seconds / 60));
-  return minutes === 1 ? '5 * * * * *' : `5 */${minutes} * * * *`;
-}
+export { everySeconds, everySecondsJustAfter } from './tick-schedule.js';

@@ -1,7 +1,7 @@
 /**
  * Holding a store lease for the length of one piece of work: take it, renew it
  * at a third of its length, abort the work when it is lost or the scheduler
- * stops, and give it back. Used by the job scheduler and the per-workspace one.
+ * stops, and give it back. Used by the scheduler (workspace-scheduler.ts) and the trouble book.
  */
 import type { LogFields, Logger } from '../logging/logger.js';
 import type { Store } from '../store/index.js';
@@ -18,6 +18,14 @@ export interface LeaseHolding {
   fields: LogFields;
   /** Told once when the lease is taken (true) and once when it is let go or lost (false). */
   observe?: (held: boolean) => void;
+  /**
+   * Keep the lease after the work instead of giving it back: it is taken for this long (ms), so this holder's
+   * next run finds it its own and another holder's does not: the work (and the memory it needs) stays on one
+   * instance until that one stops (it gives its kept leases back) or dies (they run out).
+   */
+  keepMs?: number | undefined;
+  /** Already held (a lease kept since this holder's last run, and renewed since): run without taking it again. */
+  held?: boolean | undefined;
 }
 
 /** `held: false` when another holder has the lease, the scheduler is stopping, or (with `error`) the store could not be asked. */
@@ -30,9 +38,9 @@ export type Held<T> = { held: false; error?: unknown } | { held: true; value: T 
  */
 export async function withLease<T>(name: string, o: LeaseHolding, work: (signal: AbortSignal) => Promise<T>): Promise<Held<T>> {
   const { store, holder, leaseMs, logger } = o;
-  let leased: boolean;
+  let leased = o.held === true;
   try {
-    leased = await store.acquireLease(name, holder, leaseMs);
+    if (!leased) leased = await store.acquireLease(name, holder, o.keepMs ?? leaseMs);
   } catch (error) {
     return { held: false, error };
   }
@@ -63,7 +71,7 @@ export async function withLease<T>(name: string, o: LeaseHolding, work: (signal:
   };
   const renew = setInterval(
     () => {
-      store.renewLease(name, holder, leaseMs).then(
+      store.renewLease(name, holder, o.keepMs ?? leaseMs).then(
         (ok) => {
           if (ok) confirmedAt = Date.now();
           else lost('lost a job lease');
@@ -82,7 +90,7 @@ export async function withLease<T>(name: string, o: LeaseHolding, work: (signal:
   } finally {
     clearInterval(renew);
     o.stopping.removeEventListener('abort', onStop);
-    await store.releaseLease(name, holder).catch(() => undefined);
+    if (!o.keepMs || abort.signal.aborted) await store.releaseLease(name, holder).catch(() => undefined);
     reportLetGo();
   }
 }

@@ -9,5 +9,14 @@ import type { Job, JobKind } from './job.js';
  * start if it is still the same day for that person.
  */
 export function summaryTickJob(kind: JobKind, deps: { summaries: MorningSummaries; now: () => Date }): Job {
-  return { ...kind, run: () => deps.summaries.runDue(deps.now()) };
+  return {
+    ...kind,
+    run: async () => {
+      const now = deps.now();
+      const report = await deps.summaries.runDue(now);
+      // Found by what is due: none due or left to retry now, so none is due before the next one's time.
+      const quiet = report.due === 0 && !report.results['no-time-zone'] && !report.results.failed;
+      return quiet ? { ...report, nextDueAt: await deps.summaries.nextDueAt(now) } : report;
+    },
+  };
 }

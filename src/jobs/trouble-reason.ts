@@ -3,6 +3,7 @@
  * its message cut at 200 characters, with anything shaped like a credential
  * taken out. It is kept in the store and may be shown to a workspace's admins.
  */
+import { cut } from '../slack/cut.js';
 const MESSAGE_MAX = 200;
 
 const CREDENTIALS: RegExp[] = [
@@ -19,7 +20,7 @@ function scrub(text: string): string {
 }
 
 function cap(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+  return cut(text, max, { mrkdwn: false });
 }
 
 const simple = (v: unknown): v is string | number => (typeof v === 'string' && /^[\w.-]{1,40}$/.test(v)) || Number.isInteger(v);

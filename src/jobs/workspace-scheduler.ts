@@ -9,25 +9,23 @@
  * (trouble-book.ts).
  */
 import { setMaxListeners } from 'node:events';
-import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from '../logging/logger.js';
 import type { Store } from '../store/index.js';
 import { DEFAULT_BACKOFF } from './backoff.js';
 import { withLease, withStopSignal } from './leased-run.js';
 import type { JobsObserver } from './observer.js';
 import type { Job, JobKind } from './job.js';
+import { createTickDriver } from './tick-driver.js';
 import { createTroubleBook } from './trouble-book.js';
 import { troubleReason } from './trouble-reason.js';
 import { backedOffUntil, type WorkspaceTrouble } from './workspace-trouble.js';
-
-/** A kind of job: its name, node-cron schedule (seconds field allowed), start-up run, local or leased, runs at once. */
-export type WorkspaceJobKind = JobKind;
+import { nextDueOf } from './next-due.js';
 
 export interface WorkspaceSchedulerOptions {
   store: Store;
   holder: string;
   logger: Logger;
-  kinds: WorkspaceJobKind[];
+  kinds: JobKind[];
   /** The workspaces to run for now (connected ones), asked at every tick. */
   workspaces(): Promise<string[]>;
   /** That workspace's job of this kind; null when the workspace is gone or not ready (skip it). */
@@ -36,8 +34,10 @@ export interface WorkspaceSchedulerOptions {
   concurrency?: number;
   /** Lease length (default 60 s), renewed at a third of it while a run goes on. */
   leaseMs?: number;
-  /** The app's clock, for backoff bookkeeping (default Date.now). */
+  /** The app's clock, epoch ms (default Date.now): the ticks' timer and backoff bookkeeping. */
   now?: () => number;
+  /** The tick timer's longest sleep before it reads the clock again (default 1 s). */
+  tickMaxWaitMs?: number;
   /** After n failures in a row of a kind, that workspace's runs of it are skipped until min(base * 2^(n-1), max) has passed. */
   backoff?: { baseMs?: number; maxMs?: number };
   /** Told once per trouble episode (first failure after success), across instances; retried at the next failure until it succeeds. */
@@ -46,6 +46,28 @@ export interface WorkspaceSchedulerOptions {
   onRecovered?(teamId: string, trouble: { since: number; failures: number }): Promise<void>;
   /** Leases and runs, labelled by kind (never by workspace: labels stay bounded). */
   observer?: JobsObserver | undefined;
+  /**
+   * Kinds marked `byDue` run only where due: one query a tick over all workspaces (job-due.ts) leaves out
+   * those not due, so an idle workspace takes no lease and reads no cursor for them. Off: every kind runs
+   * for every workspace each tick.
+   */
+  findDue?: boolean;
+  /** The longest a `byDue` kind waits between runs of a workspace, whatever its run said (default 1 hour). */
+  dueAtMostMs?: number;
+  /**
+   * Keep each lease after a run instead of giving it back, so a workspace's runs of a kind stay on the instance
+   * that ran it last (its composed workspace is used there and let go elsewhere). Kept leases are renewed
+   * together (one statement at a third of a lease's length), given back at stop, and run out a lease's length
+   * after an instance dies. A run under a lease kept and renewed reads neither its slot nor, after a clean
+   * run, its job trouble: no other instance ran that kind there meanwhile.
+   */
+  keepLeases?: boolean;
+  /**
+   * The clock the store judges leases by, epoch ms: whether a kept lease was renewed recently enough to be
+   * surely still ours is measured on it (default `now`). A deployment passes the wall clock (the database's
+   * time); a test that moves the store's clock passes that one.
+   */
+  leaseClock?: () => number;
 }
 
 export type WorkspaceRunSkip = 'leased' | 'backoff' | 'not-ready';
@@ -76,7 +98,7 @@ export interface WorkspaceScheduler {
   runOnce(kind: string, teamId?: string, options?: { force?: boolean }): Promise<WorkspaceRunResult>;
   /**
    * Run one kind for every workspace now (as a tick does) and resolve when all finished.
-   * `slot` names the scheduled moment (cron ticks pass it): a workspace already run for
+   * `slot` names the scheduled moment (scheduled ticks pass it): a workspace already run for
    * that slot or a later one, by any instance, is skipped — so two instances ticking the
    * same moment run each workspace once between them.
    */
@@ -97,13 +119,50 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
   const leaseMs = o.leaseMs ?? 60_000;
   const concurrency = Math.max(1, Math.floor(o.concurrency ?? 8));
   const now = o.now ?? Date.now;
+  const leaseNow = o.leaseClock ?? now;
+  const byDue = (kind: JobKind) => o.findDue === true && kind.byDue === true;
+  const dueAtMostMs = o.dueAtMostMs ?? 60 * 60_000;
   const kinds = new Map(o.kinds.map((k) => [k.name, k]));
   const stopping = new AbortController();
   // Each run in flight listens for the stop: up to every kind's slots at once (Node warns past 10 listeners).
   setMaxListeners(o.kinds.reduce((n, k) => n + Math.max(1, Math.floor(k.concurrency ?? concurrency)), 0) + 10, stopping.signal);
   const running = new Map<string, Promise<WorkspaceRunResult>>();
+  /** Leases kept after their runs (keepLeases), with when each was last taken or renewed (leaseNow): renewed together, given back at stop. */
+  const kept = new Map<string, number>();
+  /** Renewed within half a lease's length: surely still ours (a run needs not take it again). */
+  const stillOurs = (name: string) => {
+    const at = kept.get(name);
+    return at !== undefined && leaseNow() - at < leaseMs / 2;
+  };
+  /** `kind:team` of kept leases whose last run here went well (no job trouble to read before the next). */
+  const clean = new Set<string>();
+  /** The slot each kept lease's last run here was for: a slot is run once here without reading its cursor. */
+  const keptSlot = new Map<string, number>();
+  // Kept leases are renewed together, one statement at a third of a lease's length, for as long as this
+  // instance lives: a dead instance's workspaces are taken over within a lease's length.
+  const keptMs = leaseMs;
+  const renewKept = async () => {
+    if (kept.size === 0) return;
+    try {
+      const at = leaseNow();
+      const still = await store.renewLeasesOf(holder, keptMs);
+      for (const name of kept.keys()) {
+        if (still.has(name)) kept.set(name, at);
+        else kept.delete(name);
+      }
+      for (const key of clean) if (!kept.has(key)) clean.delete(key);
+      for (const key of keptSlot.keys()) if (!kept.has(key)) keptSlot.delete(key);
+    } catch (err) {
+      // Not renewed: the next run of each takes its lease again (and finds it ours, or another's).
+      logger.warn('could not renew the kept job leases', { error: troubleReason(err) });
+      kept.clear();
+      clean.clear();
+    }
+  };
+  const renewing = o.keepLeases ? setInterval(() => void renewKept(), Math.max(1000, Math.floor(leaseMs / 3))) : undefined;
+  renewing?.unref();
   const dispatching = new Set<string>();
-  const tasks: ScheduledTask[] = [];
+  const ticks = createTickDriver({ now, logger, ...(o.tickMaxWaitMs ? { maxWaitMs: o.tickMaxWaitMs } : {}) });
   const book = createTroubleBook({
     store,
     holder,
@@ -124,36 +183,62 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
     if (!held && n === 0) observe.lease?.(kind, false);
   };
 
-  function kindOf(name: string): WorkspaceJobKind {
+  function kindOf(name: string): JobKind {
     const kind = kinds.get(name);
     if (!kind) throw new Error(`no job kind named ${name}`);
     return kind;
   }
 
-  /** The run itself, with the lease held (or for a local kind, without one). */
-  async function attempt(kind: WorkspaceJobKind, teamId: string, signal: AbortSignal, force: boolean, slot: number | undefined): Promise<WorkspaceRunResult> {
+  /**
+   * The run itself, with the lease held (or for a local kind, without one). `kept`: under a lease this instance
+   * kept since its last run of the kind there (keepLeases): no other instance ran it meanwhile, so neither the
+   * slot nor (after a clean run) the job trouble needs reading again.
+   */
+  async function attempt(
+    kind: JobKind,
+    teamId: string,
+    signal: AbortSignal,
+    force: boolean,
+    slot: number | undefined,
+    kept = false,
+  ): Promise<WorkspaceRunResult> {
     const log = { job: kind.name, teamId };
+    const key = `${kind.name}:${teamId}`;
+    // Work of this instance alone (its read cache) is for the workspaces it holds, which it knows without asking the
+    // store: one it does not hold is left before its job trouble is read (a question per workspace and tick).
+    const localJob = kind.local ? await o.jobFor(teamId, kind.name).catch(() => undefined) : undefined;
+    if (localJob === null) return { ran: false, skipped: 'not-ready' };
     let trouble: WorkspaceTrouble | null = null;
-    try {
-      trouble = await book.read(teamId);
-    } catch (err) {
-      logger.warn('could not read a workspace’s job trouble; running anyway', { ...log, error: troubleReason(err) });
+    if (!(kept && clean.has(key) && !force)) {
+      try {
+        trouble = await book.read(teamId);
+      } catch (err) {
+        logger.warn('could not read a workspace’s job trouble; running anyway', { ...log, error: troubleReason(err) });
+      }
     }
     const until = backedOffUntil(trouble, kind.name);
     if (!force && until !== null && now() < until) return { ran: false, skipped: 'backoff' };
-    if (slot !== undefined && !kind.local) {
+    if (slot !== undefined && kept) {
+      if ((keptSlot.get(key) ?? Number.NEGATIVE_INFINITY) >= slot) return { ran: false, skipped: 'leased' };
+      keptSlot.set(key, slot);
+    }
+    if (slot !== undefined && !kind.local && !kept) {
       // Claimed for this slot before running: the other instance, getting the lease after us, skips it.
       const last = Number((await store.getCursor(slotCursor(kind.name, teamId))) ?? Number.NaN);
       if (last >= slot) return { ran: false, skipped: 'leased' };
       await store.setCursor(slotCursor(kind.name, teamId), String(slot));
+      if (o.keepLeases) keptSlot.set(key, slot);
     }
     const started = Date.now();
     let result: unknown;
     let failure: unknown;
     let failed = false;
+    // Noted before the run: a change made while it runs (job_due's triggers) leaves the workspace due.
+    const dueRun = byDue(kind) ? `${holder}/${started}/${Math.random().toString(36).slice(2)}` : undefined;
     try {
-      const job = await o.jobFor(teamId, kind.name);
+      const job = localJob ?? (await o.jobFor(teamId, kind.name));
       if (!job) return { ran: false, skipped: 'not-ready' };
+      if (dueRun) await store.beginDueRun(teamId, kind.name, dueRun);
       result = await job.run({ signal, logger: logger.child(log) });
       if (isErrorResult(result)) [failed, failure] = [true, result.error];
     } catch (err) {
@@ -168,6 +253,7 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
       return ran;
     }
     if (failed) {
+      clean.delete(key);
       const state = await book.failed(teamId, kind.name, reason);
       logger.warn('workspace job failed; backed off', {
         ...log,
@@ -176,17 +262,38 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
       });
     } else {
       logger.debug('workspace job finished', { ...log, ms: Date.now() - started });
+      if (dueRun) await store.endDueRun(teamId, kind.name, dueRun, nextDueOf(result, now(), dueAtMostMs));
       if (backedOffUntil(trouble, kind.name) !== null) await book.succeeded(teamId, kind.name);
+      // Ran well, not backed off: while this instance keeps the lease, only it writes this kind's trouble here.
+      if (o.keepLeases && !kind.local) clean.add(key);
     }
     return ran;
   }
 
-  async function leased(kind: WorkspaceJobKind, teamId: string, force: boolean, slot: number | undefined): Promise<WorkspaceRunResult> {
+  async function leased(kind: JobKind, teamId: string, force: boolean, slot: number | undefined): Promise<WorkspaceRunResult> {
     if (kind.local) return withStopSignal(stopping.signal, (signal) => attempt(kind, teamId, signal, force, slot));
     const name = `${kind.name}:${teamId}`;
-    const holding = { store, holder, logger, leaseMs, stopping: stopping.signal, fields: { job: kind.name, teamId }, observe: countLease(kind.name) };
+    const keepMs = o.keepLeases ? keptMs : undefined;
+    const startedAt = leaseNow();
+    const held = stillOurs(name);
+    const holding = {
+      store,
+      holder,
+      logger,
+      leaseMs,
+      keepMs,
+      held,
+      stopping: stopping.signal,
+      fields: { job: kind.name, teamId },
+      observe: countLease(kind.name),
+    };
     try {
-      const got = await withLease(name, holding, (signal) => attempt(kind, teamId, signal, force, slot));
+      const got = await withLease(name, holding, (signal) => attempt(kind, teamId, signal, force, slot, held));
+      if (got.held && keepMs && !held) kept.set(name, startedAt);
+      if (!got.held) {
+        kept.delete(name);
+        clean.delete(`${kind.name}:${teamId}`);
+      }
       if (got.held) return got.value;
       if (got.error !== undefined) logger.warn('could not take a job lease; skipping this run', { job: kind.name, teamId, error: troubleReason(got.error) });
     } catch (err) {
@@ -197,7 +304,7 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
   }
 
   /** One run of a kind for a workspace, never two at once within this instance. */
-  function guarded(kind: WorkspaceJobKind, teamId: string, force: boolean, slot?: number): Promise<WorkspaceRunResult> {
+  function guarded(kind: JobKind, teamId: string, force: boolean, slot?: number): Promise<WorkspaceRunResult> {
     const key = `${kind.name}:${teamId}`;
     if (stopping.signal.aborted) return Promise.resolve({ ran: false });
     if (running.has(key)) return Promise.resolve({ ran: false, skipped: 'leased' });
@@ -213,6 +320,20 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
     let teams: string[];
     try {
       teams = [...new Set(await o.workspaces())];
+      if (byDue(kind) && teams.length) {
+        // One query over all workspaces: those not due are left out before any lease or cursor is touched.
+        const waiting = await store.notDue(kind.name, now()).catch((err: unknown) => {
+          logger.warn('could not read which workspaces are due; running every one', { job: kind.name, error: troubleReason(err) });
+          return new Set<string>();
+        });
+        teams = teams.filter((t) => !waiting.has(t));
+      }
+      if (o.keepLeases && !kind.local && teams.length) {
+        // The workspaces another instance keeps the lease of are its own: one query, not a refused lease each.
+        const prefix = `${kind.name}:`;
+        const theirs = await store.leasesHeldElsewhere(prefix, holder).catch(() => new Set<string>());
+        teams = teams.filter((t) => !theirs.has(prefix + t));
+      }
     } catch (err) {
       logger.warn('could not list the workspaces; skipping this tick', { job: kind.name, error: troubleReason(err) });
       return report;
@@ -246,7 +367,7 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
   }
 
   /** A scheduled tick: skipped while the previous one of its kind is still handing out workspaces. */
-  function scheduledTick(kind: WorkspaceJobKind, slot?: number): void {
+  function scheduledTick(kind: JobKind, slot?: number): void {
     if (dispatching.has(kind.name)) {
       logger.debug('previous tick still busy; skipping this one', { job: kind.name });
       return;
@@ -259,13 +380,9 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
 
   return {
     start() {
-      for (const kind of kinds.values()) {
-        // No noOverlap: a tick with a hung workspace must not hold up the next tick's other workspaces.
-        const task = cron.createTask(kind.schedule, (ctx) => scheduledTick(kind, ctx.date.getTime()), { name: kind.name });
-        void task.start();
-        tasks.push(task);
-        if (kind.runOnStart) scheduledTick(kind);
-      }
+      // No overlap guard across ticks: a tick with a hung workspace must not hold up the next tick's other workspaces.
+      ticks.start([...kinds.values()].map((kind) => ({ name: kind.name, schedule: kind.schedule, run: (slot: number) => scheduledTick(kind, slot) })));
+      for (const kind of kinds.values()) if (kind.runOnStart) scheduledTick(kind);
     },
     async runOnce(kindName, named, options = {}) {
       const kind = kindOf(kindName);
@@ -277,10 +394,13 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
     },
     tick,
     async stop() {
-      for (const task of tasks) await task.destroy();
-      tasks.length = 0;
+      ticks.stop();
+      if (renewing) clearInterval(renewing);
       stopping.abort();
       await Promise.allSettled([...running.values()]);
+      // Kept leases given back: the other instances take these workspaces at their next tick.
+      await Promise.allSettled([...kept.keys()].map((name) => store.releaseLease(name, holder)));
+      kept.clear();
     },
   };
 }

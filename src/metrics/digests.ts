@@ -31,5 +31,6 @@ export function digestMetrics(registry: Registry): (digests: Digests) => Digests
   return (digests) => ({
     runDue: timed((now: Date) => digests.runDue(now)),
     postNow: timed((sub: Parameters<Digests['postNow']>[0], now: Date) => digests.postNow(sub, now)),
+    nextDueAt: (now: Date) => digests.nextDueAt(now),
   });
 }

@@ -22,6 +22,8 @@ export const ACTION_ATTRIBUTES = [
   'location',
   // Set by the care system on the actions it generates (and completes itself): who completed it, when not Slack.
   'tag',
+  // Action tags: the safeguarding tier reads them (safeguarding.ts).
+  'user_tags',
 ] as const;
 
 /** What the views need to know about an action, already resolved for display. */
@@ -75,6 +77,8 @@ export interface ActionFormValue {
   notify: string[];
   reminders: ReminderValue[];
   subject: { type: 'care_enquiry' | 'service_user'; id: string } | null;
+  /** Create only (More options): the app marks it as needing two staff (answer-policy.ts). */
+  twoStaff?: boolean;
 }
 
 /** The form fields a refusal can belong to (the Slack form maps them onto its inputs). */
@@ -93,6 +97,29 @@ export interface RenderContext {
    * task text is hidden the post offers View instead of Complete.
    */
   shared?: boolean;
+  /** The answers to the action's urgent episode ("I'm on it", "I can't", "Join"): shown on its alert and escalation posts. */
+  answers?: AnswersShown | undefined;
+}
+
+/** One answer as a post shows it: who, what, when; for "I can't" the reason's code only (never the note). */
+export interface AnswerLine {
+  answer: 'on-it' | 'cant' | 'join';
+  /** The Slack user who answered. */
+  by: string;
+  /** "I'm on it" for someone else: who is doing it. */
+  doer?: string | undefined;
+  at: Date;
+  /** "I can't": the reason code (answer-policy.ts CANT_REASONS). */
+  reason?: string | undefined;
+}
+
+/** The answers to an urgent episode as its posts show them. */
+export interface AnswersShown {
+  lines: AnswerLine[];
+  /** The people on it (Slack user ids; `care:<id>` for an assignee not linked), the taker first. */
+  staff: string[];
+  /** How many staff it needs (1, or 2 for a two-person action). */
+  needed: number;
 }
 
 export const isOverdue = (a: ActionView, now: Date) => !a.completed && a.due !== null && a.due.getTime() < now.getTime();

@@ -3,6 +3,7 @@ import type { Logger } from '../logging/logger.js';
 import type { WorkspaceStore } from '../store/index.js';
 import { apiDateRange, dueWindow, inWindow, type DueWindowName } from '../time/due-windows.js';
 import { parseApiDateTime } from '../time/slack-date.js';
+import { movesEarlier } from '../time/snooze.js';
 import { ACTION_ATTRIBUTES, bucketByDue, byUrgencyThenDue, type ActionFormValue, type ActionRef, type ActionView, type DueBuckets } from './action-model.js';
 import { toActionViews } from './action-views.js';
 import { UserFacingError } from './errors.js';
@@ -10,11 +11,13 @@ import type { ListWhere } from './list-where.js';
 import { sameActionAssignedTo, sameActionDueAt } from './keep-action.js';
 import { withCareWebLinks } from './care-web-link.js';
 import type { ActionChange } from './change-notices.js';
+import { editedFields } from './change-kinds.js';
 import { completingCursor } from './creator-notices.js';
 import type { Actor, IdentityService } from './identity.js';
 import type { ActionCache } from './read-cache/action-cache.js';
 import { createOpenActions } from './read-cache/open-actions.js';
-import { type UndoOutcome, type UndoRequest, undoChange } from './undo-change.js';
+import { claimTake } from './take-claim.js';
+import { type EditRestore, type UndoOutcome, type UndoRequest, undoChange } from './undo-change.js';
 
 /** A change made through Slack: who made it, and the action as it was before (null: it is new). */
 export interface WriteChange {
@@ -31,33 +34,52 @@ export interface ActionsService {
   due(actor: Actor, careUserId: string, window: DueWindowName, now: Date, tz: string, where?: ListWhere): Promise<ActionView[]>;
   find(actor: Actor, words: string): Promise<ActionView[]>;
   create(actor: Actor, form: ActionFormValue): Promise<Action>;
-  update(actor: Actor, id: string, form: ActionFormValue): Promise<Action>;
+  /**
+   * Save the edit form. `before`: the action as it was just before. Whoever it was taken away from is
+   * told, and the assignee it kept is told what changed, when someone else edited it (a new assignee
+   * is told by the assignment DMs).
+   */
+  update(actor: Actor, id: string, form: ActionFormValue): Promise<{ action: Action; before: Action }>;
+  /** The Undo of an Edit: the fields it changed put back (`previous`), all else as it is now; told as an edit is. */
+  restoreEdit(actor: Actor, id: string, previous: EditRestore): Promise<{ action: Action; changed: boolean }>;
   /** `undo`: the Undo of a Reopen (the audit row says so, for the action's history). */
   complete(actor: Actor, id: string, options?: { undo?: boolean }): Promise<{ action: Action; changed: boolean }>;
   /** `undo`: the Undo of a Complete (the audit row says so, for the action's history). */
   reopen(actor: Actor, id: string, options?: { undo?: boolean }): Promise<{ action: Action; changed: boolean }>;
   /**
    * Take it: assign the action to the clicker's own care user (linked people
-   * only), nothing else changed. Unchanged when it is already theirs; refused
-   * when it is complete. `previousAssignee`: the care user it was taken from.
+   * only), nothing else changed. Unchanged when it is already theirs or
+   * complete (its posts are then drawn as it is now). `previousAssignee`: the care user it was taken from.
    * With `onlyIfUnassigned` (the person was shown it as nobody's), an action
    * someone else has meanwhile is left as it is (`changed: false`).
+   * Claimed once (take-claim.ts): of many presses on one version of the action only one writes; the others
+   * are `changed: false` with `takenBy`, the Slack user whose press won (null: not known), and announce nothing.
    */
-  takeIt(actor: Actor, id: string, options?: { onlyIfUnassigned?: boolean }): Promise<{ action: Action; changed: boolean; previousAssignee: string | null }>;
+  takeIt(
+    actor: Actor,
+    id: string,
+    options?: { onlyIfUnassigned?: boolean },
+  ): Promise<{ action: Action; changed: boolean; previousAssignee: string | null; takenBy?: string | null }>;
+  /**
+   * Hand back (follow-up.ts): the action unassigned in the care system, nothing else changed, when `from` still
+   * has it (care user Id); unchanged when it is complete or someone else has it now.
+   */
+  handBack(actor: Actor, id: string, from: string): Promise<{ action: Action; changed: boolean }>;
   /**
    * A new due time and nothing else changed (see keep-action.ts); `due` may be
    * worked out from the current one. A completed action is left as it is.
-   * `previousDue`: the due time before (the care API's text). The assignee is
-   * told when someone else snoozed it (`undo`: the due time put back by an Undo).
+   * `previousDue`: the due time before (the care API's text); `earlier`: the new one
+   * brought it forward (said "moved earlier", not "snoozed"). The assignee is told
+   * when someone else snoozed it (`undo`: the due time put back by an Undo).
    */
   snooze(
     actor: Actor,
     id: string,
     due: Date | ((current: Date | null) => Date),
     options?: { undo?: boolean },
-  ): Promise<{ action: Action; changed: boolean; previousDue: string | null }>;
+  ): Promise<{ action: Action; changed: boolean; previousDue: string | null; earlier: boolean }>;
   /**
-   * Undo of a Complete, Reopen or Snooze made on a channel post: once only (spent
+   * Undo of a Complete, Reopen, Snooze or Edit made on a channel post: once only (spent
    * when used), and only while the action is as that change left it (undo-change.ts).
    */
   undo(actor: Actor, request: UndoRequest): Promise<UndoOutcome>;
@@ -111,6 +133,17 @@ export function createActionsService(deps: {
 }): ActionsService {
   const { care, store, identity, logger, reads } = deps;
   const open = createOpenActions(reads, logger);
+
+  /** After an edit through Slack: the one it was taken away from, or the assignee it kept, is told (never the editor). */
+  function announceEdit(actor: Actor, before: Action, after: Action): void {
+    const from = before.assigned_to ?? null;
+    if (from !== (after.assigned_to ?? null)) {
+      if (from) deps.announceChange?.(after, { kind: 'unassign', by: actor, assignee: from });
+      return;
+    }
+    const fields = editedFields(before, after);
+    if (fields.length) deps.announceChange?.(after, { kind: 'edit', by: actor, assignee: from, fields });
+  }
 
   async function audit(actor: Actor, verb: string, actionId: string, details: Record<string, unknown> = {}) {
     await store.appendAudit({ teamId: actor.teamId, userId: actor.userId, verb, actionId, details });
@@ -226,7 +259,29 @@ export function createActionsService(deps: {
       const updated = (await care.actions.update(id, input({ ...form, subject: null }, form.assigneeCareUserId, current))) ?? (await care.actions.retrieve(id));
       await audit(actor, 'action.update', id, editDetails(current, updated));
       deps.announceWrite(updated, { by: actor, before: current });
-      return updated;
+      announceEdit(actor, current, updated);
+      return { action: updated, before: current };
+    },
+
+    async restoreEdit(actor, id, previous) {
+      await identity.requireLink(actor);
+      const current = await care.actions.retrieve(id);
+      const due = parseApiDateTime('due' in previous ? previous.due : current.due);
+      if (!due)
+        throw new UserFacingError(
+          'It had no due time before the edit, and the care system needs one: use Edit on its card to set the time you want.',
+          'invalid',
+        );
+      const update = {
+        ...sameActionDueAt(current, due),
+        ...('assignee' in previous ? { assigned_to: previous.assignee ?? null } : {}),
+        ...('urgent' in previous ? { urgent: Boolean(previous.urgent) } : {}),
+      };
+      const restored = (await care.actions.update(id, update)) ?? (await care.actions.retrieve(id));
+      await audit(actor, 'action.update', id, { ...editDetails(current, restored), undo: true });
+      deps.announceWrite(restored, { by: actor, before: current });
+      announceEdit(actor, current, restored);
+      return { action: restored, changed: true };
     },
 
     async complete(actor, id, options = {}) {
@@ -266,29 +321,56 @@ export function createActionsService(deps: {
       const current = await care.actions.retrieve(id);
       const label = current.action_no ? `#${current.action_no}` : 'This action';
       const previousAssignee = current.assigned_to ?? null;
-      if (current.completed) throw new UserFacingError(`${label} is already complete, so there is nothing to take.`, 'invalid');
+      if (current.completed) {
+        // Completed elsewhere: nothing to take, but every post about it is drawn as it is now (the one clicked by its listener).
+        deps.announceWrite(current, { by: actor, before: current });
+        return { action: current, changed: false, previousAssignee };
+      }
       if (previousAssignee === link.careUserId) return { action: current, changed: false, previousAssignee };
       if (previousAssignee && options.onlyIfUnassigned) return { action: current, changed: false, previousAssignee };
       const update = sameActionAssignedTo(current, link.careUserId);
       if (!update) throw new UserFacingError(`${label} has no due time, so it cannot be taken here: open it with \`/care show\` and use Edit.`, 'invalid');
-      const taken = (await care.actions.update(id, update)) ?? (await care.actions.retrieve(id));
-      await audit(actor, 'action.assign', id, { from: previousAssignee, to: link.careUserId, via: 'take-it' });
+      // One press of this version writes; the rest are told who took it (their copy is the one it was taken from).
+      const claim = await claimTake(store, actor.teamId, actor.userId, current);
+      if (!claim.won) return { action: current, changed: false, previousAssignee, takenBy: claim.by };
+      let taken: Action;
+      try {
+        taken = (await care.actions.update(id, update)) ?? (await care.actions.retrieve(id));
+        await audit(actor, 'action.assign', id, { from: previousAssignee, to: link.careUserId, via: 'take-it' });
+      } catch (err) {
+        await claim.failed(err).catch((e) => logger.warn('could not give back a Take it claim', { actionId: id, error: e }));
+        throw err;
+      }
+      await claim.done().catch((e) => logger.warn('could not record a Take it as done', { actionId: id, error: e }));
       deps.announceWrite(taken, { by: actor, before: current });
       deps.announceChange?.(taken, { kind: 'take', by: actor, assignee: previousAssignee });
       return { action: taken, changed: true, previousAssignee };
+    },
+
+    async handBack(actor, id, from) {
+      await identity.requireLink(actor);
+      const current = await care.actions.retrieve(id);
+      if (current.completed || current.assigned_to !== from) return { action: current, changed: false };
+      const update = sameActionAssignedTo(current, null);
+      if (!update) throw new UserFacingError('It has no due time, so it cannot be handed back here: open it with `/care show` and use Edit.', 'invalid');
+      const handed = (await care.actions.update(id, update)) ?? (await care.actions.retrieve(id));
+      await audit(actor, 'action.assign', id, { from, to: null, via: 'hand-back' });
+      deps.announceWrite(handed, { by: actor, before: current });
+      return { action: handed, changed: true };
     },
 
     async snooze(actor, id, due, options = {}) {
       await identity.requireLink(actor);
       const current = await care.actions.retrieve(id);
       const previousDue = current.due ?? null;
-      if (current.completed) return { action: current, changed: false, previousDue };
+      if (current.completed) return { action: current, changed: false, previousDue, earlier: false };
       const to = typeof due === 'function' ? due(parseApiDateTime(current.due)) : due;
       const snoozed = (await care.actions.update(id, sameActionDueAt(current, to))) ?? (await care.actions.retrieve(id));
       await audit(actor, 'action.snooze', id, { from: previousDue, to: snoozed.due ?? null, ...(options.undo ? { undo: true } : {}) });
+      const earlier = !options.undo && movesEarlier(parseApiDateTime(previousDue), parseApiDateTime(snoozed.due));
       deps.announceWrite(snoozed, { by: actor, before: current });
-      deps.announceChange?.(snoozed, { kind: options.undo ? 'unsnooze' : 'snooze', by: actor, assignee: snoozed.assigned_to ?? null });
-      return { action: snoozed, changed: true, previousDue };
+      deps.announceChange?.(snoozed, { kind: options.undo ? 'unsnooze' : earlier ? 'earlier' : 'snooze', by: actor, assignee: snoozed.assigned_to ?? null });
+      return { action: snoozed, changed: true, previousDue, earlier };
     },
 
     undo: (actor, request) =>
@@ -301,6 +383,7 @@ export function createActionsService(deps: {
             complete: (a, id) => service.complete(a, id, { undo: true }),
             reopen: (a, id) => service.reopen(a, id, { undo: true }),
             unsnooze: (a, id, due) => service.snooze(a, id, due, { undo: true }),
+            unedit: (a, id, previous) => service.restoreEdit(a, id, previous),
           },
         },
         actor,

@@ -14,7 +14,8 @@
  *   are not checked (the operator chose them: a sandbox on 127.0.0.1, a care
  *   API on the private network).
  *
- * The sentences say what is allowed, never what answered.
+ * The sentences say what is allowed in general words, never the operator's list
+ * (`listedHosts` spells it for the operator's own log) and never what answered.
  */
 import { isIP } from 'node:net';
 import { type AddressRule, isPublicAddress } from '../care/index.js';
@@ -32,8 +33,10 @@ export interface CareHostPolicy {
   problemWith(url: URL): string | undefined;
   /** The address rule for a client of this base URL: none for a listed host, public addresses otherwise (none at all when CARE_API_HOSTS lists others). */
   addressRuleFor(baseUrl: string): AddressRule | undefined;
-  /** What is allowed, for the admin. */
+  /** What is allowed, for the admin, in general words (never the list). */
   readonly allowed: string;
+  /** CARE_API_HOSTS as `host[:port], …`, for the operator's log at debug only; undefined when unset. */
+  readonly listedHosts: string | undefined;
 }
 
 const EXAMPLE = 'api.carehq.co.uk,127.0.0.1:4010';
@@ -79,9 +82,10 @@ export function careHostPolicy(listed?: readonly CareHost[]): CareHostPolicy {
     const port = url.port === '' ? defaultPort(url.protocol) : Number(url.port);
     return (listed ?? []).some((h) => h.host === hostOf(url) && (h.port ?? defaultPort(url.protocol)) === port);
   };
+  // In general words: never the operator's list (CARE_API_HOSTS), which tells whoever types an address what is inside.
   const allowed = listed
-    ? `This app’s operator allows only these care API hosts (https://, or plain http:// to them): ${listed.map(spell).join(', ')}.`
-    : 'The care API must be at a public https:// address, given by its host name (e.g. https://api.carehq.co.uk/v1).';
+    ? 'This deployment connects only to the care API addresses (https://) that whoever runs it has allowed. If your care system is at another address, ask whoever runs this deployment to allow it.'
+    : 'The care API must be at a public https:// address, given by its host name (e.g. https://api.carehq.co.uk/v1). If your care system is on a private address, ask whoever runs this deployment.';
 
   function problemWith(url: URL): string | undefined {
     if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'The address should start with https://.';
@@ -97,6 +101,7 @@ export function careHostPolicy(listed?: readonly CareHost[]): CareHostPolicy {
   return {
     listed,
     allowed,
+    listedHosts: listed?.map(spell).join(', '),
     problemWith,
     addressRuleFor(baseUrl) {
       let url: URL;

@@ -1,4 +1,5 @@
 import type { Action } from '../care/index.js';
+import type { ChangeKind, ChangeSaid, EditedField } from './change-kinds.js';
 import type { Delivery, DeliveryKey } from '../store/index.js';
 import { readActionsByIds, toActionViews } from './action-views.js';
 import { unfinishedDeliveries, type DeliveryResult } from './delivery.js';
@@ -6,18 +7,16 @@ import { createDmChannels } from './dm-channels.js';
 import type { Actor } from './identity.js';
 import type { DmNoticeDeps } from './dm-notice-deps.js';
 
-/**
- * What someone did to an action through Slack that its assignee is told of when it was not them:
- * completed, reopened, took it, snoozed it (a new due time), or undid their snooze (the due time put back).
- */
-export type ChangeKind = 'complete' | 'reopen' | 'take' | 'snooze' | 'unsnooze';
+export type { ChangeKind } from './change-kinds.js';
 
 export interface ActionChange {
   kind: ChangeKind;
   /** Who did it (a Slack user). */
   by: Actor;
-  /** The care user whose action it is: the assignee (for Take it, the one it was taken from); null: nobody's. */
+  /** The care user whose action it is: the assignee (for Take it and `unassign`, the one it was taken from); null: nobody's. */
   assignee: string | null;
+  /** `edit`: what it changed. */
+  fields?: EditedField[] | undefined;
 }
 
 /** The ledger kind of these DMs. */
@@ -26,7 +25,7 @@ export const CHANGE_DELIVERY_KIND = 'change';
 export interface ChangeNotices {
   /**
    * DM the assignee's linked Slack users when someone else completed, reopened,
-   * took or snoozed their action: once per change (the delivery ledger). Nothing when the
+   * took, snoozed or edited their action (or took it away from them): once per change (the delivery ledger). Nothing when the
    * assignee did it, the action is nobody's, or the assignee is not linked.
    */
   tell(action: Action, change: ActionChange): Promise<DeliveryResult[]>;
@@ -35,18 +34,22 @@ export interface ChangeNotices {
 }
 
 /**
- * The ledger occurrence of one change: what, when (the completion time, else the
- * action's `modified`), and who did it, so a retry can render the same DM. Two
- * clicks that made the same change at the same second are one change.
+ * The ledger occurrence of one change: what (an edit with what it changed,
+ * `edit+due+urgent`), when (the completion time, else the action's `modified`),
+ * and who did it, so a retry can render the same DM. Two clicks that made the
+ * same change at the same second are one change.
  */
-export function changeOccurrence(action: Action, change: Pick<ActionChange, 'kind' | 'by'>, fallbackNow: string): string {
+export function changeOccurrence(action: Action, change: Pick<ActionChange, 'kind' | 'by' | 'fields'>, fallbackNow: string): string {
   const at = (change.kind === 'complete' ? action.completed : action.modified) ?? fallbackNow;
-  return `${change.kind}|${at}|${change.by.userId}`;
+  const what = change.kind === 'edit' ? [change.kind, ...(change.fields ?? [])].join('+') : change.kind;
+  return `${what}|${at}|${change.by.userId}`;
 }
 
-export function parseChangeOccurrence(occurrence: string): { kind: ChangeKind; by: string } | null {
-  const m = /^(complete|reopen|take|snooze|unsnooze)\|.+\|([UW][A-Z0-9]+)$/.exec(occurrence);
-  return m ? { kind: m[1] as ChangeKind, by: m[2]! } : null;
+export function parseChangeOccurrence(occurrence: string): ChangeSaid | null {
+  const m = /^(complete|reopen|take|snooze|earlier|unsnooze|unassign|edit)((?:\+(?:due|urgent|task))*)\|.+\|([UW][A-Z0-9]+)$/.exec(occurrence);
+  if (!m) return null;
+  const fields = m[2] ? (m[2].slice(1).split('+') as EditedField[]) : [];
+  return { kind: m[1] as ChangeKind, by: m[3]!, ...(m[1] === 'edit' ? { fields } : {}) };
 }
 
 const recipientOf = (teamId: string, slackUserId: string) => `user:${teamId}/${slackUserId}`;
@@ -59,13 +62,7 @@ function parseRecipient(recipient: string): { teamId: string; slackUserId: strin
 export function createChangeNotices(deps: DmNoticeDeps<'changeNotice'>): ChangeNotices {
   const dmChannel = createDmChannels(deps.slack);
 
-  async function send(
-    action: Action,
-    teamId: string,
-    key: DeliveryKey,
-    slackUserId: string,
-    change: { kind: ChangeKind; by: string },
-  ): Promise<DeliveryResult> {
+  async function send(action: Action, teamId: string, key: DeliveryKey, slackUserId: string, change: ChangeSaid): Promise<DeliveryResult> {
     const [view] = await toActionViews([action], teamId, deps.identity, deps.store);
     const tz = await deps.profiles.tz(slackUserId);
     const message = deps.render.changeNotice(view!, { now: deps.now(), timezone: tz, showTask: true }, change);
@@ -83,7 +80,7 @@ export function createChangeNotices(deps: DmNoticeDeps<'changeNotice'>): ChangeN
       const results: DeliveryResult[] = [];
       for (const p of people) {
         const key = { kind: CHANGE_DELIVERY_KIND, actionId: action._id, occurrence, recipient: recipientOf(teamId, p.slackUserId) };
-        results.push(await send(action, teamId, key, p.slackUserId, { kind: change.kind, by: change.by.userId }));
+        results.push(await send(action, teamId, key, p.slackUserId, { kind: change.kind, by: change.by.userId, fields: change.fields }));
       }
       return results;
     },

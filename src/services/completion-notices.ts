@@ -9,7 +9,11 @@ import { describeSlackError, isPermanentSlackError, unfinishedDeliveries, type D
 import type { IdentityService } from './identity.js';
 import type { MessageRenderers } from './renderers.js';
 import type { SlackProfiles } from './slack-profiles.js';
+import { isSafeguarding, safeguardingOf } from './safeguarding.js';
 import { createDmChannels } from './dm-channels.js';
+import { completionFacts } from './completion-audience.js';
+import { completionNoticeFor } from './completion-roles.js';
+import { completingInSlack } from './creator-notices.js';
 
 export interface NoticeReport {
   recipients: number;
@@ -18,6 +22,8 @@ export interface NoticeReport {
   results: Partial<Record<DeliveryResult, number>>;
   /** email_to addresses with no Slack user (counted, never logged at info level). */
   unmatchedEmails: number;
+  /** Nothing done yet: a completion through Slack is under way (its own path tells them); the poll reads it again. */
+  waiting?: boolean;
 }
 
 export interface DeliverOptions {
@@ -188,6 +194,16 @@ export function createCompletionNotices(deps: {
       }
       report.unmatchedEmails = [...addresses.values()].filter((a) => 'none' in a).length;
 
+      // One notice per person per completion (completion-roles.ts): nothing to whoever completed it, and a
+      // creator or an assignee told by their own notice is not also told as a group member.
+      const facts = await completionFacts(deps.store, teamId, action);
+      if (!facts.completer && !options.occurrence && !options.madeInSlack) {
+        // A completion through Slack under way (its audit row not yet written): its own fast path tells the groups.
+        if (await completingInSlack(deps.store, action._id, deps.now())) return { ...report, waiting: true };
+      }
+      const toldElsewhere = new Set([...people.keys()].filter((p) => completionNoticeFor(p, facts, { group: true }) !== 'group'));
+      for (const p of toldElsewhere) people.delete(p);
+
       const [view] = await toActionViews([action], teamId, deps.identity, deps.store);
       // Each person's DM is its own delivery: they go out side by side (Slack limits posts per conversation).
       await Promise.all(
@@ -201,7 +217,9 @@ export function createCompletionNotices(deps: {
         }),
       );
 
-      for (const route of await deps.store.routesForGroups(groupIds)) {
+      // A safeguarding action's completion is never routed to a channel (safeguarding.ts): its groups' members have their DMs.
+      const routes = isSafeguarding(action, await safeguardingOf(deps.store)) ? [] : await deps.store.routesForGroups(groupIds);
+      for (const route of routes) {
         report.recipients++;
         const recipient = `channel:${route.teamId}/${route.channelId}`;
         const showTask = await deps.channels.showTasksIn(route.teamId, route.channelId);
@@ -220,6 +238,10 @@ export function createCompletionNotices(deps: {
         }
         const row = await deps.store.getDelivery(keyFor(recipient));
         if (!row || row.state === 'sent') continue;
+        if ('slackUserId' in found && toldElsewhere.has(found.slackUserId)) {
+          count(recipient, await deps.deliverer.record(keyFor(recipient), { failed: 'told by another notice, or completed it', retryable: false }));
+          continue;
+        }
         const dm = 'slackUserId' in found ? await deps.store.getDelivery(keyFor(`user:${teamId}/${found.slackUserId}`)) : null;
         const outcome =
           dm?.state === 'sent' && dm.slackChannel && dm.slackTs

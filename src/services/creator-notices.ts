@@ -2,6 +2,7 @@ import type { Action } from '../care/index.js';
 import type { DeliveryKey, WorkspaceStore } from '../store/index.js';
 import { completersOf, readActionsByIds, toActionViews } from './action-views.js';
 import { unfinishedDeliveries, type DeliveryResult } from './delivery.js';
+import { completionNoticeFor } from './completion-roles.js';
 import { createDmChannels } from './dm-channels.js';
 import type { DmNoticeDeps } from './dm-notice-deps.js';
 
@@ -11,6 +12,12 @@ export const CREATOR_DELIVERY_KIND = 'creator';
 /** The audit verb written when an action is created through Slack (services/actions.ts): who created it. */
 export const CREATE_VERB = 'action.create';
 
+export interface CreatorReport {
+  results: DeliveryResult[];
+  /** Nothing done yet: a completion through Slack is under way (it tells them itself); the poll reads it again. */
+  waiting?: boolean;
+}
+
 export interface CreatorNotices {
   /**
    * The action was seen completed (through Slack, by the poll, or a retry): DM
@@ -19,7 +26,7 @@ export interface CreatorNotices {
    * its assignee (someone else completed it through Slack: the change DM). Nothing
    * for an action not created through Slack.
    */
-  deliver(action: Action, options?: { retry?: boolean }): Promise<DeliveryResult[]>;
+  deliver(action: Action, options?: { retry?: boolean }): Promise<CreatorReport>;
   /** Try again the DMs that failed for a passing reason or were left pending by a crashed run. */
   retryUnfinished(): Promise<number>;
 }
@@ -34,6 +41,13 @@ export const completingCursor = (actionId: string) => `completing:${actionId}`;
 
 /** How long a completion under way is waited for by the poll. */
 const COMPLETING_MS = 60_000;
+
+/** Whether a completion of the action through Slack began within COMPLETING_MS (its audit row not yet written). */
+export async function completingInSlack(store: Pick<WorkspaceStore, 'getCursor'>, actionId: string, now: Date): Promise<boolean> {
+  const started = Number((await store.getCursor(completingCursor(actionId))) ?? '');
+  const age = now.getTime() - started;
+  return Number.isFinite(started) && started > 0 && age >= 0 && age < COMPLETING_MS;
+}
 
 /** Completions remembered as worked, per workspace and instance (the poll's overlap holds far fewer). */
 const WORKED_KEPT = 500;
@@ -62,28 +76,32 @@ export function createCreatorNotices(
 
   const notices: CreatorNotices = {
     async deliver(action, options = {}) {
-      if (!action.completed) return [];
+      if (!action.completed) return { results: [] };
       const workedKey = `${action._id}|${action.completed}`;
-      if (!options.retry && worked.has(workedKey)) return [];
+      if (!options.retry && worked.has(workedKey)) return { results: [] };
       const teamId = await deps.teamId();
       const creator = await creatorOf(deps.store, teamId, action._id);
-      const done = () => {
+      const done = (): CreatorReport => {
         remember(workedKey);
-        return [];
+        return { results: [] };
       };
       if (!creator) return done();
       // Who completed it through Slack (matched by the completion time); nobody: in the care system.
       const completer = (await completersOf(deps.store, teamId, [action])).get(action._id);
       if (!completer && !options.retry) {
-        const started = Number((await deps.store.getCursor(completingCursor(action._id))) ?? '');
-        const age = deps.now().getTime() - started;
-        if (Number.isFinite(started) && started > 0 && age >= 0 && age < COMPLETING_MS) return []; // a Slack completion under way: it tells them
+        if (await completingInSlack(deps.store, action._id, deps.now())) return { results: [], waiting: true }; // a Slack completion under way: it tells them
       }
-      if (completer === creator) return done(); // they did it themselves
       const link = await deps.identity.getLink({ teamId, userId: creator });
-      if (!link) return done(); // unlinked since: no care data for them
-      // Their own action completed by someone else through Slack: the assignee's change DM told them already (change-notices.ts).
-      if (completer && link.careUserId === action.assigned_to) return done();
+      // One notice per person per completion (completion-roles.ts): not when they did it themselves, nor once
+      // unlinked (no care data for them), nor when their own action was completed by someone else through
+      // Slack (the assignee's change DM tells them, change-notices.ts). A creator in a notification group
+      // is told here, not also by the group's notice.
+      const facts = {
+        completer: completer ?? null,
+        creator: link ? creator : null,
+        assigneeUsers: link && action.assigned_to && link.careUserId === action.assigned_to ? [creator] : [],
+      };
+      if (completionNoticeFor(creator, facts, { group: false }) !== 'creator') return done();
       const key: DeliveryKey = { kind: CREATOR_DELIVERY_KIND, actionId: action._id, occurrence: action.completed, recipient: recipientOf(teamId, creator) };
       if ((await deps.store.getDelivery(key))?.state === 'sent') return done();
       const [view] = await toActionViews([action], teamId, deps.identity, deps.store);
@@ -91,7 +109,7 @@ export function createCreatorNotices(
       const message = deps.render.creatorNotice(view!, { now: deps.now(), timezone: tz, showTask: true });
       const result = await deps.deliverer.deliver(key, () => dmChannel(creator), message);
       remember(workedKey);
-      return [result];
+      return { results: [result] };
     },
 
     async retryUnfinished() {
@@ -112,7 +130,7 @@ export function createCreatorNotices(
             continue;
           }
           // The DM is about that completion, even if the action was reopened since.
-          const results = await notices.deliver({ ...action, completed: d.occurrence }, { retry: true });
+          const { results } = await notices.deliver({ ...action, completed: d.occurrence }, { retry: true });
           if (results.length === 0 && (await deps.store.getDelivery(d))?.state !== 'sent') {
             await deps.deliverer.record(d, { failed: 'no longer to be told (unlinked, or completed it themselves)', retryable: false });
           }

@@ -169,7 +169,23 @@ export interface DelivererOptions {
   maxSendAttempts?: number;
   /** Claims per delivery before giving up (default: the store's). */
   maxAttempts?: number;
+  /**
+   * A delivery was marked uncertain (its answer was lost and the workspace did not grant the history scopes
+   * to look for it): tell whoever must know (the admins, once; uncertain-notices.ts). Errors are logged.
+   */
+  onUncertain?: (delivery: UncertainDelivery) => Promise<void>;
 }
+
+/** A delivery that may or may not have arrived: never sent again, told to the admins. */
+export interface UncertainDelivery extends DeliveryKey {
+  id: number;
+  channel: string;
+}
+
+/** The ledger's reason for an uncertain delivery (Slack error codes never start so). */
+export const UNCERTAIN_REASON = 'uncertain: Slack gave no answer and the history scopes were not granted to look whether it arrived; not sent again';
+
+export const isUncertain = (delivery: Pick<Delivery, 'lastError'>): boolean => delivery.lastError?.startsWith('uncertain:') === true;
 
 export function createDeliverer(deps: DelivererOptions): Deliverer {
   const staleAfterMs = deps.staleAfterMs ?? 2 * 60_000;
@@ -280,6 +296,22 @@ export function createDeliverer(deps: DelivererOptions): Deliverer {
         return 'failed';
       };
 
+      // No way to look (the history scopes were declined): never post blind again. The ledger says it is
+      // uncertain for good (a later Retry looks again, so is refused the same way) and the admins are told.
+      const uncertain = async (channel: string): Promise<DeliveryResult> => {
+        deps.logger.warn('delivery uncertain: its answer was lost and history may not be read; not sent again', {
+          kind: key.kind,
+          deliveryId: delivery.id,
+        });
+        await deps.store
+          .markFailed(delivery.id, UNCERTAIN_REASON, { retryable: false, holder: deps.holder, inDoubtAt: delivery.inDoubtAt ?? doubtAt ?? delivery.createdAt })
+          .catch(() => undefined);
+        await deps.onUncertain?.({ ...key, id: delivery.id, channel }).catch((err: unknown) => {
+          deps.logger.warn('could not tell the admins of an uncertain delivery', { kind: key.kind, deliveryId: delivery.id, error: describeSlackError(err) });
+        });
+        return 'gave-up';
+      };
+
       let channel: string;
       let body: OutgoingMessage;
       try {
@@ -304,6 +336,9 @@ export function createDeliverer(deps: DelivererOptions): Deliverer {
         let postedAt = now();
         try {
           if (look) {
+            const readable = await deps.history.readable().catch(() => null);
+            if (readable === null) return defer('waiting to learn from Slack whether history may be read');
+            if (!readable) return uncertain(channel);
             const found = await findInSlack(channel, delivery, look);
             if (found === 'later') return defer("waiting to look in Slack's history before posting again (Slack allows this app one read a minute)");
             if (found) {

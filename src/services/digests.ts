@@ -3,11 +3,13 @@ import type { Logger } from '../logging/logger.js';
 import type { WorkspaceStore, Subscription } from '../store/index.js';
 import { apiDateRange, dueWindow } from '../time/due-windows.js';
 import type { Shift } from '../time/shifts.js';
-import { dueStart, isShiftStart } from '../time/start-time.js';
+import { dueStart, isShiftStart, nextStart } from '../time/start-time.js';
+import { safeguardingFilter } from './safeguarding.js';
 import { ACTION_ATTRIBUTES } from './action-model.js';
 import { toActionViews } from './action-views.js';
 import type { ChannelPolicy } from './channel-policy.js';
 import { digestContent } from './digest-content.js';
+import { escapeMrkdwn } from './mrkdwn-escape.js';
 import type { Deliverer, DeliveryResult } from './delivery.js';
 import type { IdentityService } from './identity.js';
 import type { MessageRenderers } from './renderers.js';
@@ -30,6 +32,8 @@ export interface Digests {
   runDue(now: Date): Promise<DigestRunReport>;
   /** Post this channel's digest now (an admin's `/care digest now`). */
   postNow(sub: Subscription, now: Date): Promise<DigestRunReport>;
+  /** When the next digest of any channel comes after `now` (ms); null with none set up (the job's next due time). */
+  nextDueAt(now: Date): Promise<number | null>;
 }
 
 const partsCursor = (sub: Subscription, occurrence: string) => `digest-parts:${sub.teamId}/${sub.channelId}:${occurrence}`;
@@ -92,7 +96,10 @@ export function createDigests(deps: {
 
   async function post(sub: Subscription, actions: Action[], now: Date, occurrence: string, report: DigestRunReport): Promise<void> {
     const tz = sub.timeZone;
-    const atLocation = sub.filters.locationId ? actions.filter((a) => a.location === sub.filters.locationId) : actions;
+    // Safeguarding actions are never in a channel's digest, not even counted (safeguarding.ts).
+    const safeguarding = await safeguardingFilter(store);
+    const shown = actions.filter((a) => !safeguarding(a));
+    const atLocation = sub.filters.locationId ? shown.filter((a) => a.location === sub.filters.locationId) : shown;
     const mine = sub.filters.residentId ? await aboutResident(String(sub.filters.residentId), atLocation) : atLocation;
     const views = await toActionViews(mine, sub.teamId, deps.identity);
     const showTask = await deps.channels.showTasksIn(sub.teamId, sub.channelId);
@@ -100,7 +107,8 @@ export function createDigests(deps: {
       sub.filters.urgentOnly ? 'urgent only' : '',
       sub.filters.mineOnly ? `for <@${sub.setUpBy}>` : '',
       ...(sub.filters.slackUserIds ?? []).map((u) => `<@${u}>`),
-      sub.filters.locationName ? String(sub.filters.locationName) : '',
+      // A location's name is the care system's words: written as text, never as Slack markup (`<`, `&`).
+      sub.filters.locationName ? escapeMrkdwn(String(sub.filters.locationName)) : '',
       sub.filters.residentId ? 'one resident' : '',
     ]
       .filter(Boolean)
@@ -212,6 +220,13 @@ export function createDigests(deps: {
     },
     postNow(sub, now) {
       return run([{ sub, occurrence: `now:${now.toISOString()}` }], now);
+    },
+    async nextDueAt(now) {
+      const subs = await store.listSubscriptions();
+      const shifts = subs.some((s) => isShiftStart(s.time)) ? await deps.shifts() : [];
+      const next = subs.map((s) => nextStart({ time: s.time, days: s.days, timezone: s.timeZone, shifts }, now)?.at.getTime() ?? Number.POSITIVE_INFINITY);
+      const first = Math.min(...next);
+      return Number.isFinite(first) ? first : null;
     },
   };
 }

@@ -9,7 +9,16 @@ import type { WorkspaceStore } from '../store/index.js';
 import type { Shift } from '../time/shifts.js';
 import type { ChannelPolicy } from './channel-policy.js';
 import { type NameProblem, slackIdsOfPeople } from './channel-setup.js';
-import { type EscalationSettings, type EscalationStep, MAX_AFTER_MINUTES, MIN_AFTER_MINUTES, readEscalation } from './escalation-ladder.js';
+import {
+  DEFAULT_FOLLOWUP_MINUTES,
+  type EscalationSettings,
+  type EscalationStep,
+  isRepeatWithin,
+  type LadderRepeat,
+  MAX_AFTER_MINUTES,
+  MIN_AFTER_MINUTES,
+  readEscalation,
+} from './escalation-ladder.js';
 import type { Actor, IdentityService } from './identity.js';
 import { shiftsOf } from './shift-settings.js';
 import type { NameRef, WorkspaceNames } from './workspace-names.js';
@@ -36,13 +45,18 @@ export interface EscalationView {
 
 export type EscalationChange =
   | { kind: 'after'; minutes: number }
+  /** Follow-up of taken work: minutes, or null (off). */
+  | { kind: 'followup'; minutes: number | null }
   | { kind: 'steps'; steps: EscalationStep[] }
   | { kind: 'managers'; channel: NameRef }
-  | { kind: 'seniors'; shift: string; people: NameRef[] };
+  | { kind: 'seniors'; shift: string; people: NameRef[] }
+  /** The last step again every N minutes, at most K times (null: once). */
+  | { kind: 'repeat'; repeat: LadderRepeat | null };
 
 export type EscalationChangeResult =
   | { kind: 'set'; view: EscalationView }
-  | { kind: 'bad-minutes'; minutes: number }
+  | { kind: 'bad-minutes'; minutes: number; followup?: true }
+  | { kind: 'bad-repeat'; repeat: LadderRepeat }
   /** The app is not in the managers' channel, so it could never post there. */
   | { kind: 'not-member'; channelId: string }
   | { kind: 'no-such-shift'; shift: string; shifts: string[] }
@@ -63,8 +77,20 @@ export function createEscalationSettings(deps: {
   const view = async (): Promise<EscalationView> => ({ settings: await escalationOf(store), shifts: await shiftsOf(store) });
 
   async function save(admin: Actor, next: EscalationSettings, details: Record<string, unknown>) {
-    await store.setHomeSetting(ESCALATION_SETTING, JSON.stringify(next), admin.userId);
+    // The follow-up is kept only when it is not the default (a stored ladder reads the same either way).
+    const { followupMinutes, ...rest } = next;
+    const stored = followupMinutes === DEFAULT_FOLLOWUP_MINUTES ? rest : next;
+    await store.setHomeSetting(ESCALATION_SETTING, JSON.stringify(stored), admin.userId);
     await store.appendAudit({ teamId: admin.teamId, userId: admin.userId, verb: 'escalation.set', details });
+  }
+
+  // A change is read and written with nothing between (names and channels are looked up before), one at a time
+  // here, so two changes typed together both hold: a change never writes back a ladder read before the other.
+  let queue: Promise<unknown> = Promise.resolve();
+  function update(admin: Actor, next: (current: EscalationSettings) => EscalationSettings, details: Record<string, unknown>): Promise<void> {
+    const run = queue.then(async () => save(admin, next(await escalationOf(store)), details));
+    queue = run.catch(() => undefined);
+    return run;
   }
 
   const peopleIds = (refs: NameRef[]) => slackIdsOfPeople(deps.names, refs);
@@ -77,16 +103,27 @@ export function createEscalationSettings(deps: {
 
     async change(admin, change) {
       await identity.requireAdmin(admin);
-      const current = await escalationOf(store);
       switch (change.kind) {
         case 'after': {
           if (!Number.isInteger(change.minutes) || change.minutes < MIN_AFTER_MINUTES || change.minutes > MAX_AFTER_MINUTES)
             return { kind: 'bad-minutes', minutes: change.minutes };
-          await save(admin, { ...current, afterMinutes: change.minutes }, { afterMinutes: change.minutes });
+          await update(admin, (current) => ({ ...current, afterMinutes: change.minutes }), { afterMinutes: change.minutes });
+          break;
+        }
+        case 'followup': {
+          if (change.minutes !== null && (!Number.isInteger(change.minutes) || change.minutes < MIN_AFTER_MINUTES || change.minutes > MAX_AFTER_MINUTES))
+            return { kind: 'bad-minutes', minutes: change.minutes, followup: true };
+          await update(admin, (current) => ({ ...current, followupMinutes: change.minutes }), { followupMinutes: change.minutes });
+          break;
+        }
+        case 'repeat': {
+          if (change.repeat && !isRepeatWithin(change.repeat)) return { kind: 'bad-repeat', repeat: change.repeat };
+          const repeat = change.repeat;
+          await update(admin, ({ repeat: _was, ...rest }) => (repeat ? { ...rest, repeat } : rest), { repeat: repeat ?? 'off' });
           break;
         }
         case 'steps': {
-          await save(admin, { ...current, steps: change.steps }, { steps: change.steps });
+          await update(admin, (current) => ({ ...current, steps: change.steps }), { steps: change.steps });
           break;
         }
         case 'managers': {
@@ -100,7 +137,7 @@ export function createEscalationSettings(deps: {
           // As for digests and routes: a channel the app is not in could never be posted to.
           const member = (await deps.channels.info(channelId).catch(() => null))?.isMember === true;
           if (!member) return { kind: 'not-member', channelId };
-          await save(admin, { ...current, managersChannel: channelId }, { managersChannel: channelId });
+          await update(admin, (current) => ({ ...current, managersChannel: channelId }), { managersChannel: channelId });
           break;
         }
         case 'seniors': {
@@ -109,10 +146,16 @@ export function createEscalationSettings(deps: {
           if (!shift) return { kind: 'no-such-shift', shift: change.shift, shifts: shifts.map((s) => s.name) };
           const people = await peopleIds(change.people);
           if ('kind' in people) return people;
-          const seniors = { ...current.seniors };
-          if (people.ids.length) seniors[shift.name] = people.ids;
-          else delete seniors[shift.name];
-          await save(admin, { ...current, seniors }, { shift: shift.name, seniors: people.ids });
+          await update(
+            admin,
+            (current) => {
+              const seniors = { ...current.seniors };
+              if (people.ids.length) seniors[shift.name] = people.ids;
+              else delete seniors[shift.name];
+              return { ...current, seniors };
+            },
+            { shift: shift.name, seniors: people.ids },
+          );
           break;
         }
       }

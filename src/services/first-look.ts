@@ -26,7 +26,7 @@ export interface FirstLook {
   ensureTaken(remember: Remember[]): Promise<number>;
 }
 
-const LOOK_ATTRIBUTES = ['_id', 'assigned_to', 'urgent', 'completed', 'modified', 'created'] as const;
+const LOOK_ATTRIBUTES = ['_id', 'assigned_to', 'urgent', 'completed', 'modified', 'created', 'due'] as const;
 const PAGE_CONCURRENCY = 8;
 
 /** When the action was created (ms), from `created` or its Id; null when neither says. */

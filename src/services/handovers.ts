@@ -7,7 +7,10 @@
  * DM. Posts, acceptances and the managers' notice are delivery-ledger rows
  * keyed by the shift occurrence (`2027-10-30/Night`), so each happens once
  * across instances; a change missed while the app was down goes out when it
- * comes back, but only the latest one (no backlog of stale handovers).
+ * comes back, but only the latest one (no backlog of stale handovers). Who may
+ * accept, and Undo of an acceptance: handover-acceptance.ts. The managers'
+ * check (handover-unaccepted.ts) looks back over every handover posted in the
+ * last week, so a missed tick still tells them, once per handover not accepted.
  */
 import type { Action, CareClient } from '../care/index.js';
 import type { Logger } from '../logging/logger.js';
@@ -15,27 +18,23 @@ import type { WorkspaceStore } from '../store/index.js';
 import { apiDateRange, dueWindow } from '../time/due-windows.js';
 import { parseApiDateTime } from '../time/slack-date.js';
 import { currentShift, nextShiftChange } from '../time/shifts.js';
+import { safeguardingFilter } from './safeguarding.js';
 import { ACTION_ATTRIBUTES, type ActionView, byUrgencyThenDue, type RenderContext } from './action-model.js';
 import { toActionViews } from './action-views.js';
 import type { ChannelPolicy } from './channel-policy.js';
 import type { Deliverer, DeliveryResult, OutgoingMessage } from './delivery.js';
+import { type AcceptResult, createAcceptance, type HandoverRef, handoverRecipient, type UndoAcceptResult } from './handover-acceptance.js';
 import { type HandoverChannel, handoverChannels, saveHandoverChannels, showTasksNow } from './handover-channels.js';
 import { type HandoverContent, type HandoverShifts, handoverContent, openReason } from './handover-content.js';
 import type { Actor, IdentityService } from './identity.js';
-import { managersChannelOf } from './escalation-settings.js';
+import { createUnacceptedCheck, postedCursor } from './handover-unaccepted.js';
 import { shiftsOf } from './shift-settings.js';
 
-/** Not accepted this long after the post (or the shift change, if later): the managers are told. */
-export const ACCEPT_WITHIN_MS = 30 * 60_000;
+export type { AcceptResult, HandoverRef, UndoAcceptResult } from './handover-acceptance.js';
+export { ACCEPT_WITHIN_MS } from './handover-unaccepted.js';
+
 /** A carer's own part of the handover leads their Home tab this long into a shift. */
 export const HOME_HANDOVER_MS = 2 * 60 * 60_000;
-
-/** Where a handover post is, as its button carries it. */
-export interface HandoverRef {
-  channelId: string;
-  /** The incoming shift's occurrence id (`2027-10-30/Night`). */
-  occurrence: string;
-}
 
 /** How handover messages look (the Slack layer renders them; wired in compose-workspace.ts). */
 export interface HandoverRenderers {
@@ -48,8 +47,6 @@ export type HandoverSetResult =
   | { kind: 'not-member' }
   /** `showTasks`: whether task text shows there now; `publicPending`: asked for in a public channel without `--public`. */
   | { kind: 'set'; channel: HandoverChannel; isPrivate: boolean; showTasks: boolean; publicPending: boolean; next: { name: string; startsAt: Date } };
-
-export type AcceptResult = { kind: 'accepted'; by: string; at: Date } | { kind: 'already'; by: string | null; at: Date | null };
 
 export interface HandoverRunReport {
   channels: number;
@@ -68,8 +65,16 @@ export interface HandoverService {
   list(admin: Actor): Promise<HandoverChannel[]>;
   /** Post the latest shift change's handover where it has not gone out, and tell managers of any not accepted in time. */
   runDue(now: Date): Promise<HandoverRunReport>;
-  /** The first press accepts (audited 'handover.accept'); later presses learn who did. */
+  /** Due at once while some channel takes handovers (its shift changes and the unaccepted check), else null (the job's next due time). */
+  nextDueAt(now: Date): Promise<number | null>;
+  /**
+   * The first press of a person who may accept (a linked person; where seniors are named for the
+   * incoming shift, one of them or an admin) accepts (audited 'handover.accept'); later presses learn
+   * who did; anyone else is refused, and nothing changes.
+   */
   accept(actor: Actor, ref: HandoverRef, post: { ts: string }): Promise<AcceptResult>;
+  /** The accepter's Undo of acceptance `round`, once, within ACCEPT_UNDO_MS (audited 'handover.accept-undo'). */
+  undoAccept(actor: Actor, ref: HandoverRef, round: number, post: { ts: string }): Promise<UndoAcceptResult>;
   /** The shifts of a handover that happened less than HOME_HANDOVER_MS ago, or null. */
   fresh(now: Date): Promise<FreshHandover | null>;
 }
@@ -96,9 +101,8 @@ export function createHandovers(deps: {
 }): HandoverService {
   const { store, identity, logger } = deps;
   const tz = deps.timezone;
-  const recipient = (team: string, channelId: string) => `channel:${team}/${channelId}`;
-  const postedCursor = (channelId: string, occurrence: string) => `handover-posted:${channelId}:${occurrence}`;
-  const acceptAuditId = (ref: HandoverRef) => `handover:${ref.channelId}/${ref.occurrence}`;
+  const acceptance = createAcceptance(deps);
+  const lookBack = createUnacceptedCheck({ ...deps, acceptance, notAccepted: deps.render.notAccepted });
 
   async function shiftsAt(now: Date): Promise<HandoverShifts> {
     const shifts = await shiftsOf(store);
@@ -136,40 +140,25 @@ export function createHandovers(deps: {
       per_page: 100,
       limit: 20_000,
     });
-    const openViews = await toActionViews(open, team, identity);
-    const changedViews = await toActionViews(changed, team, identity, store);
+    // Safeguarding actions are never in a channel's handover, not even counted (safeguarding.ts).
+    const safeguarding = await safeguardingFilter(store);
+    const openViews = await toActionViews(
+      open.filter((a) => !safeguarding(a)),
+      team,
+      identity,
+    );
+    const changedViews = await toActionViews(
+      changed.filter((a) => !safeguarding(a)),
+      team,
+      identity,
+      store,
+    );
     const created = new Map(changed.map((a) => [a._id, parseApiDateTime((a as { created?: string | null }).created ?? null)]));
     return handoverContent(
       shifts,
       openViews,
       changedViews.map((view) => ({ view, created: created.get(view.id) ?? null })),
     );
-  }
-
-  async function managersOf(): Promise<{ channel: string } | { admins: string[] }> {
-    const channel = await managersChannelOf(store).catch(() => undefined);
-    return channel ? { channel } : { admins: identity.adminIds() };
-  }
-
-  /** Tell the managers once that the handover in `ch` was not accepted in time. */
-  async function tellManagers(team: string, ch: HandoverChannel, shifts: HandoverShifts, now: Date): Promise<number> {
-    const who = await managersOf();
-    const occurrence = shifts.incoming.id;
-    const message = deps.render.notAccepted(
-      { channelId: ch.channelId, shiftName: shifts.incoming.name, startsAt: shifts.incoming.startsAt, minutes: ACCEPT_WITHIN_MS / 60_000 },
-      { now, timezone: tz, showTask: false },
-    );
-    const kind = 'handover-unaccepted';
-    if ('channel' in who) {
-      const r = await deps.deliverer.deliver({ kind, actionId: ch.channelId, occurrence, recipient: recipient(team, who.channel) }, who.channel, message);
-      return r === 'sent' ? 1 : 0;
-    }
-    let told = 0;
-    for (const admin of who.admins) {
-      const r = await deps.deliverer.deliver({ kind, actionId: ch.channelId, occurrence, recipient: `user:${team}/${admin}` }, () => deps.dm(admin), message);
-      if (r === 'sent') told++;
-    }
-    return told;
   }
 
   return {
@@ -231,7 +220,7 @@ export function createHandovers(deps: {
       for (const ch of channels) {
         // Set up after this change: its first handover is the next one, as the admin was told.
         if (ch.at > shifts.incoming.startsAt.getTime()) continue;
-        const key = { kind: 'handover', actionId: '-', occurrence, recipient: recipient(team, ch.channelId) };
+        const key = { kind: 'handover', actionId: '-', occurrence, recipient: handoverRecipient(team, ch.channelId) };
         try {
           const row = await store.getDelivery(key);
           if (row?.state === 'failed' && !row.retryable) continue;
@@ -246,45 +235,21 @@ export function createHandovers(deps: {
               const cursor = postedCursor(ch.channelId, occurrence);
               if (!(await store.getCursor(cursor))) await store.setCursor(cursor, String(now.getTime()));
             }
-            continue;
           }
-          // Out already: not accepted in time, the managers are told (once: the ledger).
-          const accepted = await store.getDelivery({ ...key, kind: 'handover-accept' });
-          if (accepted?.state === 'sent') continue;
-          // Counted from the minute it went out (the job ticks on the minute): 19:00's post is late at 19:30.
-          const posted = Math.floor(Number((await store.getCursor(postedCursor(ch.channelId, occurrence))) ?? 0) / 60_000) * 60_000;
-          const from = Math.max(shifts.incoming.startsAt.getTime(), posted);
-          if (now.getTime() - from < ACCEPT_WITHIN_MS) continue;
-          report.managersTold += await tellManagers(team, ch, shifts, now);
         } catch (err) {
           logger.error('a handover could not be posted; the next run tries again', { channel: ch.channelId, error: err });
         }
       }
+      report.managersTold += await lookBack(team, channels, now);
       return report;
     },
 
-    async accept(actor, ref, post) {
-      const team = await deps.teamId();
-      const key = { kind: 'handover-accept', actionId: '-', occurrence: ref.occurrence, recipient: recipient(team, ref.channelId) };
-      const result = await deps.deliverer.record(key, { sent: { channel: ref.channelId, ts: post.ts } });
-      if (result === 'sent') {
-        const entry = await store.appendAudit({
-          teamId: actor.teamId,
-          userId: actor.userId,
-          verb: 'handover.accept',
-          actionId: acceptAuditId(ref),
-          details: { channelId: ref.channelId, occurrence: ref.occurrence },
-          at: deps.now().getTime(),
-        });
-        return { kind: 'accepted', by: actor.userId, at: new Date(entry.at) };
-      }
-      // Someone else's press won (or is being recorded): who it was is in the audit a moment later.
-      for (let tries = 0; ; tries++) {
-        const [entry] = await store.listAudit({ verb: 'handover.accept', actionId: acceptAuditId(ref), limit: 1 });
-        if (entry || tries >= 10) return { kind: 'already', by: entry?.userId ?? null, at: entry ? new Date(entry.at) : null };
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
+    async nextDueAt(now) {
+      return (await handoverChannels(store)).length ? now.getTime() : null;
     },
+
+    accept: acceptance.accept,
+    undoAccept: acceptance.undoAccept,
 
     async fresh(now) {
       const shifts = await shiftsAt(now);

@@ -7,8 +7,9 @@
  * by the Slack client's own pacer alone (`everyMs` 0).
  */
 import type { WorkspaceStore } from '../store/index.js';
+import { ALWAYS_READABLE, type HistoryAccess } from './history-access.js';
 
-export interface HistoryGate {
+export interface HistoryGate extends HistoryAccess {
   /** Messages to ask for per page (Slack's cap for this app). */
   readonly pageLimit: number;
   /** May one page be read now? True uses up this workspace's read until the interval has passed. */
@@ -21,10 +22,14 @@ export function createHistoryGate(deps: {
   holder: string;
   everyMs: number;
   pageLimit: number;
+  /** Whether the workspace granted the history scopes at all (default: yes). */
+  access?: HistoryAccess | undefined;
 }): HistoryGate {
   let reads = 0;
+  const access = deps.access ?? ALWAYS_READABLE;
   return {
     pageLimit: deps.pageLimit,
+    readable: () => access.readable(),
     async tryRead() {
       if (deps.everyMs <= 0) return true;
       // A holder name of its own for each read: a lease the instance already holds is not extended into a second read.

@@ -5,11 +5,14 @@ import { UserFacingError } from './errors.js';
 import { type CareUserDirectory, type CareUserRow, fullName, usersUnavailable } from './read-cache/care-users.js';
 import { CareUserTakenError, createLinkGuard } from './link-guard.js';
 import { adminReasonBy, type NamedAdmins, namedAdmins } from './admin-rule.js';
+import { isSlackAdminOf } from './slack-admin.js';
 import type { SlackProfiles } from './slack-profiles.js';
 
 export interface Actor {
   teamId: string;
   userId: string;
+  /** The channel post the change was made from, when it was one: its listener draws it there itself (post-redraw.ts). */
+  at?: { channel: string; ts: string } | undefined;
 }
 
 export type LinkSelfResult =
@@ -25,6 +28,8 @@ export interface IdentityService {
   requireLink(actor: Actor): Promise<IdentityLink>;
   isAdmin(actor: Actor): Promise<boolean>;
   requireAdmin(actor: Actor): Promise<void>;
+  /** Whether Slack reports this person as an admin or owner of the workspace (slack-admin.ts), whatever else makes them an admin. */
+  isSlackAdmin(actor: Actor): Promise<boolean>;
   linkSelf(actor: Actor, requestedCareUserId?: string): Promise<LinkSelfResult>;
   adminLink(admin: Actor, slackUserId: string, careUserId: string): Promise<IdentityLink>;
   unlink(actor: Actor, slackUserId: string): Promise<boolean>;
@@ -179,6 +184,14 @@ export function createIdentityService(deps: {
     async requireAdmin(actor) {
       if (!(await service.isAdmin(actor)))
         throw new UserFacingError('Only admins can do that. Ask a workspace admin; `/care help` shows what you can do yourself.', 'not-admin');
+    },
+
+    async isSlackAdmin(actor) {
+      // Slack failing to answer counts as "not" (the safe side), as in the admin rule.
+      return profiles.get(actor.userId).then(
+        (p) => isSlackAdminOf(p.flags, actor.teamId),
+        () => false,
+      );
     },
 
     async linkSelf(actor, requestedCareUserId) {

@@ -37,10 +37,10 @@ export function sameActionDueAt(current: Action, due: Date): ActionUpdateInput {
 
 /**
  * The update that changes an action's assignee and nothing else (Take it): the
- * action as it is, with only `assigned_to` replaced and its due time sent back
+ * action as it is, with only `assigned_to` replaced (null: nobody, a hand-back) and its due time sent back
  * as read. Null when the action has no due time (the API needs one on update).
  */
-export function sameActionAssignedTo(current: Action, careUserId: string): ActionUpdateInput | null {
+export function sameActionAssignedTo(current: Action, careUserId: string | null): ActionUpdateInput | null {
   const due = parseApiDateTime(current.due);
   return due ? { ...sameActionDueAt(current, due), assigned_to: careUserId } : null;
 }

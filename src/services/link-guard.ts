@@ -7,10 +7,10 @@
  */
 import { isStoreError, type WorkspaceStore } from '../store/index.js';
 import { UserFacingError } from './errors.js';
+import { escapeMrkdwn } from './mrkdwn-escape.js';
 import type { SlackProfiles } from './slack-profiles.js';
 
 /** Names and emails put into mrkdwn: Slack's three control characters escaped. */
-const escapeMrkdwn = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /**
  * That care user is already linked to another Slack person of the workspace.

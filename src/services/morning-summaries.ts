@@ -4,7 +4,7 @@ import type { Logger } from '../logging/logger.js';
 import type { DeliveryKey, WorkspaceStore, SummarySetting } from '../store/index.js';
 import { apiDateRange, dueWindow } from '../time/due-windows.js';
 import type { Shift } from '../time/shifts.js';
-import { dueStart, isShiftStart } from '../time/start-time.js';
+import { dueStart, isShiftStart, nextStart } from '../time/start-time.js';
 import { ACTION_ATTRIBUTES, attentionList } from './action-model.js';
 import { toActionViews } from './action-views.js';
 import type { Deliverer, DeliveryResult } from './delivery.js';
@@ -37,6 +37,8 @@ export interface SummaryRunReport {
 export interface MorningSummaries {
   /** Send every summary whose local time has come today and that has not gone out yet (missed runs included). */
   runDue(now: Date): Promise<SummaryRunReport>;
+  /** When the next summary of anyone's comes after `now` (ms, in each person's zone); null with none on (the job's next due time). */
+  nextDueAt(now: Date): Promise<number | null>;
 }
 
 export function createMorningSummaries(deps: {
@@ -136,6 +138,23 @@ export function createMorningSummaries(deps: {
         }
       }
       return report;
+    },
+    async nextDueAt(now) {
+      const settings = await store.listEnabledSummarySettings();
+      const shifts = settings.some((s) => isShiftStart(s.time)) ? await deps.shifts() : [];
+      let first = Number.POSITIVE_INFINITY;
+      for (const s of settings) {
+        // A zone not read now: due at once (the run tries again, as it does for the summary itself).
+        const tz = isShiftStart(s.time)
+          ? deps.timezone
+          : await deps.profiles.get(s.slackUserId).then(
+              (p) => p.tz,
+              () => null,
+            );
+        if (tz === null) return now.getTime();
+        first = Math.min(first, nextStart({ time: s.time, days: s.days, timezone: tz, shifts }, now)?.at.getTime() ?? first);
+      }
+      return Number.isFinite(first) ? first : null;
     },
   };
 }

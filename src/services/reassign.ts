@@ -8,7 +8,7 @@
  * receiving it), through the exactly-once ledger; the per-action assignment
  * DMs are kept quiet for these moves (the summary tells them instead).
  */
-import { type Action, type CareClient, NotFoundError } from '../care/index.js';
+import type { Action, CareClient } from '../care/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { WorkspaceStore } from '../store/index.js';
 import { dueWindow, inWindow } from '../time/due-windows.js';
@@ -19,59 +19,13 @@ import type { Deliverer, DeliveryResult, OutgoingMessage } from './delivery.js';
 import { createDmChannels } from './dm-channels.js';
 import { UserFacingError } from './errors.js';
 import type { Actor, IdentityService } from './identity.js';
-import { sameActionAssignedTo } from './keep-action.js';
+import { moveOne } from './reassign-move.js';
+import type { MovedAction, PersonRef, ReassignOutcome, ReassignPlan, ReassignScope, ReassignSummary, RotaPerson } from './reassign-types.js';
+import { parseReassignRecord, REASSIGN_UNDO_WINDOW_MS, reassignRecordName, undoRecordOf } from './reassign-records.js';
 import type { WorkspaceNames } from './workspace-names.js';
 import type { WebClient } from '@slack/web-api';
 
-/** Which of the open work moves: overdue only; what is due by the end of today (overdue included); all of it. */
-export type ReassignScope = 'overdue' | 'today' | 'all';
-
-/** A person as an admin names them: Slack's mention, an @name of the workspace, a care user Id, or their care name. */
-export type PersonRef = { type: 'slack'; id: string } | { type: 'care'; id: string } | { type: 'name'; name: string };
-
-/** Someone on the rota: a care user, and the Slack person of this workspace linked to them, if any. */
-export interface RotaPerson {
-  careUserId: string;
-  name: string;
-  slackUserId?: string;
-}
-
-export interface ReassignPlan {
-  from: RotaPerson;
-  to: RotaPerson;
-  scope: ReassignScope;
-  /** The actions that would move, by due time (with their numbers, to name one that cannot be moved). */
-  actions: MovedAction[];
-  total: number;
-  overdue: number;
-  /** Due later today (not overdue). */
-  today: number;
-  /** Due after today, or with no due time. */
-  later: number;
-  /** More open actions than one run moves: only the first MAX_MOVES are planned. */
-  capped: boolean;
-}
-
-export interface MovedAction {
-  id: string;
-  no: string | null;
-}
-
-export interface ReassignOutcome {
-  moved: MovedAction[];
-  failed: (MovedAction & { why: string })[];
-}
-
-/** What the summary DMs say (the Slack layer renders them). */
-export interface ReassignSummary {
-  /** The admin who moved the work. */
-  by: string;
-  from: RotaPerson;
-  to: RotaPerson;
-  moved: MovedAction[];
-  /** Who reads it: the one who lost the work or the one who got it. */
-  reader: 'from' | 'to';
-}
+export type { MovedAction, PersonRef, ReassignOutcome, ReassignPlan, ReassignScope, ReassignSummary, RotaPerson } from './reassign-types.js';
 
 export interface ReassignService {
   /** One person on the rota by what the admin typed; a sentence naming close matches when not one. */
@@ -85,34 +39,29 @@ export interface ReassignService {
    * Admins only: move the actions of the plan confirmed as `runId` that are still assigned to `from`
    * (each read again just before, so one deleted, completed or given to someone else meanwhile is
    * not moved, and said so). Once per run (the ledger sends its summary DMs once). `onProgress` after each.
+   * At the end the admin gets one result DM (with Undo when something moved), and the plan is replaced
+   * by what Undo needs (reassign-records.ts).
    */
   run(
     admin: Actor,
     runId: string,
     onProgress?: (done: number, total: number, plan: ReassignPlan) => Promise<void> | void,
-  ): Promise<{ plan: ReassignPlan; outcome: ReassignOutcome }>;
-  /** The admin could not be shown the result where they started (the modal was closed): a DM, once. */
-  tellResult(admin: Actor, plan: ReassignPlan, outcome: ReassignOutcome, runId: string): Promise<DeliveryResult>;
+  ): Promise<{ plan: ReassignPlan; outcome: ReassignOutcome; undoUntil: number | null }>;
+}
+
+/** The result DM's Undo: which run, and until when (Unix ms). */
+export interface UndoOffer {
+  runId: string;
+  expiresAt: number;
+  /** How long Undo works after a run. */
+  windowMs: number;
 }
 
 /** What the Slack layer renders: the summary DMs, and the result for an admin who closed the modal. */
 export interface ReassignRenderers {
   summary(summary: ReassignSummary): OutgoingMessage;
-  result(plan: ReassignPlan, outcome: ReassignOutcome): OutgoingMessage;
-}
-
-const planCursor = (runId: string) => `reassign:${runId}`;
-
-/** A plan kept for its run: confirming (not yet run), running, or done. */
-function parseKept(raw: string | null): { state: 'confirming' | 'running' | 'done'; plan: ReassignPlan } | null {
-  if (!raw) return null;
-  try {
-    const v = JSON.parse(raw) as { state?: string; plan?: ReassignPlan };
-    if (!v.plan || !Array.isArray(v.plan.actions) || (v.state !== 'confirming' && v.state !== 'running' && v.state !== 'done')) return null;
-    return { state: v.state, plan: v.plan };
-  } catch {
-    return null;
-  }
+  /** The admin's result DM, with Undo while it works (null: nothing moved). */
+  result(plan: ReassignPlan, outcome: ReassignOutcome, undo: UndoOffer | null): OutgoingMessage;
 }
 
 /** One run moves at most this many actions (25 a few seconds each at the care API's 10 requests a second). */
@@ -247,69 +196,24 @@ export function createReassignService(deps: {
         later: count('later'),
         capped: wanted.length > MAX_MOVES,
       };
-      if (plan.total) await store.setCursor(planCursor(runId), JSON.stringify({ state: 'confirming', plan }));
+      if (plan.total) await store.setCursor(reassignRecordName(runId), JSON.stringify({ state: 'confirming', plan, at: now.getTime() }));
       return plan;
     },
 
-    tellResult: (admin, plan, outcome, runId) =>
-      deps.deliverer.deliver(
-        { kind: 'reassign-result', actionId: `run:${runId}`, occurrence: runId, recipient: `user:${admin.teamId}/${admin.userId}` },
-        () => dmChannel(admin.userId),
-        deps.render.result(plan, outcome),
-      ),
-
     async run(admin, runId, onProgress) {
       await isAdmin(admin);
-      const kept = parseKept(await store.getCursor(planCursor(runId)));
+      const kept = parseReassignRecord(await store.getCursor(reassignRecordName(runId)));
       if (!kept) throw new UserFacingError('That confirmation is no longer known here: start again with `/care reassign` or the Team view.');
       if (kept.state !== 'confirming') throw new UserFacingError('This reassignment has already run; its result was shown, and the people affected were told.');
       const plan = kept.plan;
-      await store.setCursor(planCursor(runId), JSON.stringify({ state: 'running', plan }));
+      await store.setCursor(reassignRecordName(runId), JSON.stringify({ ...kept, state: 'running' }));
       const outcome: ReassignOutcome = { moved: [], failed: [] };
       let done = 0;
       for (const planned of plan.actions) {
-        const id = planned.id;
-        let current: Action | null = null;
-        try {
-          current = await care.actions.retrieve(id);
-          const why = current.completed
-            ? 'completed meanwhile'
-            : (current.assigned_to ?? null) !== plan.from.careUserId
-              ? current.assigned_to === plan.to.careUserId
-                ? null
-                : 'given to someone else meanwhile'
-              : null;
-          if (why) outcome.failed.push({ ...label(current), why });
-          else if (current.assigned_to === plan.to.careUserId) outcome.moved.push(label(current));
-          else {
-            const update = sameActionAssignedTo(current, plan.to.careUserId);
-            if (!update) outcome.failed.push({ ...label(current), why: 'it has no due time (change it in the care system)' });
-            else {
-              // Told in the one summary, not action by action: the assignment is remembered as already told.
-              const undo = await deps.assignments.quietly(current, plan.to.careUserId, admin.userId);
-              let moved: Action;
-              try {
-                moved = (await care.actions.update(id, update)) ?? (await care.actions.retrieve(id));
-              } catch (err) {
-                await undo.restore();
-                throw err;
-              }
-              await undo.settled(moved).catch((err) => logger.warn('could not remember a reassigned action as told', { actionId: id, error: err }));
-              await store.appendAudit({
-                teamId: admin.teamId,
-                userId: admin.userId,
-                verb: 'reassign',
-                actionId: id,
-                details: { from: plan.from.careUserId, to: plan.to.careUserId, run: runId },
-              });
-              outcome.moved.push(label(current));
-            }
-          }
-        } catch (err) {
-          const why = err instanceof NotFoundError ? 'deleted in the care system' : 'the care system did not take the change; try it again';
-          if (!(err instanceof NotFoundError)) logger.warn('a reassignment failed', { actionId: id, error: err });
-          outcome.failed.push({ id, no: current?.action_no ?? planned.no, why });
-        }
+        const move = { planned, from: plan.from.careUserId, to: plan.to.careUserId, verb: 'reassign', run: runId, since: 'meanwhile' };
+        const one = await moveOne({ care, store, assignments: deps.assignments, logger }, admin, move);
+        if (one.moved) outcome.moved.push(one.action);
+        else outcome.failed.push({ ...one.action, why: one.why });
         done++;
         try {
           await onProgress?.(done, plan.actions.length, plan);
@@ -318,9 +222,19 @@ export function createReassignService(deps: {
         }
       }
       logger.info('reassigned work', { by: admin.userId, moved: outcome.moved.length, failed: outcome.failed.length, run: runId });
-      await store.setCursor(planCursor(runId), JSON.stringify({ state: 'done', plan: { ...plan, actions: [] } }));
+      // The plan (names, Slack Ids) goes: only what Undo needs stays, until its window ends (reassign-records.ts).
+      const undo = undoRecordOf(plan, outcome.moved, deps.now().getTime());
+      if (undo) await store.setCursor(reassignRecordName(runId), JSON.stringify(undo));
+      else await store.deleteCursor(reassignRecordName(runId));
       await tell(admin, plan, outcome, runId).catch((err) => logger.warn('could not send a reassignment summary', { error: err }));
-      return { plan, outcome };
+      await deps.deliverer
+        .deliver(
+          { kind: 'reassign-result', actionId: `run:${runId}`, occurrence: runId, recipient: `user:${admin.teamId}/${admin.userId}` },
+          () => dmChannel(admin.userId),
+          deps.render.result(plan, outcome, undo ? { runId, expiresAt: undo.expiresAt, windowMs: REASSIGN_UNDO_WINDOW_MS } : null),
+        )
+        .catch((err) => logger.warn('could not send a reassignment result', { error: err }));
+      return { plan, outcome, undoUntil: undo?.expiresAt ?? null };
     },
   };
 }

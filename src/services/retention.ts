@@ -10,11 +10,15 @@
  * Every call goes through the workspace's paced clients (chat.update is Tier 3); a 429 is waited out within
  * the claim's time, else the row is handed back uncounted for the next run. Once every message of an action
  * is done, its completion is marked redacted and one audit row (verb `redact`, the message count) is
- * written: ids and times only, never task text.
+ * written: ids and times only, never task text. The notes written on its urgent answers ("I can't: …") are
+ * cleared then too (episode-answers.ts).
+ *
+ * The notes people wrote on the action (action-notes.ts) are task text too: they are deleted when its messages are.
  *
  * Digests (and their threads) are about many actions at once (their ledger rows name none) and are not
  * edited here; ephemeral answers and modals are not stored by Slack for the app to edit.
  */
+import type { HistoryAccess } from './history-access.js';
 import { ErrorCode, type WebClient } from '@slack/web-api';
 import type { Action } from '../care/index.js';
 import type { Logger } from '../logging/logger.js';
@@ -22,6 +26,7 @@ import type { ActionCompletion, Delivery, WorkspaceStore } from '../store/index.
 import { parseApiDateTime } from '../time/slack-date.js';
 import { describeSlackError } from './delivery.js';
 import type { MessageRenderers } from './renderers.js';
+import { TAKE_KIND } from './take-claim.js';
 
 export const REDACT_KIND = 'redact';
 export const REDACT_VERB = 'redact';
@@ -64,10 +69,12 @@ export interface Retention {
   observe(action: Pick<Action, '_id' | 'action_no' | 'completed'>): Promise<void>;
   /** Redact what is due; stops between messages when `signal` is aborted. */
   run(options?: { signal?: AbortSignal }): Promise<RetentionReport>;
+  /** When the oldest completion not yet redacted comes due (ms); null with none, or retention off (the job's next due time). */
+  nextDueAt(): Promise<number | null>;
 }
 
 /** Slack errors that mean there is nothing (more) this app can edit: the message or its channel is gone. */
-const GONE = new Set([
+export const GONE: ReadonlySet<string> = new Set([
   'message_not_found',
   'cant_update_message',
   'channel_not_found',
@@ -88,6 +95,8 @@ export function createRetention(deps: {
   /** Reads a message back (a claim taken over) with this one. */
   slack: WebClient;
   days: RetentionDays;
+  /** Whether the workspace granted the history scopes (without them a message is edited down again, never read). */
+  history?: HistoryAccess | undefined;
   render: Pick<MessageRenderers, 'redacted'>;
   teamId: () => Promise<string>;
   holder: string;
@@ -103,6 +112,7 @@ export function createRetention(deps: {
   /** Does the message already read the neutral line (an edit whose holder died before recording it)? */
   async function alreadyNeutral(channel: string, ts: string, text: string): Promise<boolean> {
     try {
+      if (deps.history && !(await deps.history.readable())) return false;
       const res = await deps.slack.conversations.history({ channel, latest: ts, oldest: ts, inclusive: true, limit: 1 });
       const m = (res.messages ?? []).find((x) => x.ts === ts);
       return m?.text === text;
@@ -155,13 +165,20 @@ export function createRetention(deps: {
       store.listDeliveries({ actionId, state: 'pending', limit: 100 }),
       store.listDeliveries({ actionId, state: 'failed', limit: 100 }),
     ]);
-    return [...pending, ...failed.filter((d) => d.retryable)].some((d) => d.kind !== REDACT_KIND);
+    // A Take it claim is no message: it never holds an action's redaction back.
+    return [...pending, ...failed.filter((d) => d.retryable)].some((d) => d.kind !== REDACT_KIND && d.kind !== TAKE_KIND);
   }
 
   return {
     async observe(action) {
       const completed = parseApiDateTime(action.completed);
       await store.noteCompletion(action._id, completed ? { actionNo: action.action_no ?? '', completedAt: completed.getTime() } : null);
+    },
+
+    async nextDueAt() {
+      if (deps.days === 'off') return null;
+      const [oldest] = await store.dueRedactions(Number.MAX_SAFE_INTEGER, 1);
+      return oldest ? oldest.completedAt + deps.days * DAY_MS : null;
     },
 
     async run(options = {}) {
@@ -193,6 +210,10 @@ export function createRetention(deps: {
         if (left === 0 && (await stillSending(completion.actionId))) left++;
         report.left += left;
         if (left > 0) continue;
+        // Its notes are task text (action-notes.ts): they go with its messages, before the completion is marked (so a crash between leaves none);
+        // so do the notes people wrote on its urgent answers (who answered what, and when, stay).
+        await store.dropNotes(completion.actionId, deps.now().getTime());
+        await store.dropAnswerNotes(completion.actionId);
         if (await store.markRedacted(completion)) {
           const edited = await store.countDeliveries({ kind: REDACT_KIND, actionId: completion.actionId, state: 'sent' });
           await store.appendAudit({

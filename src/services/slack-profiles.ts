@@ -1,5 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { SlackUserFlags } from './slack-admin.js';
+import { isSlackUserId } from './slack-user-id.js';
 
 export interface SlackProfile {
   id: string;
@@ -26,13 +27,13 @@ export function createSlackProfiles(deps: {
   slack: WebClient;
   defaultTz: string;
   ttlMs?: number;
-  /** How long a failed email lookup is answered from memory (default 30 s). */
+  /** How long a failed email lookup, or a person Slack does not know, is answered from memory (default 30 s). */
   failureTtlMs?: number;
   now?: () => number;
 }): SlackProfiles {
   const ttl = deps.ttlMs ?? 10 * 60_000;
   const now = deps.now ?? Date.now;
-  const cache = new Map<string, { at: number; profile: Promise<SlackProfile> }>();
+  const cache = new Map<string, { at: number; profile: Promise<SlackProfile>; notFound?: boolean }>();
   const emails = new Map<string, { at: number; id: Promise<string | null>; failed?: boolean }>();
   const failureTtl = deps.failureTtlMs ?? 30_000;
 
@@ -62,12 +63,22 @@ export function createSlackProfiles(deps: {
 
   const profiles: SlackProfiles = {
     get(userId) {
+      // Not a Slack user id at all (a caller's mistake, a forged value): Slack is not asked.
+      if (!isSlackUserId(userId)) return Promise.reject(Object.assign(new Error('user_not_found: not a Slack user id'), { data: { error: 'user_not_found' } }));
       const hit = cache.get(userId);
-      if (hit && now() - hit.at < ttl) return hit.profile;
-      const profile = fetchProfile(userId);
-      cache.set(userId, { at: now(), profile });
-      profile.catch(() => cache.delete(userId));
-      return profile;
+      if (hit && now() - hit.at < (hit.notFound ? failureTtl : ttl)) return hit.profile;
+      const entry: { at: number; profile: Promise<SlackProfile>; notFound?: boolean } = { at: now(), profile: fetchProfile(userId) };
+      cache.set(userId, entry);
+      entry.profile.catch((err: { data?: { error?: string } }) => {
+        // Slack knows no such person: answered from memory for a while (a Slack id is never given to someone
+        // later), so a wrong id asked again does not spend the workspace's users.info minute. Other failures are
+        // asked again at once.
+        if (err?.data?.error === 'user_not_found') {
+          entry.notFound = true;
+          entry.at = now();
+        } else if (cache.get(userId) === entry) cache.delete(userId);
+      });
+      return entry.profile;
     },
     tz(userId) {
       return profiles.get(userId).then(

@@ -13,7 +13,7 @@ import { isShiftStart, nextStart } from '../time/start-time.js';
 import { localParts } from '../time/zones.js';
 import { UserFacingError } from './errors.js';
 import type { Actor, IdentityService } from './identity.js';
-import { CHANGES_CURSOR, CHANGES_LAST_RUN_CURSOR, type LastPollRun } from './poll-cursors.js';
+import { CHANGES_CURSOR, CHANGES_LAST_RUN_CURSOR, type LastPollRun, pollLateAfterMs } from './poll-cursors.js';
 import type { SlackProfiles } from './slack-profiles.js';
 
 /** Who a delivery was for, as the ledger names them (never an email address: those are hashed). */
@@ -70,9 +70,6 @@ export interface StatusService {
 export type Redeliver = (delivery: Delivery) => Promise<unknown>;
 
 const WINDOW_MS = 24 * 3600_000;
-
-/** A poll with no good run for this many of its intervals is late. */
-export const LATE_AFTER_POLLS = 3;
 
 /** Outcomes the services decided on (the row says why); trying again would decide the same. */
 const DECIDED = /^(no longer |completed before |the action no longer exists|no Slack user has this address)/;
@@ -201,7 +198,7 @@ export function createStatusService(deps: {
           lagMs: Number.isFinite(newest) ? Math.max(0, now.getTime() - newest) : null,
           newestChange: Number.isFinite(newest) ? new Date(newest) : null,
           lastOkAgoMs,
-          late: lastOkAgoMs === null || lastOkAgoMs > LATE_AFTER_POLLS * deps.pollSeconds * 1000,
+          late: lastOkAgoMs === null || lastOkAgoMs > pollLateAfterMs(deps.pollSeconds),
         },
         deliveries: {
           windowHours: WINDOW_MS / 3600_000,

@@ -1,5 +1,5 @@
 /**
- * Undo of a change made on a channel post (a Complete, a Reopen, a Snooze):
+ * Undo of a change made on a channel post (a Complete, a Reopen, a Snooze, an Edit):
  * once only, and only while the action is still as that change left it.
  *
  * - Spent once used: each Undo is a one-time key in the store (the same memory
@@ -19,7 +19,17 @@ import type { Actor } from './identity.js';
 import { UserFacingError } from './errors.js';
 
 /** The changes a channel post's Undo can reverse. */
-export type UndoableKind = 'complete' | 'reopen' | 'snooze';
+export type UndoableKind = 'complete' | 'reopen' | 'snooze' | 'edit';
+
+/**
+ * What an Edit's Undo puts back: only the fields it changed, as they were before (the assignee's care
+ * user Id, the due time as the care API's text, urgency); a field left out stays as it is now.
+ */
+export interface EditRestore {
+  assignee?: string | null;
+  due?: string | null;
+  urgent?: boolean;
+}
 
 export interface UndoRequest {
   actionId: string;
@@ -28,6 +38,8 @@ export interface UndoRequest {
   after: string;
   /** Snooze: the due time before it (the care API's text; null: it had none). */
   previousDue?: string | null | undefined;
+  /** Edit: the fields it changed, as they were before. */
+  previous?: EditRestore | undefined;
   /** Unix ms until which this Undo works: its key is remembered that long (and a minute more). */
   expiresAt: number;
 }
@@ -46,6 +58,8 @@ export interface UndoMoves {
   reopen(actor: Actor, id: string): Promise<{ action: Action; changed: boolean }>;
   /** The due time put back after a snooze (told to the assignee as an undone snooze). */
   unsnooze(actor: Actor, id: string, due: Date): Promise<{ action: Action; changed: boolean }>;
+  /** The fields an Edit changed put back (its assignee, old and new, told as for any edit). */
+  unedit(actor: Actor, id: string, previous: EditRestore): Promise<{ action: Action; changed: boolean }>;
 }
 
 const KEY_MARGIN_MS = 60_000;
@@ -60,6 +74,7 @@ function changedSince(current: Action, request: UndoRequest): boolean {
   if ((current.modified ?? '') !== request.after) return true;
   if (request.kind === 'complete') return !current.completed;
   if (request.kind === 'reopen') return Boolean(current.completed);
+  if (request.kind === 'edit') return false;
   return Boolean(current.completed);
 }
 
@@ -71,6 +86,7 @@ export async function undoChange(
   const previousDue = request.kind === 'snooze' ? parseApiDateTime(request.previousDue) : null;
   if (request.kind === 'snooze' && !previousDue)
     throw new UserFacingError('It had no due time before the snooze, and the care system needs one: use Edit on its card to set the time you want.', 'invalid');
+  if (request.kind === 'edit' && !request.previous) throw new UserFacingError('This Undo does not say what to put back: use Edit on its card.', 'invalid');
   const key = spendKey(actor, request);
   const now = deps.now().getTime();
   if (!(await deps.store.markRequestSeen(key, { now, expiresAt: Math.max(request.expiresAt, now) + KEY_MARGIN_MS }))) return { kind: 'spent' };
@@ -85,7 +101,9 @@ export async function undoChange(
         ? await deps.moves.reopen(actor, request.actionId)
         : request.kind === 'reopen'
           ? await deps.moves.complete(actor, request.actionId)
-          : await deps.moves.unsnooze(actor, request.actionId, previousDue!);
+          : request.kind === 'snooze'
+            ? await deps.moves.unsnooze(actor, request.actionId, previousDue!)
+            : await deps.moves.unedit(actor, request.actionId, request.previous!);
     if (result.changed) return { kind: 'undone', action: result.action };
     await deps.store.forgetRequestSeen(key);
     return { kind: 'changed', action: result.action };

@@ -1,13 +1,16 @@
 import type { Action, CareClient } from '../care/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { WorkspaceStore, Subscription } from '../store/index.js';
-import { ACTION_ATTRIBUTES, type ActionView } from './action-model.js';
+import { ACTION_ATTRIBUTES, type ActionView, type AnswersShown } from './action-model.js';
 import { toActionViews } from './action-views.js';
+import { staffNeeded } from './answer-policy.js';
 import type { ChannelPolicy } from './channel-policy.js';
 import { unfinishedDeliveries, type Deliverer, type DeliveryResult } from './delivery.js';
 import type { IdentityService } from './identity.js';
 import type { FirstLook } from './first-look.js';
 import type { MessageRenderers } from './renderers.js';
+import { twoStaffOf } from './two-staff.js';
+import { isSafeguarding, safeguardingAudience, safeguardingOf } from './safeguarding.js';
 import { parseApiDateTime } from '../time/slack-date.js';
 
 /** What the app knew of an action before a change made through Slack (null: it did not exist). */
@@ -101,6 +104,11 @@ export function createUrgentAlerts(deps: {
   now: () => Date;
   staleAfterMs: number;
   logger: Logger;
+  /** The workspace's Slack team id and the DM channel with a person: a safeguarding action's alert goes by DM. */
+  teamId: () => Promise<string>;
+  dm: (userId: string) => Promise<string>;
+  /** The home's zone (a safeguarding alert's due time). */
+  timezone: string;
 }): UrgentAlerts {
   const alerts: UrgentAlerts = {
     async retryUnfinished(subscriptions) {
@@ -138,13 +146,32 @@ export function createUrgentAlerts(deps: {
       const episode = next ?? current;
       if (!episode?.since || episode.quiet || !action.urgent || action.completed) return [];
       const results: DeliveryResult[] = [];
+      // Nobody has answered a new episode yet: a two-person action's alert says at once that it needs two (issue 33).
+      const answers = await unanswered(deps.store, action);
+      const safeguarding = await safeguardingOf(deps.store);
+      if (isSafeguarding(action, safeguarding)) {
+        // Never to a channel: by DM to the officers (the admins when none are named), the lock-screen text the same.
+        const team = await deps.teamId();
+        const [view] = await toActionViews([action], team, deps.identity);
+        for (const userId of safeguardingAudience(safeguarding, deps.identity.adminIds())) {
+          const alert = deps.render.urgentAlert(view!, { now: deps.now(), timezone: deps.timezone, showTask: true, shared: false, answers });
+          results.push(
+            await deps.deliverer.deliver(
+              { kind: 'urgent', actionId: action._id, occurrence: episode.since, recipient: `user:${team}/${userId}` },
+              () => deps.dm(userId),
+              alert,
+            ),
+          );
+        }
+        return results;
+      }
       const targets = subscriptions.filter((s) => s.urgentAlerts && (!s.filters.locationId || s.filters.locationId === action.location));
       const views = new Map<string, ActionView>(); // one view per team, however many channels
       for (const sub of targets) {
         const view = views.get(sub.teamId) ?? (await toActionViews([action], sub.teamId, deps.identity))[0]!;
         views.set(sub.teamId, view);
         const showTask = await deps.channels.showTasksIn(sub.teamId, sub.channelId);
-        const alert = deps.render.urgentAlert(view, { now: deps.now(), timezone: sub.timeZone, showTask, shared: true });
+        const alert = deps.render.urgentAlert(view, { now: deps.now(), timezone: sub.timeZone, showTask, shared: true, answers });
         results.push(
           await deps.deliverer.deliver(
             { kind: 'urgent', actionId: action._id, occurrence: episode.since, recipient: `channel:${sub.teamId}/${sub.channelId}` },
@@ -157,4 +184,9 @@ export function createUrgentAlerts(deps: {
     },
   };
   return alerts;
+}
+
+/** The answers of an episode nobody has answered yet, as its first alert shows them (how many staff it needs). */
+async function unanswered(store: Pick<WorkspaceStore, 'twoStaffMark' | 'getHomeSetting'>, action: Action): Promise<AnswersShown> {
+  return { lines: [], staff: [], needed: staffNeeded(await twoStaffOf(store, action)) };
 }

@@ -1,16 +1,24 @@
+import type { HistoryAccess } from '../services/history-access.js';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../logging/logger.js';
 import type { ActionHistoryService } from '../services/action-history.js';
+import type { ActionNotes } from '../services/action-notes.js';
+import type { ActionPosts } from '../services/action-posts.js';
 import type { ActionsService } from '../services/actions.js';
+import type { EpisodeAnswers } from '../services/episode-answers.js';
 import type { ChannelPolicy } from '../services/channel-policy.js';
 import type { ChannelSetup } from '../services/channel-setup.js';
 import type { HomeShifts } from '../services/home-shifts.js';
+import type { OnCall } from '../services/on-call.js';
 import type { DirectoryService } from '../services/directory.js';
 import type { EvidenceExport } from '../services/evidence/evidence-export.js';
 import type { HandoverService } from '../services/handovers.js';
 import type { EscalationSettingsService } from '../services/escalation-settings.js';
+import type { FollowUps } from '../services/follow-up.js';
+import type { SafeguardingSettingsService } from '../services/safeguarding-settings.js';
 import type { IdentityService } from '../services/identity.js';
 import type { ReassignService } from '../services/reassign.js';
+import type { ReassignUndo } from '../services/reassign-undo.js';
 import type { HomeFilters } from '../services/home-filters.js';
 import type { PersonData } from '../services/person-data.js';
 import type { SlackProfiles } from '../services/slack-profiles.js';
@@ -44,13 +52,19 @@ export interface HomeQueue {
 }
 
 /**
- * Everything the Slack listeners need, built once in compose.ts and passed in.
+ * Everything the Slack listeners need, built once per workspace by its composition (workspaces/compose-workspace.ts) and passed in.
  * Listeners reach care data and the store only through these services.
  */
 export interface SlackDeps {
   actions: ActionsService;
+  /** The answers to urgent episodes: "I'm on it", "I can't", "Join" (issue 33). */
+  answers: EpisodeAnswers;
+  /** Posts about one action made outside the delivery paths (the form's confirmations), recorded in the ledger. */
+  posts: ActionPosts;
   /** An action's life as the app knows it (the History button). */
   history: ActionHistoryService;
+  /** Notes on actions, written when completing or taking one (`addNote`, `notesOf`): kept by the app, never posted in a channel. */
+  notes: ActionNotes;
   identity: IdentityService;
   /** Admins: a person's data exported or erased (`/care export|forget @person`). */
   personData: PersonData;
@@ -69,10 +83,18 @@ export interface SlackDeps {
   evidence: EvidenceExport;
   /** The care home's escalation ladder (`/care escalation`, admins). */
   escalation?: EscalationSettingsService;
+  /** The follow-up DM's answers (Done, Still on it, Hand back) of taken urgent work. */
+  followUps?: FollowUps;
+  /** The safeguarding tier (`/care settings safeguarding`, admins). */
+  safeguarding?: SafeguardingSettingsService;
   /** The care home's shifts: shown to anyone, set by admins (`/care shifts`). */
   shifts: HomeShifts;
+  /** Who's on now (`/care oncall`, the Home tab's section). */
+  onCall?: OnCall;
   /** The WebClient listeners post with (same token and API URL as Bolt's). */
   slack: WebClient;
+  /** Whether the workspace granted the history scopes (optional since March 2026): without them nothing is read back. */
+  historyAccess?: HistoryAccess | undefined;
   logger: Logger;
   now: () => Date;
   /** APP_TIMEZONE: fallback zone for date text and people without one. */
@@ -88,10 +110,12 @@ export interface SlackDeps {
   status: StatusService;
   /** Admins: move all of someone's open work to someone else (Team view, `/care reassign`). */
   reassign: ReassignService;
+  /** Admins: Undo of a reassignment, from its result DM. */
+  reassignUndo: ReassignUndo;
   /** Each person's Home tab location filter. */
   homeFilters: HomeFilters;
-  /** More for admins' Home tab after Team and Status (multi-workspace mode: the care connection card). */
-  adminHomeExtra?: ((teamId: string) => Promise<Block[]>) | undefined;
+  /** More for admins' Home tab after Team and Status (multi-workspace mode: this workspace's care connection card). */
+  adminHomeExtra?: (() => Promise<Block[]>) | undefined;
   /** How `/care admins|settings|connect` are answered: from the configuration (one workspace) or set in Slack (many). */
   workspaceSetup: WorkspaceCommandDeps;
 }

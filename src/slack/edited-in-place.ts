@@ -1,4 +1,5 @@
 import type { BlockAction, types } from '@slack/bolt';
+import { answersOnPost, withAnswersNow } from './answers-on-post.js';
 import type { SlackDeps } from './deps.js';
 import { listSourceOfBlockId } from './ids.js';
 import { isSharedConversation } from './surface.js';
@@ -41,6 +42,8 @@ export async function showEditedInPlace(
   changedBy?: ChangedBy,
 ): Promise<boolean> {
   if (origin.ts) {
+    // Without the history scopes the card cannot be read back to patch: the caller answers another way.
+    if (deps.historyAccess && !(await deps.historyAccess.readable())) return false;
     const read =
       origin.threadTs && origin.threadTs !== origin.ts
         ? await deps.slack.conversations.replies({ channel: origin.channel, ts: origin.threadTs, latest: origin.ts, inclusive: true, limit: 200 })
@@ -49,7 +52,9 @@ export async function showEditedInPlace(
     if (!message?.blocks) return false;
     const showTask = await deps.channels.showTasksIn(actor.teamId, origin.channel);
     const ctx = { now: deps.now(), timezone: tz, showTask, shared: isSharedConversation(origin.channel) };
-    const patched = patchActionBlocks(message.blocks as types.AnyBlock[], view, ctx, ctx.shared ? changedBy : undefined);
+    const blocks = message.blocks as types.AnyBlock[];
+    const answers = await answersOnPost(deps, blocks, view);
+    const patched = withAnswersNow(answers, patchActionBlocks(blocks, view, ctx, ctx.shared ? changedBy : undefined), view, ctx);
     if (!patched) return false;
     await deps.slack.chat.update({ channel: origin.channel, ts: origin.ts, blocks: patched as types.KnownBlock[], text: message.text ?? 'Care action' });
     return true;

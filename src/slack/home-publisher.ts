@@ -27,7 +27,7 @@ async function adminHome(deps: SlackDeps, teamId: string, userId: string): Promi
   const [team, status, extra] = await Promise.all([
     deps.teamView.read(actor).catch(failed('team view')),
     deps.status.read(actor).catch(failed('status')),
-    deps.adminHomeExtra?.(teamId).catch((err: unknown) => {
+    deps.adminHomeExtra?.().catch((err: unknown) => {
       deps.logger.warn("could not read the care connection for an admin's Home tab", { userId, error: err });
       return [];
     }),
@@ -106,7 +106,12 @@ export async function publishHome(deps: SlackDeps, teamId: string, userId: strin
         deps.logger.warn('could not read the morning summary setting for the Home tab', { userId, error: err });
         return undefined;
       });
-      const extra = { ...(summary ? { summary } : {}), ...(await shift) };
+      // Who's on now, for a linked person (left out when it cannot be read).
+      const onCall = await (deps.onCall?.now({ teamId, userId }) ?? Promise.resolve(undefined)).catch((err: unknown) => {
+        deps.logger.warn("could not read who's on now for the Home tab", { userId, error: err });
+        return undefined;
+      });
+      const extra = { ...(summary ? { summary } : {}), ...(await shift), ...(onCall ? { onCall } : {}) };
       // The location filter: the person's choice (remembered), and the locations to choose from (a cached read).
       const [where, locations] = await Promise.all([
         deps.homeFilters.get({ teamId, userId }).catch(() => undefined),

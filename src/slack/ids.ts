@@ -7,6 +7,7 @@
 import type { ListWhere } from '../services/list-where.js';
 import type { DueWindowName } from '../time/due-windows.js';
 import type { SnoozeChoice } from '../time/snooze.js';
+import { cutId } from './cut.js';
 
 export const ActionIds = {
   complete: 'care_complete',
@@ -31,6 +32,8 @@ export const ActionIds = {
   history: 'care_history',
   /** Assign an unassigned (or urgent) action to the clicker. */
   takeIt: 'care_take',
+  /** The "⋯" menu of an open card: Complete with note…, Take it with note… (value: see noteOptionValue). */
+  noteMenu: 'care_note_menu',
   /** Undo a Complete or Reopen made on a shared surface, for a few minutes after it. */
   undo: 'care_undo',
   /** An admin's Retry of a failed delivery on their Home tab (value = the ledger row's id). */
@@ -39,6 +42,8 @@ export const ActionIds = {
   showTasksConfirm: 'care_show_tasks_confirm',
   /** An admin's "Reassign work" on a carer of the Team view (value = the care user's Id). */
   reassignWork: 'care_reassign_work',
+  /** Undo on an admin's reassign result DM (value = the run's Id). */
+  reassignUndo: 'care_reassign_undo',
   /** The Home tab's location filter (a static select; value = a location Id, or "all"). */
   homeLocation: 'care_home_location',
   /** An admin's "Forget <name>" after `/care forget @person` (value = the Slack user Id), and its Cancel. */
@@ -46,7 +51,30 @@ export const ActionIds = {
   forgetCancel: 'care_forget_cancel',
   /** Accept handover on a handover post (its value: the handover's ref, see handoverRefValue). */
   handoverAccept: 'care_handover_accept',
+  /** The accepter's Undo of a handover's acceptance (its value: see handoverUndoValue). */
+  handoverUndo: 'care_handover_undo',
+  /** The follow-up DM of a taken urgent action (value: see followUpValue): Done, Still on it, Hand back. */
+  followUpDone: 'care_followup_done',
+  followUpStillOnIt: 'care_followup_still',
+  followUpHandBack: 'care_followup_hand_back',
+  /** "I'm on it" on an urgent alert or escalation post (value: the action Id): opens its confirm modal. */
+  onIt: 'care_on_it',
+  /** "I can't" on an urgent alert or escalation post (value: the action Id): opens its reason modal. */
+  cant: 'care_cant',
+  /** "Join" (the second of two staff) on a two-person action's alert (value: the action Id); asks first. */
+  joinIn: 'care_join',
+  /** The answerer's Undo of an answer (value: sealed, see answer-undo.ts). */
+  answerUndo: 'care_answer_undo',
 } as const;
+
+/** A follow-up button's value: `<action Id>|<the follow-up's ref>` (follow-up-policy.ts followUpOccurrence). */
+export const followUpValue = (actionId: string, ref: string) => `${actionId}|${ref}`;
+
+/** A follow-up button's value -> its parts, or null. */
+export function parseFollowUpValue(value: string | undefined): { actionId: string; ref: string } | null {
+  const m = /^([0-9a-f]{24})\|(.{1,300})$/s.exec(value ?? '');
+  return m ? { actionId: m[1]!, ref: m[2]! } : null;
+}
 
 export const CallbackIds = {
   actionModal: 'care_action_modal',
@@ -54,16 +82,28 @@ export const CallbackIds = {
   approveLinkModal: 'care_link_approve_modal',
   summaryModal: 'care_summary_modal',
   snoozeModal: 'care_snooze_modal',
+  /** Complete or Take it with a note: the note's form (it is also the question on a channel post). */
+  noteModal: 'care_note_modal',
   /** "Snooze to … ?" asked before a quick snooze on a channel post. */
   snoozeConfirm: 'care_snooze_confirm',
   /** Reassign work: who to move it to and which of it (opened from the Team view). */
   reassignPick: 'care_reassign_pick',
   /** Reassign work: "Move 25 open actions from … to …?" and then its progress and result. */
   reassignConfirm: 'care_reassign_confirm',
+  /** "I'm on it" asked first (who is doing it, when nobody is assigned; a short note). */
+  onItModal: 'care_on_it_modal',
+  /** "I can't": why (a short list) and an optional note. */
+  cantModal: 'care_cant_modal',
 } as const;
 
 /** Input blocks of the forms: block_id = the field, action_id = FIELD_ACTION_ID. */
 export const FieldIds = {
+  /** "I'm on it" for an unassigned action: who is doing it (optional); an answer's short note; "I can't": why. */
+  answerDoer: 'answer_doer',
+  answerNote: 'answer_note',
+  cantReason: 'cant_reason',
+  /** The create form's More options: the action needs two staff (issue 33). */
+  twoStaff: 'two_staff',
   task: 'task',
   dueDate: 'due_date',
   dueTime: 'due_time',
@@ -81,6 +121,8 @@ export const FieldIds = {
   /** Reassign work: which of it moves (overdue, due today, all). */
   reassignScope: 'reassign_scope',
   summaryWhen: 'summary_when',
+  /** The note given with a Complete or Take it. */
+  note: 'note',
 } as const;
 
 export const FIELD_ACTION_ID = 'value';
@@ -109,7 +151,7 @@ const SOURCE_SEP = '~';
 
 /** The source as a block_id suffix, or undefined when it would not fit (very long search words). */
 /** A narrowed list's location or resident: `@L:<id>:<name>` or `@R:<id>` after the source. */
-const whereSuffix = (w: ListWhere | undefined) => (!w ? '' : w.type === 'location' ? `@L:${w.id}:${w.name.slice(0, 60)}` : `@R:${w.id}`);
+const whereSuffix = (w: ListWhere | undefined) => (!w ? '' : w.type === 'location' ? `@L:${w.id}:${cutId(w.name, 60)}` : `@R:${w.id}`);
 const WHERE = '(?:@L:([0-9a-f]{24}):(.{1,60})|@R:([0-9a-f]{24}))?';
 function whereOf(m: RegExpExecArray, at: number): { where?: ListWhere } {
   if (m[at]) return { where: { type: 'location', id: m[at]!, name: m[at + 1]! } };
@@ -158,7 +200,7 @@ export type ActionBlockPart = 'task' | 'facts' | 'card' | 'line' | 'by' | 'alert
 
 export function actionBlockId(part: ActionBlockPart, actionId: string, source?: string): string {
   const base = `${part}_${actionId}`;
-  return source ? `${base}${SOURCE_SEP}${source}`.slice(0, 255) : base;
+  return source ? cutId(`${base}${SOURCE_SEP}${source}`, 255) : base;
 }
 
 /** Whether a block_id is this part of this action's blocks (with or without a source). */
@@ -189,6 +231,8 @@ export const BlockIds = {
   homeTop: 'home_top',
   /** A handover post's Accept button (replaced by who accepted, when). */
   handoverAccept: 'handover_accept',
+  /** A handover post's line saying an acceptance was undone, and by whom. */
+  handoverUndone: 'handover_undone',
   homeMore: 'home_more',
   homeFirst: 'home_first',
   homeSummary: 'home_summary',
@@ -204,10 +248,17 @@ export const BlockIds = {
   statusFailed: (deliveryId: number) => `status_failed_${deliveryId}`,
   /** The create/edit form: the notice under a task longer than the form holds. */
   taskNotice: 'task_notice',
+  /** The edit form opened from a channel post: whose it is and who sees the change; the question before saving it. */
+  editShared: 'edit_shared',
+  editQuestion: 'edit_question',
   /** The reply to `/care digest here … --show-tasks` in a public channel: the button that shows task text there. */
   showTasks: 'show_tasks',
   /** An urgent alert's escalation lines ("Escalated to @amelia at 10:32"), after its buttons. */
   escalated: (actionId: string) => `escalated_${actionId}`,
+  /** The answers to an urgent episode on its posts ("Priya is on it since 10:04"). */
+  answers: (actionId: string) => `answers_${actionId}`,
+  /** The "I'm on it" / "I can't" / "Join" buttons of an urgent post. */
+  answerButtons: (actionId: string) => `answer_buttons_${actionId}`,
 } as const;
 
 // ---- connecting a workspace's care account (App Home card and form) ----
@@ -238,4 +289,15 @@ export function handoverRefValue(ref: { channelId: string; occurrence: string })
 export function parseHandoverRef(value: string | undefined): { channelId: string; occurrence: string } | null {
   const m = /^([CGD][A-Z0-9]+) (\d{4}-\d{2}-\d{2}\/.{1,24})$/u.exec(value ?? '');
   return m ? { channelId: m[1]!, occurrence: m[2]! } : null;
+}
+
+/** The Undo of an acceptance: `<round> <channel id> <occurrence>` (who may use it is the store's to say). */
+export function handoverUndoValue(ref: { channelId: string; occurrence: string }, round: number): string {
+  return `${round} ${handoverRefValue(ref)}`;
+}
+
+export function parseHandoverUndo(value: string | undefined): { ref: { channelId: string; occurrence: string }; round: number } | null {
+  const m = /^(\d{1,3}) (.+)$/su.exec(value ?? '');
+  const ref = m ? parseHandoverRef(m[2]) : null;
+  return m && ref ? { ref, round: Number(m[1]) } : null;
 }

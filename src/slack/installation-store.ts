@@ -30,7 +30,7 @@ export interface InstallationStoreOptions {
 
 /**
  * Where installations are kept: the store's reads and deletes, and a save that may do more than store
- * (services/installs.ts audits someone else's re-install and tells the workspace's admins).
+ * (deployment/installs.ts audits someone else's re-install and tells the workspace's admins).
  */
 export type InstallationRows = Pick<Store, 'getInstallation' | 'deleteInstallation'> & {
   saveInstallation(input: SlackInstallationInput): Promise<{ installation: SlackInstallation }>;

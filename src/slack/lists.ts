@@ -8,6 +8,7 @@ import { myGroups, renderActionGroups } from './views/action-list.js';
 import { section, type Block } from './views/blocks.js';
 import { userText } from './text.js';
 import type { DueWindowName } from '../time/due-windows.js';
+import { cutId } from './cut.js';
 
 const WINDOW_TITLES = { today: 'Due today', tomorrow: 'Due tomorrow', week: 'Due in the next 7 days', overdue: 'Overdue' } as const;
 
@@ -34,7 +35,7 @@ export function noMatchText(words: string): string {
     list.length > 1
       ? `the words are searched as one phrase: try one of them (\`/care find ${userText(longest, 60)}\`)`
       : longest.length > 4
-        ? `try part of the word (\`/care find ${userText(longest.slice(0, 4), 60)}\`) or another word`
+        ? `try part of the word (\`/care find ${userText(cutId(longest, 4), 60)}\`) or another word`
         : 'try another word, or the action number';
   return `No actions match “${userText(words, 100)}”. The search looks for exactly these letters in task text and action numbers, open and complete: ${widen}. \`/care mine\` lists yours.`;
 }

@@ -28,21 +28,26 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppOptions, Installation, StateStore } from '@slack/bolt';
+import { HISTORY_SCOPES } from '../services/history-access.js';
+import { installPageHtml, resultPageHtml } from './install-pages.js';
 
-/** The bot scopes manifest.yml asks for (test/slack/oauth-settings.test.ts keeps the two in step). */
-export const BOT_SCOPES = [
+/** The bot scopes manifest.yml requires (`oauth_config.scopes.bot`; test/slack/oauth-settings.test.ts keeps the two in step). */
+export const BOT_REQUIRED_SCOPES = [
   'commands',
   'chat:write',
   'users:read',
   'users:read.email',
   'im:write',
-  'im:history',
   'channels:read',
-  'channels:history',
   'groups:read',
-  'groups:history',
   'files:write',
 ] as const;
+
+/** The bot scopes an installer may decline (`oauth_config.scopes.bot_optional`): the three history scopes. */
+export const BOT_OPTIONAL_SCOPES = HISTORY_SCOPES;
+
+/** Every bot scope the install asks for; Slack lets the installer decline the optional ones. */
+export const BOT_SCOPES = [...BOT_REQUIRED_SCOPES, ...BOT_OPTIONAL_SCOPES] as const;
 
 export const INSTALL_PATH = '/slack/install';
 export const REDIRECT_URI_PATH = '/slack/oauth_redirect';
@@ -54,8 +59,6 @@ export interface OAuthConfig {
 }
 
 export type OAuthSettings = Required<Pick<AppOptions, 'clientId' | 'clientSecret' | 'stateSecret' | 'scopes' | 'installerOptions'>>;
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
 /** The name to greet with: the workspace's, or the org's for an org-wide install. */
 export function installedIn(installation: Pick<Installation, 'team' | 'enterprise' | 'isEnterpriseInstall'>): string {
@@ -99,10 +102,7 @@ export function failureSentence(code: string | undefined): { status: number; tex
 
 function page(res: ServerResponse, status: number, title: string, text: string): void {
   res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-  res.end(
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>` +
-      `<body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></body></html>`,
-  );
+  res.end(resultPageHtml(title, text));
 }
 
 export interface OAuthOptions {
@@ -126,6 +126,8 @@ export function oauthSettings(config: OAuthConfig, options: OAuthOptions = {}): 
       redirectUriPath: REDIRECT_URI_PATH,
       // A page with an "Add to Slack" button (it sets the state cookie), not a redirect.
       directInstall: false,
+      // Bolt's own page has no language or title (WCAG 2.2 A); ours does (install-pages.ts).
+      renderHtmlForInstallPath: installPageHtml,
       // See the file comment for what this refuses.
       stateVerification: true,
       ...(options.stateStore ? { stateStore: options.stateStore } : {}),

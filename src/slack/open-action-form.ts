@@ -7,6 +7,7 @@ import { fitTask } from './forms/task-limit.js';
 import { userText } from './text.js';
 import { nowInWords } from './forms/due-check.js';
 import { type ActionFormInitial, type ActionModalMeta, actionModal, assigneeLabel, firstWordOf } from './views/action-form-modal.js';
+import { cut } from './cut.js';
 
 const TITLE = 'New care action';
 
@@ -16,7 +17,7 @@ function passedNotice(phrase: string, now: Date, tz: string): string {
 }
 
 /** The unread words carried in the form's sealed metadata (which has a size limit): a few, each short. */
-const fitUnread = (words: string[]) => words.slice(0, 5).map((w) => (w.length > 40 ? `${w.slice(0, 39)}…` : w));
+const fitUnread = (words: string[]) => words.slice(0, 5).map((w) => cut(w, 40, { mrkdwn: false }));
 
 /** The assignee picker's starting choice: this care user, named and marked as the picker marks them. */
 export async function assigneeInitial(

@@ -49,8 +49,8 @@ export async function confirmationView(deps: SlackDeps, admin: Actor, from: Rota
 
 /**
  * After the confirmation was submitted (the modal already shows "Moving…"): move what was
- * confirmed, with the modal updated every few moves, then the exact result there (or, the modal
- * closed meanwhile, in a DM). Never throws.
+ * confirmed, with the modal updated every few moves, then the exact result there (and, with Undo,
+ * in a DM to the admin, sent by the service). Never throws.
  */
 export async function runReassign(deps: SlackDeps, admin: Actor, meta: ConfirmMeta, viewId: string): Promise<void> {
   const show = (view: types.ModalView) => deps.slack.views.update({ view_id: viewId, view });
@@ -63,13 +63,8 @@ export async function runReassign(deps: SlackDeps, admin: Actor, meta: ConfirmMe
         deps.logger.info('the reassignment modal was closed; the result goes by DM', { error: err });
       });
     });
-    const told =
-      shown &&
-      (await show(reassignResultModal(p, outcome)).then(
-        () => true,
-        () => false,
-      ));
-    if (!told) await deps.reassign.tellResult(admin, p, outcome, meta.run);
+    // The result (with Undo) is in the admin's DMs too (the service sends it): the modal says so.
+    if (shown) await show(reassignResultModal(p, outcome)).catch(() => undefined);
     if (outcome.moved.length) await refreshHomes(deps, admin.teamId, [meta.from.slackUserId, meta.to.slackUserId, admin.userId]);
   } catch (err) {
     logFailure(deps.logger, 'a reassignment failed', err);

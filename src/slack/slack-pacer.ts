@@ -26,8 +26,23 @@ export interface PacerClock {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const realClock: PacerClock = { now: () => performance.now(), sleep };
 
-/** The app's clock (the one Slack's own limits are judged by, as the demo and tests move it), sleeping in real time. */
-export const pacerClockOf = (now: () => Date): PacerClock => ({ now: () => now().getTime(), sleep });
+/**
+ * The app's clock (the one Slack's own limits are judged by, as the demo and tests move it). A wait ends when that
+ * clock has moved on by it, or when as much real time has passed, whichever comes first: the same as a real sleep
+ * on a real clock; on a clock that runs faster (a bench's world at 10x) the wait is not ten times too long.
+ */
+export const pacerClockOf = (now: () => Date): PacerClock => ({
+  now: () => now().getTime(),
+  async sleep(ms) {
+    const until = now().getTime() + ms;
+    const realUntil = performance.now() + ms;
+    for (;;) {
+      const left = Math.min(until - now().getTime(), realUntil - performance.now());
+      if (left <= 0) return;
+      await sleep(Math.min(left, 50));
+    }
+  },
+});
 
 /** GCRA: the theoretical arrival time of the next call, and a not-before set by Slack's Retry-After. */
 interface Bucket {

@@ -10,3 +10,11 @@ export function clickedOnSharedPost(body: BlockAction): boolean {
   if (body.container?.type !== 'message' || body.container.is_ephemeral) return false;
   return isSharedConversation(body.channel?.id ?? body.container.channel_id);
 }
+
+/** The message a button was clicked on (a channel post or a DM, not an ephemeral answer or a view): its listener redraws it there. */
+export function clickedPostOf(body: BlockAction): { channel: string; ts: string } | undefined {
+  if (body.container?.type !== 'message' || body.container.is_ephemeral) return undefined;
+  const channel = body.channel?.id ?? body.container.channel_id;
+  const ts = body.message?.ts ?? body.container.message_ts;
+  return channel && ts ? { channel, ts } : undefined;
+}

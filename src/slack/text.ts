@@ -3,20 +3,14 @@
  * Slack's three control characters escaped (so `<!channel>` or `<@U1>` typed by
  * a person stays text), and cut to a limit with an ellipsis.
  */
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
+import { clean, escapeMrkdwn } from '../services/mrkdwn-escape.js';
+import { cut } from './cut.js';
 
-export function clean(text: string): string {
-  return text.replace(CONTROL, '');
-}
+export { clean, escapeMrkdwn };
 
-export function escapeMrkdwn(text: string): string {
-  return clean(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
+/** Cut mrkdwn to `max` with an ellipsis, never inside an emoji (or any grapheme) nor an entity: see cut.ts. */
 export function truncate(text: string, max: number): string {
-  if (text.length <= max) return text;
-  return `${text.slice(0, Math.max(0, max - 1)).replace(/&[a-z]*$/, '')}…`;
+  return cut(text, max);
 }
 
 /** Escaped and cut: for user text inside mrkdwn. */
@@ -60,5 +54,5 @@ export function taskText(text: string, max = 2900): string {
 
 /** For plain_text fields (no markup is interpreted there, only length matters). */
 export function plain(text: string, max: number): string {
-  return truncate(clean(text), max);
+  return cut(clean(text), max, { mrkdwn: false });
 }

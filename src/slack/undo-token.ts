@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { UndoableKind } from '../services/undo-change.js';
+import type { EditRestore, UndoableKind } from '../services/undo-change.js';
 import { ActionIds, CARE_ID } from './ids.js';
 import type { SignedMetadata } from './signed-metadata.js';
 
-/** How long after a Complete, Reopen or Snooze on a channel post its Undo works. */
+/** How long after a Complete, Reopen, Snooze or Edit on a channel post its Undo works. */
 export const UNDO_WINDOW_MS = 5 * 60_000;
 
 export type UndoKind = UndoableKind;
@@ -11,7 +11,7 @@ export type UndoKind = UndoableKind;
 /** What an Undo button undoes: which change, of which action, made by whom, until when, and what it left. */
 export interface UndoGrant {
   actionId: string;
-  /** The change to undo (Undo of a Complete reopens; of a Reopen completes; of a Snooze puts the due time back). */
+  /** The change to undo (Undo of a Complete reopens; of a Reopen completes; of a Snooze puts the due time back; of an Edit, the fields it changed). */
   kind: UndoKind;
   /** The Slack user who made the change: the only one whose Undo click is taken. */
   by: string;
@@ -21,14 +21,31 @@ export interface UndoGrant {
   after: string;
   /** Snooze only: the due time before it (the care API's text; null when it had none). */
   previousDue?: string | null;
+  /** Snooze only: it brought the due time forward (the post says "Due moved earlier" after the Undo too). */
+  earlier?: boolean;
+  /** Edit only: the fields it changed, as they were before. */
+  previous?: EditRestore;
 }
 
 const Meta = z.object({
   a: z.string().regex(CARE_ID),
-  k: z.enum(['complete', 'reopen', 'snooze']),
+  k: z.enum(['complete', 'reopen', 'snooze', 'edit']),
   x: z.number().int().positive(),
   m: z.string().max(64),
   p: z.string().max(64).nullable().optional(),
+  f: z.literal(1).optional(),
+  e: z.object({ a: z.string().regex(CARE_ID).nullable().optional(), d: z.string().max(64).nullable().optional(), u: z.boolean().optional() }).optional(),
+});
+
+const sealEdit = (p: EditRestore) => ({
+  ...('assignee' in p ? { a: p.assignee ?? null } : {}),
+  ...('due' in p ? { d: p.due ?? null } : {}),
+  ...('urgent' in p ? { u: Boolean(p.urgent) } : {}),
+});
+const readEdit = (e: NonNullable<z.infer<typeof Meta>['e']>): EditRestore => ({
+  ...(e.a !== undefined ? { assignee: e.a } : {}),
+  ...(e.d !== undefined ? { due: e.d } : {}),
+  ...(e.u !== undefined ? { urgent: e.u } : {}),
 });
 const USER = /^[UW][A-Z0-9]+$/;
 
@@ -45,7 +62,8 @@ export function undoValue(signed: SignedMetadata, teamId: string, grant: UndoGra
     k: grant.kind,
     x: Math.ceil(grant.expiresAt / 1000),
     m: grant.after,
-    ...(grant.kind === 'snooze' ? { p: grant.previousDue ?? null } : {}),
+    ...(grant.kind === 'snooze' ? { p: grant.previousDue ?? null, ...(grant.earlier ? { f: 1 } : {}) } : {}),
+    ...(grant.kind === 'edit' ? { e: sealEdit(grant.previous ?? {}) } : {}),
   };
   return `${grant.by}:${signed.encode(meta, { teamId, userId: grant.by, form: ActionIds.undo })}`;
 }
@@ -63,6 +81,15 @@ export function readUndoValue(signed: SignedMetadata, teamId: string, value: str
   if (!USER.test(by)) return null;
   const meta = Meta.safeParse(signed.decode(value.slice(at + 1), { teamId, userId: by, form: ActionIds.undo }));
   if (!meta.success) return null;
-  const { a, k, x, m, p } = meta.data;
-  return { actionId: a, kind: k, by, expiresAt: x * 1000, after: m, ...(k === 'snooze' ? { previousDue: p ?? null } : {}) };
+  const { a, k, x, m, p, f, e } = meta.data;
+  if (k === 'edit' && !e) return null;
+  return {
+    actionId: a,
+    kind: k,
+    by,
+    expiresAt: x * 1000,
+    after: m,
+    ...(k === 'snooze' ? { previousDue: p ?? null, ...(f ? { earlier: true } : {}) } : {}),
+    ...(k === 'edit' && e ? { previous: readEdit(e) } : {}),
+  };
 }

@@ -21,7 +21,7 @@ export type SlackClientUse = 'interactive' | 'jobs' | 'poster';
 export type SlackFetch = NonNullable<WebClientOptions['fetch']>;
 
 /**
- * Token rotation: where the client's calls get their bot token (token-rotation/): one workspace's source, or
+ * Token rotation: where the client's calls get their bot token (deployment/token-rotation.ts): one workspace's source, or
  * (Bolt's client, which serves every workspace) the source of whichever token a call was made with.
  */
 export type BotTokens = BotTokenSource | ((token: string) => BotTokenSource | undefined);

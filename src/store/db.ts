@@ -28,6 +28,14 @@ export interface Db {
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
   /** Several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
+  /**
+   * After an erasure has committed: leave no copy of what it deleted or overwrote in the database's own files,
+   * as far as the database can do it while running. SQLite (which zeroes freed space as it goes: secure_delete)
+   * copies its write-ahead log into the main file and truncates the log to nothing. PostgreSQL does nothing here:
+   * its old row versions go with `VACUUM FULL`, which the deployer runs (docs/data-protection.md). Resolves to
+   * false when it could not be done now (another connection kept reading the log, or called inside a transaction).
+   */
+  clearErased(): Promise<boolean>;
   close(): Promise<void>;
 }
 

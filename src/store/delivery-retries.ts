@@ -30,3 +30,18 @@ export async function unfinishedDeliveries(ctx: Ctx, kind: string, query: Unfini
   );
   return rows.map(toDelivery);
 }
+
+/**
+ * Whether any delivery (of any kind; of one workspace with `teamId`) may be worth another try now or later:
+ * pending, or failed for a passing reason. None: every retry sweep would find nothing (one query for them all).
+ */
+export async function anyUnfinishedDeliveries(ctx: Ctx, teamId?: string): Promise<boolean> {
+  const team = teamId === undefined ? null : recipientTeamWhere(ctx.db.kind, teamId);
+  // Written as the partial index deliveries_unfinished is (migration 014), so the query is answered from it.
+  const retryable = ctx.db.kind === 'postgres' ? 'retryable' : 'retryable = 1';
+  const row = await ctx.db.get(
+    `SELECT 1 AS one FROM deliveries WHERE (state = 'pending' OR (state = 'failed' AND ${retryable}))${team ? ` AND ${team.sql}` : ''} LIMIT 1`,
+    team?.params ?? [],
+  );
+  return row !== undefined;
+}

@@ -21,6 +21,8 @@ export type StoreErrorCode =
   | 'other-workspace'
   /** A token or secret was to be stored or read, but the store was opened without a key ring (ENCRYPTION_KEY). */
   | 'encryption-key-missing'
+  /** An erasure would have taken a Care Actions admin's rights away, and was not allowed to (store/person-data.ts). */
+  | 'person-is-admin'
   /** A stored token or secret does not open with the key ring: its key is not in ENCRYPTION_KEY, or the value was changed. */
   | 'secret-unreadable';
 

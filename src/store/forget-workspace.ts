@@ -48,6 +48,10 @@ export const WORKSPACE_TABLES = [
   'slack_installations',
   'home_settings',
   'action_completions',
+  'action_due_times',
+  'action_notes',
+  'episode_answers',
+  'action_marks',
 ] as const;
 
 /**
@@ -55,7 +59,13 @@ export const WORKSPACE_TABLES = [
  * Connect people it served): every row of every table but the audit, and the whole audit anonymised.
  */
 export async function forgetWorkspace(ctx: Ctx, workspaceId?: string): Promise<ForgottenCounts> {
-  if (workspaceId === undefined) return forgetEverything(ctx);
+  const counts = workspaceId === undefined ? await forgetEverything(ctx) : await forgetOne(ctx, workspaceId);
+  // The deleted rows' old page images out of the database's files (SQLite's write-ahead log): Db.clearErased.
+  await ctx.db.clearErased();
+  return counts;
+}
+
+async function forgetOne(ctx: Ctx, workspaceId: string): Promise<ForgottenCounts> {
   return ctx.db.transaction(async (db) => {
     const deleted: Record<string, number> = {};
     const w = workspaceId;
@@ -74,6 +84,10 @@ export async function forgetWorkspace(ctx: Ctx, workspaceId?: string): Promise<F
     deleted.care_connections = await db.run('DELETE FROM care_connections WHERE workspace_id = ?', [w]);
     deleted.home_settings = await db.run('DELETE FROM home_settings WHERE scope = ?', [w]);
     deleted.action_completions = await db.run('DELETE FROM action_completions WHERE workspace_id = ?', [w]);
+    deleted.action_due_times = await db.run('DELETE FROM action_due_times WHERE workspace_id = ?', [w]);
+    deleted.action_notes = await db.run('DELETE FROM action_notes WHERE workspace_id = ?', [w]);
+    deleted.episode_answers = await db.run('DELETE FROM episode_answers WHERE workspace_id = ?', [w]);
+    deleted.action_marks = await db.run('DELETE FROM action_marks WHERE workspace_id = ?', [w]);
     // A team's installation, or the org-wide one of an enterprise (never a team's install inside that enterprise).
     deleted.slack_installations = await db.run(
       'DELETE FROM slack_installations WHERE (is_enterprise_install = ? AND enterprise_id = ?) OR (is_enterprise_install = ? AND team_id = ?)',

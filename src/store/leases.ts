@@ -47,3 +47,22 @@ export async function getLease(ctx: Ctx, name: string): Promise<Lease | null> {
   const row = await ctx.db.get('SELECT name, holder, acquired_at, expires_at FROM job_leases WHERE name = ?', [name]);
   return row ? toLease(row) : null;
 }
+
+/** The names starting with `prefix` of the leases another holder has now (not run out): one query for a whole tick. */
+export async function leasesHeldElsewhere(ctx: Ctx, prefix: string, holder: string): Promise<Set<string>> {
+  const now = sharedNow(ctx);
+  const rows = await ctx.db.all(`SELECT name FROM job_leases WHERE substr(name, 1, ?) = ? AND holder <> ? AND expires_at > ${now.sql}`, [
+    Array.from(prefix).length,
+    prefix,
+    holder,
+    now.value,
+  ]);
+  return new Set(rows.map((r) => str(r.name)));
+}
+
+/** Extend every lease `holder` has (to now + ttlMs) in one statement; resolves to their names (a lost one is not among them). */
+export async function renewLeasesOf(ctx: Ctx, holder: string, ttlMs: number): Promise<Set<string>> {
+  const now = sharedNow(ctx);
+  const rows = await ctx.db.all(`UPDATE job_leases SET expires_at = ${now.sql} + ? WHERE holder = ? RETURNING name`, [now.value, ttlMs, holder]);
+  return new Set(rows.map((r) => str(r.name)));
+}

@@ -6,6 +6,9 @@ import type { KeyRing } from '../crypto/key-ring.js';
 import type { Logger } from '../logging/logger.js';
 import { silentLogger } from '../logging/logger.js';
 import * as actionCompletions from './action-completions.js';
+import * as dueHistory from './due-history.js';
+import * as actionNotes from './action-notes.js';
+import * as episodeAnswers from './episode-answers.js';
 import * as audit from './audit.js';
 import { rotateBotToken } from './bot-token-rotation.js';
 import * as careConnections from './care-connections.js';
@@ -18,6 +21,7 @@ import * as homeSettings from './home-settings.js';
 import { StoreError } from './errors.js';
 import { forgetWorkspace } from './forget-workspace.js';
 import * as installations from './installations.js';
+import * as jobDue from './job-due.js';
 import * as leases from './leases.js';
 import * as linkRequests from './link-requests.js';
 import * as links from './links.js';
@@ -98,7 +102,7 @@ function openDb(config: StoreConfig, logger: Logger): Db {
       `DATABASE_URL must start with postgres:// or postgresql:// (it starts with "${scheme}:"); leave it unset to use SQLite under DATA_DIR.`,
     );
   }
-  return openSqliteDb(config.dataDir?.trim() || './data');
+  return openSqliteDb(config.dataDir?.trim() || './data', logger);
 }
 
 export async function openStore(config: StoreConfig = {}): Promise<OpenedStore> {
@@ -160,6 +164,7 @@ function createStore(ctx: Ctx, migration: MigrateResult): OpenedStore {
     listDeliveries: (filter) => deliveries.listDeliveries(ctx, filter),
     countDeliveries: (filter) => deliveries.countDeliveries(ctx, filter),
     unfinishedDeliveries: (kind, query) => deliveryRetries.unfinishedDeliveries(ctx, kind, query),
+    anyUnfinishedDeliveries: (teamId) => deliveryRetries.anyUnfinishedDeliveries(ctx, teamId),
     recentDeliveries: (query) => deliveryAdmin.recentDeliveries(ctx, query),
     reopenDelivery: (id, teamId) => deliveryAdmin.reopenDelivery(ctx, id, teamId),
 
@@ -169,13 +174,34 @@ function createStore(ctx: Ctx, migration: MigrateResult): OpenedStore {
     noteCompletion: (workspaceId, actionId, completion) => actionCompletions.noteCompletion(ctx, workspaceId, actionId, completion),
     dueRedactions: (workspaceId, completedBefore, limit) => actionCompletions.dueRedactions(ctx, workspaceId, completedBefore, limit),
     markRedacted: (workspaceId, completion) => actionCompletions.markRedacted(ctx, workspaceId, completion),
+    noteDue: (workspaceId, actionId, seen) => dueHistory.noteDue(ctx, workspaceId, actionId, seen),
+    dueHistories: (workspaceId, actionIds) => dueHistory.dueHistories(ctx, workspaceId, actionIds),
+    firstDueBetween: (workspaceId, start, end, limit) => dueHistory.firstDueBetween(ctx, workspaceId, start, end, limit),
+    addNote: (workspaceId, note) => actionNotes.addNote(ctx, workspaceId, note),
+    listNotes: (workspaceId, actionIds) => actionNotes.listNotes(ctx, workspaceId, actionIds),
+    dropNotes: (workspaceId, actionId, writtenBefore) => actionNotes.dropNotes(ctx, workspaceId, actionId, writtenBefore),
+    addEpisodeAnswer: (workspaceId, answer) => episodeAnswers.addEpisodeAnswer(ctx, workspaceId, answer),
+    listEpisodeAnswers: (workspaceId, actionId) => episodeAnswers.listEpisodeAnswers(ctx, workspaceId, actionId),
+    episodeAnswersOf: (workspaceId, actionIds) => episodeAnswers.episodeAnswersOf(ctx, workspaceId, actionIds),
+    undoEpisodeAnswer: (workspaceId, id, at) => episodeAnswers.undoEpisodeAnswer(ctx, workspaceId, id, at),
+    dropAnswerNotes: (workspaceId, actionId) => episodeAnswers.dropAnswerNotes(ctx, workspaceId, actionId),
+    setTwoStaff: (workspaceId, actionId, twoStaff, setBy) => episodeAnswers.setTwoStaff(ctx, workspaceId, actionId, twoStaff, setBy),
+    twoStaffMark: (workspaceId, actionId) => episodeAnswers.twoStaffMark(ctx, workspaceId, actionId),
+    twoStaffMarked: (workspaceId, actionIds) => episodeAnswers.twoStaffMarked(ctx, workspaceId, actionIds),
 
     getCursor: (name) => cursors.getCursor(ctx, name),
     setCursor: (name, value) => cursors.setCursor(ctx, name, value),
+    listCursors: (prefix, teamId) => cursors.listCursors(ctx, prefix, teamId),
+    deleteCursor: (name) => cursors.deleteCursor(ctx, name),
     acquireLease: (name, holder, ttlMs) => leases.acquireLease(ctx, name, holder, ttlMs),
     renewLease: (name, holder, ttlMs) => leases.renewLease(ctx, name, holder, ttlMs),
     releaseLease: (name, holder) => leases.releaseLease(ctx, name, holder),
     getLease: (name) => leases.getLease(ctx, name),
+    leasesHeldElsewhere: (prefix, holder) => leases.leasesHeldElsewhere(ctx, prefix, holder),
+    renewLeasesOf: (holder, ttlMs) => leases.renewLeasesOf(ctx, holder, ttlMs),
+    notDue: (kind, now) => jobDue.notDue(ctx, kind, now),
+    beginDueRun: (teamId, kind, token) => jobDue.beginDueRun(ctx, teamId, kind, token),
+    endDueRun: (teamId, kind, token, dueAt) => jobDue.endDueRun(ctx, teamId, kind, token, dueAt),
 
     markRequestSeen: (key, at) => seenRequests.markRequestSeen(ctx, key, at),
     pruneSeenRequests: (now) => seenRequests.pruneSeenRequests(ctx, now),

@@ -164,6 +164,8 @@ class PgDb implements Db {
         }
       },
       transaction: async <T>(fn: (tx: Db) => Promise<T>) => (inTx ? fn(this.view(q, true)) : this.transaction(fn)),
+      // Nothing the app can do while running: the deployer's VACUUM FULL (docs/data-protection.md).
+      clearErased: async () => !inTx,
       close: async () => this.close(),
     };
   }
@@ -179,6 +181,9 @@ class PgDb implements Db {
   }
   exec(sql: string): Promise<void> {
     return this.poolView.exec(sql);
+  }
+  clearErased(): Promise<boolean> {
+    return this.poolView.clearErased();
   }
 
   private async connect(): Promise<pg.PoolClient> {

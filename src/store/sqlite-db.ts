@@ -12,12 +12,19 @@
  * process (a Slack ack included) for as long as it waits. Instead a busy
  * statement fails at once and is tried again after an asynchronous pause,
  * for up to BUSY_WAIT_MS in all, then fails as before.
+ *
+ * Erasure leaves no bytes behind (docs/data-protection.md): secure_delete is on, so SQLite overwrites with zeros
+ * the space a deleted or rewritten row leaves (in the table's and its indexes' pages, and whole freed pages);
+ * and after an erasure clearErased() copies the write-ahead log into the main file and truncates the log, whose
+ * older page images still hold the erased rows.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Db, Param, Row } from './db.js';
 import { StoreError } from './errors.js';
+import type { Logger } from '../logging/logger.js';
+import { silentLogger } from '../logging/logger.js';
 
 export const SQLITE_FILE_NAME = 'care-slack.sqlite';
 /** The longest a statement waits for another connection's lock before it fails (as busy_timeout did). */
@@ -30,7 +37,7 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 type Statement = Database.Statement<unknown[], unknown>;
 
-export function openSqliteDb(dataDir: string): Db {
+export function openSqliteDb(dataDir: string, logger: Logger = silentLogger): Db {
   const dir = path.resolve(dataDir);
   const file = path.join(dir, SQLITE_FILE_NAME);
   let raw: Database.Database;
@@ -40,6 +47,8 @@ export function openSqliteDb(dataDir: string): Db {
     raw.pragma('journal_mode = WAL');
     raw.pragma('synchronous = NORMAL');
     raw.pragma('foreign_keys = ON');
+    // Deleted and overwritten content is zeroed on the page, not left for VACUUM (erasure: see the header).
+    raw.pragma('secure_delete = ON');
     // A few milliseconds at most inside the driver; longer waits are asynchronous (see busy()).
     raw.pragma(`busy_timeout = ${BUSY_SYNC_MS}`);
   } catch (cause) {
@@ -48,7 +57,7 @@ export function openSqliteDb(dataDir: string): Db {
       cause,
     });
   }
-  return new SqliteDb(raw);
+  return new SqliteDb(raw, logger);
 }
 
 /**
@@ -81,7 +90,10 @@ class SqliteDb implements Db {
   private closed = false;
   private readonly direct: Db;
 
-  constructor(private readonly raw: Database.Database) {
+  constructor(
+    private readonly raw: Database.Database,
+    private readonly logger: Logger,
+  ) {
     // The view a transaction body gets: same connection, no waiting on the gate.
     this.direct = {
       kind: 'sqlite',
@@ -90,6 +102,8 @@ class SqliteDb implements Db {
       run: async (sql: string, params: readonly Param[] = []) => this.runNow(sql, params),
       transaction: async <T>(fn: (tx: Db) => Promise<T>) => fn(this.direct),
       exec: async (sql: string) => void this.raw.exec(sql),
+      // Not inside a transaction: the log cannot be checkpointed while this connection is writing to it.
+      clearErased: async () => false,
       close: async () => this.close(),
     };
   }
@@ -154,6 +168,36 @@ class SqliteDb implements Db {
       if (this.closed) throw new StoreError('closed', 'The store is closed; open a new one with openStore().');
       this.raw.exec(sql);
     });
+  }
+
+  /**
+   * wal_checkpoint(TRUNCATE): every page of the log copied into the main file, then the log cut to zero bytes.
+   * It cannot finish while another connection (another process) reads an older snapshot: tried again after a
+   * pause, up to BUSY_WAIT_MS; then the operator is told, and the log keeps those pages until the next erasure,
+   * a later checkpoint that empties it, or the last connection's close (which deletes it).
+   */
+  async clearErased(): Promise<boolean> {
+    const deadline = performance.now() + BUSY_WAIT_MS;
+    for (let wait = 2; ; wait = Math.min(wait * 2, 50)) {
+      while (this.gate) await this.gate;
+      if (this.closed) throw new StoreError('closed', 'The store is closed; open a new one with openStore().');
+      let busy: boolean;
+      try {
+        const [result] = this.raw.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+        busy = result?.busy !== 0;
+      } catch (error) {
+        if (!isBusy(error)) throw error;
+        busy = true;
+      }
+      if (!busy) return true;
+      if (performance.now() >= deadline) {
+        this.logger.warn(
+          'the SQLite write-ahead log could not be emptied after an erasure: another connection kept reading it; erased rows stay in that file until it is (at the next erasure, or when the app stops)',
+        );
+        return false;
+      }
+      await pause(wait);
+    }
   }
 
   /** BEGIN IMMEDIATE (the write lock), waiting asynchronously while another connection holds it. */

@@ -37,6 +37,9 @@ import type {
 } from './types.js';
 import type { KeyRing } from '../crypto/key-ring.js';
 import type { ActionCompletion } from './action-completions.js';
+import type { DueHistory, DueSighting } from './due-history.js';
+import type { ActionNote, ActionNoteInput } from './action-notes.js';
+import type { EpisodeAnswer, EpisodeAnswerInput } from './episode-answers.js';
 import type {
   BotTokenRefresh,
   CareConnection,
@@ -107,6 +110,8 @@ export interface Store {
    * with the reason in lastError.
    */
   unfinishedDeliveries(kind: string, query: UnfinishedQuery): Promise<Delivery[]>;
+  /** Whether any delivery (of one workspace with `teamId`) is pending or failed for a passing reason: one query before every retry sweep. */
+  anyUnfinishedDeliveries(teamId?: string): Promise<boolean>;
   /** Rows last changed within a window of the store's clock: counts per state and the newest failed ones (an admin's status). */
   recentDeliveries(query: RecentDeliveriesQuery): Promise<RecentDeliveries>;
   /** An admin's Retry: a failed row becomes claimable again with fresh attempts; null unless it is failed now. */
@@ -124,14 +129,56 @@ export interface Store {
   dueRedactions(workspaceId: string, completedBefore: number, limit?: number): Promise<ActionCompletion[]>;
   /** True for the one caller that marked this completion redacted. */
   markRedacted(workspaceId: string, completion: Pick<ActionCompletion, 'actionId' | 'completedAt'>): Promise<boolean>;
+  // each action's due times as the app saw them (append-only): the evidence export's first due and reschedules
+  /** True when the sighting added a row (the first due time, or a reschedule in a newer version). */
+  noteDue(workspaceId: string, actionId: string, seen: DueSighting): Promise<boolean>;
+  dueHistories(workspaceId: string, actionIds: readonly string[]): Promise<Map<string, DueHistory>>;
+  /** Actions whose first due time is in [start, end) (ms). */
+  firstDueBetween(workspaceId: string, start: number, end: number, limit: number): Promise<string[]>;
+  // notes on actions (written once, never changed): what people said when they completed or took one
+  addNote(workspaceId: string, note: ActionNoteInput): Promise<ActionNote>;
+  /** These actions' notes, oldest first. */
+  listNotes(workspaceId: string, actionIds: readonly string[]): Promise<ActionNote[]>;
+  /** Retention: an action's notes written at or before `writtenBefore` (ms) deleted; how many. */
+  dropNotes(workspaceId: string, actionId: string, writtenBefore: number): Promise<number>;
+  // the answers to urgent episodes ("I'm on it", "I can't", "Join") and actions marked as needing two staff
+  /** Null when this person's same answer to the episode is already live (nothing added). */
+  addEpisodeAnswer(workspaceId: string, answer: EpisodeAnswerInput): Promise<EpisodeAnswer | null>;
+  /** Every answer to an action, oldest first (undone ones too). */
+  listEpisodeAnswers(workspaceId: string, actionId: string): Promise<EpisodeAnswer[]>;
+  episodeAnswersOf(workspaceId: string, actionIds: readonly string[]): Promise<Map<string, EpisodeAnswer[]>>;
+  /** True for the one caller that marked it undone. */
+  undoEpisodeAnswer(workspaceId: string, id: number, at: number): Promise<boolean>;
+  /** Retention: the notes about an action cleared; how many. */
+  dropAnswerNotes(workspaceId: string, actionId: string): Promise<number>;
+  setTwoStaff(workspaceId: string, actionId: string, twoStaff: boolean, setBy: string | null): Promise<void>;
+  /** Null: never marked either way. */
+  twoStaffMark(workspaceId: string, actionId: string): Promise<boolean | null>;
+  /** Which of these actions are marked as needing two staff. */
+  twoStaffMarked(workspaceId: string, actionIds: readonly string[]): Promise<Set<string>>;
 
   // job cursors and leases
   getCursor(name: string): Promise<string | null>;
   setCursor(name: string, value: string): Promise<void>;
+  /** The cursors whose name starts with `prefix` (exactly, no wildcard); with `teamId`, only that workspace's. */
+  listCursors(prefix: string, teamId?: string): Promise<{ name: string; value: string }[]>;
+  /** Forget one cursor; true when it was there. */
+  deleteCursor(name: string): Promise<boolean>;
   acquireLease(name: string, holder: string, ttlMs: number): Promise<boolean>;
   renewLease(name: string, holder: string, ttlMs: number): Promise<boolean>;
   releaseLease(name: string, holder: string): Promise<boolean>;
   getLease(name: string): Promise<Lease | null>;
+  /** The names starting with `prefix` of the leases another holder has now. */
+  leasesHeldElsewhere(prefix: string, holder: string): Promise<Set<string>>;
+  /** Extend every lease `holder` has, in one statement; resolves to their names. */
+  renewLeasesOf(holder: string, ttlMs: number): Promise<Set<string>>;
+  // when each workspace's scheduled job kinds next have work (job-due.ts)
+  /** The workspaces whose `kind` is not due at `now` (ms); every other one is. */
+  notDue(kind: string, now: number): Promise<Set<string>>;
+  /** A run of `kind` begins for the workspace (a workspace with no row is made due first). */
+  beginDueRun(teamId: string, kind: string, token: string): Promise<void>;
+  /** The run ended well: next due at `dueAt`; false when a change let its row go meanwhile (it stays due). */
+  endDueRun(teamId: string, kind: string, token: string, dueAt: number): Promise<boolean>;
 
   // signed requests already seen (replay memory) and other one-time keys (a spent Undo); times from the caller's clock
   /** True the first time `key` is seen (or after its row expired at `now`); false while it is remembered. */

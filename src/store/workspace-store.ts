@@ -69,6 +69,7 @@ export interface WorkspaceStore {
   listDeliveries(filter?: Own<DeliveryFilter>): ReturnType<Store['listDeliveries']>;
   countDeliveries(filter?: Own<Omit<DeliveryFilter, 'order' | 'limit'>>): ReturnType<Store['countDeliveries']>;
   unfinishedDeliveries(kind: string, query: Own<UnfinishedQuery>): ReturnType<Store['unfinishedDeliveries']>;
+  anyUnfinishedDeliveries(): Promise<boolean>;
   recentDeliveries(query: Own<RecentDeliveriesQuery>): ReturnType<Store['recentDeliveries']>;
   reopenDelivery(id: number): ReturnType<Store['reopenDelivery']>;
 
@@ -80,10 +81,30 @@ export interface WorkspaceStore {
   noteCompletion(actionId: string, completion: Parameters<Store['noteCompletion']>[2]): Promise<void>;
   dueRedactions(completedBefore: number, limit?: number): ReturnType<Store['dueRedactions']>;
   markRedacted(completion: Parameters<Store['markRedacted']>[1]): Promise<boolean>;
+  // this workspace's actions' due times as the app saw them (append-only: the evidence export's honesty)
+  noteDue(actionId: string, seen: Parameters<Store['noteDue']>[2]): Promise<boolean>;
+  dueHistories(actionIds: readonly string[]): ReturnType<Store['dueHistories']>;
+  firstDueBetween(start: number, end: number, limit: number): ReturnType<Store['firstDueBetween']>;
+  // this workspace's notes on actions (written once; deleted by retention, erasure, uninstall)
+  addNote(note: Parameters<Store['addNote']>[1]): ReturnType<Store['addNote']>;
+  listNotes(actionIds: readonly string[]): ReturnType<Store['listNotes']>;
+  dropNotes(actionId: string, writtenBefore: number): Promise<number>;
+  // this workspace's answers to urgent episodes, and its actions marked as needing two staff
+  addEpisodeAnswer(answer: Parameters<Store['addEpisodeAnswer']>[1]): ReturnType<Store['addEpisodeAnswer']>;
+  listEpisodeAnswers(actionId: string): ReturnType<Store['listEpisodeAnswers']>;
+  episodeAnswersOf(actionIds: readonly string[]): ReturnType<Store['episodeAnswersOf']>;
+  undoEpisodeAnswer(id: number, at: number): Promise<boolean>;
+  dropAnswerNotes(actionId: string): Promise<number>;
+  setTwoStaff(actionId: string, twoStaff: boolean, setBy: string | null): Promise<void>;
+  twoStaffMark(actionId: string): ReturnType<Store['twoStaffMark']>;
+  twoStaffMarked(actionIds: readonly string[]): ReturnType<Store['twoStaffMarked']>;
 
   // this workspace's cursors (poll position, urgent episodes, assignment memory...)
   getCursor: Store['getCursor'];
   setCursor: Store['setCursor'];
+  /** This workspace's cursors whose name starts with `prefix`, named as this store names them. */
+  listCursors(prefix: string): ReturnType<Store['listCursors']>;
+  deleteCursor: Store['deleteCursor'];
   /** A lease of this workspace's (a rate gate: nobody gives it back). */
   acquireLease: Store['acquireLease'];
 
@@ -165,6 +186,7 @@ export function scopedWorkspaceStore(store: Store, teamId: string): WorkspaceSto
     listDeliveries: (filter) => store.listDeliveries({ ...filter, teamId }),
     countDeliveries: (filter) => store.countDeliveries({ ...filter, teamId }),
     unfinishedDeliveries: (kind, query) => store.unfinishedDeliveries(kind, { ...query, teamId }),
+    anyUnfinishedDeliveries: () => store.anyUnfinishedDeliveries(teamId),
     recentDeliveries: (query) => store.recentDeliveries({ ...query, teamId }),
     reopenDelivery: (id) => store.reopenDelivery(id, teamId),
 
@@ -174,9 +196,30 @@ export function scopedWorkspaceStore(store: Store, teamId: string): WorkspaceSto
     noteCompletion: (actionId, completion) => store.noteCompletion(teamId, actionId, completion),
     dueRedactions: (completedBefore, limit) => store.dueRedactions(teamId, completedBefore, limit),
     markRedacted: (completion) => store.markRedacted(teamId, completion),
+    noteDue: (actionId, seen) => store.noteDue(teamId, actionId, seen),
+    dueHistories: (actionIds) => store.dueHistories(teamId, actionIds),
+    firstDueBetween: (start, end, limit) => store.firstDueBetween(teamId, start, end, limit),
+    addNote: (note) => store.addNote(teamId, note),
+    listNotes: (actionIds) => store.listNotes(teamId, actionIds),
+    dropNotes: (actionId, writtenBefore) => store.dropNotes(teamId, actionId, writtenBefore),
+    addEpisodeAnswer: (answer) => store.addEpisodeAnswer(teamId, answer),
+    listEpisodeAnswers: (actionId) => store.listEpisodeAnswers(teamId, actionId),
+    episodeAnswersOf: (actionIds) => store.episodeAnswersOf(teamId, actionIds),
+    undoEpisodeAnswer: (id, at) => store.undoEpisodeAnswer(teamId, id, at),
+    dropAnswerNotes: (actionId) => store.dropAnswerNotes(teamId, actionId),
+    setTwoStaff: (actionId, twoStaff, setBy) => store.setTwoStaff(teamId, actionId, twoStaff, setBy),
+    twoStaffMark: (actionId) => store.twoStaffMark(teamId, actionId),
+    twoStaffMarked: (actionIds) => store.twoStaffMarked(teamId, actionIds),
 
     getCursor: (name) => store.getCursor(named(name)),
     setCursor: (name, value) => store.setCursor(named(name), value),
+    listCursors: async (prefix) => {
+      const suffix = `@${teamId}`;
+      return (await store.listCursors(prefix, teamId))
+        .filter((c) => c.name.endsWith(suffix))
+        .map((c) => ({ name: c.name.slice(0, -suffix.length), value: c.value }));
+    },
+    deleteCursor: (name) => store.deleteCursor(named(name)),
     acquireLease: (name, holder, ttlMs) => store.acquireLease(named(name), holder, ttlMs),
 
     markRequestSeen: (key, at) => store.markRequestSeen(named(key), at),
@@ -242,6 +285,7 @@ export function soleWorkspaceStore(store: Store): WorkspaceStore {
     listDeliveries: (filter) => store.listDeliveries(filter),
     countDeliveries: (filter) => store.countDeliveries(filter),
     unfinishedDeliveries: (kind, query) => store.unfinishedDeliveries(kind, query),
+    anyUnfinishedDeliveries: () => store.anyUnfinishedDeliveries(),
     recentDeliveries: (query) => store.recentDeliveries(query),
     reopenDelivery: (id) => store.reopenDelivery(id),
 
@@ -251,9 +295,25 @@ export function soleWorkspaceStore(store: Store): WorkspaceStore {
     noteCompletion: (actionId, completion) => store.noteCompletion(SOLE, actionId, completion),
     dueRedactions: (completedBefore, limit) => store.dueRedactions(SOLE, completedBefore, limit),
     markRedacted: (completion) => store.markRedacted(SOLE, completion),
+    noteDue: (actionId, seen) => store.noteDue(SOLE, actionId, seen),
+    dueHistories: (actionIds) => store.dueHistories(SOLE, actionIds),
+    firstDueBetween: (start, end, limit) => store.firstDueBetween(SOLE, start, end, limit),
+    addNote: (note) => store.addNote(SOLE, note),
+    listNotes: (actionIds) => store.listNotes(SOLE, actionIds),
+    dropNotes: (actionId, writtenBefore) => store.dropNotes(SOLE, actionId, writtenBefore),
+    addEpisodeAnswer: (answer) => store.addEpisodeAnswer(SOLE, answer),
+    listEpisodeAnswers: (actionId) => store.listEpisodeAnswers(SOLE, actionId),
+    episodeAnswersOf: (actionIds) => store.episodeAnswersOf(SOLE, actionIds),
+    undoEpisodeAnswer: (id, at) => store.undoEpisodeAnswer(SOLE, id, at),
+    dropAnswerNotes: (actionId) => store.dropAnswerNotes(SOLE, actionId),
+    setTwoStaff: (actionId, twoStaff, setBy) => store.setTwoStaff(SOLE, actionId, twoStaff, setBy),
+    twoStaffMark: (actionId) => store.twoStaffMark(SOLE, actionId),
+    twoStaffMarked: (actionIds) => store.twoStaffMarked(SOLE, actionIds),
 
     getCursor: (name) => store.getCursor(name),
     setCursor: (name, value) => store.setCursor(name, value),
+    listCursors: (prefix) => store.listCursors(prefix),
+    deleteCursor: (name) => store.deleteCursor(name),
     acquireLease: (name, holder, ttlMs) => store.acquireLease(name, holder, ttlMs),
 
     markRequestSeen: (key, at) => store.markRequestSeen(key, at),

@@ -160,6 +160,9 @@ export interface WorkspaceSummary {
   /** The team's name, or the org's for an org install. */
   name: string | null;
   installedAt: number;
+  /** When its installation row last changed (a new bot token), and its settings (null: none saved). */
+  updatedAt: number;
+  settingsUpdatedAt: number | null;
   care: { baseUrl: string; accountId: string; connectedAt: number } | null;
 }
 

@@ -13,6 +13,8 @@ function toSummary(row: Row): WorkspaceSummary {
     enterpriseId,
     name: strOrNull(row.team_name) ?? strOrNull(row.enterprise_name),
     installedAt: num(row.installed_at),
+    updatedAt: num(row.updated_at),
+    settingsUpdatedAt: row.settings_updated_at === null || row.settings_updated_at === undefined ? null : num(row.settings_updated_at),
     care:
       row.account_id === null || row.account_id === undefined
         ? null
@@ -23,10 +25,11 @@ function toSummary(row: Row): WorkspaceSummary {
 /** Every installation (a workspace, or an org for an org-wide install), by workspace Id. */
 export async function listWorkspaces(ctx: Ctx): Promise<WorkspaceSummary[]> {
   const rows = await ctx.db.all(
-    `SELECT i.team_id, i.enterprise_id, i.is_enterprise_install, i.team_name, i.enterprise_name, i.installed_at,
-            c.base_url, c.account_id, c.connected_at
+    `SELECT i.team_id, i.enterprise_id, i.is_enterprise_install, i.team_name, i.enterprise_name, i.installed_at, i.updated_at,
+            c.base_url, c.account_id, c.connected_at, s.updated_at AS settings_updated_at
        FROM slack_installations i
        LEFT JOIN care_connections c ON c.workspace_id = COALESCE(i.team_id, i.enterprise_id)
+       LEFT JOIN workspace_settings s ON s.workspace_id = COALESCE(i.team_id, i.enterprise_id)
       ORDER BY COALESCE(i.team_id, i.enterprise_id)`,
   );
   return rows.map(toSummary);

@@ -54,3 +54,12 @@ export function snoozeDue(choice: SnoozeChoice, from: SnoozeFrom): Date {
     }
   }
 }
+
+/**
+ * Whether a new due time brings the action forward: earlier than the due time it had. A quick choice can
+ * ("tomorrow at the same time" for an action due in two days), and so can a picked date; it is then said as
+ * "moved earlier", never "snoozed". No due time before (or after): not earlier.
+ */
+export function movesEarlier(from: Date | null | undefined, to: Date | null | undefined): boolean {
+  return Boolean(from && to && to.getTime() < from.getTime());
+}

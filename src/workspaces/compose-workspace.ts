@@ -13,6 +13,8 @@ import { type Job, workspaceJobs } from '../jobs/index.js';
 import type { ActionView } from '../services/action-model.js';
 import type { NamedAdmins } from '../services/admin-rule.js';
 import { createActionHistory } from '../services/action-history.js';
+import { createActionNotes } from '../services/action-notes.js';
+import { createActionPosts } from '../services/action-posts.js';
 import { createActionsService } from '../services/actions.js';
 import { createAssignmentNotices } from '../services/assignment-notices.js';
 import { withCareWebLink } from '../services/care-web-link.js';
@@ -25,12 +27,19 @@ import { createCreatorNotices } from '../services/creator-notices.js';
 import type { Deliverer } from '../services/delivery.js';
 import { createDigests, type Digests } from '../services/digests.js';
 import { createHomeShifts } from '../services/home-shifts.js';
+import { createOnCall } from '../services/on-call.js';
 import { shiftsOf } from '../services/shift-settings.js';
 import { createDirectoryService } from '../services/directory.js';
 import { createEscalationSettings } from '../services/escalation-settings.js';
 import { createEscalations } from '../services/escalations.js';
+import { createFollowUps } from '../services/follow-up.js';
+import { acknowledgedFrom, createEpisodeAnswers, onItFrom } from '../services/episode-answers.js';
+import { answerNotice } from '../slack/views/episode-answers.js';
+import { isSafeguarding, safeguardingOf } from '../services/safeguarding.js';
+import { createSafeguardingSettings } from '../services/safeguarding-settings.js';
 import { createIdentityService, type IdentityService } from '../services/identity.js';
 import { createPersonData } from '../services/person-data.js';
+import type { WorkspaceAdminNotices } from '../services/admin-changes.js';
 import { createMorningSummaries } from '../services/morning-summaries.js';
 import { createReadCaches, type ReadCaches, type ReadCacheSettings } from '../services/read-cache/read-caches.js';
 import type { MessageRenderers } from '../services/renderers.js';
@@ -39,6 +48,7 @@ import { createStatusService } from '../services/status.js';
 import { createSummarySettings } from '../services/summary-settings.js';
 import { createTeamView } from '../services/team-view.js';
 import { createReassignService } from '../services/reassign.js';
+import { createReassignUndo } from '../services/reassign-undo.js';
 import { createHomeFilters } from '../services/home-filters.js';
 import { reassignResultMessage, reassignSummaryMessage } from '../slack/views/reassign.js';
 import { createUrgentAlerts } from '../services/urgent-alerts.js';
@@ -49,6 +59,7 @@ import { createWorkspaceNames } from '../services/workspace-names.js';
 import type { SlackDeps } from '../slack/deps.js';
 import { dmFileSender } from '../slack/file-upload.js';
 import { createEvidenceExport } from '../services/evidence/evidence-export.js';
+import { createDueHistory } from '../services/due-history.js';
 import type { SignedMetadata } from '../slack/signed-metadata.js';
 import type { BotTokenSource } from '../slack/token-rotation/bot-token.js';
 import { assignmentNotice } from '../slack/views/assignment-notice.js';
@@ -56,9 +67,17 @@ import { changeNotice } from '../slack/views/change-notice.js';
 import { renderDigest } from '../slack/views/digest.js';
 import { renderHandover, renderNotAccepted } from '../slack/views/handover.js';
 import { escalatedAlert, escalationMessage } from '../slack/views/escalation.js';
+import { escalationGapMessage } from '../slack/views/escalation-setting.js';
+import { escalationFollowing } from '../slack/views/escalation-follow.js';
+import { followUpMessage, handBackAlert } from '../slack/views/follow-up.js';
+import { noticeFollowing } from '../slack/views/notice-following.js';
 import { renderMorningSummary } from '../slack/views/morning-summary.js';
 import { completionNotice, creatorNotice, urgentAlert } from '../slack/views/notices.js';
 import { redactedMessage } from '../slack/views/redacted.js';
+import { createPostRedraw } from '../services/post-redraw.js';
+import type { UncertainDelivery } from '../services/delivery.js';
+import { createUncertainNotices } from '../services/uncertain-notices.js';
+import { redrawKinds } from '../services/redraw-kinds.js';
 import { createRetention, DEFAULT_RETENTION_DAYS, type RetentionDays } from '../services/retention.js';
 import { type SlackShared, workspaceSlack } from './workspace-slack.js';
 import type { WorkspaceStore } from '../store/index.js';
@@ -73,10 +92,12 @@ export interface WorkspaceShared extends SlackShared {
   version: string;
   readCache?: ReadCacheSettings | undefined;
   lookupFailureTtlMs?: number | undefined;
-  /** More for admins' Home tab (multi-workspace mode: the care connection card), by workspace. */
+  /** More for admins' Home tab (multi-workspace mode: this workspace's care connection card), bound to this workspace. */
   adminHomeExtra?: SlackDeps['adminHomeExtra'];
-  /** Many workspaces: admins set the workspace up in Slack. Unset: it comes from the spec (the deployment's configuration). */
+  /** Many workspaces: admins set this workspace up in Slack (bound to it). Unset: it comes from the spec (the deployment's configuration). */
   workspaceSetup?: SlackDeps['workspaceSetup'];
+  /** Many workspaces: tells this workspace's admins when its admins change (an erasure by a Slack admin included); bound to it. */
+  adminNotices?: WorkspaceAdminNotices | undefined;
 }
 
 /** One workspace: its tokens, its care account and its settings. */
@@ -136,7 +157,11 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
         throw err;
       },
     ));
-  const { slack, jobSlack, poster, deliverer } = workspaceSlack(shared, store, spec.botToken, team, spec.botTokens);
+  // A delivery marked uncertain (its answer lost; the history scopes declined) is told to the admins once.
+  // Called only once deliveries run, when `identity` below exists.
+  const tellUncertain = (d: UncertainDelivery) =>
+    createUncertainNotices({ teamId: team, deliverer, dm: createDmChannels(jobSlack), admins: () => identity.adminIds() }).tell(d);
+  const { slack, jobSlack, poster, deliverer, history } = workspaceSlack(shared, store, spec.botToken, team, spec.botTokens, tellUncertain);
 
   const profiles = createSlackProfiles({
     slack,
@@ -161,6 +186,11 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     redacted: redactedMessage,
     escalatedAlert: (a, ctx, lines, current) => escalatedAlert(linked(a), ctx, lines, current),
     escalation: (a, ctx, info) => escalationMessage(linked(a), ctx, info),
+    escalationFollowing: (a, ctx, info, state) => escalationFollowing(linked(a), ctx, info, state),
+    noticeFollowing: (a, ctx, headline) => noticeFollowing(linked(a), ctx, headline),
+    followUp: (a, ctx, info) => followUpMessage(linked(a), ctx, info),
+    handBackAlert: (a, ctx, handed) => handBackAlert(linked(a), ctx, handed),
+    answerNotice: (a, ctx, answer, state) => answerNotice(linked(a), ctx, answer, state),
   };
   const notices = createCompletionNotices({
     care,
@@ -190,6 +220,9 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     now,
     staleAfterMs,
     logger: logger.child({ component: 'urgent-alerts' }),
+    teamId: team,
+    dm: createDmChannels(jobSlack),
+    timezone: spec.timezone,
   });
   // The DMs to one person about one action (assignments, changes others made) share what they are built from.
   const dmNoticeDeps = { care, store, slack: jobSlack, identity, profiles, deliverer, render, now, staleAfterMs };
@@ -227,6 +260,30 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     now,
     logger: logger.child({ component: 'handovers' }),
   });
+  // Every post about an action follows it: drawn again after each change (services/post-redraw.ts).
+  const redraw = createPostRedraw({
+    store,
+    care,
+    identity,
+    channels,
+    kinds: redrawKinds(render),
+    render,
+    poster,
+    slack: jobSlack,
+    readPosts: shared.slackPacer.distribution !== 'distributed',
+    history,
+    teamId: team,
+    timezone: spec.timezone,
+    retentionDays: spec.retentionDays ?? DEFAULT_RETENTION_DAYS,
+    holder: shared.holder,
+    staleAfterMs,
+    now,
+    locationNames: (ids) => directory.locationNames(ids),
+    keepOutOfChannels: async (action) => isSafeguarding(action, await safeguardingOf(store)),
+    logger: logger.child({ component: 'post-redraw' }),
+  });
+  // Each action's first due time and every reschedule (the evidence export measures lateness from the first).
+  const dueHistory = createDueHistory({ store });
   const actions = createActionsService({
     care: reads.care,
     reads: reads.actions,
@@ -247,6 +304,7 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     // the poll's later sight of it finds them in the ledger (and in what the app remembers of the action).
     announceWrite: (action, change) =>
       void Promise.all([
+        dueHistory.observe(action, 'slack'),
         assignments.consider(action, { by: change.by, previousAssignee: change.before ? (change.before.assigned_to ?? null) : null }),
         store.listSubscriptions().then((subs) =>
           urgent.consider(
@@ -255,7 +313,11 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
             { before: change.before },
           ),
         ),
-      ]).catch((err) => logger.warn('an assignment DM or urgent alert will be retried by the poller', { actionId: action._id, error: err })),
+      ])
+        .catch((err) => logger.warn('an assignment DM or urgent alert will be retried by the poller', { actionId: action._id, error: err }))
+        // Then every post about it is drawn as it is now (the one clicked is drawn by its listener).
+        .then(() => redraw.follow(action, { drawnAt: change.by.at }))
+        .catch((err) => logger.warn('posts about an action will be drawn again by the poller', { actionId: action._id, error: err })),
     // Someone else completed, reopened or took an action: its assignee is told at once, exactly once (the ledger).
     announceChange: (action, change) =>
       void changes.tell(action, change).catch((err) => logger.warn('a change DM could not be sent now', { actionId: action._id, error: err })),
@@ -280,6 +342,7 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
       digest: () => digests.runDue(now()),
       'digest-part': () => digests.runDue(now()),
       summary: () => summaries.runDue(now()),
+      redraw: () => redraw.retryUnfinished(),
     },
   });
   const names = createWorkspaceNames({ slack, now: () => now().getTime() });
@@ -291,8 +354,19 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     assignments,
     deliverer,
     slack: jobSlack,
-    render: { summary: reassignSummaryMessage, result: reassignResultMessage },
+    render: { summary: reassignSummaryMessage, result: (plan, outcome, undo) => reassignResultMessage(plan, outcome, undo, spec.timezone) },
     timezone: spec.timezone,
+    now,
+    logger: logger.child({ component: 'reassign' }),
+  });
+  const reassignUndo = createReassignUndo({
+    care: reads.care,
+    store,
+    identity,
+    assignments,
+    deliverer,
+    slack: jobSlack,
+    render: { summary: reassignSummaryMessage },
     now,
     logger: logger.child({ component: 'reassign' }),
   });
@@ -303,14 +377,32 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     identity,
     channels,
     deliverer,
-    render: { escalatedAlert: render.escalatedAlert!, escalation: render.escalation! },
+    render: { escalatedAlert: render.escalatedAlert!, escalation: render.escalation!, escalationGap: escalationGapMessage },
     slack: jobSlack,
     teamId: team,
     timezone: spec.timezone,
     // Slack allows a distributed app one history read a minute: its alerts are drawn afresh instead.
     readAlertPosts: shared.slackPacer.distribution !== 'distributed',
+    history,
     locationNames: (ids) => directory.locationNames(ids),
     logger: logger.child({ component: 'escalations' }),
+  });
+  // Urgent work taken but still open: one DM to whoever holds it, then the ladder resumes (run in the escalation job).
+  const followUps = createFollowUps({
+    store,
+    // "I'm on it" holds an urgent action as a take does (episode-answers.ts).
+    acknowledged: acknowledgedFrom(store),
+    care,
+    identity,
+    channels,
+    deliverer,
+    actions,
+    render: { followUp: render.followUp!, handBackAlert: render.handBackAlert! },
+    slack: jobSlack,
+    teamId: team,
+    timezone: spec.timezone,
+    now,
+    logger: logger.child({ component: 'follow-ups' }),
   });
   const channelSetup = createChannelSetup({
     store,
@@ -333,12 +425,40 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     now,
     logger: logger.child({ component: 'evidence' }),
   });
+  const safeguarding = createSafeguardingSettings({ store, identity, names, directory });
+  const notes = createActionNotes({ store, identity });
+  // "I'm on it", "I can't" and "Join" on urgent posts (issue 33): kept by the app, shown on every post.
+  const answers = createEpisodeAnswers({
+    store,
+    care: reads.care,
+    identity,
+    deliverer,
+    redraw,
+    render,
+    slack: jobSlack,
+    timezone: spec.timezone,
+    now,
+    logger: logger.child({ component: 'episode-answers' }),
+  });
   const deps: SlackDeps = {
     actions,
+    answers,
+    posts: createActionPosts({ deliverer, logger: logger.child({ component: 'action-posts' }) }),
     evidence,
-    history: createActionHistory({ actions, store, identity }),
+    history: createActionHistory({ actions, store, identity, safeguarding, notes }),
+    notes,
+    historyAccess: history,
     identity,
-    personData: createPersonData({ store, identity, profiles, now, logger }),
+    personData: createPersonData({
+      store,
+      identity,
+      profiles,
+      // Many workspaces name the installer (spec.admins.installer); one workspace's admins are configured.
+      installerIsAdmin: spec.admins.installer !== undefined,
+      adminNotices: shared.adminNotices,
+      now,
+      logger,
+    }),
     directory,
     profiles,
     channels,
@@ -347,7 +467,20 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     names,
     summaries: createSummarySettings({ store, identity, profiles, now, timezone: spec.timezone, shifts: homeShifts }),
     escalation: createEscalationSettings({ store, identity, channels, names }),
+    followUps,
+    safeguarding,
     shifts: createHomeShifts({ store, identity, timezone: spec.timezone, now }),
+    // Who's on now (`/care oncall`, the Home tab): the shift, its seniors, the open urgent actions and who is on each.
+    onCall: createOnCall({
+      store,
+      answers: onItFrom(store),
+      care,
+      identity,
+      shifts: createHomeShifts({ store, identity, timezone: spec.timezone, now }),
+      teamId: team,
+      now,
+      version: () => reads.actions.version(),
+    }),
     slack,
     logger,
     now,
@@ -358,6 +491,7 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     teamView,
     status,
     reassign,
+    reassignUndo,
     homeFilters: createHomeFilters({ store }),
     adminHomeExtra: shared.adminHomeExtra,
     workspaceSetup: shared.workspaceSetup ?? {
@@ -372,6 +506,7 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     store,
     poster,
     slack: jobSlack,
+    history,
     days: spec.retentionDays ?? DEFAULT_RETENTION_DAYS,
     render,
     teamId: team,
@@ -394,7 +529,11 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     summaries,
     handovers,
     retention,
+    reassignSweep: () => reassignUndo.sweep(),
+    redraw,
+    dueHistory,
     escalations,
+    followUps,
     now,
     pollSeconds,
     overlapMs: shared.overlapMs,

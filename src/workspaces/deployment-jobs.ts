@@ -6,6 +6,7 @@
  * scheduled work stops working and once when it works again.
  */
 import { workspaceJobKinds, type JobsObserver } from '../jobs/index.js';
+import type { JobKind } from '../jobs/job.js';
 import { createWorkspaceScheduler, type WorkspaceScheduler } from '../jobs/workspace-scheduler.js';
 import type { Logger } from '../logging/logger.js';
 import { createDmChannels } from '../services/dm-channels.js';
@@ -16,7 +17,7 @@ import type { WorkspaceRegistry } from './registry.js';
 export interface DeploymentJobsOptions {
   store: Store;
   /** The workspaces to run for (`connected`) and each one's jobs and admins (`get`). */
-  registry: Pick<WorkspaceRegistry, 'mode' | 'get' | 'connected'>;
+  registry: Pick<WorkspaceRegistry, 'mode' | 'get' | 'connected' | 'held'>;
   holder: string;
   logger: Logger;
   now: () => Date;
@@ -28,6 +29,8 @@ export interface DeploymentJobsOptions {
   /** A workspace's runs of one kind at once on this instance (default 8). */
   concurrency?: number | undefined;
   observer?: JobsObserver | undefined;
+  /** The clock the store judges leases by (a test's shared clock; default the wall clock, the database's time). */
+  leaseClock?: (() => number) | undefined;
 }
 
 export function deploymentJobs(o: DeploymentJobsOptions): WorkspaceScheduler {
@@ -50,18 +53,26 @@ export function deploymentJobs(o: DeploymentJobsOptions): WorkspaceScheduler {
       reconnect: registry.mode === 'single' ? 'environment' : 'home-tab',
     });
   };
+  const kinds: JobKind[] = Object.values(workspaceJobKinds(o.pollSeconds));
+  const local = new Set(kinds.filter((k) => k.local).map((k) => k.name));
   return createWorkspaceScheduler({
     store: o.store,
     holder: o.holder,
     logger,
-    kinds: Object.values(workspaceJobKinds(o.pollSeconds)),
+    kinds,
     workspaces: () => registry.connected(),
-    jobFor: async (workspaceId, kind) => (await ready(workspaceId))?.jobs.find((j) => j.name === kind) ?? null,
+    // Work of this instance alone (its read cache) is for the workspaces it holds: it never composes one.
+    jobFor: async (workspaceId, kind) => (local.has(kind) ? registry.held(workspaceId) : await ready(workspaceId))?.jobs.find((j) => j.name === kind) ?? null,
     ...(o.concurrency ? { concurrency: o.concurrency } : {}),
     ...(o.leaseMs ? { leaseMs: o.leaseMs } : {}),
     ...(o.backoff ? { backoff: o.backoff } : {}),
     now: () => o.now().getTime(),
+    leaseClock: o.leaseClock ?? Date.now,
     observer: o.observer,
+    // Many workspaces: kinds found by what is due run only where due (one workspace's deployment runs them all).
+    findDue: registry.mode === 'multi',
+    // Each workspace's runs stay on one instance, so the others let go of it (registry.ts idleMs).
+    keepLeases: registry.mode === 'multi',
     onTrouble: async (workspaceId, trouble) => {
       logger.warn("a workspace's scheduled work keeps failing; its admins are told once", { team: workspaceId, kind: trouble.kind, error: trouble.error });
       await (await troubleOf(workspaceId))?.troubled(trouble);

@@ -3,13 +3,16 @@
  * installation (bot token), its care connection and its settings, read from
  * the store. What another instance changed (a reconnect, new settings, an
  * uninstall) is noticed within `recheckMs`; what this instance changed is
- * applied at once (`refresh`).
+ * applied at once (`refresh`). A workspace this instance has not used for
+ * `idleMs` (no request, no job run here) is let go with its caches and care
+ * client, so an instance's memory follows the workspaces it serves; the next
+ * `get` composes it again from the store.
  */
 import type { Logger } from '../logging/logger.js';
-import type { CareConnection, SlackInstallation, Store, WorkspaceSettings } from '../store/index.js';
+import type { CareConnection, SlackInstallation, Store, WorkspaceSettings, WorkspaceSummary } from '../store/index.js';
 import type { Workspace, WorkspaceSpec } from './compose-workspace.js';
-import { installationOf } from '../services/installation-of.js';
-import { namedBy } from '../services/workspace-admins.js';
+import { installationOf } from '../deployment/installation-of.js';
+import { namedBy } from '../deployment/workspace-admins.js';
 import type { RetentionDays } from '../services/retention.js';
 
 export type WorkspaceLookup =
@@ -28,6 +31,8 @@ export interface WorkspaceRegistry {
   refresh(workspaceId: string): Promise<void>;
   /** Every workspace composed on this instance now (tests and benches). */
   composed(): Map<string, Workspace>;
+  /** The workspace as composed on this instance now, if it is: never composed by asking, and not counted as a use. */
+  held(workspaceId: string): Workspace | undefined;
   close(): Promise<void>;
 }
 
@@ -46,6 +51,7 @@ export function singleWorkspaceRegistry(workspace: Workspace): WorkspaceRegistry
     connected: async () => [SINGLE_WORKSPACE],
     refresh: async () => undefined,
     composed: () => new Map([[SINGLE_WORKSPACE, workspace]]),
+    held: () => workspace,
     close: () => workspace.close(),
   };
 }
@@ -64,6 +70,10 @@ export interface MultiRegistryOptions {
   logger: Logger;
   /** How long a composed workspace is used before its rows are read again (another instance may have changed them). Default 60 s. */
   recheckMs?: number;
+  /** A composed workspace not asked for (`get`) for this long is let go at the next `connected` (default 10 minutes). */
+  idleMs?: number;
+  /** A workspace let go is closed this long after (a run that got it just before may still be using it; default 60 s). */
+  closeAfterMs?: number;
   now?: () => number;
 }
 
@@ -73,17 +83,47 @@ interface Kept {
   /** What it was built from: rebuilt when any of these moved. */
   stamp: string;
   checkedAt: number;
+  /** When it was last asked for (`get`). */
+  usedAt: number;
 }
 
 const stampOf = (i: SlackInstallation, c: CareConnection, s: WorkspaceSettings | null) =>
   `${i.updatedAt}|${c.connectedAt}|${c.baseUrl}|${c.accountId}|${s?.updatedAt ?? 0}`;
+/** The same stamp from the listing of every workspace (one query for all). */
+const listedStamp = (w: WorkspaceSummary) =>
+  w.care ? `${w.updatedAt}|${w.care.connectedAt}|${w.care.baseUrl}|${w.care.accountId}|${w.settingsUpdatedAt ?? 0}` : null;
 
 export function multiWorkspaceRegistry(options: MultiRegistryOptions): WorkspaceRegistry {
   const { store, logger } = options;
   const now = options.now ?? Date.now;
   const recheckMs = options.recheckMs ?? 60_000;
+  const idleMs = options.idleMs ?? 10 * 60_000;
+  const closeAfterMs = options.closeAfterMs ?? 60_000;
   const kept = new Map<string, Kept>();
   const building = new Map<string, Promise<WorkspaceLookup>>();
+  /** Let go for idleness, closed a little later: the timers of those not closed yet. */
+  const closing = new Map<Workspace, ReturnType<typeof setTimeout>>();
+
+  const closeLater = (workspaceId: string, workspace: Workspace) => {
+    const close = () => {
+      closing.delete(workspace);
+      void workspace.close().catch((error) => logger.warn('closing a workspace failed', { team: workspaceId, error }));
+    };
+    const timer = setTimeout(close, closeAfterMs);
+    timer.unref();
+    closing.set(workspace, timer);
+  };
+
+  /** Let go of the workspaces nobody here asked for within idleMs (not one being built now). */
+  const evictIdle = () => {
+    const t = now();
+    for (const [id, entry] of kept) {
+      if (t - entry.usedAt < idleMs || building.has(id)) continue;
+      kept.delete(id);
+      logger.debug('let go of a workspace idle on this instance', { team: id });
+      closeLater(id, entry.workspace);
+    }
+  };
 
   const drop = async (workspaceId: string) => {
     const entry = kept.get(workspaceId);
@@ -109,6 +149,7 @@ export function multiWorkspaceRegistry(options: MultiRegistryOptions): Workspace
     const current = kept.get(workspaceId);
     if (current && current.stamp === stamp) {
       current.checkedAt = now();
+      current.usedAt = now();
       return { state: 'ready', workspace: current.workspace, installation };
     }
     await drop(workspaceId);
@@ -133,7 +174,7 @@ export function multiWorkspaceRegistry(options: MultiRegistryOptions): Workspace
       },
       installation,
     );
-    kept.set(workspaceId, { workspace, installation, stamp, checkedAt: now() });
+    kept.set(workspaceId, { workspace, installation, stamp, checkedAt: now(), usedAt: now() });
     return { state: 'ready', workspace, installation };
   }
 
@@ -141,6 +182,7 @@ export function multiWorkspaceRegistry(options: MultiRegistryOptions): Workspace
     mode: 'multi',
     async get(workspaceId) {
       const entry = kept.get(workspaceId);
+      if (entry) entry.usedAt = now();
       if (entry && now() - entry.checkedAt < recheckMs) return { state: 'ready', workspace: entry.workspace, installation: entry.installation };
       // One read of the store at a time per workspace, however many requests ask at once.
       let pending = building.get(workspaceId);
@@ -158,8 +200,15 @@ export function multiWorkspaceRegistry(options: MultiRegistryOptions): Workspace
     async connected() {
       const all = await store.listWorkspaces();
       const ids = new Set(all.filter((w) => w.care !== null).map((w) => w.workspaceId));
+      // Rows unchanged since it was composed (the listing says so for all at once): no need to read them again.
+      const t = now();
+      for (const w of all) {
+        const entry = kept.get(w.workspaceId);
+        if (entry && listedStamp(w) === entry.stamp) entry.checkedAt = t;
+      }
       // Uninstalled or disconnected elsewhere: let go of what this instance kept.
       for (const id of kept.keys()) if (!ids.has(id)) await drop(id);
+      evictIdle();
       return [...ids];
     },
     async refresh(workspaceId) {
@@ -167,8 +216,14 @@ export function multiWorkspaceRegistry(options: MultiRegistryOptions): Workspace
       await drop(workspaceId);
     },
     composed: () => new Map([...kept].map(([id, k]) => [id, k.workspace])),
+    held: (workspaceId) => kept.get(workspaceId)?.workspace,
     async close() {
       for (const id of [...kept.keys()]) await drop(id);
+      for (const [workspace, timer] of closing) {
+        clearTimeout(timer);
+        closing.delete(workspace);
+        await workspace.close().catch(() => undefined);
+      }
     },
   };
 }

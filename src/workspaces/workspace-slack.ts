@@ -5,7 +5,8 @@
  * channel history read only as often as Slack allows this app.
  */
 import type { WebClient } from '@slack/web-api';
-import { type Deliverer, createDeliverer } from '../services/delivery.js';
+import { type Deliverer, type UncertainDelivery, createDeliverer } from '../services/delivery.js';
+import { createHistoryAccess, type HistoryAccess } from '../services/history-access.js';
 import { createHistoryGate } from '../services/history-gate.js';
 import { historyPace } from '../slack/rate-plan.js';
 import { createSlackWebClient } from '../slack/web-clients.js';
@@ -38,6 +39,8 @@ export interface WorkspaceSlack {
   /** Never retries by itself (its callers honour Retry-After within their claims): the deliverer's, retention's edits. */
   poster: WebClient;
   deliverer: Deliverer;
+  /** Whether the workspace granted the history scopes (the bot token's scopes, asked once). */
+  history: HistoryAccess;
 }
 
 /**
@@ -51,6 +54,8 @@ export function workspaceSlack(
   /** Unused since the history gate's lease is the workspace store's own; kept so callers need not change. */
   _teamId: () => Promise<string>,
   botTokens?: BotTokenSource | undefined,
+  /** A delivery marked uncertain (its answer lost, no history scopes to look): tell the admins. */
+  onUncertain?: (delivery: UncertainDelivery) => Promise<void>,
 ): WorkspaceSlack {
   const { logger, metrics, staleAfterMs } = shared;
   const options = { apiUrl: shared.slackApiUrl, logger, fetch: metrics.slack.fetch, pacer: shared.slackPacer, botTokens };
@@ -62,7 +67,10 @@ export function workspaceSlack(
   const poster = createSlackWebClient(token, 'poster', { ...options, posterTimeoutMs: Math.max(1_000, Math.floor(staleAfterMs / 3)) });
   // Reading a channel's history (only to look for a post left in doubt) as often as Slack allows this app.
   const { pace, pageLimit } = historyPace(shared.slackPacer.distribution);
+  // Declined history scopes (optional since March 2026): the app then never reads history.
+  const access = createHistoryAccess({ grantedScopes: async () => (await jobSlack.auth.test()).response_metadata?.scopes });
   const history = createHistoryGate({
+    access,
     store,
     holder: shared.holder,
     everyMs: shared.slackPacer.distribution === 'distributed' ? pace.intervalMs : 0,
@@ -78,7 +86,8 @@ export function workspaceSlack(
       logger: logger.child({ component: 'delivery' }),
       staleAfterMs,
       now: () => shared.now().getTime(),
+      ...(onUncertain ? { onUncertain } : {}),
     }),
   );
-  return { slack, jobSlack, poster, deliverer };
+  return { slack, jobSlack, poster, deliverer, history: access };
 }

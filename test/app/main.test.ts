@@ -110,10 +110,19 @@ describe('npm start', () => {
       DATA_DIR: dataDir,
       PORT: String(port),
       LOG_LEVEL: 'info',
+      // A UK server's default zone.
+      TZ: 'Europe/London',
     });
     children.push(r.child);
-    // One start line says what runs: version, HTTP or Socket Mode, single or multi-workspace, store kind.
-    expect(await startLine(r)).toMatchObject({ version: '0.1.0', mode: 'http', workspaces: 'single', store: 'sqlite' });
+    // One start line says what runs: version, HTTP or Socket Mode, single or multi-workspace, store kind, the process's time zone.
+    expect(await startLine(r)).toMatchObject({
+      version: '0.1.0',
+      mode: 'http',
+      workspaces: 'single',
+      store: 'sqlite',
+      processTimeZone: 'Europe/London',
+      appTimeZone: 'Europe/London',
+    });
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ ok: true, checks: { store: { ok: true }, careApi: { ok: true } } });

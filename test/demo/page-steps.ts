@@ -116,7 +116,7 @@ export const confirmDialog = (page: Page): Locator => page.locator('.confirm-roo
 export const snoozeSelect = (scope: Locator, actionId: string): Locator => scope.locator(`select:has(option[value$=":${actionId}"])`).first();
 
 /** Simulate -> Complete in web app / Mark urgent (on action `no`) / Advance clock; waits for the result toast, closes the panel, returns its text. */
-export async function simulate(page: Page, kind: 'complete' | 'urgent' | 'digest' | 'shift', no?: string): Promise<string> {
+export async function simulate(page: Page, kind: 'complete' | 'urgent' | 'digest' | 'shift' | 'minutes', no?: string): Promise<string> {
   await page.locator('#simulate-toggle').click();
   if (no !== undefined) {
     const option = page.locator(`#sim-action option[value="${no}"]`);

@@ -88,6 +88,7 @@ describe('the action form', () => {
       'Reminder 1: when',
       'Reminder 2: how',
       'Reminder 2: when',
+      'Two staff',
       'Relates to',
       'Care enquiry or service user Id',
     ]);
@@ -96,10 +97,17 @@ describe('the action form', () => {
     expect(block('sophie', 'task')?.element?.initial_value).toBe('Check the fire doors on floor 2');
     expect(block('sophie', 'assignee')?.element?.initial_option?.text?.text).toBe('Oliver Bennett');
     expect(block('sophie', 'notify_on_complete')?.element?.initial_options.map((o: { text: { text: string } }) => o.text.text)).toEqual(['Maintenance']);
-    expect((await modal.fill('Pin to calendar', "The location's calendar").submit()).outcome).toBe('closed');
+    const twoStaff = 'Needs two staff (its urgent alert asks until two people answer)';
+    expect((await modal.fill('Pin to calendar', "The location's calendar").fill('Two staff', [twoStaff]).submit()).outcome).toBe('closed');
     const action = await created('U0SOPHIE', 'Check the fire doors on floor 2');
     expect(action).toMatchObject({ due: '2026-03-12 09:30:00', urgent: true, pin_to_calendar: 'location' });
     expect(action.notify_on_complete).toHaveLength(1);
+    // Two staff is the app's own mark (issue 33), audited.
+    await h.fake.waitFor(async () => ((await h.app.store.twoStaffMark('', String(action._id))) ? true : undefined), {
+      timeoutMs: 10_000,
+      message: 'not marked two staff',
+    });
+    expect((await h.app.store.listAudit({ actionId: String(action._id), verb: 'two-staff' }))[0]).toMatchObject({ userId: 'U0SOPHIE', details: { on: true } });
   });
 
   it('a reminder is how and when; "at a time of day" brings a time picker, and each maps to the care system’s reminder', async () => {

@@ -1,21 +1,8 @@
-/**
- * Issue 27, "Escalation of urgent work": an urgent action nobody takes climbs
- * the ladder its admins set — a reminder in the alert's thread, a DM to the
- * seniors on shift, a post in the managers' channel — each step once, stopped
- * by Take it, a completion or un-urgent (in Slack or the care system's web
- * app), never for an action already urgent when the app first saw it.
- * Clocks: 2027-06-15 09:00 UTC (10:00 in London: the Day shift), moved step by step.
- */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { composeApp, type ComposedApp } from '../../src/compose.js';
-import { memoryLogger } from '../../src/logging/logger.js';
-import { createTestSchema, PG_SKIPPED, TEST_DATABASE_URL, type TestSchema } from '../helpers/pg.js';
-import { anotherInstance } from './fixtures/app-instance.js';
+import type { ComposedApp } from '../../src/compose.js';
+import { PG_SKIPPED, TEST_DATABASE_URL } from '../helpers/pg.js';
+import { onOnePostgresSchema, onOneSqliteFile } from './fixtures/two-instances.js';
 import { deliveryActionId, deliveryKind, poll } from './fixtures/jobs-support.js';
-import { urlWithSchema } from './fixtures/spawn-instance.js';
 import { command, linkDirectly, startHarness, webAppAction, type Harness } from './harness.js';
 
 const START = new Date('2027-06-15T09:00:00Z');
@@ -293,6 +280,19 @@ describe('/care escalation: the ladder’s settings', () => {
     expect(await said('/care escalation sideways')).toContain("I don't know /care escalation sideways.");
   });
 
+  it('two changes sent together both hold: the seniors of Day and of Night, typed one after the other without waiting', async () => {
+    await command(h, 'amelia', '/care escalation steps thread,seniors,managers');
+    const [day, night] = await Promise.all([
+      command(h, 'amelia', '/care escalation seniors Day @oliver'),
+      command(h, 'amelia', '/care escalation seniors Night @sophie'),
+    ]);
+    expect(day.text).toContain('Day: @oliver');
+    expect(night.text).toContain('Night: @sophie');
+    const shown = (await command(h, 'amelia', '/care escalation')).text;
+    expect(shown).toContain('Day: @oliver');
+    expect(shown).toContain('Night: @sophie');
+  });
+
   it('refuses someone who is not an admin, changing nothing', async () => {
     const before = await h.app.store.getHomeSetting('', 'escalation');
     for (const line of ['/care escalation', '/care escalation after 30', '/care escalation steps thread'])
@@ -352,37 +352,7 @@ function twoInstances(
   });
 }
 
-twoInstances('two instances sharing one SQLite file', async () => {
-  const dataDir = await mkdtemp(join(tmpdir(), 'care-escalate-'));
-  return {
-    harness: { dataDir },
-    second: (h) => anotherInstance(h, { dataDir, instanceId: 'instance-b' }),
-    done: () => rm(dataDir, { recursive: true, force: true }),
-  };
-});
+twoInstances('two instances sharing one SQLite file', () => onOneSqliteFile('care-escalate'));
 
 if (!TEST_DATABASE_URL) it.skip(PG_SKIPPED, () => {});
-else
-  twoInstances('two instances sharing one PostgreSQL database', async () => {
-    const schema: TestSchema = await createTestSchema(TEST_DATABASE_URL!, 'escalation');
-    const databaseUrl = urlWithSchema(TEST_DATABASE_URL!, schema.name);
-    const dataDir = await mkdtemp(join(tmpdir(), 'care-escalate-pg-'));
-    return {
-      harness: { databaseUrl },
-      second: (h) =>
-        composeApp({
-          slack: { botToken: h.fake.botToken, signingSecret: 'another-instance-secret', apiUrl: h.fake.apiUrl, lookupFailureTtlMs: 0 },
-          care: { baseUrl: h.sandbox.url, ...h.sandbox.credentials, rateLimitPerSecond: 50 },
-          store: { databaseUrl, dataDir, sharedClock: () => h.now().getTime() },
-          timezone: 'Europe/London',
-          adminSlackUserIds: ['U0AMELIA'],
-          logger: memoryLogger('warn'),
-          now: () => h.now(),
-          jobs: { instanceId: 'instance-b' },
-        }),
-      done: async () => {
-        await schema.drop();
-        await rm(dataDir, { recursive: true, force: true });
-      },
-    };
-  });
+else twoInstances('two instances sharing one PostgreSQL database', () => onOnePostgresSchema(TEST_DATABASE_URL!, 'escalation', 'care-escalate'));

@@ -61,24 +61,43 @@ describe('evidence export', () => {
 
   it('sends an admin all 500 actions due in the range as a CSV in their DM, lateness right across the clock change, figures right', async () => {
     const { reply, file, rows, message } = await exportAs('amelia', '/care evidence from 2026-09-01 to 2026-12-31');
-    expect(reply.text).toBe('I have sent you the evidence export in a DM: 500 actions due 1 Sept 2026 to 31 Dec 2026.');
+    expect(reply.text).toBe('I have sent you the evidence export in a DM: 500 actions first due or completed 1 Sept 2026 to 31 Dec 2026.');
     expect(file.name).toBe('care-evidence-2026-09-01-to-2026-12-31.csv');
     // Through today's flow: an upload URL, the bytes, a completion into the DM; never files.upload.
     expect(h.fake.calls('files.upload')).toHaveLength(0);
     expect(h.fake.calls('files.completeUploadExternal').at(-1)?.args.channel_id).toBe(file.channels[0]);
     const [header, ...body] = rows;
-    expect(header).toEqual(['Number', 'Location', 'Created', 'Due', 'Completed', 'Completed by', 'Minutes late', 'Lateness', 'Completed through']);
+    expect(header).toEqual([
+      'Number',
+      'Location',
+      'Created',
+      'First due',
+      'Due at completion',
+      'Completed',
+      'Completed by',
+      'Minutes late',
+      'Lateness',
+      'Completed through',
+      'Reschedules',
+      'Assigned to',
+      'Urgent',
+      'Safeguarding',
+      'Answers',
+      'Staff',
+    ]);
     expect(body).toHaveLength(500);
     const byNo = new Map(body.map((r) => [r[0]!, r]));
 
     const slackLate = byNo.get(crafted.slackLate.action_no)!;
-    expect(slackLate[3]).toBe('2026-10-25T01:30:00+01:00');
-    expect(slackLate[4]).toMatch(/^2026-10-25T01:29:\d\d\+00:00$/);
-    expect(slackLate.slice(5)).toEqual([sophieName, '60', 'completed late', 'Slack']);
+    // Never rescheduled: the first due time is the due time at completion.
+    expect([slackLate[3], slackLate[4]]).toEqual(['2026-10-25T01:30:00+01:00', '2026-10-25T01:30:00+01:00']);
+    expect(slackLate[5]).toMatch(/^2026-10-25T01:29:\d\d\+00:00$/);
+    expect(slackLate.slice(6, 11)).toEqual([sophieName, '60', 'completed late', 'Slack', '0']);
     const webLate = byNo.get(crafted.webLate.action_no)!;
-    expect([webLate[3], webLate[4]!.slice(0, 17)]).toEqual(['2026-10-25T01:45:00+01:00', '2026-10-25T01:29:']);
-    expect(webLate.slice(5)).toEqual(['unknown', '45', 'completed late', 'web app']);
-    expect(byNo.get(crafted.slackOnTime.action_no)!.slice(3)).toEqual([
+    expect([webLate[3], webLate[5]!.slice(0, 17)]).toEqual(['2026-10-25T01:45:00+01:00', '2026-10-25T01:29:']);
+    expect(webLate.slice(6, 10)).toEqual(['unknown', '45', 'completed late', 'web app']);
+    expect(byNo.get(crafted.slackOnTime.action_no)!.slice(3, 10)).toEqual([
+      '2026-10-26T09:00:00+00:00',
       '2026-10-26T09:00:00+00:00',
       expect.stringMatching(/^2026-10-26T07:59:\d\d\+00:00$/),
       priyaName,
@@ -88,15 +107,15 @@ describe('evidence export', () => {
     ]);
     // Still open, due 12 days before the export: overdue by the minutes between the instants (the clock ran on a little).
     const tricky = byNo.get(crafted.tricky.action_no)!;
-    expect([tricky[4], tricky[5], tricky[7], tricky[8]]).toEqual(['', '', 'still open, overdue', '']);
+    expect([tricky[5], tricky[6], tricky[8], tricky[9]]).toEqual(['', '', 'still open, overdue', '']);
     const overdueAtExport = (Date.parse(EXPORT_AT) - Date.parse('2026-10-26T12:00:00Z')) / 60_000; // 15,720: 10 d 22 h, not 10 d 23 h
-    expect(Number(tricky[6]) - overdueAtExport).toBeGreaterThanOrEqual(0);
-    expect(Number(tricky[6]) - overdueAtExport).toBeLessThanOrEqual(2);
+    expect(Number(tricky[7]) - overdueAtExport).toBeGreaterThanOrEqual(0);
+    expect(Number(tricky[7]) - overdueAtExport).toBeLessThanOrEqual(2);
     expect(file.text).not.toContain('HYPERLINK');
 
     // Every row against the care system's own data (read over its API): who, through what, how late.
     const actions: Action[] = await h.app.care.actions.collect({
-      attributes: ['_id', 'action_no', 'due', 'completed', 'tag', 'location'],
+      attributes: ['_id', 'action_no', 'due', 'completed', 'tag', 'location', 'urgent', 'assigned_to'],
       per_page: 100,
       limit: 1000,
     });
@@ -116,19 +135,21 @@ describe('evidence export', () => {
       const location = a.location ? locations.get(a.location)! : 'no location';
       perLocation.set(location, (perLocation.get(location) ?? 0) + 1);
       expect(row[1], a.action_no!).toBe(location);
+      expect(row[12], a.action_no!).toBe(a.urgent ? 'yes' : 'no');
+      expect(row[11] === '', a.action_no!).toBe(!a.assigned_to);
       if (done === null) {
-        expect(row[8]).toBe('');
+        expect(row[9]).toBe('');
         continue;
       }
       completed += 1;
       const minutesLate = done > due ? Math.ceil((done - due) / 60_000) : 0;
       if (done > due) late.push(minutesLate);
-      expect(row[6], a.action_no!).toBe(String(minutesLate));
-      if (slackDone.has(a.action_no!)) expect(row[8]).toBe('Slack');
+      expect(row[7], a.action_no!).toBe(String(minutesLate));
+      if (slackDone.has(a.action_no!)) expect(row[9]).toBe('Slack');
       else if (a.tag) {
         careSystem += 1;
-        expect(row.slice(5, 9).filter((_, i) => i !== 1 && i !== 2)).toEqual(['the care system', 'care system']);
-      } else expect([row[5], row[8]]).toEqual(['unknown', 'web app']);
+        expect([row[6], row[9]]).toEqual(['the care system', 'care system']);
+      } else expect([row[6], row[9]]).toEqual(['unknown', 'web app']);
     }
     expect(careSystem).toBeGreaterThan(0); // the seed has the care system's own reviews among the completed
     late.sort((x, y) => x - y);
@@ -136,7 +157,7 @@ describe('evidence export', () => {
     const median = late.length % 2 ? late[mid]! : Math.ceil((late[mid - 1]! + late[mid]!) / 2);
     const onTime = completed - late.length;
     expect(message).toContain(
-      `500 actions: ${completed} completed, ${Math.floor((onTime * 100) / completed)}% of them on time (${onTime}); ${late.length} completed late`,
+      `500 actions: ${completed} completed, ${Math.floor((onTime * 100) / completed)}% of them on time by their first due time (${onTime}); ${late.length} completed late`,
     );
     expect(median).toBeGreaterThan(0);
     expect(message).toContain(`${late.length} completed late, median ${durationText(median)} late;`);

@@ -79,6 +79,7 @@ function nightOfTheClockChange(name: string, database: Database) {
       h = await startHarness({ startAt: new Date('2027-10-30T05:00:00Z'), ...placeOf(db), sandbox: { seed: 'empty' } });
       const sophie = await linkDirectly(h, 'sophie');
       const priya = await linkDirectly(h, 'priya');
+      await linkDirectly(h, 'amelia'); // only a linked person may accept a handover
       // Made before the Day shift: not new at 19:00.
       a.overdue = await webAppAction(h, { task: tasks.overdue, due: new Date('2027-10-30T10:00:00Z'), assigned_to: sophie });
       a.doneInSlack = await webAppAction(h, { task: tasks.doneInSlack, due: new Date('2027-10-30T12:00:00Z'), assigned_to: sophie });
@@ -184,13 +185,13 @@ function nightOfTheClockChange(name: string, database: Database) {
       const winner = accepts[0] === 'U0PRIYA' ? 'priya' : 'amelia';
       const loser = winner === 'priya' ? 'amelia' : 'priya';
       const after = seen(h, handoversIn(h, '#care-leads')[0]!);
-      expect(after).toContain(`Accepted by @${winner} at 19:04`);
+      expect(after).toContain(`Accepted by @${winner} at 7:04 PM`); // each reader's own zone (London here)
       expect(after).not.toContain('[Accept handover]');
       expect(after).toContain(tasks.nightDue); // the rest of the post stays
       const told = await h.fake.waitFor(() => h.fake.ephemerals(loser).find((e) => (e.text ?? '').includes('already accepted')), {
         message: 'the second presser was not told',
       });
-      expect(h.fake.visibleText(told, { viewer: loser })).toContain(`This handover was already accepted by @${winner} at 19:04.`);
+      expect(h.fake.visibleText(told, { viewer: loser })).toContain(`This handover was already accepted by @${winner} at 7:04 PM.`);
       expect(h.fake.ephemerals(winner).filter((e) => (e.text ?? '').includes('already accepted'))).toHaveLength(0);
       expect(handoversIn(h, '#care-leads')).toHaveLength(1);
     });
@@ -286,16 +287,18 @@ function twoInstances(name: string, database: Database) {
       await db?.close();
     });
 
+    const posts = (ch: string) => handoversIn(a, ch).length + handoversIn(b, ch).length;
+    const notices = () => noticesTo(a, 'amelia').length + noticesTo(b, 'amelia').length;
+    const run = async (at: string) => {
+      await Promise.all([a.setTime(at), b.setTime(at)]);
+      await Promise.all([a.app.jobs.runOnce('handovers'), b.app.jobs.runOnce('handovers')]);
+      await b.app.jobs.runOnce('handovers');
+      await a.app.jobs.runOnce('handovers');
+    };
+
     it('post one handover per channel per shift change between them, and tell the managers once', async () => {
       await command(a, 'amelia', '/care handover here', { channel: '#care-team' });
       await command(a, 'amelia', '/care handover here', { channel: '#care-leads' });
-      const posts = (ch: string) => handoversIn(a, ch).length + handoversIn(b, ch).length;
-      const run = async (at: string) => {
-        await Promise.all([a.setTime(at), b.setTime(at)]);
-        await Promise.all([a.app.jobs.runOnce('handovers'), b.app.jobs.runOnce('handovers')]);
-        await b.app.jobs.runOnce('handovers');
-        await a.app.jobs.runOnce('handovers');
-      };
       for (const at of ['2027-10-30T18:00:00Z', '2027-10-30T18:01:00Z', '2027-10-30T18:30:00Z', '2027-10-30T18:31:00Z']) {
         await run(at);
         expect([posts('#care-team'), posts('#care-leads')], at).toEqual([1, 1]);
@@ -304,9 +307,149 @@ function twoInstances(name: string, database: Database) {
       await run('2027-10-31T07:00:00Z');
       expect([posts('#care-team'), posts('#care-leads')]).toEqual([2, 2]);
     });
+
+    it('the 30-minute mark missed by both (next run at the next shift change): the managers are told once per handover between them', async () => {
+      // Neither instance ran from 07:00 until 19:00 GMT: the Day handovers' 07:30 check never happened.
+      await run('2027-10-31T19:00:00Z');
+      expect([posts('#care-team'), posts('#care-leads')]).toEqual([3, 3]);
+      expect(notices()).toBe(4); // the two Night ones before, and now the two Day ones
+      const day = [...noticesTo(a, 'amelia'), ...noticesTo(b, 'amelia')].filter((m) => seen(a, m).includes('Nobody has accepted the Day handover'));
+      expect(day).toHaveLength(2);
+      await run('2027-10-31T19:01:00Z');
+      expect(notices()).toBe(4);
+    });
   });
 }
 
+/**
+ * Who may accept a handover, its Undo, and the managers' check that no missed tick loses (June 2027, BST):
+ * Val the visitor has no care account; Sophie and Priya are linked carers; Amelia is the admin; Oliver
+ * reads from New York.
+ */
+function whoAccepts(name: string, database: Database) {
+  describe(`who accepts a handover, its Undo, and the managers told of each one not accepted (${name})`, () => {
+    let h: Harness;
+    let db: Awaited<ReturnType<Database>>;
+    const post = (i: number) => handoversIn(h, '#care-team')[i]!;
+    const click = (who: string, i: number, text: string) =>
+      h.driver.clickButton(who, { channel: '#care-team', ts: post(i).ts, text, ...(text === 'Accept handover' ? { confirm: 'accept' as const } : {}) });
+    const toldTo = (who: string, words: string) =>
+      h.fake.waitFor(() => h.fake.ephemerals(who).find((e) => h.fake.visibleText(e, { viewer: who }).includes(words)), {
+        message: `${who} was not told "${words}"`,
+      });
+    const notices = () => noticesTo(h, 'amelia').map((m) => seen(h, m));
+
+    beforeAll(async () => {
+      db = await database();
+      // Tuesday 15 June 2027, 11:00 BST.
+      h = await startHarness({ startAt: new Date('2027-06-15T10:00:00Z'), ...placeOf(db), sandbox: { seed: 'empty' } });
+      for (const who of ['sophie', 'priya', 'amelia']) await linkDirectly(h, who);
+      await command(h, 'amelia', '/care handover here', { channel: '#care-team' });
+    });
+    afterAll(async () => {
+      await h?.close();
+      await db?.close();
+    });
+
+    it('a visitor with no care account is refused and told why; the post is unchanged; the managers are still told at 19:30', async () => {
+      await tickAt(h, '2027-06-15T18:00:00Z'); // 19:00 BST: the Night handover
+      await h.setTime('2027-06-15T18:05:00Z');
+      await click('visitor', 0, 'Accept handover');
+      const told = await toldTo('visitor', 'linked care account');
+      expect(h.fake.visibleText(told, { viewer: 'visitor' })).toContain(
+        'Only people with a linked care account can accept a handover: type /care link to link yours. The handover is unchanged.',
+      );
+      const after = seen(h, post(0));
+      expect(after).toContain('[Accept handover]');
+      expect(after).not.toContain('Accepted by');
+      expect(await h.app.store.listAudit({ verb: 'handover.accept', limit: 10 })).toHaveLength(0);
+      await tickAt(h, '2027-06-15T18:29:00Z');
+      expect(notices()).toHaveLength(0);
+      await tickAt(h, '2027-06-15T18:30:00Z');
+      await tickAt(h, '2027-06-15T18:31:00Z');
+      expect(notices()).toHaveLength(1);
+      expect(notices()[0]).toContain('Nobody has accepted the Night handover in #care-team yet');
+    });
+
+    it('where seniors are named for the incoming shift, a linked carer who is not one is refused and a named senior accepts; the time is each reader’s own', async () => {
+      expect((await command(h, 'amelia', '/care escalation seniors Day <@U0PRIYA|priya>')).text).toContain('Day: @priya');
+      await tickAt(h, '2027-06-16T06:00:00Z'); // 07:00 BST: the Day handover
+      await h.setTime('2027-06-16T06:02:00Z');
+      await click('sophie', 1, 'Accept handover');
+      const told = await toldTo('sophie', 'Only the seniors');
+      expect(h.fake.visibleText(told, { viewer: 'sophie' })).toContain(
+        'Only the seniors named for the Day shift (@priya) or an admin can accept this handover. The handover is unchanged.',
+      );
+      expect(seen(h, post(1))).toContain('[Accept handover]');
+      await click('priya', 1, 'Accept handover');
+      await h.fake.waitFor(() => seen(h, post(1)).includes('Accepted by'), { message: 'the post was not updated' });
+      expect(seen(h, post(1))).toContain('Accepted by @priya at 7:02 AM');
+      expect(seen(h, post(1), 'oliver')).toContain('Accepted by @priya at 2:02 AM'); // New York
+      expect(seen(h, post(1))).not.toContain('[Accept handover]');
+      expect(seen(h, post(1))).toContain('[Undo]');
+    });
+
+    it('Undo: only the accepter’s; the Accept button comes back, and the managers are told when nobody accepts again', async () => {
+      await h.setTime('2027-06-16T06:03:00Z');
+      await click('sophie', 1, 'Undo');
+      expect(h.fake.visibleText(await toldTo('sophie', 'can undo it'), { viewer: 'sophie' })).toContain(
+        'Only @priya, who accepted this handover, can undo it.',
+      );
+      expect(seen(h, post(1))).toContain('Accepted by @priya');
+      await click('priya', 1, 'Undo');
+      await h.fake.waitFor(() => seen(h, post(1)).includes('[Accept handover]'), { message: 'the Accept button did not come back' });
+      expect(seen(h, post(1))).toContain('@priya undid their acceptance at 7:03 AM: not accepted yet');
+      expect(seen(h, post(1))).not.toContain('Accepted by');
+      await tickAt(h, '2027-06-16T06:29:00Z');
+      expect(notices()).toHaveLength(1);
+      await tickAt(h, '2027-06-16T06:30:00Z');
+      await tickAt(h, '2027-06-16T06:31:00Z');
+      expect(notices()).toHaveLength(2);
+      expect(notices()[1]).toContain('Nobody has accepted the Day handover in #care-team yet');
+      // Accepted again; an Undo six minutes later is too late, and the post keeps who and when.
+      await h.setTime('2027-06-16T06:40:00Z');
+      await click('priya', 1, 'Accept handover');
+      await h.fake.waitFor(() => seen(h, post(1)).includes('Accepted by @priya at 7:40 AM'), { message: 'not accepted again' });
+      await h.setTime('2027-06-16T06:46:00Z');
+      await click('priya', 1, 'Undo');
+      expect(h.fake.visibleText(await toldTo('priya', 'too late'), { viewer: 'priya' })).toContain('Undo works for 5 minutes after accepting');
+      await h.fake.waitFor(() => !seen(h, post(1)).includes('[Undo]'), { message: 'the late Undo stayed on the post' });
+      expect(seen(h, post(1))).toContain('Accepted by @priya at 7:40 AM');
+      expect((await h.app.store.listAudit({ verb: 'handover.accept-undo', limit: 10 })).map((e) => e.userId)).toEqual(['U0PRIYA']);
+    });
+
+    it('a check missed (no run at the 30-minute mark, a clock that jumps past two shift changes) still tells the managers, once per handover not accepted', async () => {
+      const before = notices().length; // those of the handovers above
+      const since = () => notices().slice(before);
+      await tickAt(h, '2027-06-16T18:00:00Z'); // the Night handover of the 16th
+      await tickAt(h, '2027-06-16T18:01:00Z');
+      // Down from 19:01 until the Day change: the Night handover's 19:30 check never ran.
+      await tickAt(h, '2027-06-17T06:00:00Z');
+      expect(since()).toHaveLength(1);
+      expect(since()[0]).toContain('Nobody has accepted the Night handover');
+      await tickAt(h, '2027-06-17T06:01:00Z');
+      expect(since()).toHaveLength(1);
+      // Down again from 07:01 until 07:40 the next day, past the Night change and the next Day one.
+      await tickAt(h, '2027-06-18T06:40:00Z');
+      expect(handoversIn(h, '#care-team').map((m) => seen(h, m).split('\n')[0])).toEqual([
+        'Handover: Day → Night shift',
+        'Handover: Night → Day shift',
+        'Handover: Day → Night shift',
+        'Handover: Night → Day shift',
+        'Handover: Night → Day shift', // the latest only: the missed Night one of the 17th is not posted late
+      ]);
+      expect(since()).toHaveLength(2); // the Day handover of the 17th
+      expect(since()[1]).toContain('Nobody has accepted the Day handover');
+      await tickAt(h, '2027-06-18T06:41:00Z');
+      expect(since()).toHaveLength(2);
+      await tickAt(h, '2027-06-18T07:10:00Z'); // 30 minutes after the 18th's went out
+      await tickAt(h, '2027-06-18T07:11:00Z');
+      expect(since()).toHaveLength(3);
+    });
+  });
+}
+
+whoAccepts('SQLite', sqliteFile);
 nightOfTheClockChange('SQLite', sqliteFile);
 twoInstances('SQLite file', sqliteFile);
 
@@ -314,6 +457,7 @@ if (!TEST_DATABASE_URL) it.skip(PG_SKIPPED, () => {});
 if (TEST_DATABASE_URL) {
   nightOfTheClockChange('PostgreSQL', postgres);
   twoInstances('PostgreSQL', postgres);
+  whoAccepts('PostgreSQL', postgres);
 }
 
 describe('a handover missed while the app was down, and a managers’ channel', () => {

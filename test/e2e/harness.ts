@@ -18,6 +18,14 @@ export interface Harness {
   now(): Date;
   /** Move both the sandbox's and the app's clocks to this instant. */
   setTime(at: Date | string): Promise<void>;
+  /**
+   * Runs `work` while the one clock (the app's, the care system's and Slack's) runs `speed` times as fast as the
+   * machine's (default 10), then at the machine's pace again. Slack's limits and the app's pacing under them are
+   * judged on that clock, so work that waits its turn for Slack (Tier 3's 50 updates a minute, a post a second per
+   * channel) takes a fraction of the machine's time, and is still paced as Slack requires; everything else in the
+   * app sees that much time pass. For a test about something else whose work queues behind Slack's limits.
+   */
+  fastForward<T>(work: () => Promise<T>, speed?: number): Promise<T>;
   transport: 'http' | 'socket';
   /** An address on the app's HTTP server (e.g. /healthz; in Socket Mode it serves /healthz and /metrics only). */
   appUrl(path: string): string;
@@ -140,6 +148,33 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       });
       if (!res.ok) throw new Error(`setTime: ${res.status}`);
       offsetMs = target.getTime() - Date.now();
+    },
+    async fastForward(work, speed = 10) {
+      let running = true;
+      // Every 20 ms of the machine's time the world moves on by `speed` times as much: the care system first, then
+      // the app and Slack (a few ms apart at most, as two machines' clocks are).
+      const pump = (async () => {
+        let last = performance.now();
+        while (running) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          const now = performance.now();
+          const extra = Math.round((now - last) * (speed - 1));
+          last = now;
+          const res = await fetch(`${sandbox.controlsUrl}/clock`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ advanceMs: extra }),
+          });
+          if (!res.ok) throw new Error(`fastForward: ${res.status}`);
+          offsetMs += extra;
+        }
+      })();
+      try {
+        return await work();
+      } finally {
+        running = false;
+        await pump;
+      }
     },
     async control(path, body, method = body === undefined ? 'GET' : 'POST') {
       const res = await fetch(`${sandbox.controlsUrl}/${path.replace(/^\//, '')}`, {

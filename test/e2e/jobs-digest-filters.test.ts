@@ -63,6 +63,18 @@ describe('digest filters: a person, mine-only, a location', () => {
     expect(new Set(where)).toEqual(new Set([busiest]));
   });
 
+  it("a location's name from the care system is shown as its words, never as Slack markup", async () => {
+    const [location] = await h.app.care.locations.collect({ attributes: ['_id', 'name'], limit: 1 });
+    await command(h, 'amelia', `/care digest here location ${location!.name}`, { channel: '#care-leads' });
+    // The care system's name for it, as a care home might type it (stored as the channel's setup keeps it).
+    const sub = (await h.app.store.getSubscription(h.fake.teamId, h.fake.channel('care-leads')!.id))!;
+    await h.app.store.upsertSubscription({ ...sub, filters: { ...sub.filters, locationName: 'Rose & Ivy <!channel> <@U0SOPHIE>' } });
+    await command(h, 'amelia', '/care digest now', { channel: '#care-leads' });
+    const digest = digestsIn(h, '#care-leads').at(-1)!;
+    expect(h.fake.visibleText(digest)).toContain('Rose & Ivy <!channel> <@U0SOPHIE>');
+    expect(JSON.stringify(digest.blocks ?? digest.text)).not.toMatch(/<!channel>|<@U0SOPHIE>/);
+  });
+
   it('a channel the app is not in gets no digest or route set up, and the admin is told to invite it', async () => {
     const digest = await command(h, 'amelia', '/care digest here', { channel: '#random' });
     expect(digest.text).toContain('Invite me first');

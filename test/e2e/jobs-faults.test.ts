@@ -114,13 +114,15 @@ if (!TEST_DATABASE_URL) {
         const driverFor = (child: ChildInstance) =>
           createSlackDriver({ fake, eventsUrl: `http://127.0.0.1:${child.port}/slack/events`, signingSecret: SIGNING_SECRET });
 
-        // People and groups: Sophie and Priya linked, Amelia reached by email_to.
+        // People and groups: Sophie and Priya linked (the groups' members), Amelia reached by email_to, Oliver linked.
         const careUser = async (email: string) =>
           (await care.users.list({ filters: { q: email }, attributes: ['_id', 'email'], per_page: 10 })).items.find((u) => u.email === email)!._id;
-        const sophieCare = await careUser('sophie.marsh@brightwatercare.example');
+        // Oliver (in neither group) completes his own actions in Slack: whoever completes an action is told nothing of it.
+        const oliverCare = await careUser('oliver.bennett@brightwatercare.example');
         for (const [slackUserId, email] of [
           ['U0SOPHIE', 'sophie.marsh@brightwatercare.example'],
           ['U0PRIYA', 'priya.sharma@brightwatercare.example'],
+          ['U0OLIVER', 'oliver.bennett@brightwatercare.example'],
         ] as const) {
           await store.upsertLink({ teamId: fake.teamId, slackUserId, careUserId: await careUser(email), method: 'admin', linkedBy: 'U0AMELIA' });
         }
@@ -135,7 +137,7 @@ if (!TEST_DATABASE_URL) {
                 control('actions', {
                   task: `Fault drill ${i + k}`,
                   due: new Date(Date.now() + 86_400_000).toISOString(),
-                  assigned_to: sophieCare,
+                  assigned_to: oliverCare,
                   notify_on_complete: notify,
                 }),
               ),
@@ -170,7 +172,7 @@ if (!TEST_DATABASE_URL) {
           const driver = driverFor(alive);
           await Promise.all(
             batch.map(async (action, k) => {
-              if ((i + k) % VIA_SLACK_EVERY === 0) await driver.slash('sophie', `/care done ${action.action_no}`, { channel: '#care-team' });
+              if ((i + k) % VIA_SLACK_EVERY === 0) await driver.slash('oliver', `/care done ${action.action_no}`, { channel: '#care-team' });
               else await control(`actions/${action._id}/complete`, {});
             }),
           );
@@ -219,7 +221,9 @@ if (!TEST_DATABASE_URL) {
         }
 
         // Faults off (but Amelia's lookup, failing the whole run); let claims left by the killed instance go
-        // stale and be settled, then look for late duplicates.
+        // stale and be settled, then look for late duplicates: once no claim is pending, every notice is sent in the
+        // ledger and no post is on its way to Slack (a slowed one lands 12 s after it was sent), nothing is left
+        // that could post again; a few more polls of both instances' retry sweeps, and the count is final.
         clearInterval(throttle);
         fake.faults.clear();
         fake.faults.failNext('users.lookupByEmail', 1_000_000, { status: 500, args: { email: AMELIA } });
@@ -227,7 +231,14 @@ if (!TEST_DATABASE_URL) {
         for (const deadline = Date.now() + 90_000; (await store.countDeliveries({ kind: 'completion', state: 'pending' })) > 0; await sleep(500)) {
           if (Date.now() > deadline) throw new Error('claims stayed pending');
         }
-        await sleep(jobs.staleAfterMs + 1_000);
+        const settled = async () =>
+          (await store.countDeliveries({ kind: 'completion', state: 'pending' })) === 0 &&
+          (await store.countDeliveries({ kind: 'completion', state: 'sent' })) >= ACTIONS * RECIPIENTS.length &&
+          fake.callsInFlight() === 0;
+        for (const deadline = Date.now() + 90_000; !(await settled()); await sleep(250)) {
+          if (Date.now() > deadline) throw new Error('notices still unsettled, or posts still on their way to Slack');
+        }
+        await sleep(5 * jobs.pollSeconds * 1_000);
 
         const final = delivered();
         const duplicates: string[] = [];

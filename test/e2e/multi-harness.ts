@@ -3,7 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCareClient } from '../../src/care/index.js';
-import { composeMultiApp, type MultiComposedApp } from '../../src/compose-multi.js';
+import type { Deployment } from '../../src/compose.js';
+import { composeMultiApp } from '../../src/compose-multi.js';
 import { KeyRing } from '../../src/crypto/key-ring.js';
 import { careWorkspace } from '../../dev/demo/care-workspace.js';
 import { memoryLogger } from '../../src/logging/logger.js';
@@ -52,7 +53,7 @@ function worldClock(sandbox: RunningSandbox): WorldClock {
 export interface MultiHarness {
   sandbox: RunningSandbox;
   fake: SlackFake;
-  app: MultiComposedApp;
+  app: Deployment;
   keyRing: KeyRing;
   logs: string[];
   base: string;

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallRecord } from '../../dev/slack-fake/index.js';
 import { neutralTextProblems } from '../helpers/neutral-text.js';
-import { digestTickAt, poll } from './fixtures/jobs-support.js';
+import { deliveryActionId, deliveryKind, digestTickAt, poll } from './fixtures/jobs-support.js';
 import { command, linkDirectly, startHarness, webAppAction, type Harness } from './harness.js';
 
 const START = new Date('2026-03-10T06:00:00Z'); // a Tuesday, 06:00 in London
@@ -24,6 +24,8 @@ const TASK_PATTERNS = [
   'Falls risk assessment for {name} after the night',
 ];
 const CREATED_TASK = 'Book the chiropodist for Harold Finch next week';
+const CREATED_IN_DM_TASK = 'Ring the optician about Edith Clarke';
+const MOVED_EARLIER_TASK = 'Collect the new hearing aid for Margaret Oyelaran';
 
 /** One message the app sent, as the fake recorded the call. */
 interface Sent {
@@ -31,6 +33,8 @@ interface Sent {
   text: string;
   /** The delivery kind in the message's metadata, when it is a ledger delivery. */
   deliveryKind: string | undefined;
+  /** The blocks as sent (JSON), to tell an update's kind by what it shows. */
+  blocks: string;
 }
 
 /** Every kind of message the app sends, and how its calls are told apart. Extend this table for a new kind. */
@@ -39,6 +43,9 @@ const KINDS: { kind: string; is: (m: Sent) => boolean }[] = [
   { kind: 'urgent alert', is: (m) => m.deliveryKind === 'urgent' },
   { kind: 'completion notice', is: (m) => m.deliveryKind === 'completion' },
   { kind: 'change notice (someone else completed your action)', is: (m) => m.deliveryKind === 'change' },
+  { kind: 'change notice: someone else edited your action', is: (m) => m.deliveryKind === 'change' && /edited your action/.test(m.text) },
+  { kind: 'change notice: an edit took your action away', is: (m) => m.deliveryKind === 'change' && /away from you/.test(m.text) },
+  { kind: 'urgent alert updated: "Edited by"', is: (m) => m.method === 'chat.update' && /^Urgent action/.test(m.text) && /Edited by/.test(m.blocks) },
   { kind: 'channel digest', is: (m) => m.deliveryKind === 'digest' },
   { kind: "channel digest's thread", is: (m) => m.deliveryKind === 'digest-part' },
   { kind: 'morning summary', is: (m) => m.deliveryKind === 'summary' },
@@ -46,14 +53,18 @@ const KINDS: { kind: string; is: (m: Sent) => boolean }[] = [
   { kind: "admins' recovered DM", is: (m) => m.deliveryKind === 'workspace-recovered' },
   { kind: 'link request DM to admins', is: (m) => m.method === 'chat.postMessage' && /asks to link/.test(m.text) },
   { kind: 'created-action confirmation', is: (m) => m.method === 'chat.postEphemeral' && /^Created: Action/.test(m.text) },
+  { kind: 'created-action confirmation in the DM', is: (m) => m.method === 'chat.postMessage' && /^Created: Action/.test(m.text) },
+  { kind: 'change notice: a snooze that moved it earlier', is: (m) => m.deliveryKind === 'change' && /moved your action #\d+ earlier$/.test(m.text) },
   { kind: 'redaction (retention)', is: (m) => m.method === 'chat.update' && /— completed; details in the care system$/.test(m.text) },
   { kind: 'handover post', is: (m) => m.deliveryKind === 'handover' && m.method === 'chat.postMessage' },
   { kind: 'handover post, accepted', is: (m) => m.method === 'chat.update' && /^Handover/.test(m.text) },
   { kind: 'handover not accepted: the managers told', is: (m) => m.deliveryKind === 'handover-unaccepted' },
   { kind: 'escalation step (thread reminder, seniors, managers)', is: (m) => m.deliveryKind === 'escalation' },
   { kind: 'urgent alert updated with its escalation line', is: (m) => m.method === 'chat.update' && /^Urgent action/.test(m.text) },
+  { kind: "admins' notice: an escalation step had nobody to reach", is: (m) => m.deliveryKind === 'escalation-gap' },
   { kind: "creator's completion DM", is: (m) => m.deliveryKind === 'creator' },
   { kind: 'reassign summary DM', is: (m) => m.deliveryKind === 'reassign-summary' },
+  { kind: 'reassign result DM to the admin (with Undo)', is: (m) => m.deliveryKind === 'reassign-result' },
   { kind: 'file message: evidence export', is: (m) => m.method === 'files.completeUploadExternal' && /on time|evidence/i.test(m.text) },
   { kind: 'file message: person-data export', is: (m) => m.method === 'files.completeUploadExternal' && /data export/i.test(m.text) },
 ];
@@ -77,12 +88,13 @@ function sentOf(call: CallRecord): Sent | null {
     // A file's message: its comment is what the DM shows and notifies with.
     text: typeof call.args.text === 'string' ? call.args.text : typeof call.args.initial_comment === 'string' ? call.args.initial_comment : '',
     deliveryKind: meta?.event_type === 'care_delivery' ? String(meta.event_payload?.kind) : undefined,
+    blocks: typeof call.args.blocks === 'string' ? call.args.blocks : JSON.stringify(call.args.blocks ?? ''),
   };
 }
 
 describe('the text of every message the app sends (what a locked phone shows)', () => {
   let h: Harness;
-  const tasks: string[] = [CREATED_TASK];
+  const tasks: string[] = [CREATED_TASK, CREATED_IN_DM_TASK, MOVED_EARLIER_TASK];
   const later = (ms: number) => h.setTime(new Date(h.now().getTime() + ms));
 
   beforeAll(async () => {
@@ -107,7 +119,7 @@ describe('the text of every message the app sends (what a locked phone shows)', 
 
     // A busy day: more due today than a digest's message holds (its thread lists the rest), some urgent.
     const due = new Date(START.getTime() + 6 * 60 * MINUTE);
-    const actions = [];
+    const actions: Awaited<ReturnType<typeof webAppAction>>[] = [];
     for (let i = 0; i < 14; i++) {
       const task = TASK_PATTERNS[i % TASK_PATTERNS.length]!.replace('{name}', RESIDENTS[i % RESIDENTS.length]!);
       tasks.push(task);
@@ -138,6 +150,19 @@ describe('the text of every message the app sends (what a locked phone shows)', 
     // Amelia completes Priya's action through Slack: notices, and Priya is told (a change notice).
     expect((await command(h, 'amelia', `/care done ${actions[1]!.action_no}`)).text).toMatch(/completed/i);
     await h.fake.waitFor(() => h.fake.state.calls.some((c) => sentOf(c)?.deliveryKind === 'change') || undefined, { timeoutMs: 10_000 });
+    // Amelia edits Priya's urgent action from its alert (asked once, then saved): the post says so, Priya is told what changed.
+    const alert = h.fake.messages('#care-leads').find((m) => deliveryKind(m) === 'urgent' && deliveryActionId(m) === actions[2]!._id);
+    await h.driver.clickButton('amelia', { channel: '#care-leads', ts: alert!.ts, text: 'Edit' });
+    await h.fake.waitFor(() => (h.fake.openModal('amelia')?.view.callback_id === 'care_action_modal' ? true : undefined), { timeoutMs: 10_000 });
+    expect((await h.driver.modal('amelia').fill('Due time', '13:00').submit()).outcome).toBe('updated');
+    expect((await h.driver.modal('amelia').submit()).outcome).toBe('closed');
+    await h.fake.waitFor(() => h.fake.state.calls.some((c) => /edited your action/.test(sentOf(c)?.text ?? '')) || undefined, { timeoutMs: 10_000 });
+    // Then, from her own card, gives it to Sophie: Priya is told it was taken away.
+    await command(h, 'amelia', `/care show ${actions[2]!.action_no}`, { dm: true });
+    await h.driver.clickButton('amelia', { ephemeral: true, dm: true, text: 'Edit' });
+    await h.fake.waitFor(() => (h.fake.openModal('amelia')?.view.callback_id === 'care_action_modal' ? true : undefined), { timeoutMs: 10_000 });
+    expect((await h.driver.modal('amelia').fill('Assignee', 'Sophie Marsh').submit()).outcome).toBe('closed');
+    await h.fake.waitFor(() => h.fake.state.calls.some((c) => /away from you/.test(sentOf(c)?.text ?? '')) || undefined, { timeoutMs: 10_000 });
 
     // Someone not linked asks to be: the admins get a DM.
     await command(h, 'visitor', '/care link');
@@ -153,6 +178,19 @@ describe('the text of every message the app sends (what a locked phone shows)', 
     await h.fake.waitFor(() => h.fake.state.calls.some((c) => sentOf(c)?.deliveryKind === 'creator') || undefined, {
       timeoutMs: 10_000,
       message: 'no creator DM',
+    });
+    // Sophie creates one in her DM with the app: the confirmation there is a post (recorded, edited by retention).
+    await h.driver.slash('sophie', `/care new ${CREATED_IN_DM_TASK}`, { dm: true });
+    await h.fake.waitFor(() => (h.fake.openModal('sophie')?.view.callback_id === 'care_action_modal' ? true : undefined), { timeoutMs: 10_000 });
+    expect((await h.driver.modal('sophie').fill('Due time', '21:00').submit()).outcome).toBe('closed');
+    await h.fake.waitFor(() => h.fake.dms('sophie').find((m) => m.text.startsWith('Created: Action')), { timeoutMs: 10_000, message: 'no DM confirmation' });
+    // Sophie moves Priya's action due in three days to tomorrow from her own card: Priya is told it was moved earlier.
+    const soon = await webAppAction(h, { task: MOVED_EARLIER_TASK, due: new Date(START.getTime() + 3 * 24 * 60 * MINUTE), assigned_to: priya });
+    await command(h, 'sophie', `/care show ${soon.action_no}`);
+    await h.driver.selectOption('sophie', { ephemeral: true, channel: '#care-team', control: 'Snooze…', option: 'Tomorrow, same time' });
+    await h.fake.waitFor(() => h.fake.state.calls.some((c) => /moved your action #\d+ earlier$/.test(sentOf(c)?.text ?? '')) || undefined, {
+      timeoutMs: 10_000,
+      message: 'Priya was not told it was moved earlier',
     });
     // Priya is off sick: her open work goes to Sophie, one summary DM each.
     await h.driver.slash('amelia', '/care reassign @priya to @sophie', { channel: '#care-team' });
@@ -189,6 +227,22 @@ describe('the text of every message the app sends (what a locked phone shows)', 
       await later(MINUTE);
     }
     await h.fake.waitFor(() => h.fake.state.calls.some((c) => sentOf(c)?.deliveryKind === 'workspace-recovered') || undefined, { timeoutMs: 10_000 });
+
+    // At night nobody is named as senior: an urgent action nobody takes skips them (the managers' post says why),
+    // and the admins are told once how to name them.
+    await h.setTime('2026-03-10T20:00:00Z');
+    const nightTask = 'Check Margaret Oyelaran’s breathing overnight';
+    tasks.push(nightTask);
+    const night = await webAppAction(h, { task: nightTask, due: new Date('2026-03-10T23:00:00Z'), urgent: true });
+    await poll(h);
+    for (const at of ['2026-03-10T20:16:00Z', '2026-03-10T20:31:00Z']) {
+      await h.setTime(at);
+      expect((await h.app.jobs.runOnce('escalations')).ran).toBe(true);
+    }
+    await h.fake.waitFor(() => h.fake.state.calls.some((c) => sentOf(c)?.deliveryKind === 'escalation-gap') || undefined, {
+      timeoutMs: 10_000,
+      message: `no admins' notice of the Night shift's missing seniors (action ${night.action_no})`,
+    });
   }, 180_000);
   afterAll(async () => h?.close());
 

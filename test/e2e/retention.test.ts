@@ -228,9 +228,14 @@ describe('retention of 30 days (the default)', () => {
     // first edit with a 429: it is waited out and the edit made once.
     await h.setTime(new Date(olderDone + 31 * DAY));
     h.fake.faults.failNext('chat.update', 1, { status: 429, retryAfterSec: 1 });
+    // (The alert was already drawn as completed when the poll saw it: issue 32. Retention's own edits are counted.)
+    const editsBefore = updatesByMessage(h);
     await retention(h.app);
     expect(h.fake.state.calls.filter((c) => c.method === 'chat.update' && c.status === 429)).toHaveLength(1);
-    for (const m of messagesAbout(h, older._id)) expect(updatesByMessage(h).get(`${m.channel}/${m.ts}`)).toBe(1);
+    for (const m of messagesAbout(h, older._id)) {
+      const at = `${m.channel}/${m.ts}`;
+      expect((updatesByMessage(h).get(at) ?? 0) - (editsBefore.get(at) ?? 0)).toBe(1);
+    }
     expect(messagesAbout(h, older._id).length).toBeGreaterThanOrEqual(4);
     expect(textsOf(older._id).every((t) => t === neutral(older))).toBe(true);
     expect(textsOf(newer._id)).toEqual(newerBefore);

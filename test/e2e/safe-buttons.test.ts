@@ -323,6 +323,9 @@ describe('safe buttons on channel posts (issue 14)', () => {
         timeoutMs: 10_000,
       });
       expect((await inSandbox(a._id)).assigned_to ?? null).toBeNull();
+      // The other channel's alert is redrawn after Sophie's take (post-redraw.ts): Slack holds that edit for a while,
+      // so that alert is still the stale one when Priya presses it below.
+      h.fake.faults.failNext('chat.update', 1, { delayMs: 8_000, args: { channel: h.fake.channel('care-leads')!.id } });
       await h.driver.clickButton('sophie', { channel: '#care-team', ts: (await alertIn('#care-team', a._id)).ts, text: 'Take it' });
       await h.fake.waitFor(async () => ((await inSandbox(a._id)).assigned_to === care.sophie ? true : undefined), { timeoutMs: 10_000, message: 'not taken' });
       const post = await h.fake.waitFor(async () => ((await seen('#care-team', a._id)).includes('Taken by @sophie') ? seen('#care-team', a._id) : undefined), {
@@ -332,7 +335,7 @@ describe('safe buttons on channel posts (issue 14)', () => {
       expect(post).toContain('[View]');
       expect(post).not.toContain('[Complete]');
 
-      // The other channel's alert still shows it as nobody's: its Take it does not take it from Sophie unasked.
+      // The other channel's alert, not yet redrawn, still shows it as nobody's: its Take it does not take it from Sophie unasked.
       await h.driver.clickButton('priya', { channel: '#care-leads', ts: (await alertIn('#care-leads', a._id)).ts, text: 'Take it' });
       const left = await h.fake.waitFor(() => h.fake.ephemerals('priya', { channel: '#care-leads' }).find((e) => e.text.includes('took it meanwhile')), {
         timeoutMs: 10_000,

@@ -7,7 +7,7 @@
  * Time is compressed by stepping, not by waiting: one world clock (the care system's, Slack's, both apps' and
  * their leases') is the real clock plus an offset; each step of the loop moves it 20 s forward (`world.advance`)
  * and then does that step's work, waiting until Slack has everything the step should bring before the next. So
- * the 10 minutes take a few seconds of the machine's time plus the work itself (about 20–40 s here), and the
+ * the 10 minutes take a few seconds of the machine's time plus the work itself (about 15 s here), and the
  * machine's clock never matters (the suite also runs under libfaketime at moved times). 20 s steps are shorter
  * than the refresh margin (a fifth of 120 s: 24 s), so tokens are refreshed while still good, as in production;
  * instance two's clock runs 5 s behind the world's, as a real instance's may.
@@ -21,6 +21,7 @@ const LIFETIME_S = 120;
 const STEP_MS = 20_000;
 const STEPS = 30; // 30 × 20 s: 10 minutes of the world's time
 const SKEW_MS = -5_000;
+const WIRE_MS = 1_000;
 
 const WORKSPACES = [
   { teamId: 'T0CARE', user: 'amelia', account: 1 },
@@ -60,7 +61,11 @@ if (!TEST_DATABASE_URL) {
       const carers = new Map<string, string>();
       for (const w of WORKSPACES) {
         carers.set(w.teamId, await linkFirstCareUser(one, w.teamId, w.user, w.account));
-        expect(await careCommand(one, w.teamId, w.user, 'digest here 08:00 daily')).toMatch(/digest/i);
+        // Of the person's own actions (this test's): a digest of every action of the demo data is a message and a
+        // thread of 3–5 more, and Slack takes about one a second per channel, in real time however the world is
+        // stepped (20 of the test's 34 s). Mine-only, each is a message and a thread of one or two: still a digest
+        // and its thread posted with the rotating tokens, in a few seconds in all.
+        expect(await careCommand(one, w.teamId, w.user, 'digest here 08:00 daily mine-only')).toMatch(/digest/i);
       }
       // The app's first look at each care system (what is already so is not news).
       const poll = async (slot: number) => {
@@ -136,8 +141,10 @@ if (!TEST_DATABASE_URL) {
         ).toBe(true);
         expect(refreshes.length).toBeGreaterThanOrEqual(Math.floor((minutes * 60) / LIFETIME_S));
         expect(refreshes.length).toBeLessThanOrEqual(Math.ceil((minutes * 60) / (LIFETIME_S * 0.8 + SKEW_MS / 1000)));
+        // The world clock is the real one plus an offset, so the time a refresh spends on the wire (up to a second
+        // on a loaded machine) can fall between the app reading its clock and Slack stamping the refresh.
         for (let i = 1; i < refreshes.length; i++) {
-          expect(refreshes[i]!.at - refreshes[i - 1]!.at).toBeGreaterThanOrEqual(LIFETIME_S * 0.8 * 1000 + SKEW_MS);
+          expect(refreshes[i]!.at - refreshes[i - 1]!.at).toBeGreaterThanOrEqual(LIFETIME_S * 0.8 * 1000 + SKEW_MS - WIRE_MS);
         }
         // Refreshed before expiry: Slack never had to say token_expired, and nobody read about it.
         expect(team.calls().filter((c) => c.result.error === 'token_expired')).toEqual([]);

@@ -30,6 +30,25 @@ describe('Undo on a channel post works once, and not after the action changed (i
     return a;
   };
 
+  /**
+   * While `work` runs and the post's redraws (issue 32) are tried, Slack refuses every update of the post: the
+   * redraws are handed back to the poll's retry sweep, and the post stays as it was.
+   */
+  const slackRefusesRedrawsOf = async (ts: string, work: () => Promise<void>) => {
+    h.fake.faults.failNext('chat.update', 1_000, { error: 'internal_error', args: { ts } });
+    await work();
+    await h.fake.waitFor(
+      async () => {
+        const rows = await h.app.store.listDeliveries({ kind: 'redraw' });
+        return rows.length > redrawsBefore && rows.every((r) => r.state !== 'pending') ? true : undefined;
+      },
+      { timeoutMs: 20_000, message: 'the redraws were never handed back' },
+    );
+    redrawsBefore = (await h.app.store.listDeliveries({ kind: 'redraw' })).length;
+    h.fake.faults.clear();
+  };
+  let redrawsBefore = 0;
+
   beforeAll(async () => {
     h = await startHarness({ startAt: new Date('2027-06-15T09:00:00Z'), sandbox: { seed: 'empty' } });
     for (const person of ['sophie', 'oliver', 'priya']) care[person] = await linkDirectly(h, person);
@@ -41,13 +60,16 @@ describe('Undo on a channel post works once, and not after the action changed (i
   it('an Undo left on a post (Slack did not take the update) is spent: after Sophie completed it again, it does not reopen it again', async () => {
     const a = await completedByPriya('Check the fire doors on the first floor');
     const post = await alertIn(a._id);
-    h.fake.faults.failNext('chat.update', 1, 'internal_error');
+    h.fake.faults.failNext('chat.update', 1, { error: 'internal_error', args: { ts: post.ts } }); // this post's update, not a DM's redraw
     await h.driver.clickButton('priya', { channel: '#care-leads', ts: post.ts, text: 'Undo' });
     await h.fake.waitFor(async () => ((await completedIn(a._id)) === null ? true : undefined), { timeoutMs: 10_000, message: 'Undo did not reopen it' });
     expect(await seen(a._id)).toContain('[Undo]'); // the post could not be updated: its Undo is still there
 
     await later();
-    expect((await command(h, 'sophie', `/care done ${a.action_no}`)).text).toContain('Completed');
+    // Slack takes no update of the post meanwhile either: Sophie's completion is not drawn on it, its Undo stays.
+    await slackRefusesRedrawsOf(post.ts, async () => {
+      expect((await command(h, 'sophie', `/care done ${a.action_no}`)).text).toContain('Completed');
+    });
     await h.driver.clickButton('priya', { channel: '#care-leads', ts: post.ts, text: 'Undo' });
     const refusal = await told('already used');
     expect(refusal.text).toContain('This Undo was already used: your change was undone once.');
@@ -60,8 +82,11 @@ describe('Undo on a channel post works once, and not after the action changed (i
   it("an Undo is refused once the action changed since (Sophie reopened and completed it again): it says why, and Sophie's completion stands", async () => {
     const a = await completedByPriya('Replace the batteries in the sensor mats');
     await later();
-    expect((await command(h, 'sophie', `/care reopen ${a.action_no}`)).text).toContain('Reopened');
-    expect((await command(h, 'sophie', `/care done ${a.action_no}`)).text).toContain('Completed');
+    // Slack takes no update of the post meanwhile: Sophie's changes are not drawn on it, Priya's Undo stays.
+    await slackRefusesRedrawsOf((await alertIn(a._id)).ts, async () => {
+      expect((await command(h, 'sophie', `/care reopen ${a.action_no}`)).text).toContain('Reopened');
+      expect((await command(h, 'sophie', `/care done ${a.action_no}`)).text).toContain('Completed');
+    });
     const sophies = await completedIn(a._id);
 
     await h.driver.clickButton('priya', { channel: '#care-leads', ts: (await alertIn(a._id)).ts, text: 'Undo' });

@@ -29,7 +29,7 @@ function gatedJob(name = 'job') {
   let startedWaiters: (() => void)[] = [];
   const job: Job = {
     name,
-    schedule: '0 0 1 1 *', // once a year: these tests trigger runs themselves
+    schedule: { everyMs: 100 * 365 * 86_400_000 }, // once a century: these tests trigger runs themselves
     async run({ signal }) {
       active++;
       state.runs++;
@@ -139,11 +139,11 @@ describe('the scheduler, for one workspace, with a real SQLite store', () => {
   });
 
   it('schedules the cache sync just after each poll tick', () => {
-    expect(everySeconds(5)).toBe('*/5 * * * * *');
-    expect(everySecondsJustAfter(5)).toBe('1-59/5 * * * * *');
-    expect(everySeconds(60)).toBe('0 * * * * *');
-    expect(everySecondsJustAfter(60)).toBe('5 * * * * *');
-    expect(everySecondsJustAfter(300)).toBe('5 */5 * * * *');
+    expect(everySeconds(5)).toEqual({ everyMs: 5_000 });
+    expect(everySecondsJustAfter(5)).toEqual({ everyMs: 5_000, atMs: 1_000 });
+    expect(everySeconds(60)).toEqual({ everyMs: 60_000, atMs: 0 });
+    expect(everySecondsJustAfter(60)).toEqual({ everyMs: 60_000, atMs: 5_000 });
+    expect(everySecondsJustAfter(300)).toEqual({ everyMs: 300_000, atMs: 5_000 });
   });
 
   it('never runs a job twice at once in one instance, even when triggered twice together', async () => {
@@ -225,7 +225,7 @@ describe('the scheduler, for one workspace, with a real SQLite store', () => {
     let finished = false;
     const slow: Job = {
       name: 'slow',
-      schedule: '0 0 1 1 *',
+      schedule: { everyMs: 100 * 365 * 86_400_000 },
       async run(ctx) {
         await g.job.run(ctx);
         await tick(100); // finishing work after the abort (e.g. saving a cursor)
@@ -258,7 +258,7 @@ describe('the scheduler, for one workspace, with a real SQLite store', () => {
     let calls = 0;
     const flaky: Job = {
       name: 'flaky',
-      schedule: '0 0 1 1 *',
+      schedule: { everyMs: 100 * 365 * 86_400_000 },
       async run() {
         calls++;
         if (calls === 1) throw new Error('care API down');
@@ -294,7 +294,7 @@ describe('the scheduler, for one workspace, with a real SQLite store', () => {
     const runsBy: Record<string, number> = { a: 0, b: 0 };
     const every = (holder: string): Job => ({
       name: 'every-second',
-      schedule: '* * * * * *',
+      schedule: { everyMs: 1000 },
       async run() {
         active++;
         maxActive = Math.max(maxActive, active);
@@ -304,14 +304,19 @@ describe('the scheduler, for one workspace, with a real SQLite store', () => {
       },
     });
     let startRuns = 0;
-    const onStart: Job = { name: 'on-start', schedule: '0 0 1 1 *', runOnStart: true, run: async () => void startRuns++ };
+    const onStart: Job = { name: 'on-start', schedule: { everyMs: 100 * 365 * 86_400_000 }, runOnStart: true, run: async () => void startRuns++ };
     const a = scheduler(await instanceStore(), 'a', [every('a'), onStart]);
     const b = scheduler(await instanceStore(), 'b', [every('b')]);
+    // The ticks follow the app's clock: it runs on with real time here.
+    const running = setInterval(() => {
+      now += 50;
+    }, 50);
     a.start();
     b.start();
     await tick(2_600);
     await a.stop();
     await b.stop();
+    clearInterval(running);
     expect(startRuns).toBe(1);
     expect(runsBy.a! + runsBy.b!).toBeGreaterThanOrEqual(2);
     expect(maxActive).toBe(1);

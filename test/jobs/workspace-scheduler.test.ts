@@ -3,13 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { JobsObserver } from '../../src/jobs/observer.js';
-import type { Job, JobContext } from '../../src/jobs/job.js';
-import {
-  createWorkspaceScheduler,
-  type WorkspaceJobKind,
-  type WorkspaceScheduler,
-  type WorkspaceSchedulerOptions,
-} from '../../src/jobs/workspace-scheduler.js';
+import type { Job, JobContext, JobKind } from '../../src/jobs/job.js';
+import { createWorkspaceScheduler, type WorkspaceScheduler, type WorkspaceSchedulerOptions } from '../../src/jobs/workspace-scheduler.js';
 import { memoryLogger, silentLogger } from '../../src/logging/logger.js';
 import { type OpenedStore, openStore } from '../../src/store/index.js';
 
@@ -43,7 +38,7 @@ function fleet(defaultBehaviour: Behaviour = async () => 'ok') {
     async jobFor(teamId: string, kind: string): Promise<Job | null> {
       return {
         name: kind,
-        schedule: '0 0 1 1 *',
+        schedule: { everyMs: 100 * 365 * 86_400_000 },
         async run(ctx) {
           const k = key(kind, teamId);
           runs.set(k, (runs.get(k) ?? 0) + 1);
@@ -86,8 +81,8 @@ describe('workspace scheduler with a real SQLite store', () => {
     stores.push(s);
     return s;
   };
-  const POLL: WorkspaceJobKind = { name: 'changes-poll', schedule: '0 0 1 1 *' };
-  const DIGESTS: WorkspaceJobKind = { name: 'digests', schedule: '0 0 1 1 *' };
+  const POLL: JobKind = { name: 'changes-poll', schedule: { everyMs: 100 * 365 * 86_400_000 } };
+  const DIGESTS: JobKind = { name: 'digests', schedule: { everyMs: 100 * 365 * 86_400_000 } };
   const instance = async (
     holder: string,
     f: ReturnType<typeof fleet>,
@@ -382,7 +377,7 @@ describe('workspace scheduler with a real SQLite store', () => {
 
   it('runs a local kind on every instance, without a lease', async () => {
     const f = fleet();
-    const local: WorkspaceJobKind = { name: 'cache-sync', schedule: '0 0 1 1 *', local: true };
+    const local: JobKind = { name: 'cache-sync', schedule: { everyMs: 100 * 365 * 86_400_000 }, local: true };
     const a = await instance('instance-a', f, teams(3), { kinds: [local] });
     const b = await instance('instance-b', f, teams(3), { kinds: [local] });
     const [ra, rb] = await Promise.all([a.tick('cache-sync', { slot: now }), b.tick('cache-sync', { slot: now })]);
@@ -397,17 +392,22 @@ describe('workspace scheduler with a real SQLite store', () => {
       return 'ok';
     });
     const list = teams(6);
-    const kinds: WorkspaceJobKind[] = [
-      { name: 'changes-poll', schedule: '* * * * * *' },
-      { name: 'digests', schedule: '0 0 1 1 *', runOnStart: true },
+    const kinds: JobKind[] = [
+      { name: 'changes-poll', schedule: { everyMs: 1000 } },
+      { name: 'digests', schedule: { everyMs: 100 * 365 * 86_400_000 }, runOnStart: true },
     ];
     const a = await instance('instance-a', f, list, { kinds });
     const b = await instance('instance-b', f, list, { kinds: kinds.slice(0, 1) });
+    // The ticks follow the app's clock: it runs on with real time here.
+    const running = setInterval(() => {
+      now += 50;
+    }, 50);
     a.start();
     b.start();
     await vi.waitFor(() => expect(list.every((t) => f.count('changes-poll', t) >= 2)).toBe(true), { timeout: 6_000, interval: 50 });
     await a.stop();
     await b.stop();
+    clearInterval(running);
     expect(f.overlaps).toBe(0);
     for (const t of list) expect(f.count('digests', t)).toBe(1);
   });

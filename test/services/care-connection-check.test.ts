@@ -121,7 +121,7 @@ describe('checking a care connection', () => {
     const check = await checkCareConnection(client({ baseUrl: address, allowAddress: policy.addressRuleFor(address) }), { address, allowed: policy.allowed });
     expect(check).toMatchObject({ ok: false, problem: { kind: 'unreachable' }, permissions: [] });
     expect(check.problem?.sentence).toBe(
-      `localhost:${new URL(sandbox.url).port} is not an address this app connects to. The care API must be at a public https:// address, given by its host name (e.g. https://api.carehq.co.uk/v1).`,
+      `localhost:${new URL(sandbox.url).port} is not an address this app connects to. The care API must be at a public https:// address, given by its host name (e.g. https://api.carehq.co.uk/v1). If your care system is on a private address, ask whoever runs this deployment.`,
     );
     const after = (await (await fetch(`${sandbox.accounts[0]!.controlsUrl}/stats`)).json()) as { total: number };
     expect(typeof before.total).toBe('number');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ESCALATION, dueStep, isTaken, ladderEndsAt, readEscalation, stepDueAt } from '../../src/services/escalation-ladder.js';
+import { DEFAULT_ESCALATION, dueStep, isTaken, ladderEndsAt, nextReachableStep, readEscalation, stepDueAt } from '../../src/services/escalation-ladder.js';
 
 const BEGAN = Date.parse('2027-06-15T09:00:00Z');
 const at = (minutes: number) => BEGAN + minutes * 60_000;
@@ -61,7 +61,7 @@ describe('what counts as taken', () => {
 
 describe('the stored setting', () => {
   it('reads as the default until set, and field by field when part of it is unreadable', () => {
-    expect(readEscalation(null)).toEqual({ afterMinutes: 15, steps: ['thread', 'seniors', 'managers'], seniors: {} });
+    expect(readEscalation(null)).toEqual({ afterMinutes: 15, steps: ['thread', 'seniors', 'managers'], seniors: {}, followupMinutes: 30 });
     expect(readEscalation('not json')).toEqual(readEscalation(null));
     expect(
       readEscalation(JSON.stringify({ afterMinutes: 3, steps: ['managers', 'boss', 'managers'], managersChannel: 'nope', seniors: { Day: ['U0PRIYA', 'x'] } })),
@@ -69,13 +69,30 @@ describe('the stored setting', () => {
       afterMinutes: 15,
       steps: ['managers'],
       seniors: { Day: ['U0PRIYA'] },
+      followupMinutes: 30,
     });
     expect(readEscalation(JSON.stringify({ afterMinutes: 20, steps: [], managersChannel: 'C0MGRS', seniors: {} }))).toEqual({
       afterMinutes: 20,
       steps: [],
       managersChannel: 'C0MGRS',
       seniors: {},
+      followupMinutes: 30,
     });
+    // The follow-up: off (null), whole minutes within the ladder's bounds, the default otherwise.
+    expect(readEscalation(JSON.stringify({ followupMinutes: null })).followupMinutes).toBeNull();
+    expect(readEscalation(JSON.stringify({ followupMinutes: 45 })).followupMinutes).toBe(45);
+    expect(readEscalation(JSON.stringify({ followupMinutes: 2 })).followupMinutes).toBe(30);
+    expect(readEscalation('7')).toEqual(readEscalation(null));
     expect(DEFAULT_ESCALATION.steps).toEqual(['thread', 'seniors', 'managers']);
+  });
+});
+
+describe('what the ladder goes on to after a skipped step', () => {
+  it('the first later step with someone to reach now', () => {
+    const ladder = { steps: ['thread', 'seniors', 'managers'] as ('thread' | 'seniors' | 'managers')[], seniors: { Day: ['U0PRIYA'] } };
+    expect(nextReachableStep({ ...ladder, managersChannel: 'C0GENERAL' }, 1, 'Night')).toBe('managers');
+    expect(nextReachableStep(ladder, 1, 'Night')).toBeNull();
+    expect(nextReachableStep({ ...ladder, steps: ['managers', 'seniors', 'thread'] }, 0, 'Night')).toBe('thread');
+    expect(nextReachableStep({ ...ladder, steps: ['managers', 'seniors'] }, 0, 'Day')).toBe('seniors');
   });
 });

@@ -52,7 +52,7 @@ function suite(h: Harness): void {
     const ids = Array.from({ length: 200 }, (_, i) => `act-dead-${i}`);
     // Each of these was claimed, and every holder died mid-post, DEFAULT_MAX_ATTEMPTS times.
     for (let attempt = 1; attempt <= DEFAULT_MAX_ATTEMPTS; attempt++) {
-      for (const id of ids) await store.claimDelivery(key(id), { holder: `dead-${attempt}`, staleAfterMs: STALE });
+      await Promise.all(ids.map((id) => store.claimDelivery(key(id), { holder: `dead-${attempt}`, staleAfterMs: STALE })));
       clock.advance(STALE);
     }
     await store.claimDelivery(key('act-stale'), { holder: 'crashed', staleAfterMs: STALE });

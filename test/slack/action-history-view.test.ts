@@ -3,7 +3,7 @@
  * reader's own clock (across a clock change, and in another zone).
  */
 import { describe, expect, it } from 'vitest';
-import type { HistoryEntry } from '../../src/services/action-history.js';
+import { type HistoryEntry, historyEntries } from '../../src/services/action-history.js';
 import { historyLines, historyModal } from '../../src/slack/views/action-history.js';
 
 const SOPHIE = 'U0SOPHIE';
@@ -11,6 +11,21 @@ const entry = (at: string, verb: string, by: string | null, details: Record<stri
 const people = { c1: { slackUserId: 'U0PRIYA' }, c2: { name: 'Dana Wells' } };
 
 describe('historyLines', () => {
+  it('a snooze that brought the due time forward reads "Due moved earlier", a later one "Snoozed"', () => {
+    const lines = historyLines(
+      [
+        entry('2026-11-24T10:00:00Z', 'action.snooze', SOPHIE, { from: '2026-11-26 08:00:00', to: '2026-11-25 08:00:00' }),
+        entry('2026-11-24T10:01:00Z', 'action.snooze', SOPHIE, { from: '2026-11-25 08:00:00', to: '2026-11-27 08:00:00' }),
+      ],
+      'Europe/London',
+    );
+    expect(lines).toEqual([
+      '*Tuesday 24 November 2026*',
+      'Due moved earlier by <@U0SOPHIE> from Thu 26 Nov 08:00 to Wed 25 Nov 08:00 at 10:00',
+      'Snoozed by <@U0SOPHIE> from Wed 25 Nov 08:00 to Fri 27 Nov 08:00 at 10:01',
+    ]);
+  });
+
   it('times on the reader’s clock across the UK clocks going forward (29 March 2026, 01:00 UTC)', () => {
     const lines = historyLines(
       [entry('2026-03-29T00:30:00Z', 'action.create', SOPHIE, { to: 'c1' }), entry('2026-03-29T01:30:00Z', 'action.complete', SOPHIE)],
@@ -70,6 +85,44 @@ describe('historyLines', () => {
       'Completed in the care system at 09:02',
       'Reopened in the care system at 09:03',
       'Reopened by <@U0PRIYA> at 09:04',
+    ]);
+  });
+
+  it('escalation steps as recorded today (issue 32): each with whom it reached, or why nobody, from the audit row', () => {
+    const rows = [
+      {
+        id: 1,
+        at: Date.parse('2026-06-01T09:15:00Z'),
+        teamId: 'T1',
+        userId: '-',
+        verb: 'escalate',
+        actionId: 'a1',
+        details: { step: 'thread', episode: 'e', to: ['C0LEADS'] },
+      },
+      {
+        id: 2,
+        at: Date.parse('2026-06-01T09:30:00Z'),
+        teamId: 'T1',
+        userId: '-',
+        verb: 'escalate',
+        actionId: 'a1',
+        details: { step: 'seniors', episode: 'e', to: [], shift: 'Night', skipped: 'no seniors named for the Night shift', reason: 'no-seniors' },
+      },
+      {
+        id: 3,
+        at: Date.parse('2026-06-01T09:30:00Z'),
+        teamId: 'T1',
+        userId: '-',
+        verb: 'escalate',
+        actionId: 'a1',
+        details: { step: 'managers', episode: 'e', to: ['C0GENERAL'] },
+      },
+    ];
+    const lines = historyLines(historyEntries({ created: '2026-06-01 09:00:00', tag: null }, rows), 'Europe/London');
+    expect(lines.slice(2)).toEqual([
+      'Escalated: reminder in the alert thread in <#C0LEADS> at 10:15',
+      'Escalation: nobody DMed, no seniors are named for the Night shift at 10:30',
+      'Escalated to <#C0GENERAL> (the managers’ channel) at 10:30',
     ]);
   });
 

@@ -11,6 +11,11 @@ describe('/care escalation parsing', () => {
   it('reads each change', () => {
     expect(cmd('escalation after 15')).toEqual({ kind: 'escalation', command: { kind: 'change', change: { kind: 'after', minutes: 15 } } });
     expect(cmd('escalation after 30 minutes')).toMatchObject({ command: { change: { kind: 'after', minutes: 30 } } });
+    expect(cmd('escalation followup 45')).toEqual({ kind: 'escalation', command: { kind: 'change', change: { kind: 'followup', minutes: 45 } } });
+    expect(cmd('escalation follow-up 20 min')).toMatchObject({ command: { change: { kind: 'followup', minutes: 20 } } });
+    expect(cmd('escalation followup off')).toMatchObject({ command: { change: { kind: 'followup', minutes: null } } });
+    expect(JSON.stringify(cmd('escalation followup soon'))).toContain('Give the follow-up minutes as a whole number from 5 to 240');
+    expect(JSON.stringify(cmd('escalation followup 300'))).toContain('(not `300`)');
     expect(cmd('escalation steps thread,seniors,managers')).toMatchObject({ command: { change: { kind: 'steps', steps: ['thread', 'seniors', 'managers'] } } });
     expect(cmd('escalation steps managers, thread')).toMatchObject({ command: { change: { kind: 'steps', steps: ['managers', 'thread'] } } });
     expect(cmd('escalation steps off')).toMatchObject({ command: { change: { kind: 'steps', steps: [] } } });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ActionView } from '../../src/services/action-model.js';
-import { escalatedAlert, escalationMessage } from '../../src/slack/views/escalation.js';
+import { escalatedAlert, escalationLineText, escalationMessage, historyStepText } from '../../src/slack/views/escalation.js';
+import { escalationGapMessage } from '../../src/slack/views/escalation-setting.js';
 import { urgentAlert } from '../../src/slack/views/notices.js';
 
 const ID = 'a'.repeat(24);
@@ -25,7 +26,8 @@ describe('the escalation line on an urgent alert', () => {
       { step: 'seniors', to: ['U0PRIYA', 'U0OLIVER'], at },
       { step: 'managers', to: ['C0MGRS'], at },
     ]);
-    expect(ids(m.blocks)).toEqual([`alert_${ID}`, `card_${ID}`, `escalated_${ID}`]);
+    // Then the answers' buttons (issue 33): I'm on it, I can't.
+    expect(ids(m.blocks)).toEqual([`alert_${ID}`, `card_${ID}`, `escalated_${ID}`, `answer_buttons_${ID}`]);
     const line = JSON.stringify(m.blocks[2]);
     expect(line).toContain('Reminder sent in thread at <!date^');
     expect(line).toContain('Escalated to <@U0PRIYA>, <@U0OLIVER> at');
@@ -36,7 +38,7 @@ describe('the escalation line on an urgent alert', () => {
   it('on the post as Slack holds it: only the line changes, a row saying who snoozed it stays', () => {
     const posted = [...urgentAlert(view, ctx).blocks, byRow];
     const first = escalatedAlert(view, ctx, [{ step: 'thread', to: ['C0LEADS'], at }], posted);
-    expect(ids(first.blocks)).toEqual([`alert_${ID}`, `card_${ID}`, `escalated_${ID}`, `by_${ID}`]);
+    expect(ids(first.blocks)).toEqual([`alert_${ID}`, `card_${ID}`, `escalated_${ID}`, `answer_buttons_${ID}`, `by_${ID}`]);
     const second = escalatedAlert(
       view,
       ctx,
@@ -46,7 +48,7 @@ describe('the escalation line on an urgent alert', () => {
       ],
       first.blocks,
     );
-    expect(ids(second.blocks)).toEqual([`alert_${ID}`, `card_${ID}`, `escalated_${ID}`, `by_${ID}`]);
+    expect(ids(second.blocks)).toEqual([`alert_${ID}`, `card_${ID}`, `escalated_${ID}`, `answer_buttons_${ID}`, `by_${ID}`]);
     expect(JSON.stringify(second.blocks[2])).toContain('Escalated to <#C0MGRS>');
   });
 });
@@ -64,5 +66,66 @@ describe('what an escalation step posts', () => {
     expect(shown).toContain('insulin');
     expect(shown).toContain('Willow Bank');
     expect(shown).toContain('"Take it"');
+  });
+});
+
+describe('escalation says only what happened (issue 32)', () => {
+  const tz = 'Europe/London';
+  const thread = { step: 'thread' as const, to: ['C0LEADS'], at };
+  const noSeniors = { step: 'seniors' as const, to: [], at, shift: 'Night', skipped: { reason: 'no-seniors' as const, shift: 'Night' } };
+  const seniors = { step: 'seniors' as const, to: ['U0PRIYA', 'U0OLIVER'], at, shift: 'Day' };
+  const noChannel = { step: 'managers' as const, to: [], at, skipped: { reason: 'no-managers-channel' as const } };
+  const managers = (before: Parameters<typeof escalationMessage>[2]['before']) =>
+    JSON.stringify(escalationMessage(view, { ...ctx, showTask: false }, { step: 'managers', unansweredMinutes: 45, location: null, before }).blocks);
+
+  it('the alert line names a skipped step and why, never as if it reached someone', () => {
+    expect(escalationLineText(noSeniors, tz)).toMatch(/^Nobody DMed at <!date\^\d+\^\{time\}\|[^>]+>: no seniors are named for the Night shift$/);
+    expect(escalationLineText(noChannel, tz)).toMatch(/^Managers not told at .*: no managers’ channel is set$/);
+    expect(escalationLineText({ ...seniors, to: ['U0PRIYA'], unreached: ['U0OLIVER'] }, tz)).toMatch(
+      /^Escalated to <@U0PRIYA> at .* \(could not reach <@U0OLIVER>\)$/,
+    );
+    const m = escalatedAlert(view, ctx, [thread, noSeniors, noChannel]);
+    expect(JSON.stringify(m.blocks[2])).toContain('Nobody DMed at');
+  });
+
+  it('the managers’ post says what the steps before it did: no seniors named, the seniors it DMed, or nothing of seniors when the ladder has none', () => {
+    const skipped = managers([thread, noSeniors]);
+    expect(skipped).not.toContain('asked first');
+    expect(skipped).toContain('no seniors are named for the Night shift, so nobody was DMed');
+    expect(skipped).toContain('a reminder went to the alert’s thread in <#C0LEADS>');
+    expect(managers([thread, seniors])).toContain('the seniors of the Day shift (<@U0PRIYA>, <@U0OLIVER>) were DMed at');
+    const noSeniorsStep = managers([thread]);
+    expect(noSeniorsStep).not.toMatch(/senior/i);
+    expect(managers(undefined)).toContain('The managers’ channel is told: nobody has taken it."');
+  });
+
+  it('a senior’s DM names their shift', () => {
+    const dm = escalationMessage(view, { ...ctx, shared: false }, { step: 'seniors', unansweredMinutes: 30, location: null, shift: 'Night', before: [thread] });
+    expect(JSON.stringify(dm.blocks)).toContain(
+      'You are told as a senior on the Night shift: nobody has taken it yet. Before this: a reminder went to the alert’s thread',
+    );
+  });
+
+  it('History says each step with whom it reached, or why nobody', () => {
+    expect(historyStepText(thread)).toBe('Escalated: reminder in the alert thread in <#C0LEADS>');
+    expect(historyStepText(seniors)).toBe('Escalated to <@U0PRIYA>, <@U0OLIVER> (DM, the seniors of the Day shift)');
+    expect(historyStepText(noSeniors)).toBe('Escalation: nobody DMed, no seniors are named for the Night shift');
+    expect(historyStepText(noChannel)).toBe('Escalation: managers not told, no managers’ channel is set');
+    expect(historyStepText({ step: 'managers', to: ['C0GENERAL'], at })).toBe('Escalated to <#C0GENERAL> (the managers’ channel)');
+  });
+
+  it('the admins’ notice: what is missing, what the ladder did instead, the command that fixes it; the text names no resident', () => {
+    const seniorsGap = escalationGapMessage(
+      { missing: 'seniors', shift: 'Night', next: 'managers', managersChannel: 'C0GENERAL', actionNo: '42', actionId: ID, at },
+      { timezone: tz },
+    );
+    expect(seniorsGap.text).toBe(
+      'No seniors are named for the Night shift, so urgent work nobody takes on that shift is DMed to nobody and goes straight to the managers in <#C0GENERAL>.',
+    );
+    expect(JSON.stringify(seniorsGap.blocks)).toContain('/care escalation seniors Night @person…');
+    const channelGap = escalationGapMessage({ missing: 'managers-channel', next: null, actionNo: '42', actionId: ID, at }, { timezone: tz });
+    expect(channelGap.text).toContain('No managers’ channel is set');
+    expect(JSON.stringify(channelGap.blocks)).toContain('/care escalation managers #channel');
+    expect(JSON.stringify([seniorsGap, channelGap])).not.toMatch(/Patel|insulin/);
   });
 });

@@ -15,16 +15,17 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { KeyRing } from '../../src/crypto/key-ring.js';
 import { demoWorkspace, secondDemoWorkspace, startSlackFake } from '../../dev/slack-fake/index.js';
 import { installationStore } from '../../src/slack/installation-store.js';
-import { BOT_SCOPES, failureSentence, oauthSettings, successSentence } from '../../src/slack/oauth-settings.js';
+import { BOT_OPTIONAL_SCOPES, BOT_REQUIRED_SCOPES, BOT_SCOPES, failureSentence, oauthSettings, successSentence } from '../../src/slack/oauth-settings.js';
 import { oneTimeStateStore } from '../../src/slack/oauth-state-store.js';
 import { sqliteHarness } from '../store/harness.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
-/** The items of manifest.yml's oauth_config.scopes.bot list (comments dropped). */
-function manifestBotScopes(): string[] {
+/** The items of manifest.yml's oauth_config.scopes.bot (or bot_optional) list (comments dropped). */
+function manifestBotScopes(list: 'bot' | 'bot_optional' = 'bot'): string[] {
   const lines = readFileSync(join(ROOT, 'manifest.yml'), 'utf8').split('\n');
-  const start = lines.findIndex((l, i) => l.trim() === 'bot:' && lines[i - 1]?.trim() === 'scopes:');
+  const scopesAt = lines.findIndex((l) => l.trim() === 'scopes:');
+  const start = lines.findIndex((l, i) => i > scopesAt && l.trim() === `${list}:`);
   const indent = lines[start]!.length - lines[start]!.trimStart().length;
   const scopes: string[] = [];
   for (const line of lines.slice(start + 1)) {
@@ -45,7 +46,9 @@ const config = { clientId: '111.222', clientSecret: 'client-secret', stateSecret
 describe('OAuth settings', () => {
   it('ask for exactly the bot scopes of manifest.yml', () => {
     expect(manifestBotScopes().length).toBeGreaterThan(5);
-    expect([...BOT_SCOPES].sort()).toEqual(manifestBotScopes().sort());
+    expect([...BOT_REQUIRED_SCOPES].sort()).toEqual(manifestBotScopes().sort());
+    expect([...BOT_OPTIONAL_SCOPES].sort()).toEqual(manifestBotScopes('bot_optional').sort());
+    expect([...BOT_SCOPES].sort()).toEqual([...manifestBotScopes(), ...manifestBotScopes('bot_optional')].sort());
     expect(oauthSettings(config).scopes).toEqual([...BOT_SCOPES]);
   });
 

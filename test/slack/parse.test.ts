@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommand } from '../../src/slack/commands/parse.js';
+import { COMMAND_WORDS, parseCommand } from '../../src/slack/commands/parse.js';
 
 describe('/care command parsing', () => {
   it('reads every subcommand a person types', () => {
@@ -146,15 +146,28 @@ describe('/care command parsing', () => {
     expect(parseCommand('route <#C1|night>')).toMatchObject({ kind: 'error' });
   });
 
-  it('reads an admin’s export and forget of one person; other words after them stay a new action', () => {
+  it('reads an admin’s export and forget of one person; other words after them get their usage, never a new action', () => {
     expect(parseCommand('export <@U0SOPHIE|sophie>')).toEqual({ kind: 'person-export', slackUserId: 'U0SOPHIE' });
     expect(parseCommand('FORGET <@U0SOPHIE>')).toEqual({ kind: 'person-forget', slackUserId: 'U0SOPHIE' });
     for (const line of ['forget', 'export', 'forget @sophie', 'export @sophie']) {
       const sub = line.split(' ')[0];
       expect(parseCommand(line), line).toEqual({ kind: 'error', message: `Pick the person with @ from Slack’s list, one person: \`/care ${sub} @person\`.` });
     }
-    expect(parseCommand('forget <@U1> <@U2>')).toEqual({ kind: 'new', task: 'forget <@U1> <@U2>', implied: true });
-    expect(parseCommand('Forget to lock the door at 9')).toEqual({ kind: 'new', task: 'Forget to lock the door at 9', implied: true });
+    for (const line of ['forget <@U1> <@U2>', 'Forget to lock the door at 9', 'forget Val Visitor', 'export Val Visitor']) {
+      const sub = line.split(' ')[0]!.toLowerCase();
+      expect(parseCommand(line), line).toEqual({
+        kind: 'error',
+        message: `Pick the person with @ from Slack’s list, one person: \`/care ${sub} @person\`. To make a new action of these words instead, type \`/care new\` before them.`,
+      });
+    }
+  });
+
+  it('answers every sub-command with words after it as that sub-command, never as a new action', () => {
+    for (const word of COMMAND_WORDS.filter((w) => w !== 'new'))
+      for (const tail of ['Val Visitor', 'please', 'to call the GP at 9']) expect(parseCommand(`${word} ${tail}`).kind, `${word} ${tail}`).not.toBe('new');
+    expect(parseCommand('? how do I')).toEqual({ kind: 'help' });
+    for (const v of ['off', 'list', 'now'])
+      expect(parseCommand(`digest ${v} please`)).toEqual({ kind: 'error', message: `\`/care digest ${v}\` takes nothing after it: type it alone.` });
   });
 
   it('reads words that are no subcommand as /care new (Todoist-style); one word a slip away from a subcommand is asked about', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ReassignPlan } from '../../src/services/reassign.js';
 import { assigneeLabel } from '../../src/slack/views/action-form-modal.js';
-import { reassignQuestion, reassignResultText, reassignSummaryMessage } from '../../src/slack/views/reassign.js';
+import { reassignQuestion, reassignResultMessage, reassignResultText, reassignSummaryMessage } from '../../src/slack/views/reassign.js';
+import { undoResultText } from '../../src/slack/views/reassign-undo.js';
 
 const amelia = { careUserId: 'a'.repeat(24), name: 'Amelia Hart', slackUserId: 'U0AMELIA' };
 const ben = { careUserId: 'b'.repeat(24), name: 'Ben Carter' };
@@ -57,5 +58,25 @@ describe('reassign wording', () => {
     const long = assigneeLabel({ name: 'Bartholomew Alexander Montgomery-Fitzwilliam' });
     expect(long.length).toBeLessThanOrEqual(75);
     expect(long).toMatch(/… — not in Slack: they see it in the care system$/);
+  });
+});
+
+describe('reassign result DM and its Undo', () => {
+  it('offers Undo of those only, until when, and says the Undo’s result with what was left and why', () => {
+    const moved = [{ id: 'd'.repeat(24), no: '7' }];
+    const m = reassignResultMessage(
+      { ...plan, total: 1 },
+      { moved, failed: [] },
+      { runId: 'r1', expiresAt: Date.UTC(2026, 2, 11, 9), windowMs: 86_400_000 },
+      'Europe/London',
+    );
+    const blocks = JSON.stringify(m.blocks);
+    expect(blocks).toContain('Undo moves these 1 back to <@U0AMELIA>, and only these (Ben Carter’s own work stays)');
+    expect(blocks).toContain('<!date^1773219600^');
+    expect(blocks).toContain('"action_id":"care_reassign_undo"');
+    expect(JSON.stringify(reassignResultMessage(plan, { moved: [], failed: [] }, null, 'Europe/London').blocks)).not.toContain('care_reassign_undo');
+    expect(undoResultText('U0PRIYA', amelia, ben, { moved, failed: [{ id: 'e'.repeat(24), no: '8', why: 'completed since the reassignment' }] })).toBe(
+      ':leftwards_arrow_with_hook: Undone by <@U0PRIYA>: 1 moved back from Ben Carter to <@U0AMELIA>; 1 left as it is: #8 (completed since the reassignment).',
+    );
   });
 });

@@ -57,12 +57,17 @@ describe('buttons by surface', () => {
 
   it('an urgent alert in a channel offers Take it, asking first only when someone has the action', () => {
     const assigned = elements(urgentAlert(action(), { ...ctx, shared: true }).blocks);
-    expect(assigned.map((e) => e.text?.text)).toEqual(['Complete', 'Take it', 'Edit', undefined, 'History']);
+    // The action's row ends with the "⋯" menu: a note with a Complete or a Take it (each button itself stays one
+    // click); then the answers (issue 33): I'm on it (keeps the assignee), I can't.
+    expect(assigned.map((e) => e.text?.text)).toEqual(['Complete', 'Take it', 'Edit', undefined, 'History', undefined, 'I’m on it', 'I can’t']);
+    expect((assigned[5] as { options?: { text: { text: string } }[] }).options?.map((o) => o.text.text)).toEqual(['Complete with note…', 'Take it with note…']);
     expect(assigned[1]?.confirm?.text.text).toContain('assigned to Oliver Bennett.');
     const nobodys = elements(urgentAlert(action({ assignee: null }), { ...ctx, showTask: false, shared: true }).blocks);
     expect(nobodys.map((e) => [e.text?.text, Boolean(e.confirm)])).toEqual([
       ['View', false],
       ['Take it', false],
+      ['I’m on it', false],
+      ['I can’t', false],
     ]);
   });
 });

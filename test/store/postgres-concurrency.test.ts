@@ -89,10 +89,12 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL with two instances', () => {
   });
 
   it('a burst of queries larger than the pool waits its turn instead of failing as unreachable', async () => {
-    const small = await openStore({ databaseUrl: url, schema: schema.name, clock, sharedClock: clock, poolSize: 1, connectTimeoutMs: 50 });
+    // One connection and a connect timeout of 300 ms (long enough for a loaded machine to connect): 2,500 claims
+    // queue far longer than that behind the one connection, and none may fail as if the server were unreachable.
+    const small = await openStore({ databaseUrl: url, schema: schema.name, clock, sharedClock: clock, poolSize: 1, connectTimeoutMs: 300 });
     try {
       const outcomes = await Promise.all(
-        Array.from({ length: 400 }, (_, i) =>
+        Array.from({ length: 2500 }, (_, i) =>
           small.claimDelivery({ kind: 'burst', actionId: `b-${i}`, occurrence: 'o', recipient: 'r' }, { holder: 's', staleAfterMs: 1000 }),
         ),
       );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type SnoozeChoice, snoozeDue } from '../../src/time/snooze.js';
+import { movesEarlier, type SnoozeChoice, snoozeDue } from '../../src/time/snooze.js';
 
 const LONDON = 'Europe/London';
 const NEW_YORK = 'America/New_York';
@@ -172,5 +172,19 @@ const cases: { says: string; choice: SnoozeChoice; now: string; due: string | nu
 describe('snoozeDue: the new due time of a quick reschedule', () => {
   it.each(cases)('$choice: $says', ({ choice, now, due, tz, expected }) => {
     expect(snoozeDue(choice, { now: new Date(now), due: due ? new Date(due) : null, tz }).toISOString()).toBe(new Date(expected).toISOString());
+  });
+});
+
+describe('movesEarlier: a new due time that brings the action forward', () => {
+  it('is earlier only when both times are known and the new one is before the old', () => {
+    const wed = new Date('2026-11-25T08:00:00Z');
+    const thu = new Date('2026-11-26T08:00:00Z');
+    // "Tomorrow, same time" (Wednesday) on an action due Thursday.
+    expect(snoozeDue('tomorrow', { now: new Date('2026-11-24T10:00:00Z'), due: thu, tz: LONDON })).toEqual(wed);
+    expect(movesEarlier(thu, wed)).toBe(true);
+    expect(movesEarlier(wed, thu)).toBe(false);
+    expect(movesEarlier(wed, wed)).toBe(false);
+    expect(movesEarlier(null, wed)).toBe(false);
+    expect(movesEarlier(wed, null)).toBe(false);
   });
 });

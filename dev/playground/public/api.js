@@ -31,6 +31,7 @@ export const api = {
   completeAction: (action) => post('simulate/complete-action', { action }),
   advanceClock: () => post('simulate/advance-clock'),
   advanceShift: () => post('simulate/advance-shift'),
+  advance15: () => post('simulate/advance-15'),
   markUrgent: (action) => post('simulate/mark-urgent', { action }),
   listActions: () => post('simulate/list-actions').then((r) => r.actions ?? []),
 };

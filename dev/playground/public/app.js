@@ -88,7 +88,9 @@ function createApp() {
       s.users.map((u) => `<option value="${esc(u.id)}">${esc(u.real_name || u.name)} (@${esc(u.name)})${u.is_admin ? ' · admin' : ''}</option>`).join(''),
     );
     $('user-select').value = ui.userId;
-    setHtml('sidebar', sidebarHtml(s, ui.userId, ui.nav));
+    // At a phone's width the conversations are one scrolling row: the open one is scrolled into sight, never cut off.
+    if (setHtml('sidebar', sidebarHtml(s, ui.userId, ui.nav)))
+      $('sidebar').querySelector('.nav-item.active')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
     renderMain();
     renderThread();
     renderModal();
@@ -147,9 +149,13 @@ function createApp() {
     if (key === ui.modal.key && !force) return;
     const root = $('modal-root');
     if (!view) {
+      const wasIn = root.contains(document.activeElement) || document.activeElement === document.body;
       root.hidden = true;
       root.innerHTML = '';
+      // The keyboard goes back to where it was before the modal opened (WCAG 2.4.3), not to the top of the page.
+      const back = ui.modal.returnTo?.isConnected ? ui.modal.returnTo : $('composer-input');
       ui.modal = { key: null, view: null };
+      if (wasIn) back?.focus();
       return;
     }
     const form = root.querySelector('form.bk-modal');
@@ -159,7 +165,8 @@ function createApp() {
     const depth = ui.state.modals[ui.userId].length;
     root.innerHTML = `<div class="modal-backdrop"></div><div class="modal-frame" role="dialog" aria-modal="true" aria-label="${esc(view.title?.text ?? 'Modal')}">${depth > 1 ? `<div class="modal-depth">View ${depth} of ${depth}</div>` : ''}${renderView(view, { ...ctx(), values, ...(errors ? { errors } : {}) })}</div>`;
     root.hidden = false;
-    ui.modal = { key, view, userId: ui.userId };
+    const returnTo = ui.modal.view ? ui.modal.returnTo : document.activeElement;
+    ui.modal = { key, view, userId: ui.userId, returnTo };
     const again = focused && [...root.querySelectorAll('[name], [id]')].find((el) => el.getAttribute('name') === focused || el.id === focused);
     const first = same ? null : root.querySelector('.modal-body input, .modal-body textarea, .modal-body select');
     (again || first)?.focus();
@@ -271,11 +278,16 @@ function createApp() {
     const text = input.value.trim();
     if (!text || ui.nav === 'home') return;
     const slash = text.startsWith('/');
+    // As Slack does: the composer empties at once, so the next line can be typed while this one is answered; a
+    // line that failed comes back only into an empty composer (never over what was typed since).
+    const typed = input.value;
+    input.value = '';
+    autosize(input);
     const result = await act(() => (slash ? api.slashCommand(ui.userId, ui.nav, text) : api.postMessage(ui.userId, ui.nav, text, threadTs)), null, {
       quietOk: true,
     });
-    if (result) {
-      input.value = '';
+    if (!result && !input.value) {
+      input.value = typed;
       autosize(input);
     }
   }

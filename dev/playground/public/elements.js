@@ -56,7 +56,8 @@ export function renderInteractive(el, ctx, blockId, index) {
     case 'static_select': {
       const initial = el.initial_option?.value;
       const ph = `<option value=""${initial === undefined ? ' selected' : ''} disabled>${esc(el.placeholder?.text ?? 'Select an item')}</option>`;
-      return `<select class="bk-select" ${routing(el, blockId, actionId)}${confirmAttr(el)}>${ph}${optionTags(el, initial === undefined ? [] : [initial])}</select>`;
+      // Outside an input block there is no <label>: the placeholder Slack shows is the menu's name.
+      return `<select class="bk-select" aria-label="${esc(el.placeholder?.text ?? 'Select an item')}" ${routing(el, blockId, actionId)}${confirmAttr(el)}>${ph}${optionTags(el, initial === undefined ? [] : [initial])}</select>`;
     }
     case 'overflow':
       return `<select class="bk-overflow" aria-label="More actions" ${routing(el, blockId, actionId)}${confirmAttr(el)}><option value="" selected disabled>⋯</option>${optionTags(el, [])}</select>`;
@@ -65,7 +66,7 @@ export function renderInteractive(el, ctx, blockId, index) {
     case 'users_select': {
       const initial = el.initial_user ?? '';
       const users = (ctx.users ?? []).map((u) => `<option value="${esc(u.id)}"${u.id === initial ? ' selected' : ''}>${esc(u.real_name || u.name)}</option>`);
-      return `<select class="bk-select" ${routing(el, blockId, actionId)}><option value=""${initial ? '' : ' selected'} disabled>${esc(el.placeholder?.text ?? 'Select a person')}</option>${users.join('')}</select>`;
+      return `<select class="bk-select" aria-label="${esc(el.placeholder?.text ?? 'Select a person')}" ${routing(el, blockId, actionId)}><option value=""${initial ? '' : ' selected'} disabled>${esc(el.placeholder?.text ?? 'Select a person')}</option>${users.join('')}</select>`;
     }
     case 'image':
       return imageHtml(el, 'bk-accessory-img');
@@ -182,7 +183,7 @@ function externalSelect(el, ctx, blockId, actionId, labelId, ph) {
     `<div class="bk-ext" ${routing(el, blockId, actionId)} data-multi="${multi ? '1' : '0'}" data-min-query-length="${minQuery}" data-name="${esc(name)}">` +
     `<div class="bk-ext-chosen">${chosen.map((o) => chip(o, name)).join('')}</div>` +
     `<input type="search" class="bk-ext-query" id="${esc(labelId)}" autocomplete="off"${ph || ' placeholder="Type to search"'} aria-autocomplete="list">` +
-    `<ul class="bk-ext-menu" role="listbox" hidden></ul></div>`
+    `<ul class="bk-ext-menu" role="listbox" aria-label="Suggestions" hidden></ul></div>`
   );
 }
 

@@ -21,12 +21,12 @@ export function installExternalSelects(root, { suggest, onError }) {
   const load = async (w, query) => {
     const min = Number(w.dataset.minQueryLength ?? 3);
     if (query.length < min) {
-      showMenu(w, `<li class="bk-ext-none">Type at least ${min} character${min === 1 ? '' : 's'}</li>`);
+      showMenu(w, `<li role="option" aria-disabled="true" class="bk-ext-none">Type at least ${min} character${min === 1 ? '' : 's'}</li>`);
       return;
     }
     const seq = String(Number(w.dataset.seq ?? 0) + 1);
     w.dataset.seq = seq;
-    showMenu(w, '<li class="bk-ext-none">Searching…</li>');
+    showMenu(w, '<li role="option" aria-disabled="true" class="bk-ext-none">Searching…</li>');
     try {
       const options = await suggest({
         blockId: w.dataset.blockId,
@@ -39,7 +39,7 @@ export function installExternalSelects(root, { suggest, onError }) {
         (o, i) =>
           `<li role="option" class="bk-ext-item${i === 0 ? ' active' : ''}" data-option="${esc(JSON.stringify(o))}">${esc(o.text?.text ?? o.value)}</li>`,
       );
-      showMenu(w, items.join('') || '<li class="bk-ext-none">No matches</li>');
+      showMenu(w, items.join('') || '<li role="option" aria-disabled="true" class="bk-ext-none">No matches</li>');
     } catch (err) {
       hideMenu(w);
       onError(err);

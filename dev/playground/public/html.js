@@ -53,6 +53,7 @@ const EMOJI = {
   lock: '🔒',
   key: '🔑',
   no_entry: '⛔',
+  no_entry_sign: '🚫',
   electric_plug: '🔌',
   bust_in_silhouette: '👤',
   busts_in_silhouette: '👥',

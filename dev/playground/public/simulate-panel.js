@@ -30,13 +30,14 @@ export function installSimulatePanel() {
 
   async function run(kind, el) {
     const action = select.value;
-    const clockOnly = kind === 'digest' || kind === 'shift';
+    const clockOnly = kind === 'digest' || kind === 'shift' || kind === 'minutes';
     if (!clockOnly && !action) return toast('Choose an action first.', 'warn');
     const call = {
       complete: () => api.completeAction(action),
       urgent: () => api.markUrgent(action),
       digest: () => api.advanceClock(),
       shift: () => api.advanceShift(),
+      minutes: () => api.advance15(),
     }[kind];
     if (call) await act(call, el);
     refresh();

@@ -1,22 +1,27 @@
 /**
- * `/care evidence`: an admin's export of the actions due in a range, one CSV row each, sent into the
- * admin's DM as a file with the headline figures as its message. Admins only (the one admin rule, through
- * identity). Actions are read through the care client (its pacing and retries), page by page; who
- * completed each comes from the audit log (a completion through Slack is recorded with its completion
- * time), else the action's tag (the care system's own), else the web app.
+ * `/care evidence`: an admin's export of the actions first due or completed in a range, one CSV row each,
+ * sent into the admin's DM as a file with the headline figures as its message. Admins only (the one admin
+ * rule, through identity). Actions are read through the care client (its pacing and retries), page by page;
+ * each action's first due time and reschedules come from what the app saw (store/due-history.ts), so a
+ * snooze or a due edit never moves an action out of its range nor makes late work on time; who completed
+ * each comes from the audit log (a completion through Slack is recorded with its completion time), else the
+ * action's tag (the care system's own), else the web app.
  */
+import { safeguardingFilter } from '../safeguarding.js';
 import type { Action, CareClient } from '../../care/index.js';
 import type { Logger } from '../../logging/logger.js';
-import type { WorkspaceStore } from '../../store/index.js';
+import type { DueHistory, WorkspaceStore } from '../../store/index.js';
 import { parseApiDateTime } from '../../time/slack-date.js';
 import { type DmFileSender, FileSendRefused } from '../file-sender.js';
 import type { IdentityService } from '../identity.js';
 import type { SlackProfiles } from '../slack-profiles.js';
+import { answerNotes, evidenceAnswers } from './answers-evidence.js';
 import { evidenceCsv } from './evidence-csv.js';
 import { evidenceFigures, type EvidenceFigures } from './evidence-figures.js';
 import { evidenceMessage } from './evidence-message.js';
 import { evidenceRange, type EvidenceRange } from './evidence-range.js';
-import { evidenceRows, type CompletionSource, type EvidenceAction } from './evidence-rows.js';
+import { evidenceRows, type CompletionSource, type EvidenceAction, type EvidenceNote } from './evidence-rows.js';
+import { staffOnTwoPersonActions } from './evidence-staff.js';
 
 /** The most rows one export holds (the care API's pages are 100; 200 pages). */
 export const MAX_EXPORT_ROWS = 20_000;
@@ -41,20 +46,43 @@ export interface EvidenceExport {
   send(admin: { teamId: string; userId: string }, request: EvidenceRequest): Promise<EvidenceOutcome>;
 }
 
-const ATTRIBUTES = ['_id', 'action_no', 'location', 'created', 'due', 'completed', 'tag', 'task'] as const;
+const ATTRIBUTES = [
+  '_id',
+  'action_no',
+  'location',
+  'created',
+  'due',
+  'completed',
+  'tag',
+  'task',
+  'assigned_to',
+  'urgent',
+  'user_tags',
+  'notify_on_complete',
+] as const;
+const IDS_CHUNK = 100;
 
 const instant = (value: string | null | undefined) => parseApiDateTime(value)?.getTime() ?? null;
 
-function toEvidenceAction(a: Action): EvidenceAction {
+/** The action as the care system has it now, with its due history as the app saw it (none: the due time now is the first). */
+function toEvidenceAction(a: Action, history: DueHistory | undefined, safeguarding: boolean): EvidenceAction {
+  const due = instant(a.due);
   return {
     id: a._id,
     number: a.action_no ?? a._id,
     locationId: a.location ?? null,
     created: instant(a.created),
-    due: instant(a.due),
+    due,
+    firstDue: history?.firstDueAt ?? due,
+    // A due time changed since the app last saw it (a poll still to come) is a reschedule too.
+    reschedules: (history?.reschedules ?? 0) + (history && due !== null && due !== history.lastDueAt ? 1 : 0),
+    assignedTo: a.assigned_to ?? null,
+    urgent: Boolean(a.urgent),
+    safeguarding,
     completed: instant(a.completed),
     tag: a.tag ?? null,
     task: a.task ?? null,
+    userTags: a.user_tags ?? [],
   };
 }
 
@@ -68,8 +96,11 @@ function sourceOfRow(userId: string, via: unknown): CompletionSource | undefined
 
 export function createEvidenceExport(deps: {
   care: CareClient;
-  store: Pick<WorkspaceStore, 'listAudit'>;
-  identity: Pick<IdentityService, 'isAdmin'>;
+  store: Pick<
+    WorkspaceStore,
+    'listAudit' | 'dueHistories' | 'firstDueBetween' | 'getHomeSetting' | 'listNotes' | 'episodeAnswersOf' | 'twoStaffMarked' | 'listDeliveries' | 'getCursor'
+  >;
+  identity: Pick<IdentityService, 'isAdmin' | 'careUserNames' | 'slackUserFor'>;
   profiles: Pick<SlackProfiles, 'get'>;
   sendFile: DmFileSender;
   /** The workspace's zone: the range's days and every time in the file. */
@@ -95,11 +126,17 @@ export function createEvidenceExport(deps: {
     return partial.length === 1 ? partial[0]![0] : null;
   }
 
-  async function actionsDue(range: EvidenceRange): Promise<{ actions: EvidenceAction[]; truncated: boolean }> {
+  /**
+   * The actions first due or completed in the range. Three reads, each narrowed by the API and exact in code:
+   * those due in it now (the first due time of an action the app never saw rescheduled), those whose first
+   * due time the app saw in it (by Id: a snooze may have moved them out), and those completed in it (modified
+   * since its start, by completion time).
+   */
+  async function actionsInRange(range: EvidenceRange): Promise<{ actions: EvidenceAction[]; truncated: boolean }> {
     const start = range.start.getTime();
     const end = range.end.getTime();
-    const seen = new Set<string>();
-    const actions: EvidenceAction[] = [];
+    const found = new Map<string, Action>();
+    const limit = MAX_EXPORT_ROWS * 2;
     // The API's date filters are whole UTC days of `due`: they narrow the read; the range is exact in code.
     const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
     for await (const a of care.actions.iterate({
@@ -107,15 +144,35 @@ export function createEvidenceExport(deps: {
       attributes: [...ATTRIBUTES],
       sort_by: ['due', '_id'],
       per_page: 100,
-      limit: MAX_EXPORT_ROWS * 2,
-    })) {
-      const e = toEvidenceAction(a);
-      if (seen.has(e.id) || e.due === null || e.due < start || e.due >= end) continue;
-      seen.add(e.id);
-      if (actions.length === MAX_EXPORT_ROWS) return { actions, truncated: true };
-      actions.push(e);
+      limit,
+    }))
+      found.set(a._id, a);
+    const firstDue = (await store.firstDueBetween(start, end, limit)).filter((id) => !found.has(id));
+    for (let i = 0; i < firstDue.length; i += IDS_CHUNK) {
+      const ids = firstDue.slice(i, i + IDS_CHUNK);
+      for (const a of await care.actions.collect({ filters: { ids, completed: 'unset' }, attributes: [...ATTRIBUTES], per_page: 100, limit: ids.length }))
+        found.set(a._id, a);
     }
-    return { actions, truncated: false };
+    // Completed in the range: modified at or after its completion, so after the range's start (whole seconds, exclusive).
+    for await (const a of care.actions.iterate({
+      filters: { completed: 'yes', modified_after: new Date(Math.floor(start / 1000) * 1000 - 1000) },
+      attributes: [...ATTRIBUTES],
+      sort_by: ['completed', '_id'],
+      per_page: 100,
+      limit,
+    })) {
+      const completed = instant(a.completed);
+      if (completed !== null && completed >= end) break;
+      if (completed !== null && completed >= start) found.set(a._id, a);
+    }
+    const histories = await store.dueHistories([...found.keys()]);
+    const inRange = (ms: number | null) => ms !== null && ms >= start && ms < end;
+    const safeguarding = await safeguardingFilter(store);
+    const actions = [...found.values()]
+      .map((a) => toEvidenceAction(a, histories.get(a._id), safeguarding(a)))
+      .filter((e) => inRange(e.firstDue) || inRange(e.completed))
+      .sort((a, b) => (a.firstDue ?? a.completed ?? 0) - (b.firstDue ?? b.completed ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return actions.length > MAX_EXPORT_ROWS ? { actions: actions.slice(0, MAX_EXPORT_ROWS), truncated: true } : { actions, truncated: false };
   }
 
   /** Each completed action's completion as the audit log has it (the row whose completion time is the action's). */
@@ -161,15 +218,51 @@ export function createEvidenceExport(deps: {
         locationId = findLocation(places, request.location);
         if (!locationId) return { kind: 'no-such-location', name: request.location, known: [...places.values()].sort() };
       }
-      const read = await actionsDue(range);
+      const read = await actionsInRange(range);
       const actions = locationId ? read.actions.filter((a) => a.locationId === locationId) : read.actions;
       const bySource = await sources(admin.teamId, actions);
-      const people = await names([...bySource.values()].flatMap((s) => (s.through === 'slack' ? [s.slackUserId] : [])));
+      // Notes may name residents: read only with task text (then a Notes column), else none is in the file.
+      const notes = request.withTasks ? await store.listNotes(actions.map((a) => a.id)) : [];
+      // The answers to urgent episodes: who and when in the file always; their notes only with task text.
+      const answers = await store.episodeAnswersOf(actions.map((a) => a.id));
+      const staff = await staffOnTwoPersonActions({ store, identity: deps.identity }, admin.teamId, actions, answers);
+      const onStaff = [...staff.values()].flatMap((s) => s.staff);
+      const people = await names([
+        ...[...bySource.values()].flatMap((s) => (s.through === 'slack' ? [s.slackUserId] : [])),
+        ...notes.map((n) => n.slackUserId),
+        ...[...answers.values()].flat().flatMap((a) => (a.doerSlackUserId ? [a.slackUserId, a.doerSlackUserId] : [a.slackUserId])),
+        ...onStaff.filter((id) => !id.startsWith('care:')),
+      ]);
+      const nameOf = (id: string) => people.get(id) ?? id;
+      const notesByAction = new Map<string, EvidenceNote[]>();
+      for (const n of notes)
+        notesByAction.set(n.actionId, [...(notesByAction.get(n.actionId) ?? []), { at: n.createdAt, by: nameOf(n.slackUserId), verb: n.verb, text: n.text }]);
+      if (request.withTasks)
+        for (const [id, list] of answers)
+          notesByAction.set(
+            id,
+            [...(notesByAction.get(id) ?? []), ...answerNotes(list, nameOf)].sort((x, y) => x.at - y.at),
+          );
+      const assignees = [
+        ...new Set([
+          ...actions.flatMap((a) => (a.assignedTo ? [a.assignedTo] : [])),
+          ...onStaff.flatMap((id) => (id.startsWith('care:') ? [id.slice('care:'.length)] : [])),
+        ]),
+      ];
+      const careNames = assignees.length ? await deps.identity.careUserNames(assignees) : new Map<string, string>();
+      const staffNames = (s: string) => (s.startsWith('care:') ? (careNames.get(s.slice('care:'.length)) ?? 'unknown') : nameOf(s));
       const rows = evidenceRows(actions, {
         now: now.getTime(),
         locationName: (id) => (id ? (places.get(id) ?? 'unknown location') : 'no location'),
         sourceOf: (id) => bySource.get(id),
         nameOf: (id) => people.get(id) ?? id,
+        careNameOf: (id) => careNames.get(id) ?? 'unknown',
+        ...(request.withTasks ? { notesOf: (id: string) => notesByAction.get(id) ?? [] } : {}),
+        answersOf: (id) => evidenceAnswers(answers.get(id) ?? [], nameOf),
+        staffOf: (id) => {
+          const on = staff.get(id);
+          return on ? { names: on.staff.map(staffNames), needed: on.needed } : null;
+        },
       });
       const figures = evidenceFigures(rows);
       const location = locationId ? (places.get(locationId) ?? null) : null;

@@ -25,12 +25,12 @@ export function evidenceMessage(m: {
 }): string {
   const f = m.figures;
   const where = m.location ? `at ${plain(m.location)}` : 'at all locations';
-  const lines = [`Evidence export: actions due ${dayText(m.range.from)} to ${dayText(m.range.to)} ${where} (times in ${m.tz}).`];
+  const lines = [`Evidence export: actions first due or completed ${dayText(m.range.from)} to ${dayText(m.range.to)} ${where} (times in ${m.tz}).`];
   if (f.actions === 0) {
-    lines.push('No action was due in that range.');
+    lines.push('No action was first due or completed in that range.');
   } else {
     lines.push(
-      `${f.actions} actions: ${f.completed} completed, ${f.onTimePercent === null ? 'none to judge on time' : `${f.onTimePercent}% of them on time (${f.onTime})`}; ${f.late} completed late${
+      `${f.actions} actions: ${f.completed} completed, ${f.onTimePercent === null ? 'none to judge on time' : `${f.onTimePercent}% of them on time by their first due time (${f.onTime})`}; ${f.late} completed late${
         f.medianMinutesLate === null ? '' : `, median ${durationText(f.medianMinutesLate)} late`
       }; ${f.openOverdue} still open and overdue.`,
     );

@@ -1,8 +1,10 @@
 /**
- * One evidence row per action (pure): when it was created, due and completed, who completed it and
- * through what, and how late. Lateness is worked out from instants (milliseconds since the epoch), never
- * from wall clocks, so an action due at 01:30 BST and completed at 01:30 GMT is an hour late.
+ * One evidence row per action (pure): when it was created, first due, due at completion and completed,
+ * who completed it and through what, and how late. Lateness is measured from the first due time the app
+ * saw (a snooze or a due edit never makes late work on time), from instants (milliseconds since the
+ * epoch), never from wall clocks, so an action due at 01:30 BST and completed at 01:30 GMT is an hour late.
  */
+import type { EpisodeAnswerKind } from '../../store/index.js';
 
 /** Through what an action was completed: Slack (a person, the audit says), the care system's web app, the care system itself. */
 export type CompletedThrough = 'slack' | 'web-app' | 'care-system' | 'unknown';
@@ -24,24 +26,80 @@ export interface EvidenceAction {
   locationId: string | null;
   /** Instants (ms); null when the care system gave none. */
   created: number | null;
+  /** The due time now (at completion, for a completed action). */
   due: number | null;
+  /** The first due time the app saw (its first look, the poll, or as created through Slack); else the due time now. */
+  firstDue: number | null;
+  /** How many times the due time changed after the first (snoozes, due edits), as the app saw them. */
+  reschedules: number;
+  /** The care user it is assigned to (null: nobody). */
+  assignedTo: string | null;
+  urgent: boolean;
+  /** About a safeguarding concern (a named tag or notification group on it: safeguarding.ts). */
+  safeguarding?: boolean;
   completed: number | null;
   /** The care system's own tag of an action it made itself (e.g. a care plan review). */
   tag: string | null;
   task: string | null;
+  /** The care system's action tags on it (`user_tags`): whether it needs two staff. */
+  userTags?: readonly string[];
+}
+
+/** A note kept with a completion or a take (action-notes.ts), as the file says it: only with task text. */
+export interface EvidenceNote {
+  /** When it was written (ms). */
+  at: number;
+  /** Who wrote it (their Slack name). */
+  by: string;
+  /** What it went with: `complete`, `take`… */
+  verb: string;
+  text: string;
+}
+
+/** One answer as the file says it: names already looked up, no note. */
+export interface EvidenceAnswer {
+  at: number;
+  /** Who answered (their Slack name). */
+  by: string;
+  answer: EpisodeAnswerKind;
+  /** "I'm on it" said for someone else: who is doing it (their Slack name). */
+  doer?: string | undefined;
+  /** "I can't": the reason code (answer-policy.ts CANT_REASONS). */
+  reason?: string | null | undefined;
+  undoneAt: number | null;
+}
+
+/** Who was on a two-person action (by name, the taker first) and how many it needed. */
+export interface EvidenceStaff {
+  names: readonly string[];
+  needed: number;
 }
 
 export interface EvidenceRow {
   number: string;
   location: string;
   created: number | null;
+  firstDue: number | null;
+  /** The due time at completion (open: the due time now). */
   due: number | null;
   completed: number | null;
+  reschedules: number;
+  /** The assignee's name in the care system ('' when nobody's). */
+  assignedTo: string;
+  urgent: boolean;
+  /** About a safeguarding concern (a named tag or notification group on it: safeguarding.ts). */
+  safeguarding?: boolean;
   /** A person's name, "the care system", "unknown", or '' while open. */
   completedBy: string;
   through: CompletedThrough | null;
   timeliness: Timeliness;
   task: string | null;
+  /** The answers to its urgent episodes (on it, can't, joined), oldest first: who, when, the reason's words; never a note. */
+  answers?: readonly EvidenceAnswer[];
+  /** A two-person action: who was on it (absent: not a two-person action). */
+  staff?: EvidenceStaff | null;
+  /** The action's notes, oldest first (absent: not read, as without task text). */
+  notes?: readonly EvidenceNote[];
 }
 
 const MINUTE = 60_000;
@@ -81,16 +139,32 @@ export function evidenceRows(
     locationName: (id: string | null) => string;
     sourceOf: (actionId: string) => CompletionSource | undefined;
     nameOf: (slackUserId: string) => string;
+    /** A care user's name ('unknown' when the care system has none for them). */
+    careNameOf: (careUserId: string) => string;
+    /** The action's notes (only with task text: a note may name a resident). */
+    notesOf?: (actionId: string) => readonly EvidenceNote[];
+    /** The answers to its urgent episodes (no notes). */
+    answersOf?: (actionId: string) => readonly EvidenceAnswer[];
+    /** Who was on it, for a two-person action; null otherwise. */
+    staffOf?: (actionId: string) => EvidenceStaff | null;
   },
 ): EvidenceRow[] {
   return actions.map((a) => ({
     number: a.number,
     location: deps.locationName(a.locationId),
     created: a.created,
+    firstDue: a.firstDue,
     due: a.due,
     completed: a.completed,
+    reschedules: a.reschedules,
+    assignedTo: a.assignedTo ? deps.careNameOf(a.assignedTo) : '',
+    urgent: a.urgent,
+    safeguarding: a.safeguarding === true,
     ...completionOf(a, deps.sourceOf(a.id), deps.nameOf),
-    timeliness: timelinessOf(a.due, a.completed, deps.now),
+    timeliness: timelinessOf(a.firstDue, a.completed, deps.now),
     task: a.task,
+    ...(deps.answersOf ? { answers: deps.answersOf(a.id) } : {}),
+    ...(deps.staffOf ? { staff: deps.staffOf(a.id) } : {}),
+    ...(deps.notesOf ? { notes: deps.notesOf(a.id) } : {}),
   }));
 }

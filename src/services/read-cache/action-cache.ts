@@ -3,9 +3,12 @@
  * changes: action records by Id (and number) and the answers to list queries
  * (as Ids). The changes feed (the changes poll, or this instance's own sync,
  * see change-sync.ts) and the app's own writes (observe-writes.ts) tell it
- * what changed; a list a changed action is in, or could now be in, is dropped
- * (and, when it is one people read all the time, read again in the
- * background), so the next read asks the API once.
+ * what changed. A list keeps its ids when the change cannot move the action
+ * in it (no field it filters or sorts on changed: list-order.ts); otherwise a
+ * list the action is in, or could now be in, is dropped, and when it is one
+ * people read all the time and a person read it lately ("hot"), it is read
+ * again in the background once the burst of changes is over (a second after
+ * the last one: refresh-queue.ts), once however many changes dropped it.
  *
  * Answers come from memory only while the feed is known to be running (its
  * last sync started within `maxLagMs`); otherwise every read asks the API, as
@@ -22,6 +25,8 @@ import type { Logger } from '../../logging/logger.js';
 import { parseApiDateTime } from '../../time/slack-date.js';
 import { contentOf, couldInclude, type ListQuery, listKey, project } from './action-filters.js';
 import { createInFlight } from './in-flight.js';
+import { placeHash, placingFields } from './list-order.js';
+import { createRefreshQueue, type PendingRefresh, type RefreshTimers } from './refresh-queue.js';
 import { createLru } from './lru.js';
 import { estimateBytes } from './reference-cache.js';
 
@@ -33,8 +38,12 @@ export interface ActionCacheOptions {
   maxLagMs: number;
   /** An entry older than this is read again whatever the feed says (default 10 minutes). */
   maxAgeMs?: number;
-  /** A list read in the background after a change only if someone read it within this (default 10 minutes). */
+  /** A list read in the background after a change only if a person read it within this (default 10 minutes). */
   hotMs?: number;
+  /** Lists dropped by changes are read again this long after the last change (default 1 s), at most `5 ×` after the first. */
+  coalesceMs?: number;
+  /** The timers of that wait (default: the process's, not keeping it alive). */
+  timers?: RefreshTimers;
   /** Bounds (defaults: 20,000 records, 2,000 lists, 32 MB estimated in all). */
   maxRecords?: number;
   maxLists?: number;
@@ -53,6 +62,8 @@ export interface ActionCacheStats {
   /** Changes from the feed or our writes that were news. */
   changes: number;
   invalidations: number;
+  /** Lists a change could not move, kept as they were. */
+  kept: number;
   evictions: number;
   trusted: boolean;
 }
@@ -79,7 +90,7 @@ export interface ActionCache {
   forget(): void;
   /** Whether answers may come from memory now. */
   trusted(): boolean;
-  /** Resolves once no read of it is in flight (e.g. a background one). */
+  /** Reads at once what waits to be read again after changes, and resolves once no read of it is in flight. */
   idle(): Promise<void>;
   /** Called (not awaited) each time answers may come from memory again: the first sync, or one after a lapse. */
   onTrusted(listener: () => void): void;
@@ -103,10 +114,12 @@ interface RecordEntry {
 interface ListEntry {
   query: ListQuery;
   ids: string[];
-  idSet: Set<string>;
+  /** Its actions, each with its place as the read found it (a hash of list-order.ts's placeOf; NaN: every change may move it). */
+  members: Map<string, number>;
   readStart: number;
   readEnd: number;
   background: boolean;
+  /** When a person last read it (a refresh and a read ahead do not count); -Infinity: never. */
   usedAt: number;
 }
 
@@ -147,7 +160,7 @@ export function createActionCache(options: ActionCacheOptions): ActionCache {
   const lists = createLru<ListEntry>({
     maxEntries: options.maxLists ?? 2_000,
     maxBytes: Math.max(1, Math.floor(maxBytes * 0.2)),
-    sizeOf: (l) => 32 * l.ids.length + 2 * listKey(l.query).length + 160,
+    sizeOf: (l) => 48 * l.ids.length + 2 * listKey(l.query).length + 160,
   });
   /** What the feed (and our writes) last said of each action: a hash, so an overlap's re-read is no news. */
   const feedSeen = createLru<string>({ maxEntries: 50_000, maxBytes: 50_000 * 64, sizeOf: () => 64 });
@@ -159,7 +172,7 @@ export function createActionCache(options: ActionCacheOptions): ActionCache {
   let epoch = 0;
   let syncedAt: number | null = null;
   const trustedListeners: (() => void)[] = [];
-  const counts = { hits: 0, misses: 0, shared: 0, changes: 0, invalidations: 0 };
+  const counts = { hits: 0, misses: 0, shared: 0, changes: 0, invalidations: 0, kept: 0 };
 
   const trusted = () => syncedAt !== null && now() - syncedAt <= options.maxLagMs;
   const young = (readEnd: number) => now() - readEnd < maxAgeMs;
@@ -173,16 +186,22 @@ export function createActionCache(options: ActionCacheOptions): ActionCache {
    * A change is known: drop lists it could affect (read before it was known) and detach reads in flight
    * it could affect (by what the action was, when held, and by what it is now).
    */
-  function noteChange(action: Action, previous: Action | undefined, readEnd: number, origin: number | null, refresh: Map<string, ListQuery>): void {
+  function noteChange(action: Action, previous: Action | undefined, readEnd: number, origin: number | null, refresh: Map<string, PendingRefresh>): void {
     counts.changes++;
     seq++;
     if (fetches.size) notes.push({ seq, action, readEnd, origin });
     for (const [key, list] of [...lists.entries()]) {
       if (list.readStart >= readEnd) continue; // read after the change was known: it shows it
-      if (!list.idSet.has(action._id) && !couldInclude(list.query, action)) continue;
+      const place = list.members.get(action._id);
+      if (place === undefined && !couldInclude(list.query, action)) continue;
+      // In the list, and nothing it filters or sorts on moved: the same ids in the same order (the records show the change).
+      if (place !== undefined && !Number.isNaN(place) && place === placeHash(placingFields(list.query) ?? [], action)) {
+        counts.kept++;
+        continue;
+      }
       lists.delete(key);
       counts.invalidations++;
-      if (list.background && now() - list.usedAt < hotMs) refresh.set(key, list.query);
+      if (list.background && now() - list.usedAt < hotMs) refresh.set(key, { query: list.query, usedAt: list.usedAt });
     }
     for (const f of fetches) {
       if (f.id === origin || f.readStart >= readEnd || !inFlight.has(f.key)) continue;
@@ -191,7 +210,7 @@ export function createActionCache(options: ActionCacheOptions): ActionCache {
   }
 
   /** Whether a change known since the fetch began could make its answer out of date. */
-  function changedDuring(f: Fetch, idSet: Set<string>): boolean {
+  function changedDuring(f: Fetch, idSet: ReadonlyMap<string, unknown>): boolean {
     return notes.some(
       (n) => n.seq > f.startSeq && n.origin !== f.id && n.readEnd > f.readStart && (idSet.has(n.action._id) || couldInclude(f.query, n.action)),
     );
@@ -209,7 +228,7 @@ export function createActionCache(options: ActionCacheOptions): ActionCache {
    * An action as a read found it. News only when we held it with other content
    * (a record we never held tells us nothing changed: the feed says what did).
    */
-  function ingestRead(action: Action, readStart: number, readEnd: number, origin: number | null, refresh: Map<string, ListQuery>): void {
+  function ingestRead(action: Action, readStart: number, readEnd: number, origin: number | null, refresh: Map<string, PendingRefresh>): void {
     const content = contentOf(action);
     const current = records.peek(action._id);
     if (!current) {
@@ -224,14 +243,27 @@ export function createActionCache(options: ActionCacheOptions): ActionCache {
     noteChange(action, current.action, readEnd, origin, refresh);
   }
 
-  function startRefreshes(refresh: Map<string, ListQuery>): void {
+  /** Lists dropped by a change, read again once the burst is over (unless someone read them meanwhile). */
+  const refreshes = createRefreshQueue({
+    quietMs: options.coalesceMs ?? 1_000,
+    maxWaitMs: 5 * (options.coalesceMs ?? 1_000),
+    timers: options.timers,
+    run: (batch) => {
+      if (!trusted()) return;
+      for (const [key, { query, usedAt }] of batch) {
+        if (lists.peek(key) || inFlight.has(key)) continue; // read since: it shows the changes
+        fetchList(key, query, true, usedAt).catch((err) => logger.warn('could not read a list again after a change; the next read will', { error: err }));
+      }
+    },
+  });
+
+  function startRefreshes(refresh: Map<string, PendingRefresh>): void {
     if (!refresh.size || !trusted()) return;
-    for (const [key, query] of refresh) {
-      fetchList(key, query, true).catch((err) => logger.warn('could not read a list again after a change; the next read will', { error: err }));
-    }
+    for (const [key, pending] of refresh) refreshes.add(key, pending);
   }
 
-  function fetchList(key: string, query: ListQuery, background: boolean): Promise<Action[]> {
+  /** `usedAt`: when a person last read the list (now, for a person's read; carried, for a refresh; -Infinity ahead of anyone). */
+  function fetchList(key: string, query: ListQuery, background: boolean, usedAt: number | 'now'): Promise<Action[]> {
     if (inFlight.has(key)) counts.shared++;
     return inFlight.run(key, async () => {
       const f: Fetch = { id: ++fetchIds, key, query, startSeq: seq, readStart: now() };
@@ -240,11 +272,13 @@ export function createActionCache(options: ActionCacheOptions): ActionCache {
       try {
         const items = (await care.actions.collect(query)).map(project);
         const readEnd = now();
-        const refresh = new Map<string, ListQuery>();
+        const refresh = new Map<string, PendingRefresh>();
         for (const a of items) ingestRead(a, f.readStart, readEnd, f.id, refresh);
-        const idSet = new Set(items.map((a) => a._id));
-        if (epoch === startEpoch && !changedDuring(f, idSet)) {
-          lists.set(key, { query, ids: items.map((a) => a._id), idSet, readStart: f.readStart, readEnd, background, usedAt: readEnd });
+        const fields = placingFields(query);
+        const members = new Map(items.map((a) => [a._id, fields ? placeHash(fields, a) : Number.NaN]));
+        if (epoch === startEpoch && !changedDuring(f, members)) {
+          const used = usedAt === 'now' ? readEnd : usedAt;
+          lists.set(key, { query, ids: items.map((a) => a._id), members, readStart: f.readStart, readEnd, background, usedAt: used });
         }
         startRefreshes(refresh);
         return items;
@@ -263,8 +297,10 @@ export function createActionCache(options: ActionCacheOptions): ActionCache {
         if (hit && young(hit.readEnd)) {
           const held = hit.ids.map((id) => records.get(id));
           if (held.every((r): r is RecordEntry => r !== undefined)) {
-            if (!opts.ahead) counts.hits++;
-            hit.usedAt = now();
+            if (!opts.ahead) {
+              counts.hits++;
+              hit.usedAt = now();
+            }
             if (opts.background) hit.background = true;
             return held.map((r) => r.action);
           }
@@ -272,7 +308,13 @@ export function createActionCache(options: ActionCacheOptions): ActionCache {
         }
       }
       if (!opts.ahead) counts.misses++;
-      return fetchList(key, query, Boolean(opts.background));
+      const items = await fetchList(key, query, Boolean(opts.background), opts.ahead ? Number.NEGATIVE_INFINITY : 'now');
+      if (!opts.ahead) {
+        // A person's read, even one that joined a refresh in flight: the list is hot.
+        const held = lists.peek(key);
+        if (held) held.usedAt = Math.max(held.usedAt, now());
+      }
+      return items;
     },
 
     byNumber(no) {
@@ -286,7 +328,7 @@ export function createActionCache(options: ActionCacheOptions): ActionCache {
 
     async *remembering(items) {
       const readStart = now();
-      const refresh = new Map<string, ListQuery>();
+      const refresh = new Map<string, PendingRefresh>();
       try {
         for await (const a of items) {
           ingestRead(project(a), readStart, now(), null, refresh);
@@ -299,7 +341,7 @@ export function createActionCache(options: ActionCacheOptions): ActionCache {
 
     applyFeed(actions, readStart) {
       const readEnd = now();
-      const refresh = new Map<string, ListQuery>();
+      const refresh = new Map<string, PendingRefresh>();
       for (const raw of actions) {
         const action = project(raw);
         const content = contentOf(action);
@@ -335,7 +377,7 @@ export function createActionCache(options: ActionCacheOptions): ActionCache {
       feedSeen.set(action._id, hash(content));
       const previous = records.peek(action._id)?.action;
       keep(action, content, readEnd, readEnd);
-      const refresh = new Map<string, ListQuery>();
+      const refresh = new Map<string, PendingRefresh>();
       noteChange(action, previous, readEnd, null, refresh);
       startRefreshes(refresh);
     },
@@ -358,6 +400,7 @@ export function createActionCache(options: ActionCacheOptions): ActionCache {
       lists.clear();
       byNo.clear();
       feedSeen.clear();
+      refreshes.clear();
       syncedAt = null;
       epoch++;
       for (const f of fetches) inFlight.detach(f.key);
@@ -365,7 +408,14 @@ export function createActionCache(options: ActionCacheOptions): ActionCache {
     },
 
     trusted,
-    idle: () => inFlight.settled(),
+    async idle() {
+      // What a refresh reads may drop (and queue) more; a few rounds settle any real burst.
+      for (let round = 0; round < 5; round++) {
+        refreshes.flush();
+        await inFlight.settled();
+        if (!refreshes.size()) return;
+      }
+    },
     onTrusted: (listener) => void trustedListeners.push(listener),
     version: () => (trusted() ? seq + epoch : null),
     now,

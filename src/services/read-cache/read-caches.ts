@@ -31,19 +31,32 @@ export interface ReadCacheSettings {
   referenceFreshMs?: number;
   /** Stop following the changes feed after this long without a read here (change-sync.ts); default: never. */
   dormantAfterMs?: number;
+  /**
+   * The sync's interval (seconds): an instance no poll covers reads the feed itself once no poll or sync began
+   * within half of it, and answers from memory while one began within two of it. Default: the poll's interval,
+   * and at least FOLLOW_AT_LEAST_SECONDS, so that a fast poll does not make every other instance read as often.
+   */
+  followSeconds?: number;
 }
+
+/**
+ * With a poll every 5 s (2% of a key's 10 requests a second), every other instance reading the feed every 5 s too
+ * would add 2% each; at this interval each adds one request every 30 s (0.33%), and its answers are at most about
+ * 30 s behind the web app (the polling instance's: one poll).
+ */
+export const FOLLOW_AT_LEAST_SECONDS = 60;
 
 export function createReadCaches(deps: {
   care: CareClient;
   now: () => number;
   logger: Logger;
-  /** The changes poll's interval and overlap: the sync keeps the same. */
+  /** The changes poll's interval (the sync's is at least FOLLOW_AT_LEAST_SECONDS) and overlap (the sync keeps the same). */
   pollSeconds: number;
   overlapMs: number;
   settings?: ReadCacheSettings | undefined;
 }): ReadCaches {
   const logger = deps.logger.child({ component: 'read-cache' });
-  const intervalMs = deps.pollSeconds * 1000;
+  const intervalMs = (deps.settings?.followSeconds ?? Math.max(deps.pollSeconds, FOLLOW_AT_LEAST_SECONDS)) * 1000;
   const total = deps.settings?.maxBytes ?? 48 * 1024 * 1024;
   const actions = createActionCache({
     care: deps.care,

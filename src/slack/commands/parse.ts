@@ -10,6 +10,10 @@ import { EVERY_SHIFT, storedStartTime } from '../../time/start-time.js';
 import { isCareId } from '../ids.js';
 import { parseWorkspaceCommand, type WorkspaceCommand } from './workspace-parse.js';
 import { parseEscalation, type EscalationCommand } from './escalation-parse.js';
+import { parseSafeguarding, type SafeguardingCommand } from './safeguarding-parse.js';
+import { parseTwoStaff, type TwoStaffCommand } from './two-staff-parse.js';
+import { cut } from '../cut.js';
+import { parseDone } from './done-note.js';
 
 export type Command =
   | { kind: 'help' }
@@ -19,7 +23,8 @@ export type Command =
   | { kind: 'mine'; where?: WhereRef }
   /** `slackUserId` from a mention; `personName` as typed after @ (looked up in the workspace). */
   | { kind: 'due'; window: DueWindowName; slackUserId?: string; personName?: string; where?: WhereRef }
-  | { kind: 'show' | 'done' | 'reopen'; ref: ActionRef }
+  /** `note`: `/care done 301 <note words>` (done-note.ts). */
+  | { kind: 'show' | 'done' | 'reopen'; ref: ActionRef; note?: string }
   | { kind: 'find'; words: string }
   | { kind: 'locations' | 'literature'; words: string }
   | { kind: 'link'; target?: { slackUserId: string; careUserId: string }; requestedCareUserId?: string }
@@ -41,12 +46,18 @@ export type Command =
   /** Admins: the evidence export (dates as typed, checked by the service: services/evidence/evidence-range.ts). */
   | { kind: 'evidence'; from?: string; to?: string; location?: string; withTasks: boolean }
   | { kind: 'shifts-show' }
+  /** Who's on now: the shift, its seniors, the managers' channel and the open urgent actions (anyone linked). */
+  | { kind: 'oncall' }
   /** null: back to the default shifts. */
   | { kind: 'shifts-set'; shifts: Shift[] | null }
   /** The set-up words (`admins`, `settings`, `connect`): workspace-parse.ts. */
   | { kind: 'workspace'; command: WorkspaceCommand }
   /** `/care escalation …` (admins): escalation-parse.ts. */
   | { kind: 'escalation'; command: EscalationCommand }
+  /** `/care settings safeguarding …` (admins): safeguarding-parse.ts. */
+  | { kind: 'safeguarding'; command: SafeguardingCommand }
+  /** `/care settings two-staff …` (admins) and `/care two-staff <no> on|off`: two-staff-parse.ts. */
+  | { kind: 'two-staff'; command: TwoStaffCommand }
   /** Admins: a person's data sent to them as a file (`export`), or erased after a confirmation (`forget`). */
   | { kind: 'person-export' | 'person-forget'; slackUserId: string }
   | { kind: 'error'; message: string };
@@ -55,7 +66,7 @@ export const USAGE = {
   due: '/care due [today|tomorrow|week|overdue] [@person] [location <name>|resident <Id>]',
   mine: '/care mine [location <name>|resident <Id>]',
   show: '/care show <action no or Id>',
-  done: '/care done <action no or Id>',
+  done: '/care done <action no or Id> [note]',
   reopen: '/care reopen <action no or Id>',
   find: '/care find <words>',
   link: '/care link [your care user Id]  (admins: /care link @user <care user Id>)',
@@ -107,6 +118,12 @@ export function parseCommand(input: string): Command {
   const [head = '', ...rest] = text.split(/\s+/);
   const sub = head.toLowerCase();
   const tail = text.slice(head.length).trim();
+  if (/^settings?$/i.test(head) && rest[0]?.toLowerCase() === 'safeguarding') {
+    const parsed = parseSafeguarding(rest.slice(1));
+    return 'error' in parsed ? error(parsed.error) : { kind: 'safeguarding', command: parsed };
+  }
+  const twoStaff = parseTwoStaff([head, ...rest], parseActionRef);
+  if (twoStaff) return 'error' in twoStaff ? error(twoStaff.error) : { kind: 'two-staff', command: twoStaff };
   const setUp = parseWorkspaceCommand(text);
   if (setUp) return { kind: 'workspace', command: setUp };
 
@@ -128,8 +145,9 @@ export function parseCommand(input: string): Command {
     }
     case 'due':
       return parseDue(rest);
-    case 'show':
     case 'done':
+      return parseDone(rest, tail, parseActionRef);
+    case 'show':
     case 'reopen': {
       const ref = rest.length === 1 ? parseActionRef(rest[0]) : null;
       return ref
@@ -152,12 +170,12 @@ export function parseCommand(input: string): Command {
     }
     case 'export':
     case 'forget': {
-      // `/care forget to call the GP` stays a new action: only a mention, or nothing or an @name, is the command.
+      // A typed sub-command gets its own answer, whatever follows (`/care forget Val Visitor`): never a new action.
       const u = rest.length === 1 ? userMention(rest[0]) : null;
       if (u) return { kind: sub === 'export' ? 'person-export' : 'person-forget', slackUserId: u };
-      if (rest.length === 0 || (rest.length === 1 && rest[0]!.startsWith('@')))
-        return error(`Pick the person with @ from Slack’s list, one person: \`/care ${sub} @person\`.`);
-      return { kind: 'new', task: text, implied: true };
+      const pick = `Pick the person with @ from Slack’s list, one person: \`/care ${sub} @person\`.`;
+      if (rest.length === 0 || (rest.length === 1 && rest[0]!.startsWith('@'))) return error(pick);
+      return error(`${pick} To make a new action of these words instead, type \`/care new\` before them.`);
     }
     case 'whoami':
     case 'links':
@@ -182,8 +200,11 @@ export function parseCommand(input: string): Command {
     case 'shifts':
     case 'shift':
       return parseShiftsCommand(tail);
+    case 'oncall':
+    case 'on-call':
+      return rest.length ? error('`/care oncall` takes nothing after it: type it alone.') : { kind: 'oncall' };
     case '?':
-      return rest.length ? { kind: 'new', task: text, implied: true } : { kind: 'help' };
+      return { kind: 'help' };
     default: {
       // Words that are no sub-command are a new action ("/care Call the GP tomorrow"), as in Todoist.
       // One word that is a slip of a sub-command ("mien") is more likely the command: asked, not a form.
@@ -198,7 +219,7 @@ export function parseCommand(input: string): Command {
 }
 
 /** The sub-commands, for telling a slip ("mien", "hepl") from a task. */
-const SUB_COMMANDS = [
+export const SUB_COMMANDS = [
   'help',
   'new',
   'mine',
@@ -222,10 +243,17 @@ const SUB_COMMANDS = [
   'evidence',
   'escalation',
   'shifts',
+  'oncall',
   'admins',
   'settings',
   'connect',
 ] as const;
+
+/**
+ * Every first word `/care` reads as a sub-command (the slip targets, their other spellings, and the words a slip is
+ * never guessed to: export, forget). Any of them with words after it gets that sub-command's answer, never a new action.
+ */
+export const COMMAND_WORDS = [...SUB_COMMANDS, 'export', 'forget', 'shift', 'on-call', 'admin', 'setting', 'disconnect', '?'] as const;
 
 /** Edits (insert, delete, change, swap two neighbours) from `a` to `b`. */
 function editDistance(a: string, b: string): number {
@@ -247,7 +275,7 @@ function nearSubCommand(word: string): string | undefined {
 }
 
 function truncateToken(t: string): string {
-  return t.length > 30 ? `${t.slice(0, 30)}…` : t;
+  return cut(t, 31, { mrkdwn: false });
 }
 
 /** `location <name>` or `resident <Id>` (all the words after it), when the words start with one. */
@@ -339,13 +367,13 @@ const DIGEST_VERBS = 'here, off, list or now';
 
 function parseDigest(args: string[]): Command {
   const [verb, ...opts] = args;
+  const alone = (v: 'off' | 'list' | 'now'): Command =>
+    opts.length ? error(`\`/care digest ${v}\` takes nothing after it: type it alone.`) : { kind: `digest-${v}` };
   switch (verb?.toLowerCase()) {
     case 'off':
-      return { kind: 'digest-off' };
     case 'list':
-      return { kind: 'digest-list' };
     case 'now':
-      return { kind: 'digest-now' };
+      return alone(verb!.toLowerCase() as 'off' | 'list' | 'now');
     case 'here':
       break;
     default:

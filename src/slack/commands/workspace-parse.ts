@@ -13,6 +13,7 @@
  *   /care settings retention 30 | 0 | off   days after completion the app's messages are edited down (0 at once, off never)
  *   /care connect                     where to connect the care system
  */
+import { cut } from '../cut.js';
 export type WorkspaceCommand =
   | { kind: 'admins' }
   | { kind: 'admins-add' | 'admins-remove'; userId: string }
@@ -55,7 +56,7 @@ export function parseWorkspaceCommand(text: string): WorkspaceCommand | null {
       const word = value.toLowerCase().replace(/\s*days?$/, '');
       if (word === 'off' || word === 'never' || word === 'keep') return { kind: 'settings-retention', days: 'off' };
       if (/^\d{1,4}$/.test(word) && Number(word) <= MAX_RETENTION_DAYS) return { kind: 'settings-retention', days: Number(word) };
-      return { kind: 'usage', text: value ? `"${value.slice(0, 40)}" is not a retention. ${RETENTION_USAGE}` : RETENTION_USAGE };
+      return { kind: 'usage', text: value ? `"${cut(value, 40, { ellipsis: '', mrkdwn: false })}" is not a retention. ${RETENTION_USAGE}` : RETENTION_USAGE };
     }
     return { kind: 'usage', text: SETTINGS_USAGE };
   }

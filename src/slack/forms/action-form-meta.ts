@@ -21,6 +21,11 @@ export const ActionFormMetaSchema = z.object({
   origin: EditOriginSchema.optional(),
   dueWas: z.string().datetime().optional(),
   farAheadOk: z.string().datetime().optional(),
+  shared: z.object({ assignee: z.string().regex(CARE_ID).nullable(), name: z.string().max(80).nullable(), urgent: z.boolean() }).optional(),
+  editOk: z
+    .string()
+    .regex(/^[0-9a-f]{16}$/)
+    .optional(),
   taskCut: z.object({ from: z.number().int().positive(), digest: z.string().regex(/^[0-9a-f]{16}$/) }).optional(),
   typed: z.object({ asNew: z.string().max(30).optional(), unread: z.array(z.string().max(40)).max(5).optional() }).optional(),
 });

@@ -5,6 +5,7 @@ import { FIELD_ACTION_ID, FieldIds as F, isCareId, reminderFieldIds } from '../i
 import { clean } from '../text.js';
 import { TASK_MAX, tooLongTaskError } from './task-limit.js';
 import { NO_REMINDER, REMINDER_MINUTES, REMINDER_METHODS } from '../views/action-form-modal.js';
+import { cut } from '../cut.js';
 
 /** Slack's view.state.values: block_id -> action_id -> element state. */
 export type ViewStateValues = Record<string, Record<string, ViewElementState>>;
@@ -89,6 +90,7 @@ export function parseActionForm(raw: unknown, timezone: string, mode: 'create' |
   }
 
   let subject: ActionFormValue['subject'] = null;
+  const twoStaff = mode === 'create' && (get(values, F.twoStaff)?.selected_options ?? []).some((o) => o.value === 'two-staff');
   if (mode === 'create') {
     const type = get(values, F.subjectType)?.selected_option?.value ?? 'none';
     const id = (get(values, F.subject)?.value ?? '').trim().toLowerCase();
@@ -100,7 +102,20 @@ export function parseActionForm(raw: unknown, timezone: string, mode: 'create' |
   }
 
   if (Object.keys(errors).length) return { ok: false, errors };
-  return { ok: true, value: { task, due: zonedToUtc(date, time, timezone), assigneeCareUserId: assignee, urgent, pin, notify, reminders, subject } };
+  return {
+    ok: true,
+    value: {
+      task,
+      due: zonedToUtc(date, time, timezone),
+      assigneeCareUserId: assignee,
+      urgent,
+      pin,
+      notify,
+      reminders,
+      subject,
+      ...(twoStaff ? { twoStaff } : {}),
+    },
+  };
 }
 
 /** Map the API's arg_errors (parameter names) onto the modal's input blocks. */
@@ -120,8 +135,8 @@ export function argErrorsToFields(argErrors: Record<string, string[]>): Record<s
   for (const [param, messages] of Object.entries(argErrors)) {
     const m = /^reminders_([01])-(method|offset_type|offset_delta|offset_time_str)$/.exec(param);
     const block = m ? reminderFieldIds(Number(m[1]) as 0 | 1)[reminderPart[m[2] as keyof typeof reminderPart]] : (map[param] ?? F.task);
-    const text = messages.join(' ').slice(0, 150) || 'The care system did not accept this.';
-    out[block] = out[block] ? `${out[block]} ${text}`.slice(0, 150) : text;
+    const text = cut(messages.join(' '), 150, { mrkdwn: false }) || 'The care system did not accept this.';
+    out[block] = out[block] ? cut(`${out[block]} ${text}`, 150, { mrkdwn: false }) : text;
   }
   return out;
 }
@@ -131,7 +146,7 @@ export function onShownFields(errors: Record<string, string>, shown: ReadonlySet
   const out: Record<string, string> = {};
   for (const [block, message] of Object.entries(errors)) {
     const at = shown.has(block) ? block : F.task;
-    out[at] = out[at] ? `${out[at]} ${message}`.slice(0, 150) : message;
+    out[at] = out[at] ? cut(`${out[at]} ${message}`, 150, { mrkdwn: false }) : message;
   }
   return out;
 }

@@ -72,5 +72,6 @@ export function formStateOf(view: { blocks?: readonly unknown[]; state?: { value
     reminders: reminders[1] ? [reminders[0] ?? { offset: 'none' }, reminders[1]] : reminders[0] ? [reminders[0]] : [],
     ...(subjectType || subjectId ? { subject: { ...(subjectType ? { type: subjectType } : {}), ...(subjectId ? { id: subjectId } : {}) } } : {}),
     more: elements.has(F.pin),
+    ...((state(F.twoStaff)?.selected_options ?? []).some((o) => o.value === 'two-staff') ? { twoStaff: true } : {}),
   };
 }

@@ -18,6 +18,7 @@ import type { SlackDeps } from '../deps.js';
 import { type Responder, safeRespond } from '../respond.js';
 import { errorBlocks } from '../views/help.js';
 import { depsOf } from '../workspace-on-context.js';
+import { cut } from '../cut.js';
 
 export type ButtonBody = BlockAction<ButtonAction>;
 export type ButtonArgs = SlackActionMiddlewareArgs<ButtonBody> & AllMiddlewareArgs;
@@ -125,8 +126,8 @@ export async function answerFailure(
  */
 export function fieldError(logger: Logger, log: string, err: unknown, options: { plain?: boolean } = {}): string {
   logFailure(logger, log, err);
-  if (!options.plain) return describeError(err).slice(0, 150);
-  return (err instanceof CareUserTakenError ? err.plain : describeError(err).replace(/`/g, '')).slice(0, 150);
+  if (!options.plain) return cut(describeError(err), 150);
+  return cut(err instanceof CareUserTakenError ? err.plain : describeError(err).replace(/`/g, ''), 150, { mrkdwn: false });
 }
 
 /** The sentence shown in place of what could not be read (a section of the Home tab); the failure is logged by the rules. */

@@ -19,7 +19,7 @@
  */
 import type { AnyMiddlewareArgs, App, Context } from '@slack/bolt';
 import type { Logger } from '../../logging/logger.js';
-import type { WorkspaceSetup } from '../../services/workspace-setup.js';
+import type { WorkspaceSetup } from '../../deployment/workspace-setup.js';
 import type { SlackDeps } from '../deps.js';
 import { safeRespond } from '../respond.js';
 import { putDeps, putWorkspace } from '../workspace-on-context.js';
@@ -35,7 +35,7 @@ export interface TenancyRegistry {
 
 export interface TenancyDeps {
   registry: TenancyRegistry;
-  /** Forgetting an uninstalled workspace, with its audit row (services/workspace-setup.ts). */
+  /** Forgetting an uninstalled workspace, with its audit row (deployment/workspace-setup.ts). */
   setup: Pick<WorkspaceSetup, 'forget'>;
   logger: Logger;
   /** A workspace's `/care admins|settings|connect` set-up, the same the composed workspace's table gets. */
@@ -97,7 +97,7 @@ export function registerTenancy(app: App, deps: TenancyDeps): void {
     if (setUp && 'command' in args) {
       await args.ack();
       // Before the workspace is ready: the same answers as the table's.
-      const text = await answerWorkspaceCommand(setUp, workspaceId, args.command.user_id, deps.setupOf(workspaceId)).catch((error: unknown) => {
+      const text = await answerWorkspaceCommand(setUp, args.command.user_id, deps.setupOf(workspaceId)).catch((error: unknown) => {
         logger.warn('a workspace command failed', { sub: setUp.kind, error });
         return 'That did not work because the app could not reach its database. Try again in a minute.';
       });

@@ -4,6 +4,7 @@ import { ActionIds, actionBlockId, snoozeOptionValue } from '../ids.js';
 import { taskText, userText } from '../text.js';
 import { actions, button, confirmDialog, linkButton, section, staticSelect, type Block } from './blocks.js';
 import { isOverdue, type ActionView, type RenderContext } from '../../services/action-model.js';
+import { noteMenu } from './note-menu.js';
 
 export function actionLabel(a: ActionView): string {
   return a.actionNo ? `#${userText(a.actionNo, 30)}` : `Id ${a.id}`;
@@ -127,6 +128,8 @@ export function cardButtons(a: ActionView, place: ButtonPlace = {}): types.Actio
       : [completeOrReopenButton(a, shared), button('Edit', ActionIds.edit, a.id), snoozeMenu(a)];
   if (!viewOnly(place)) elements.push(historyButton(a));
   if (a.careUrl) elements.push(linkButton('Open in care system', ActionIds.openInCare, a.careUrl));
+  // The "⋯" menu: Complete with note… (note-menu.ts); Complete itself stays one click.
+  if (!viewOnly(place) && !a.completed) elements.push(noteMenu(a));
   return actions(actionBlockId('card', a.id), elements);
 }
 

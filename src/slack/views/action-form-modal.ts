@@ -1,7 +1,9 @@
 import type { types } from '@slack/bolt';
 import { ActionIds, BlockIds, CallbackIds, FIELD_ACTION_ID as V, FieldIds as F, reminderFieldIds } from '../ids.js';
 import { plain, userText } from '../text.js';
-import { actions, button, context, plainText } from './blocks.js';
+import { actions, button, context, plainText, section } from './blocks.js';
+import { editSummaryText, type EditSummary } from './changed-by.js';
+import { cut } from '../cut.js';
 
 /** How a reminder is sent; "none" clears the reminder. */
 export const REMINDER_METHODS = [
@@ -37,8 +39,20 @@ export interface ActionFormInitial {
   subject?: { type?: string; id?: string };
   /** Show pin, reminders and "relates to" (else a "More options" button). */
   more?: boolean;
+  /** Create only: marked as needing two staff. */
+  twoStaff?: boolean;
   /** A check on the due time, shown under it ("More than a year ahead: …"). */
   dueNotice?: string;
+  /** Edit from a channel post: what saving changes for others, asked before it is saved. */
+  editQuestion?: EditSummary;
+}
+
+/** What the edit form remembers (sealed) of the action it was opened on from a channel post. */
+export interface SharedEditWas {
+  /** The care user it is assigned to (null: nobody), and their name as the form showed it. */
+  assignee: string | null;
+  name: string | null;
+  urgent: boolean;
 }
 
 export interface ActionModalMeta {
@@ -55,6 +69,10 @@ export interface ActionModalMeta {
   dueWas?: string;
   /** A due time more than a year ahead the person has been asked about once (ISO): submitting it again keeps it. */
   farAheadOk?: string;
+  /** Edit only, opened from a channel post: the action as it was (the form names its assignee; saving a change others see asks first). */
+  shared?: SharedEditWas;
+  /** The change (a digest, see forms/edit-question.ts) the person has been asked about once: submitting it again saves it. */
+  editOk?: string;
   /** The task was longer than the form holds: its whole length, and a digest of the cut text shown (see forms/task-limit.ts). */
   taskCut?: { from: number; digest: string };
   /**
@@ -67,7 +85,7 @@ export interface ActionModalMeta {
 /** The first word typed after `/care`, as carried in the form (short). */
 export const firstWordOf = (words: string) => {
   const first = words.trim().split(/\s+/)[0] ?? '';
-  return first.length > 30 ? `${first.slice(0, 29)}…` : first;
+  return cut(first, 30, { mrkdwn: false });
 };
 
 /** Said when words after `/care` were no sub-command and became a new action. */
@@ -87,6 +105,17 @@ export function taskCutNotice(meta: Pick<ActionModalMeta, 'mode' | 'taskCut'>): 
   return meta.mode === 'edit'
     ? `This action’s task is ${from} characters; a task here holds at most 3,000. Only the first 3,000 are shown, and saving them as they are would cut the rest: shorten it here, or change it in the care system.`
     : `Your text is ${from} characters; a task holds at most 3,000. Only the first 3,000 are in the box: shorten it before saving.`;
+}
+
+/** Atop the edit form opened from a channel post: whose action it is, and who sees and is told of a change. */
+export function sharedEditNote(was: SharedEditWas): string {
+  const whose = was.assignee ? `Assigned to *${userText(was.name ?? 'someone not in Slack', 80)}*.` : 'Assigned to nobody.';
+  return `:busts_in_silhouette: ${whose} Everyone in this channel will see what you change, with Undo for a few minutes; whoever it is assigned to, before and after, is told.`;
+}
+
+/** Asked before saving an edit others will see (the form drawn again with this atop it). */
+export function editQuestionText(edits: EditSummary): string {
+  return `:warning: *Save this change for everyone in this channel?* ${editSummaryText(edits)}. Press *Save* again to save it, or *Cancel* to leave it as it was.`;
 }
 
 /** Whether the edit form opens with More options shown: something there is set. */
@@ -167,6 +196,16 @@ function moreBlocks(mode: 'create' | 'edit', initial: ActionFormInitial): types.
     ...reminderBlocks(1, initial.reminders?.[1]),
   ];
   if (mode === 'create') {
+    // Two-person work (issue 33): its urgent alert keeps asking until two people answered.
+    const twoStaff = opt('Needs two staff (its urgent alert asks until two people answer)', 'two-staff');
+    blocks.push(
+      input(
+        F.twoStaff,
+        'Two staff',
+        { type: 'checkboxes', action_id: V, options: [twoStaff], ...(initial.twoStaff ? { initial_options: [twoStaff] } : {}) },
+        true,
+      ),
+    );
     const subjectOptions = [opt('Nothing in particular', 'none'), opt('A care enquiry', 'care_enquiry'), opt('A service user', 'service_user')];
     const initialSubject = subjectOptions.find((o) => o.value === initial.subject?.type);
     blocks.push(
@@ -193,10 +232,10 @@ export const NOT_IN_SLACK = 'not in Slack: they see it in the care system';
 
 /** A care user as the assignee picker offers them: their name, marked when they are not in Slack (Slack's 75-character limit). */
 export function assigneeLabel(choice: { name: string; slackUserId?: string | undefined }): string {
-  if (choice.slackUserId) return choice.name.slice(0, 75);
+  if (choice.slackUserId) return cut(choice.name, 75, { ellipsis: '', mrkdwn: false });
   const mark = ` — ${NOT_IN_SLACK}`;
   const room = 75 - mark.length;
-  const name = choice.name.length > room ? `${choice.name.slice(0, room - 1)}…` : choice.name;
+  const name = cut(choice.name, room, { mrkdwn: false });
   return `${name}${mark}`;
 }
 
@@ -212,6 +251,8 @@ export function actionModal(meta: ActionModalMeta, privateMetadata: string, init
   const urgentOption = opt('Urgent (shows at the top of dashboards)', 'urgent');
   const unread = meta.typed?.unread ?? [];
   const blocks: types.KnownBlock[] = [
+    ...(initial.editQuestion ? [section(editQuestionText(initial.editQuestion), { block_id: BlockIds.editQuestion }) as types.KnownBlock] : []),
+    ...(meta.shared ? [{ ...context(sharedEditNote(meta.shared)), block_id: BlockIds.editShared }] : []),
     ...(meta.typed?.asNew ? [{ ...context(`:information_source: ${readAsNewText(meta.typed.asNew)}`), block_id: BlockIds.readAs }] : []),
     input(F.task, 'Task', {
       type: 'plain_text_input',

@@ -1,9 +1,10 @@
 import type { types } from '@slack/bolt';
 import { plain } from '../text.js';
+import { cut, cutId } from '../cut.js';
 
 export type Block = types.KnownBlock;
 
-export const mrkdwn = (text: string): types.MrkdwnElement => ({ type: 'mrkdwn', text: text.slice(0, 3000) });
+export const mrkdwn = (text: string): types.MrkdwnElement => ({ type: 'mrkdwn', text: cut(text, 3000) });
 export const plainText = (text: string, max = 3000): types.PlainTextElement => ({ type: 'plain_text', text: plain(text, max), emoji: true });
 
 export function section(text: string, extra: Partial<types.SectionBlock> = {}): types.SectionBlock {
@@ -25,7 +26,7 @@ export function button(text: string, actionId: string, value: string, style?: 'p
     type: 'button',
     text: plainText(text, 75),
     action_id: actionId,
-    value: value.slice(0, 2000),
+    value: cutId(value, 2000),
     ...(style ? { style } : {}),
     ...(confirm ? { confirm } : {}),
   };
@@ -40,12 +41,12 @@ export function confirmDialog(title: string, text: string, confirm: string, deny
 }
 
 export function actions(blockId: string, elements: types.ActionsBlockElement[]): types.ActionsBlock {
-  return { type: 'actions', block_id: blockId.slice(0, 255), elements };
+  return { type: 'actions', block_id: cutId(blockId, 255), elements };
 }
 
 /** A button that opens a web page (Slack still sends the app a block_actions, which it acks). */
 export function linkButton(text: string, actionId: string, url: string): types.Button {
-  return { type: 'button', text: plainText(text, 75), action_id: actionId, url: url.slice(0, 3000) };
+  return { type: 'button', text: plainText(text, 75), action_id: actionId, url: cutId(url, 3000) };
 }
 
 /** A menu of choices acted on as soon as one is picked (outside input blocks). */
@@ -54,6 +55,6 @@ export function staticSelect(actionId: string, placeholder: string, options: { t
     type: 'static_select',
     action_id: actionId,
     placeholder: plainText(placeholder, 150),
-    options: options.slice(0, 100).map((o) => ({ text: plainText(o.text, 75), value: o.value.slice(0, 150) })),
+    options: options.slice(0, 100).map((o) => ({ text: plainText(o.text, 75), value: cutId(o.value, 150) })),
   };
 }

@@ -10,6 +10,7 @@ import { slackDate } from '../../time/slack-date.js';
 import { ConnectCareIds as Ids, FIELD_ACTION_ID } from '../ids.js';
 import { userText } from '../text.js';
 import { actions, button, confirmDialog, context, plainText, section, type Block } from './blocks.js';
+import { cut } from '../cut.js';
 
 const TITLE = 'Connect care system';
 
@@ -44,7 +45,7 @@ function textInput(
       type: 'plain_text_input',
       action_id: FIELD_ACTION_ID,
       max_length: options.max ?? 200,
-      ...(options.initial ? { initial_value: options.initial.slice(0, options.max ?? 200) } : {}),
+      ...(options.initial ? { initial_value: cut(options.initial, options.max ?? 200, { ellipsis: '', mrkdwn: false }) } : {}),
       ...(options.placeholder ? { placeholder: plainText(options.placeholder, 150) } : {}),
     },
     hint: plainText(hint, 2000),

@@ -12,6 +12,8 @@ import { type AdminHome, adminHomeBlocks } from './admin-home.js';
 import { actions, button, context, divider, header, section, staticSelect, type Block } from './blocks.js';
 import { lineBlocks } from './digest-text.js';
 import { shiftNowLine } from './shifts.js';
+import { onCallHomeBlocks } from './on-call.js';
+import type { OnCallNow } from '../../services/on-call.js';
 import { summaryHomeBlocks } from './summary-setting.js';
 
 /** A carer's own part of the latest handover, while it is fresh (the first hours of a shift). */
@@ -61,6 +63,8 @@ export interface HomeState {
   /** The locations to filter by (a menu beside New action), and the one chosen, if any. */
   locations?: { id: string; name: string }[];
   where?: ListWhere;
+  /** Who's on now and the open urgent actions (services/on-call.ts), when it could be read. */
+  onCall?: OnCallNow;
 }
 
 /** The Home tab's location menu: "All locations", then each location; the chosen one shown. */
@@ -102,6 +106,7 @@ export function homeView(state: HomeState, ctx: RenderContext): { type: 'home'; 
     ]),
     ...(state.summary ? summaryHomeBlocks(state.summary) : []),
     divider(),
+    ...(state.onCall && !state.offset ? [...onCallHomeBlocks(state.onCall, ctx), divider()] : []),
   );
   if (state.error) {
     blocks.push(section(`:warning: ${state.error}`));

@@ -1,11 +1,12 @@
 import type { types } from '@slack/bolt';
 import type { ActionView, RenderContext } from '../../services/action-model.js';
-import { isActionBlock, sourceSuffixOf } from '../ids.js';
+import { BlockIds, isActionBlock, sourceSuffixOf } from '../ids.js';
 import { actionCard } from './action-card.js';
 import { renderActionGroups } from './action-list.js';
 import type { Block } from './blocks.js';
 import { changedByBlock, changedByText, type ChangedBy } from './changed-by.js';
 import { urgentAlert } from './notices.js';
+import { cut } from '../cut.js';
 
 /** Slack's limit of blocks in a message. */
 const MESSAGE_BLOCKS = 50;
@@ -19,7 +20,10 @@ function replaceAction(blocks: types.AnyBlock[], action: ActionView, ctx: Render
   const alert = blocks.findIndex((b) => isActionBlock(idOf(b), 'alert', id));
   if (alert >= 0) {
     const buttons = isActionBlock(idOf(blocks[alert + 1]), 'card', id) ? 1 : 0;
-    return [blocks.slice(0, alert), urgentAlert(action, { ...ctx, shared: true }).blocks, blocks.slice(alert + 1 + buttons)];
+    // The answers' blocks (who is on it; I'm on it / I can't) stay as the post has them: the listener draws them anew when it knows them.
+    const answers = new Set([BlockIds.answers(id), BlockIds.answerButtons(id)]);
+    const alertBlocks = urgentAlert(action, { ...ctx, shared: true }).blocks.filter((b) => !answers.has(idOf(b) ?? ''));
+    return [blocks.slice(0, alert), alertBlocks, blocks.slice(alert + 1 + buttons)];
   }
   const card = blocks.findIndex((b) => isActionBlock(idOf(b), 'task', id));
   if (card >= 0) {
@@ -59,7 +63,7 @@ export function patchActionBlocks(blocks: types.AnyBlock[], action: ActionView, 
   const first = rendered[0] as types.SectionBlock | undefined;
   const folded =
     first?.type === 'section' && first.text
-      ? [{ ...first, text: { ...first.text, text: `${first.text.text}\n${changedByText(changedBy)}`.slice(0, 3000) } }, ...rendered.slice(1)]
+      ? [{ ...first, text: { ...first.text, text: cut(`${first.text.text}\n${changedByText(changedBy)}`, 3000) } }, ...rendered.slice(1)]
       : rendered;
   return [...before, ...folded, ...after];
 }

@@ -16,20 +16,24 @@ export function forgetQuestion(p: ErasurePreview): { text: string; blocks: Block
     plural(d.linkRequests, 'link request'),
     plural(d.summarySettings, 'morning summary setting'),
     plural(d.deliveries, 'record of a message sent to them', 'records of messages sent to them'),
+    ...(d.notes ? [plural(d.notes, 'note they wrote on an action', 'notes they wrote on actions')] : []),
   ].join(', ');
   const lines = [
     `*Forget <@${p.slackUserId}> (${name})?* This deletes what Care Actions holds about them: ${deleted}.`,
     p.anonymises > 0
       ? `${plural(p.anonymises, 'other row')} (the audit of what they did, digests or routes they set up${p.addedAdmin ? ', the admin list' : ''}) will be kept without their name.`
       : 'Nothing else names them.',
+    p.admin
+      ? `They are a Care Actions admin (${p.admin === 'installer' ? 'they first installed it' : 'added with /care admins add'}): forgetting them takes that away too, and the admins will be told.`
+      : null,
     'It cannot be undone. Slack’s own messages and the care system’s records are not changed.',
-  ];
+  ].filter((line): line is string => line !== null);
   return {
     text: 'Forget a person? Confirm or cancel.',
     blocks: [
       section(lines.join('\n')),
       actions('care_forget', [
-        button(`Forget ${name}`.slice(0, 75), ActionIds.forgetPerson, p.slackUserId, 'danger'),
+        button(`Forget ${name}`, ActionIds.forgetPerson, p.slackUserId, 'danger'),
         button('Cancel', ActionIds.forgetCancel, p.slackUserId),
       ]),
     ],
@@ -37,7 +41,7 @@ export function forgetQuestion(p: ErasurePreview): { text: string; blocks: Block
 }
 
 export function forgottenText(slackUserId: string, c: ErasedCounts): string {
-  return `Done: Care Actions no longer holds anything naming <@${slackUserId}>. Deleted ${plural(c.links, 'link')}, ${plural(c.linkRequests, 'link request')}, ${plural(c.summarySettings, 'summary setting')}, ${plural(c.remembered, 'remembered choice')} and ${plural(c.deliveries, 'message record')}; ${plural(c.anonymised, 'row')} kept without their name. The audit records that you did it, not whom.`;
+  return `Done: Care Actions no longer holds anything naming <@${slackUserId}>. Deleted ${plural(c.links, 'link')}, ${plural(c.linkRequests, 'link request')}, ${plural(c.summarySettings, 'summary setting')}, ${plural(c.remembered, 'remembered choice')}${c.notes ? `, ${plural(c.notes, 'note')}` : ''} and ${plural(c.deliveries, 'message record')}; ${plural(c.anonymised, 'row')} kept without their name. The audit records that you did it, not whom.`;
 }
 
 export const FORGET_CANCELLED = 'Cancelled: nothing was deleted.';

@@ -1,10 +1,11 @@
 /** Reassign work (admins): the pick, the confirmation that counts what moves, its progress and result, and the summary DMs. Pure. */
 import type { types } from '@slack/bolt';
 import type { OutgoingMessage } from '../../services/delivery.js';
-import type { MovedAction, ReassignOutcome, ReassignPlan, ReassignScope, ReassignSummary, RotaPerson } from '../../services/reassign.js';
+import type { MovedAction, ReassignOutcome, ReassignPlan, ReassignScope, ReassignSummary, RotaPerson, UndoOffer } from '../../services/reassign.js';
 import { CallbackIds, FIELD_ACTION_ID as V, FieldIds } from '../ids.js';
 import { escapeMrkdwn } from '../text.js';
 import { context, plainText, section } from './blocks.js';
+import { undoOfferBlocks } from './reassign-undo.js';
 
 const TITLE = 'Reassign work';
 /** Action numbers named in one sentence before "and N more". */
@@ -102,14 +103,30 @@ export function reassignResultText(plan: ReassignPlan, outcome: ReassignOutcome)
   return `:warning: ${head}; ${plural(outcome.failed.length, 'could not be moved', 'could not be moved')}: ${named.join(', ')}${more}.`;
 }
 
-/** The result as a DM, for an admin who closed the modal before the end. */
-export function reassignResultMessage(plan: ReassignPlan, outcome: ReassignOutcome): OutgoingMessage {
+/**
+ * The admin's result DM when a run ends: who from and to, what moved (by number), what could not and why,
+ * what the run left for another (more than one run moves), and Undo while its window lasts.
+ */
+export function reassignResultMessage(plan: ReassignPlan, outcome: ReassignOutcome, undo: UndoOffer | null, timezone: string): OutgoingMessage {
   const text = `Reassigned work: ${outcome.moved.length} moved, ${outcome.failed.length} could not be moved.`;
-  return { text, blocks: [section(reassignResultText(plan, outcome))] };
+  const n = outcome.moved.length;
+  const listed = n ? `Moved: ${outcome.moved.slice(0, NAMED).map(numbered).join(', ')}${n > NAMED ? `, and ${n - NAMED} more` : ''}.` : '';
+  const skipped = plan.capped ? `Not in this run: their open actions after the first ${plan.total}; run it again for the rest.` : '';
+  return {
+    text,
+    blocks: [
+      section(`:arrows_counterclockwise: ${reassignResultText(plan, outcome)}`),
+      ...(listed || skipped ? [context([listed, skipped].filter(Boolean).join(' '))] : []),
+      ...(undo ? undoOfferBlocks(plan, n, undo, timezone) : []),
+    ],
+  };
 }
 
 export function reassignResultModal(plan: ReassignPlan, outcome: ReassignOutcome): types.ModalView {
-  const notes = [plan.to.slackUserId ? '' : `${escapeMrkdwn(plan.to.name)} is not in Slack: they see the work in the care system.`].filter(Boolean);
+  const notes = [
+    plan.to.slackUserId ? '' : `${escapeMrkdwn(plan.to.name)} is not in Slack: they see the work in the care system.`,
+    outcome.moved.length ? 'The result is in your DMs too, with Undo.' : '',
+  ].filter(Boolean);
   return {
     type: 'modal',
     callback_id: CallbackIds.reassignConfirm,
@@ -123,10 +140,11 @@ export function reassignResultModal(plan: ReassignPlan, outcome: ReassignOutcome
 export function reassignSummaryMessage(s: ReassignSummary): OutgoingMessage {
   const n = s.moved.length;
   const listed = s.moved.slice(0, NAMED).map(numbered).join(', ') + (n > NAMED ? `, and ${n - NAMED} more` : '');
+  const back = s.back ? ' back' : '';
   const text =
     s.reader === 'from'
-      ? `<@${s.by}> moved ${plural(n, 'of your open actions', 'of your open actions')} to ${who(s.to)}.`
-      : `<@${s.by}> moved ${plural(n, 'open action')} from ${who(s.from)} to you.`;
+      ? `<@${s.by}> moved ${plural(n, 'of your open actions', 'of your open actions')}${back} to ${who(s.to)}${s.back ? ' (an Undo of a reassignment)' : ''}.`
+      : `<@${s.by}> moved ${plural(n, 'open action')}${back} from ${who(s.from)} to you${s.back ? ' (an Undo of a reassignment)' : ''}.`;
   const where = s.reader === 'to' ? 'They are in `/care mine` and on your Home tab.' : 'They are no longer yours.';
   return { text, blocks: [section(`:arrows_counterclockwise: ${text}`), section(listed), context(where)] };
 }

@@ -24,16 +24,30 @@ const SHARED_NOTE = 'Everyone in this channel will see that you snoozed it, with
  * Asked before a quick snooze on a channel post (a Snooze menu cannot ask itself: its dialog would be the
  * same for every choice): the action, its assignee (`assignee`, mrkdwn) and the new due time, in the reader's zone.
  */
-export function snoozeConfirmModal(privateMetadata: string, shown: { label: string; assignee: string | null; due: Date; tz: string }): types.ModalView {
+export function snoozeConfirmModal(
+  privateMetadata: string,
+  shown: {
+    label: string;
+    assignee: string | null;
+    due: Date;
+    tz: string /** The due time now, when the new one is earlier. */;
+    earlierThan?: Date | undefined;
+  },
+): types.ModalView {
   const whose = shown.assignee ? `, assigned to ${shown.assignee},` : ' (assigned to nobody)';
+  const to = `*${slackDate(shown.due, shown.tz)}*`;
+  // A choice that brings the due time forward is asked as what it is.
+  const question = shown.earlierThan
+    ? `Move action *${shown.label}*${whose} earlier, to ${to}? It is due ${slackDate(shown.earlierThan, shown.tz)} now.`
+    : `Snooze action *${shown.label}*${whose} to ${to}?`;
   return {
     type: 'modal',
     callback_id: CallbackIds.snoozeConfirm,
     title: plainText(SNOOZE_TITLE, 24),
-    submit: plainText('Snooze', 24),
+    submit: plainText(shown.earlierThan ? 'Move earlier' : 'Snooze', 24),
     close: plainText('Cancel', 24),
     private_metadata: privateMetadata,
-    blocks: [section(`Snooze action *${shown.label}*${whose} to *${slackDate(shown.due, shown.tz)}*?`), context(SHARED_NOTE)],
+    blocks: [section(question), context(SHARED_NOTE)],
   };
 }
 

@@ -6,6 +6,7 @@ import { userText } from '../text.js';
 import { button, context, header, section, type Block } from './blocks.js';
 import { describeSummarySchedule } from './summary-setting.js';
 import { linesWithin } from './team-section.js';
+import { cut } from '../cut.js';
 
 /** "just now", "12 s ago", "4 min ago", "3 h ago", "2 days ago". */
 export function ago(ms: number): string {
@@ -97,7 +98,7 @@ export function statusSectionBlocks(report: StatusReport, timezone: string): Blo
       fields: [careField(report.care), pollField(report.poll, timezone), deliveriesField(report.deliveries), `*Version*\n${userText(report.version, 60)}`].map(
         (text) => ({
           type: 'mrkdwn' as const,
-          text: text.slice(0, 2000),
+          text: cut(text, 2000),
         }),
       ),
     },

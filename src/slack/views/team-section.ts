@@ -81,7 +81,7 @@ export function teamSectionBlocks(view: TeamView, ctx: RenderContext): Block[] {
       blocks.push(
         section(
           linesWithin('*More carers*', rest.map(carerLine), (n) => `…and ${n} more carers.`) +
-            '\nTo move anyone’s work: `/care reassign <person> to <person> [overdue|today|all]`',
+            '\nTo move anyone’s work: `/care reassign &lt;person&gt; to &lt;person&gt; [overdue|today|all]`',
         ),
       );
   }

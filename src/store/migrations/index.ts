@@ -9,6 +9,10 @@ import { migration007 } from './007-delivery-doubt.js';
 import { migration008 } from './008-bot-token-refreshed.js';
 import { migration009 } from './009-home-settings.js';
 import { migration010 } from './010-retention.js';
+import { migration011 } from './011-due-history.js';
+import { migration012 } from './012-action-notes.js';
+import { migration013 } from './013-episode-answers.js';
+import { migration014 } from './014-job-due.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -24,4 +28,8 @@ export const MIGRATIONS: readonly Migration[] = [
   migration008,
   migration009,
   migration010,
+  migration011,
+  migration012,
+  migration013,
+  migration014,
 ];

@@ -34,19 +34,43 @@ describe('who completed it', () => {
     expect(completionOf({ completed: null, tag: 'x' }, undefined, nameOf)).toEqual({ completedBy: '', through: null });
   });
   it('builds one row per action with its location name', () => {
-    const rows = evidenceRows([{ id: 'a', number: '5', locationId: 'L1', created: 0, due, completed: null, tag: null, task: 't' }], {
-      now: due + 60_000,
-      locationName: (id) => (id === 'L1' ? 'Willow House' : '?'),
-      sourceOf: () => undefined,
-      nameOf,
-    });
+    const rows = evidenceRows(
+      [
+        {
+          id: 'a',
+          number: '5',
+          locationId: 'L1',
+          created: 0,
+          firstDue: due,
+          due: due + 3_600_000,
+          reschedules: 1,
+          assignedTo: 'care-ben',
+          urgent: true,
+          completed: null,
+          tag: null,
+          task: 't',
+        },
+      ],
+      {
+        now: due + 60_000,
+        locationName: (id) => (id === 'L1' ? 'Willow House' : '?'),
+        sourceOf: () => undefined,
+        nameOf,
+        careNameOf: (id) => (id === 'care-ben' ? 'Ben Whitaker' : 'unknown'),
+      },
+    );
     expect(rows).toEqual([
       {
         number: '5',
+        safeguarding: false,
         location: 'Willow House',
         created: 0,
-        due,
+        firstDue: due,
+        due: due + 3_600_000,
         completed: null,
+        reschedules: 1,
+        assignedTo: 'Ben Whitaker',
+        urgent: true,
         completedBy: '',
         through: null,
         timeliness: { kind: 'open-overdue', minutesOverdue: 1 },

@@ -13,6 +13,25 @@ export function jobsContract(h: Harness): void {
       await store.setCursor('other', 'x');
       expect(await store.getCursor('completions')).toBe('2025-01-06 09:05:00');
     });
+
+    it('lists cursors by an exact prefix (no wildcard) and forgets one', async () => {
+      const { store } = await h.fresh();
+      await store.setCursor('reassign:a', '1');
+      await store.setCursor('reassign:b@T1', '2');
+      await store.setCursor('reassign:c@T12', '3');
+      await store.setCursor('reassignX', '4');
+      await store.setCursor('other', '5');
+      expect(await store.listCursors('reassign:')).toEqual([
+        { name: 'reassign:a', value: '1' },
+        { name: 'reassign:b@T1', value: '2' },
+        { name: 'reassign:c@T12', value: '3' },
+      ]);
+      expect(await store.listCursors('reassign:', 'T1')).toEqual([{ name: 'reassign:b@T1', value: '2' }]);
+      expect(await store.listCursors('reassign_')).toEqual([]);
+      expect(await store.deleteCursor('reassign:a')).toBe(true);
+      expect(await store.deleteCursor('reassign:a')).toBe(false);
+      expect((await store.listCursors('reassign:')).map((c) => c.name)).toEqual(['reassign:b@T1', 'reassign:c@T12']);
+    });
   });
 
   describe('job leases', () => {

@@ -84,6 +84,25 @@ export function ledgerContract(h: Harness): void {
       expect(await store.countDeliveries({ state: 'failed' })).toBe(2);
     });
 
+    it('says whether a workspace has any delivery a retry sweep could work: pending, or failed for a passing reason', async () => {
+      const { store } = await h.fresh();
+      const of = (team: string) => key({ recipient: `user:${team}/U1`, actionId: `A-${team}` });
+      expect(await store.anyUnfinishedDeliveries('T1')).toBe(false);
+      const a = await store.claimDelivery(of('T1'), { holder: 'a', staleAfterMs: STALE });
+      expect(await store.anyUnfinishedDeliveries('T1')).toBe(true);
+      expect(await store.anyUnfinishedDeliveries('T12')).toBe(false);
+      await store.markFailed(a.delivery.id, 'channel_not_found', { retryable: false, holder: 'a' });
+      expect(await store.anyUnfinishedDeliveries('T1')).toBe(false);
+      const b = await store.claimDelivery(of('T12'), { holder: 'a', staleAfterMs: STALE });
+      await store.markFailed(b.delivery.id, 'ratelimited', { retryable: true, holder: 'a' });
+      expect(await store.anyUnfinishedDeliveries('T12')).toBe(true);
+      expect(await store.anyUnfinishedDeliveries('T1')).toBe(false);
+      expect(await store.anyUnfinishedDeliveries()).toBe(true);
+      const c = await store.claimDelivery(key({ recipient: 'user:T7/U1' }), { holder: 'a', staleAfterMs: STALE });
+      await store.markSent(c.delivery.id, { channel: 'D1', ts: '1.1' });
+      expect(await store.anyUnfinishedDeliveries('T7')).toBe(false);
+    });
+
     it('a post in doubt keeps its claim until it goes stale; then the next holder is told to check Slack first', async () => {
       const { store, clock } = await h.fresh();
       const a = await store.claimDelivery(key(), { holder: 'a', staleAfterMs: STALE });

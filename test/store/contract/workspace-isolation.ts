@@ -18,6 +18,16 @@ const DAY = 24 * 3600_000;
 const CURSORS = ['poll', 'first-look'];
 const UNDO_KEY = 'undo:k';
 const COMPLETED = Date.UTC(2025, 0, 6, 9);
+/** An "I can't" to act-1's urgent episode (issue 33), by U1 in each workspace. */
+const ANSWER = {
+  actionId: 'act-1',
+  episode: '2025-01-06T09:00:00Z',
+  slackUserId: 'U1',
+  careUserId: 'care-1',
+  answer: 'cant' as const,
+  reason: 'busy',
+  at: COMPLETED,
+};
 
 interface Seeded {
   /** The ids its seeding made: a pending, a failed and a sent delivery, and a pending link request. */
@@ -77,7 +87,11 @@ async function seed(ws: WorkspaceStore, team: string): Promise<Seeded> {
   for (const name of CURSORS) await ws.setCursor(name, `${name} of ${team}`);
   await ws.setHomeSetting('shifts', `shifts of ${team}`, 'UA');
   await ws.noteCompletion('act-1', { actionNo: '301', completedAt: COMPLETED });
+  await ws.noteDue('act-1', { dueAt: COMPLETED - DAY, modifiedAt: COMPLETED - 2 * DAY, via: 'first-look' });
+  await ws.addNote({ actionId: 'act-1', verb: 'complete', slackUserId: 'U1', careUserId: 'care-1', text: `note of ${team}` });
   await ws.acquireLease('slack-history', `holder of ${team}`, DAY);
+  await ws.addEpisodeAnswer({ ...ANSWER, note: `note of ${team}` });
+  await ws.setTwoStaff('act-1', true, 'UA');
   await ws.markRequestSeen(UNDO_KEY, { now: 0, expiresAt: Date.UTC(2100, 0, 1) });
   await ws.appendAudit({ teamId: team, userId: 'U1', verb: 'action.complete', actionId: 'act-1', details: { by: team } });
   return { pending, failed, sent, request: request.id };
@@ -99,6 +113,10 @@ async function rowsOf(c: CaseContext, h: Harness, team: string): Promise<unknown
     seen: await h.raw(fresh, 'SELECT request_key, expires_at FROM seen_requests WHERE request_key = ?', [workspaceCursor(UNDO_KEY, team)]),
     audit: await store.listAudit({ teamId: team }),
     completions: await store.dueRedactions(team, Date.UTC(2100, 0, 1)),
+    dueTimes: [...(await store.dueHistories(team, ['act-1'])).values()],
+    notes: (await store.listNotes(team, ['act-1'])).map((n) => n.text),
+    answers: await store.listEpisodeAnswers(team, 'act-1'),
+    twoStaff: await store.twoStaffMark(team, 'act-1'),
   };
 }
 
@@ -234,6 +252,14 @@ const CASES: Record<string, IsolationCase> = {
     // Giving up on rows out of attempts: only its own.
     expect(await mine.ws.unfinishedDeliveries('completion', { staleAfterMs: STALE, maxAttempts: 1 })).toEqual([]);
   },
+  async anyUnfinishedDeliveries({ mine, other }) {
+    expect(await mine.ws.anyUnfinishedDeliveries()).toBe(true);
+    // Its own pending and retryable rows finished: the other workspace's unfinished ones do not count.
+    expect(await mine.ws.markSent(mine.ids.pending, { channel: 'C1', ts: '2.2' })).toBe(true);
+    expect(await mine.ws.markSent(mine.ids.failed, { channel: 'C1', ts: '2.3' })).toBe(true);
+    expect(await mine.ws.anyUnfinishedDeliveries()).toBe(false);
+    expect(await other.ws.anyUnfinishedDeliveries()).toBe(true);
+  },
   async recentDeliveries({ mine }) {
     const recent = await mine.ws.recentDeliveries({ windowMs: DAY });
     expect({ ...recent, failedRows: recipientTeams(recent.failedRows) }).toEqual({ sent: 1, pending: 1, failed: 1, failedRows: [mine.team] });
@@ -272,12 +298,115 @@ const CASES: Record<string, IsolationCase> = {
     expect(await mine.ws.markRedacted({ actionId: 'act-1', completedAt: COMPLETED })).toBe(false);
     expect(await mine.ws.dueRedactions(COMPLETED)).toEqual([]);
   },
+  async noteDue({ mine, other }) {
+    // The same action Id in both workspaces: rescheduled in mine alone; an older version read late adds nothing.
+    expect(await mine.ws.noteDue('act-1', { dueAt: COMPLETED, modifiedAt: COMPLETED - DAY, via: 'poll' })).toBe(true);
+    expect(await mine.ws.noteDue('act-1', { dueAt: COMPLETED + DAY, modifiedAt: COMPLETED - 2 * DAY, via: 'poll' })).toBe(false);
+    expect(await mine.ws.noteDue('act-1', { dueAt: COMPLETED, modifiedAt: COMPLETED, via: 'slack' })).toBe(false);
+    expect((await mine.ws.dueHistories(['act-1'])).get('act-1')).toEqual({
+      actionId: 'act-1',
+      firstDueAt: COMPLETED - DAY,
+      lastDueAt: COMPLETED,
+      reschedules: 1,
+    });
+    expect((await other.ws.dueHistories(['act-1'])).get('act-1')).toMatchObject({ firstDueAt: COMPLETED - DAY, reschedules: 0 });
+  },
+  async addNote({ mine, other }) {
+    // The same action Id in both workspaces: a second note in mine alone, after the first.
+    const note = await mine.ws.addNote({ actionId: 'act-1', verb: 'take', slackUserId: 'U2', careUserId: null, text: 'second' });
+    expect(note).toMatchObject({ actionId: 'act-1', verb: 'take', slackUserId: 'U2', careUserId: null, text: 'second' });
+    expect((await mine.ws.listNotes(['act-1'])).map((n) => n.text)).toEqual([`note of ${mine.team}`, 'second']);
+    expect((await other.ws.listNotes(['act-1'])).map((n) => n.text)).toEqual([`note of ${other.team}`]);
+  },
+  async listNotes({ mine }) {
+    expect((await mine.ws.listNotes(['act-1', 'act-2'])).map((n) => [n.actionId, n.text, n.slackUserId, n.careUserId])).toEqual([
+      ['act-1', `note of ${mine.team}`, 'U1', 'care-1'],
+    ]);
+    expect(await mine.ws.listNotes(['act-2'])).toEqual([]);
+  },
+  async dropNotes({ mine, other }) {
+    const [note] = await mine.ws.listNotes(['act-1']);
+    expect(await mine.ws.dropNotes('act-1', note!.createdAt - 1)).toBe(0);
+    expect(await mine.ws.dropNotes('act-1', note!.createdAt)).toBe(1);
+    expect(await mine.ws.listNotes(['act-1'])).toEqual([]);
+    expect(await other.ws.listNotes(['act-1'])).toHaveLength(1);
+  },
+  async dueHistories({ mine }) {
+    expect([...(await mine.ws.dueHistories(['act-1', 'act-2'])).keys()]).toEqual(['act-1']);
+  },
+  async firstDueBetween({ mine }) {
+    expect(await mine.ws.firstDueBetween(COMPLETED - DAY, COMPLETED, 10)).toEqual(['act-1']);
+    expect(await mine.ws.firstDueBetween(COMPLETED - DAY + 1, COMPLETED + DAY, 10)).toEqual([]);
+  },
+  async addEpisodeAnswer({ mine, other }) {
+    // The same person's same answer is live once per episode; another answer or episode is a row of its own.
+    expect(await mine.ws.addEpisodeAnswer(ANSWER)).toBeNull();
+    // The same press taken by several instances at once: one row.
+    const raced = await Promise.all([1, 2, 3, 4].map(() => mine.ws.addEpisodeAnswer({ ...ANSWER, answer: 'join', at: COMPLETED + 2 })));
+    expect(raced.filter((r) => r !== null)).toHaveLength(1);
+    expect(await mine.ws.addEpisodeAnswer({ ...ANSWER, answer: 'on-it', at: COMPLETED + 1 })).toMatchObject({ answer: 'on-it', undoneAt: null });
+    expect((await mine.ws.listEpisodeAnswers('act-1')).map((a) => a.answer)).toEqual(['cant', 'on-it', 'join']);
+    expect((await other.ws.listEpisodeAnswers('act-1')).map((a) => a.answer)).toEqual(['cant']);
+  },
+  async listEpisodeAnswers({ mine }) {
+    expect(await mine.ws.listEpisodeAnswers('act-1')).toEqual([
+      expect.objectContaining({ slackUserId: 'U1', answer: 'cant', reason: 'busy', note: `note of ${mine.team}`, undoneAt: null }),
+    ]);
+    expect(await mine.ws.listEpisodeAnswers('act-2')).toEqual([]);
+  },
+  async episodeAnswersOf({ mine }) {
+    const of = await mine.ws.episodeAnswersOf(['act-1', 'act-2']);
+    expect([...of.keys()]).toEqual(['act-1']);
+    expect(of.get('act-1')!.map((a) => a.note)).toEqual([`note of ${mine.team}`]);
+  },
+  async undoEpisodeAnswer({ mine, other }) {
+    const [theirs] = await other.ws.listEpisodeAnswers('act-1');
+    expect(await mine.ws.undoEpisodeAnswer(theirs!.id, COMPLETED + 5)).toBe(false);
+    const [own] = await mine.ws.listEpisodeAnswers('act-1');
+    expect(await mine.ws.undoEpisodeAnswer(own!.id, COMPLETED + 5)).toBe(true);
+    expect(await mine.ws.undoEpisodeAnswer(own!.id, COMPLETED + 6)).toBe(false);
+    expect((await mine.ws.listEpisodeAnswers('act-1'))[0]).toMatchObject({ undoneAt: COMPLETED + 5 });
+    // Undone, the same answer may be given again.
+    expect(await mine.ws.addEpisodeAnswer({ ...ANSWER, at: COMPLETED + 7 })).toMatchObject({ undoneAt: null });
+  },
+  async dropAnswerNotes({ mine }) {
+    expect(await mine.ws.dropAnswerNotes('act-1')).toBe(1);
+    expect(await mine.ws.dropAnswerNotes('act-1')).toBe(0);
+    expect((await mine.ws.listEpisodeAnswers('act-1'))[0]).toMatchObject({ note: null, reason: 'busy', slackUserId: 'U1' });
+  },
+  async setTwoStaff({ mine }) {
+    await mine.ws.setTwoStaff('act-1', false, 'UB');
+    expect(await mine.ws.twoStaffMark('act-1')).toBe(false);
+    await mine.ws.setTwoStaff('act-2', true, 'UB');
+    expect(await mine.ws.twoStaffMark('act-2')).toBe(true);
+  },
+  async twoStaffMark({ mine }) {
+    expect(await mine.ws.twoStaffMark('act-1')).toBe(true);
+    expect(await mine.ws.twoStaffMark('act-9')).toBeNull();
+  },
+  async twoStaffMarked({ mine, other }) {
+    await other.ws.setTwoStaff('act-2', true, 'UB');
+    expect(await mine.ws.twoStaffMarked(['act-1', 'act-2', 'act-9'])).toEqual(new Set(['act-1']));
+    await mine.ws.setTwoStaff('act-1', false, 'UB');
+    expect(await mine.ws.twoStaffMarked(['act-1', 'act-2'])).toEqual(new Set());
+    expect(await other.ws.twoStaffMarked(['act-1', 'act-2'])).toEqual(new Set(['act-1', 'act-2']));
+  },
   async getCursor({ mine }) {
     for (const name of CURSORS) expect(await mine.ws.getCursor(name)).toBe(`${name} of ${mine.team}`);
   },
   async setCursor({ mine, other }) {
     await mine.ws.setCursor('poll', 'moved');
     expect(await mine.ws.getCursor('poll')).toBe('moved');
+    expect(await other.ws.getCursor('poll')).toBe(`poll of ${other.team}`);
+  },
+  async listCursors({ mine }) {
+    expect(await mine.ws.listCursors('po')).toEqual([{ name: 'poll', value: `poll of ${mine.team}` }]);
+    expect(await mine.ws.listCursors('%')).toEqual([]);
+  },
+  async deleteCursor({ mine, other }) {
+    expect(await mine.ws.deleteCursor('poll')).toBe(true);
+    expect(await mine.ws.deleteCursor('poll')).toBe(false);
+    expect(await mine.ws.getCursor('poll')).toBeNull();
     expect(await other.ws.getCursor('poll')).toBe(`poll of ${other.team}`);
   },
   async acquireLease({ mine, other }) {
@@ -312,8 +441,12 @@ const CASES: Record<string, IsolationCase> = {
     expect(records.audit_log!.map((r) => r.team_id)).toEqual([mine.team]);
   },
   async erasePerson({ mine, other }) {
-    await refused(mine.ws.erasePerson('U1', { audit: { teamId: other.team, userId: 'UA', verb: 'person.erased' } }));
-    expect(await mine.ws.erasePerson('U1', { audit: { teamId: mine.team, userId: 'UA', verb: 'person.erased' } })).toMatchObject({ links: 1, deliveries: 1 });
+    const admins = { installerIsAdmin: true, remove: false, verb: 'admin.removed' };
+    await refused(mine.ws.erasePerson('U1', { audit: { teamId: other.team, userId: 'UA', verb: 'person.erased' }, admins }));
+    expect(await mine.ws.erasePerson('U1', { audit: { teamId: mine.team, userId: 'UA', verb: 'person.erased' }, admins })).toMatchObject({
+      links: 1,
+      deliveries: 1,
+    });
     expect(await mine.ws.getLinkBySlackUser(mine.team, 'U1')).toBeNull();
   },
   async ping({ mine }) {

@@ -328,7 +328,17 @@ export function workspacesContract(h: Harness): void {
       await store.setCareConnection(connection('T9'));
       const list = await store.listWorkspaces();
       expect(list).toEqual([
-        { workspaceId: 'E1', isEnterpriseInstall: true, teamId: null, enterpriseId: 'E1', name: 'Care Group Org', installedAt: t1.installedAt, care: null },
+        {
+          workspaceId: 'E1',
+          isEnterpriseInstall: true,
+          teamId: null,
+          enterpriseId: 'E1',
+          name: 'Care Group Org',
+          installedAt: t1.installedAt,
+          updatedAt: t1.installedAt,
+          settingsUpdatedAt: null,
+          care: null,
+        },
         {
           workspaceId: 'T1',
           isEnterpriseInstall: false,
@@ -336,10 +346,26 @@ export function workspacesContract(h: Harness): void {
           enterpriseId: null,
           name: 'Team T1',
           installedAt: t1.installedAt,
+          updatedAt: t1.updatedAt,
+          settingsUpdatedAt: null,
           care: { baseUrl: care.baseUrl, accountId: care.accountId, connectedAt: clock() },
         },
-        { workspaceId: 'T2', isEnterpriseInstall: false, teamId: 'T2', enterpriseId: null, name: 'Team T2', installedAt: t1.installedAt, care: null },
+        {
+          workspaceId: 'T2',
+          isEnterpriseInstall: false,
+          teamId: 'T2',
+          enterpriseId: null,
+          name: 'Team T2',
+          installedAt: t1.installedAt,
+          updatedAt: t1.installedAt,
+          settingsUpdatedAt: null,
+          care: null,
+        },
       ]);
+      // A workspace's settings saved: the listing says when (a composed workspace is built again from new rows).
+      clock.advance(1000);
+      await store.setWorkspaceSettings('T1', { timeZone: 'Europe/London' }, 'U0ADMIN');
+      expect((await store.listWorkspaces()).find((w) => w.workspaceId === 'T1')?.settingsUpdatedAt).toBe(clock());
       expect(JSON.stringify(list)).not.toMatch(/xox|secret-|key-T/);
     });
   });

@@ -4,12 +4,16 @@ import { publishHome, refreshHomes } from '../../home-publisher.js';
 import { ActionIds, isActionBlock, listSourceOfBlockId, type ListSource } from '../../ids.js';
 import { renderCommandList } from '../../lists.js';
 import { safeRespond, type Responder } from '../../respond.js';
-import { clickedOnSharedPost, isSharedConversation } from '../../surface.js';
+import { clickedOnSharedPost, clickedPostOf, isSharedConversation } from '../../surface.js';
 import { UNDO_WINDOW_MS, undoValue } from '../../undo-token.js';
 import { actionCard } from '../../views/action-card.js';
 import { section } from '../../views/blocks.js';
-import { changedByBlock, changedByText, undoButton, type ChangedBy } from '../../views/changed-by.js';
+import { answersOnPost, withAnswersNow } from '../../answers-on-post.js';
+import { changedByBlock, changedByText, undoButton, type ChangedBy, type EditSummary } from '../../views/changed-by.js';
+import type { EditRestore } from '../../../services/undo-change.js';
 import type { Action } from '../../../care/index.js';
+import { parseApiDateTime } from '../../../time/slack-date.js';
+import { movesEarlier } from '../../../time/snooze.js';
 import type { ActionView } from '../../../services/action-model.js';
 import { patchActionBlocks } from '../../views/patch.js';
 import { buttonListener } from '../error-policy.js';
@@ -38,14 +42,16 @@ export async function showWhereClicked(
     return;
   }
   const channelId = body.channel?.id ?? body.container?.channel_id;
+  const original = (body.message?.blocks ?? []) as types.AnyBlock[];
+  // Read alongside the rest: the post is drawn as soon as before.
+  const answers = answersOnPost(deps, original, view);
   const tz = await deps.profiles.tz(body.user.id);
   const ephemeral = Boolean(body.container?.is_ephemeral);
   const showTask = ephemeral || !channelId ? true : await deps.channels.showTasksIn(teamId, channelId);
   const shared = !ephemeral && isSharedConversation(channelId);
   const ctx = { now: deps.now(), timezone: tz, showTask, shared };
-  const original = (body.message?.blocks ?? []) as types.AnyBlock[];
   const by = shared ? changedBy : undefined;
-  const patched = patchActionBlocks(original, view, ctx, by);
+  const patched = withAnswersNow(await answers, patchActionBlocks(original, view, ctx, by), view, ctx);
   let undoLeftOut = false;
   if (!ephemeral && channelId && body.message?.ts) {
     const blocks = patched ?? [...actionCard(view, ctx), ...(by ? [changedByBlock(view.id, by)] : [])];
@@ -90,11 +96,25 @@ export function changedWithUndo(
   teamId: string,
   by: string,
   after: Pick<Action, '_id' | 'modified'>,
-  change: { kind: 'complete' | 'reopen' } | { kind: 'snooze'; to: { due: Date; tz: string }; previousDue: string | null },
+  change:
+    | { kind: 'complete' | 'reopen' }
+    | { kind: 'snooze'; to: { due: Date; tz: string }; previousDue: string | null }
+    | { kind: 'edit'; edits: EditSummary; previous: EditRestore },
 ): ChangedBy {
   const grant = { actionId: after._id, kind: change.kind, by, expiresAt: deps.now().getTime() + UNDO_WINDOW_MS, after: after.modified ?? '' };
-  const value = undoValue(deps.signedMetadata, teamId, change.kind === 'snooze' ? { ...grant, previousDue: change.previousDue } : grant);
-  return { kind: change.kind, by, ...(change.kind === 'snooze' ? { to: change.to } : {}), undo: { value, minutes: UNDO_WINDOW_MS / 60_000 } };
+  // A snooze that brought the due time forward is said "Due moved earlier", here and when the Undo is gone.
+  const earlier = change.kind === 'snooze' && movesEarlier(parseApiDateTime(change.previousDue), change.to.due);
+  const value = undoValue(
+    deps.signedMetadata,
+    teamId,
+    change.kind === 'snooze'
+      ? { ...grant, previousDue: change.previousDue, earlier }
+      : change.kind === 'edit'
+        ? { ...grant, previous: change.previous }
+        : grant,
+  );
+  const what = change.kind === 'snooze' ? { to: change.to, earlier } : change.kind === 'edit' ? { edits: change.edits } : {};
+  return { kind: change.kind, by, ...what, undo: { value, minutes: UNDO_WINDOW_MS / 60_000 } };
 }
 
 /**
@@ -107,7 +127,7 @@ export function registerCompleteReopen(app: App): void {
     app.action(
       ActionIds[kind],
       buttonListener(kind, async ({ body, action, respond, context }, deps) => {
-        const actor = { teamId: workspaceOf(context), userId: body.user.id };
+        const actor = { teamId: workspaceOf(context), userId: body.user.id, at: clickedPostOf(body) };
         const id = action.value ?? '';
         const result = kind === 'complete' ? await deps.actions.complete(actor, id) : await deps.actions.reopen(actor, id);
         const [view] = await deps.actions.views([result.action], actor.teamId);

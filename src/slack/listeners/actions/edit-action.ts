@@ -7,10 +7,20 @@ import { clickOrigin } from '../../edited-in-place.js';
 import { ActionIds, CallbackIds } from '../../ids.js';
 import { openThenFill } from '../../modal-flow.js';
 import { assigneeInitial } from '../../open-action-form.js';
-import { type ActionFormInitial, type ActionModalMeta, actionModal, hasMoreOptions, type ReminderForm } from '../../views/action-form-modal.js';
+import {
+  type ActionFormInitial,
+  type ActionModalMeta,
+  actionModal,
+  hasMoreOptions,
+  NOT_IN_SLACK,
+  type ReminderForm,
+  type SharedEditWas,
+} from '../../views/action-form-modal.js';
+import { clickedOnSharedPost } from '../../surface.js';
 import { fitTask } from '../../forms/task-limit.js';
 import { buttonListener, tellClicker } from '../error-policy.js';
 import { workspaceOf } from '../../workspace-on-context.js';
+import { cutId } from '../../cut.js';
 
 const TITLE = 'Edit care action';
 
@@ -40,7 +50,17 @@ async function initialValues(deps: SlackDeps, teamId: string, action: Action, tz
   return { ...initial, more: hasMoreOptions(initial) };
 }
 
-/** Edit: a "Loading…" modal at once (the trigger lives 3 s), then the form filled from the API (openThenFill). */
+/** The action as the form shows it, remembered (sealed) when the form is opened from a channel post. */
+function sharedWas(action: Action, initial: ActionFormInitial): SharedEditWas {
+  const name = initial.assignee ? cutId(initial.assignee.label.replace(` — ${NOT_IN_SLACK}`, ''), 80) : null;
+  return { assignee: action.assigned_to ?? null, name, urgent: Boolean(action.urgent) };
+}
+
+/**
+ * Edit: a "Loading…" modal at once (the trigger lives 3 s), then the form filled from the API (openThenFill).
+ * From a channel post the form names the assignee and says everyone sees the change; saving a new
+ * assignee, due time or urgency there asks first (action-form-submit.ts).
+ */
 export function registerEditButton(app: App): void {
   app.action(
     ActionIds.edit,
@@ -66,8 +86,10 @@ export function registerEditButton(app: App): void {
           ...(dueWas ? { dueWas } : {}),
           ...(fitted.cut ? { taskCut: fitted.cut } : {}),
         };
+        const initial = await initialValues(deps, actor.teamId, current, tz, fitted.task);
+        if (clickedOnSharedPost(body)) meta.shared = sharedWas(current, initial);
         const sealed = deps.signedMetadata.encode(meta, { ...actor, form: CallbackIds.actionModal });
-        return actionModal(meta, sealed, await initialValues(deps, actor.teamId, current, tz, fitted.task));
+        return actionModal(meta, sealed, initial);
       });
     }),
   );

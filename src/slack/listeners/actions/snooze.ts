@@ -1,11 +1,11 @@
 import type { App, BlockAction, StaticSelectAction, types } from '@slack/bolt';
-import { parseApiDateTime } from '../../../time/slack-date.js';
-import { EVENING_TIME, isSnoozeChoice, type SnoozeChoice, snoozeDue } from '../../../time/snooze.js';
+import { parseApiDateTime, slackDate } from '../../../time/slack-date.js';
+import { EVENING_TIME, isSnoozeChoice, movesEarlier, type SnoozeChoice, snoozeDue } from '../../../time/snooze.js';
 import { localParts } from '../../../time/zones.js';
 import type { SlackDeps } from '../../deps.js';
 import { clickOrigin } from '../../edited-in-place.js';
 import { ActionIds, CallbackIds, parseSnoozeOption } from '../../ids.js';
-import { clickedOnSharedPost } from '../../surface.js';
+import { clickedOnSharedPost, clickedPostOf } from '../../surface.js';
 import { actionLabel, assigneeText } from '../../views/action-card.js';
 import { openThenFill } from '../../modal-flow.js';
 import { messageModal } from '../../views/simple-modals.js';
@@ -83,11 +83,13 @@ async function askBeforeSnooze(
   const actor = { teamId, userId: body.user.id };
   await openForAction(deps, teamId, body, respond, actionId, async ({ tz, current }) => {
     const [view] = await deps.actions.views([current], actor.teamId);
-    const due = snoozeDue(choice, { now: deps.now(), due: parseApiDateTime(current.due), tz });
+    const dueNow = parseApiDateTime(current.due);
+    const due = snoozeDue(choice, { now: deps.now(), due: dueNow, tz });
     const origin = clickOrigin(body, blockId);
     const meta: SnoozeConfirmMeta = { actionId: current._id, tz, due: due.toISOString(), ...(origin ? { origin } : {}) };
     const sealed = deps.signedMetadata.encode(meta, { ...actor, form: CallbackIds.snoozeConfirm });
-    return snoozeConfirmModal(sealed, { label: actionLabel(view!), assignee: view!.assignee ? assigneeText(view!) : null, due, tz });
+    const earlierThan = movesEarlier(dueNow, due) ? dueNow! : undefined;
+    return snoozeConfirmModal(sealed, { label: actionLabel(view!), assignee: view!.assignee ? assigneeText(view!) : null, due, tz, earlierThan });
   });
 }
 
@@ -118,13 +120,15 @@ export function registerSnooze(app: App): void {
         return;
       }
       const [tz, now] = [await deps.profiles.tz(actor.userId), deps.now()];
-      const result = await deps.actions.snooze(actor, picked.actionId, (due) => snoozeDue(choice, { now, due, tz }));
+      const result = await deps.actions.snooze({ ...actor, at: clickedPostOf(body) }, picked.actionId, (due) => snoozeDue(choice, { now, due, tz }));
       const [view] = await deps.actions.views([result.action], actor.teamId);
       const note = !result.changed
         ? ALREADY_COMPLETE
-        : choice === 'evening' && localParts(now, tz).time >= EVENING_TIME
-          ? `It was already past ${EVENING_TIME}, so it is now due tomorrow at ${EVENING_TIME}.`
-          : undefined;
+        : result.earlier && view!.due
+          ? `That brings it forward: due moved earlier to ${slackDate(view!.due, tz)}.`
+          : choice === 'evening' && localParts(now, tz).time >= EVENING_TIME
+            ? `It was already past ${EVENING_TIME}, so it is now due tomorrow at ${EVENING_TIME}.`
+            : undefined;
       await showWhereClicked(deps, actor.teamId, body, respond, view!, note);
       if (result.changed) await refreshHomesAfterClick(deps, actor.teamId, body, view!);
     }),

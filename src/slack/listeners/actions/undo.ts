@@ -5,6 +5,7 @@ import { readUndoValue, UNDO_WINDOW_MS, type UndoGrant } from '../../undo-token.
 import { changedByBlock } from '../../views/changed-by.js';
 import { buttonListener, tellClicker } from '../error-policy.js';
 import { refreshHomesAfterClick, showWhereClicked } from './complete-reopen.js';
+import { clickedPostOf } from '../../surface.js';
 import { workspaceOf } from '../../workspace-on-context.js';
 
 const MINUTES = UNDO_WINDOW_MS / 60_000;
@@ -18,12 +19,23 @@ async function otherWay(deps: SlackDeps, grant: UndoGrant, actionNo?: string | n
       .then((a) => a.action_no ?? grant.actionId)
       .catch(() => grant.actionId));
   if (grant.kind === 'snooze') return `To change its due time, use Snooze or Edit on its card (\`/care show ${no}\`).`;
+  if (grant.kind === 'edit') return `To change it again, use Edit on its card (\`/care show ${no}\`).`;
   return grant.kind === 'complete'
     ? `To reopen it, use Reopen on its card (it asks first) or type \`/care reopen ${no}\`.`
     : `To complete it, use Complete on its card (it asks first) or type \`/care done ${no}\`.`;
 }
 
-const DID = { complete: 'completed', reopen: 'reopened', snooze: 'snoozed' } as const;
+const DID = { complete: 'completed', reopen: 'reopened', snooze: 'snoozed', edit: 'edited' } as const;
+
+/** The row's own words without its Undo (so an Edit's row keeps what it changed), else drawn again from the grant. */
+function withoutUndo(row: types.AnyBlock, grant: UndoGrant): types.AnyBlock {
+  const section = row as types.SectionBlock;
+  if (section.type === 'section' && section.text?.type === 'mrkdwn') {
+    const { accessory: _gone, ...rest } = section;
+    return { ...rest, text: { ...section.text, text: section.text.text.replace(/ · Undo \(for \d+ minutes\)$/, '') } };
+  }
+  return changedByBlock(grant.actionId, { kind: grant.kind, by: grant.by, earlier: grant.earlier }) as types.AnyBlock;
+}
 
 /** The Undo button of an expired grant leaves the post: the row keeps saying who did it. */
 async function dropUndoButton(deps: SlackDeps, body: BlockAction, grant: UndoGrant): Promise<void> {
@@ -33,17 +45,18 @@ async function dropUndoButton(deps: SlackDeps, body: BlockAction, grant: UndoGra
   if (!channel || !ts || !blocks || body.container?.is_ephemeral) return;
   const row = blocks.findIndex((b) => 'block_id' in b && isActionBlock(b.block_id, 'by', grant.actionId));
   if (row < 0) return;
-  const next = [...blocks.slice(0, row), changedByBlock(grant.actionId, { kind: grant.kind, by: grant.by }), ...blocks.slice(row + 1)];
+  const next = [...blocks.slice(0, row), withoutUndo(blocks[row]!, grant), ...blocks.slice(row + 1)];
   await deps.slack.chat
     .update({ channel, ts, blocks: next as types.KnownBlock[], text: body.message?.text ?? 'Care action' })
     .catch((err) => deps.logger.warn('could not take an expired Undo off a post', { error: err }));
 }
 
 /**
- * Undo on a channel post, for UNDO_WINDOW_MS after a Complete, Reopen or Snooze
- * made there: only the person who made it, once, and only while the action is
+ * Undo on a channel post, for UNDO_WINDOW_MS after a Complete, Reopen, Snooze or
+ * Edit made there: only the person who made it, once, and only while the action is
  * as that change left it (services/undo-change.ts). Undo of a Complete reopens,
- * of a Reopen completes, of a Snooze puts the due time back; the post says
+ * of a Reopen completes, of a Snooze puts the due time back, of an Edit puts
+ * back the assignee, due time and urgency it changed; the post says
  * "Undone by". Otherwise the clicker is told why not and how to change it
  * another way.
  */
@@ -71,13 +84,17 @@ export function registerUndoButton(app: App): void {
         await dropUndoButton(deps, body, grant);
         return;
       }
-      const outcome = await deps.actions.undo(actor, {
-        actionId: grant.actionId,
-        kind: grant.kind,
-        after: grant.after,
-        previousDue: grant.previousDue,
-        expiresAt: grant.expiresAt,
-      });
+      const outcome = await deps.actions.undo(
+        { ...actor, at: clickedPostOf(body) },
+        {
+          actionId: grant.actionId,
+          kind: grant.kind,
+          after: grant.after,
+          previousDue: grant.previousDue,
+          previous: grant.previous,
+          expiresAt: grant.expiresAt,
+        },
+      );
       if (outcome.kind === 'spent') {
         // The post is drawn from the action as it is now, saying it was undone: true whichever click Slack
         // answers last (this click's copy of the post may be older than the redraw the used Undo made).
@@ -89,13 +106,13 @@ export function registerUndoButton(app: App): void {
       const [view] = await deps.actions.views([outcome.action], actor.teamId);
       if (outcome.kind === 'changed') {
         // The post shows the action as it is now, and who made the change, without Undo.
-        await showWhereClicked(deps, actor.teamId, body, respond, view!, undefined, { kind: grant.kind, by: grant.by });
+        await showWhereClicked(deps, actor.teamId, body, respond, view!, undefined, { kind: grant.kind, by: grant.by, earlier: grant.earlier });
         const label = outcome.action.action_no ? `#${outcome.action.action_no}` : 'This action';
         await tellClicker(
           deps,
           body,
           respond,
-          `Not undone: ${label} has changed since you ${DID[grant.kind]} it, so Undo could wipe out someone else's change. The post now shows it as it is. ${await otherWay(deps, grant, outcome.action.action_no)}`,
+          `Not undone: ${label} has changed since you ${grant.earlier ? 'moved it earlier' : `${DID[grant.kind]} it`}, so Undo could wipe out someone else's change. The post now shows it as it is. ${await otherWay(deps, grant, outcome.action.action_no)}`,
         );
         return;
       }

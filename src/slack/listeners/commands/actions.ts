@@ -2,6 +2,7 @@ import type { ActionView } from '../../../services/action-model.js';
 import { resolveWhere } from '../../../services/list-where.js';
 import type { CommandContext, SlackDeps } from '../../deps.js';
 import { refreshHomes } from '../../home-publisher.js';
+import { keepNote, NOTE_KEPT_TEXT } from '../../keep-note.js';
 import { renderCommandList } from '../../lists.js';
 import { openCreateForm } from '../../open-action-form.js';
 import { actionCard } from '../../views/action-card.js';
@@ -75,7 +76,7 @@ export const show: CommandHandler<'show'> = async (cmd, ctx, deps) => {
   await replyWithCard(ctx, deps, view!);
 };
 
-/** `/care done <no or Id>` and `/care reopen <no or Id>` */
+/** `/care done <no or Id> [note]` and `/care reopen <no or Id>`: a note is kept with this person's own completion only. */
 export const doneOrReopen: CommandHandler<'done' | 'reopen'> = async (cmd, ctx, deps) => {
   const actor = actorOf(ctx);
   await deps.identity.requireLink(actor);
@@ -83,12 +84,13 @@ export const doneOrReopen: CommandHandler<'done' | 'reopen'> = async (cmd, ctx, 
   const done = cmd.kind === 'done';
   const result = done ? await deps.actions.complete(actor, action._id) : await deps.actions.reopen(actor, action._id);
   const [view] = await deps.actions.views([result.action], ctx.teamId);
+  const kept = done && cmd.note !== undefined ? ` ${NOTE_KEPT_TEXT[await keepNote(deps, actor, result, cmd.note, 'complete')]}` : '';
   const note = result.changed
     ? done
-      ? ':white_check_mark: Completed.'
+      ? `:white_check_mark: Completed.${kept}`
       : ':arrows_counterclockwise: Reopened.'
     : done
-      ? 'It was already complete.'
+      ? `It was already complete.${kept}`
       : 'It was already open.';
   await replyWithCard(ctx, deps, view!, note);
   if (result.changed) await refreshHomes(deps, ctx.teamId, [ctx.userId, view!.assignee?.slackUserId]);

@@ -1,3 +1,4 @@
+import { REPEAT_USAGE } from '../../commands/escalation-parse.js';
 import { userText } from '../../text.js';
 import { escalationSettingText } from '../../views/escalation-setting.js';
 import { nameProblemText } from '../../views/name-lookup.js';
@@ -21,7 +22,16 @@ export const escalation: CommandHandler<'escalation'> = async (cmd, ctx, deps) =
       await ctx.reply({ text: escalationSettingText(result.view, true) });
       return;
     case 'bad-minutes':
+      if (result.followup) {
+        await ctx.reply({
+          text: `Give the follow-up minutes as a whole number from 5 to 240 (not ${result.minutes}), or \`off\`: e.g. \`/care escalation followup 30\`.`,
+        });
+        return;
+      }
       await ctx.reply({ text: `Give the minutes between steps as a whole number from 5 to 240 (not ${result.minutes}): e.g. \`/care escalation after 15\`.` });
+      return;
+    case 'bad-repeat':
+      await ctx.reply({ text: REPEAT_USAGE });
       return;
     case 'not-member':
       await ctx.reply({

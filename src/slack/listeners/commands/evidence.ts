@@ -27,7 +27,7 @@ export const evidence: CommandHandler<'evidence'> = async (cmd, ctx, deps) => {
     case 'sent': {
       const where = outcome.location ? ` at ${userText(outcome.location, 80)}` : '';
       await ctx.reply({
-        text: `I have sent you the evidence export in a DM: ${outcome.figures.actions} actions due ${dayText(outcome.range.from)} to ${dayText(outcome.range.to)}${where}${outcome.withTasks ? ', with task text' : ''}.`,
+        text: `I have sent you the evidence export in a DM: ${outcome.figures.actions} actions first due or completed ${dayText(outcome.range.from)} to ${dayText(outcome.range.to)}${where}${outcome.withTasks ? ', with task text' : ''}.`,
       });
     }
   }

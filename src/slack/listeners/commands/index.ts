@@ -14,9 +14,12 @@ import { reassign } from './reassign.js';
 import { evidence } from './evidence.js';
 import { handoverHere, handoverList, handoverOff } from './handover.js';
 import { escalation } from './escalation.js';
+import { safeguarding } from './safeguarding.js';
+import { twoStaff } from './two-staff.js';
 import type { CommandHandler, CommandKind } from './handler.js';
 import { personExport, personForget } from './person-data.js';
 import { shiftsSet, shiftsShow } from './shifts.js';
+import { onCall } from './on-call.js';
 import { summaryOff, summarySet, summaryShow } from './summary.js';
 import { depsOf, workspaceOf } from '../../workspace-on-context.js';
 import { workspace } from './workspace.js';
@@ -57,8 +60,11 @@ const HANDLERS: { [K in CommandKind]: CommandHandler<K> } = {
   evidence,
   'shifts-show': shiftsShow,
   'shifts-set': shiftsSet,
+  oncall: onCall,
   workspace,
   escalation,
+  safeguarding,
+  'two-staff': twoStaff,
   'person-export': personExport,
   'person-forget': personForget,
 };

@@ -10,7 +10,7 @@
  *   settings` show them, and a change is answered with the setting to change.
  */
 import { careWebTemplateProblem } from '../../../services/care-web-link.js';
-import type { WorkspaceSettings, WorkspaceSetup } from '../../../services/workspace-setup.js';
+import type { WorkspaceSettings, WorkspaceSettingsPatch } from '../../../store/index.js';
 import { isValidTimeZone } from '../../../time/zones.js';
 import type { AdminReason } from '../../../services/admin-rule.js';
 import { describeRetention, type RetentionDays } from '../../../services/retention.js';
@@ -33,14 +33,28 @@ export interface ConfiguredSetup {
 export type WorkspaceCommandDeps = SelfServiceSetup | ConfiguredSetup;
 
 /**
+ * One workspace's set-up as its commands may use it: bound to that workspace when it is built
+ * (deployment/workspace-setup.ts: workspaceSetupOf), so nothing here can name another workspace.
+ */
+export interface OwnWorkspaceSetup {
+  /** Who first installed the app here (they stay an admin), or null. */
+  installer(): Promise<string | null>;
+  settings(): Promise<WorkspaceSettings | null>;
+  /** Change the settings (time zone, web link, retention) and write what changed to the audit. */
+  changeSettings(userId: string, patch: WorkspaceSettingsPatch, details: Record<string, unknown>): Promise<void>;
+  /** Add or remove an added admin, with its audit row; the admins are told once. */
+  changeAdmin(userId: string, change: { kind: 'added' | 'removed'; person: string }): Promise<unknown>;
+}
+
+/**
  * Many workspaces: each workspace's admins set it up in Slack (the tenancy
  * middleware answers these before a care account is connected, the table after).
  */
 export interface SelfServiceSetup {
   mode: 'self-service';
-  /** Reads and changes the workspace's settings, writing their audit rows (services/workspace-setup.ts). */
-  setup: Pick<WorkspaceSetup, 'installer' | 'settings' | 'changeSettings'>;
-  /** Why this person is an admin here, or null (workspace-admins.ts). */
+  /** Reads and changes this workspace's settings, writing their audit rows (deployment/workspace-setup.ts), bound to it. */
+  setup: OwnWorkspaceSetup;
+  /** Why this person is an admin here, or null (deployment/workspace-admins.ts). */
   adminReason(userId: string): Promise<AdminReason | null>;
   /** The deployment's defaults, shown for a setting the workspace has not set. */
   defaults: { timezone: string; careWebUrl?: string | undefined; retentionDays: RetentionDays };
@@ -73,7 +87,7 @@ function settingsText(settings: WorkspaceSettings | null, defaults: SelfServiceS
 }
 
 /** Run one workspace command for `userId` where admins set up their workspace in Slack; resolves to the sentence to answer with. */
-async function selfService(cmd: WorkspaceCommand, workspaceId: string, userId: string, deps: SelfServiceSetup): Promise<string> {
+async function selfService(cmd: WorkspaceCommand, userId: string, deps: SelfServiceSetup): Promise<string> {
   const { setup } = deps;
   switch (cmd.kind) {
     case 'usage':
@@ -81,9 +95,10 @@ async function selfService(cmd: WorkspaceCommand, workspaceId: string, userId: s
     case 'connect':
       return "Admins connect (or reconnect, or disconnect) the care system from Care Actions' *Home* tab: open the app in the sidebar, then Home.";
     case 'admins': {
-      const [installer, settings] = await Promise.all([setup.installer(workspaceId), setup.settings(workspaceId)]);
+      const [installer, settings] = await Promise.all([setup.installer(), setup.settings()]);
       const lines = [
-        installer ? `• <@${installer}> (first installed Care Actions)` : null,
+        // An installer forgotten by a Slack admin is an anonymous token: nobody to name.
+        installer && !/^erased-\d+$/.test(installer) ? `• <@${installer}> (first installed Care Actions)` : null,
         ...(settings?.adminUserIds ?? []).filter((id) => id !== installer).map((id) => `• <@${id}> (added with /care admins add)`),
       ].filter(Boolean);
       return [`Care Actions admins here:`, ...lines, '• and every Slack workspace admin and owner.', 'Admins add others with `/care admins add @person`.'].join(
@@ -91,22 +106,23 @@ async function selfService(cmd: WorkspaceCommand, workspaceId: string, userId: s
       );
     }
     case 'settings':
-      return settingsText(await setup.settings(workspaceId), deps.defaults);
+      return settingsText(await setup.settings(), deps.defaults);
     default:
       break;
   }
   if (!(await deps.adminReason(userId))) return NOT_ADMIN;
-  const settings = await setup.settings(workspaceId);
+  const settings = await setup.settings();
   const admins = settings?.adminUserIds ?? [];
-  const save = async (patch: Parameters<WorkspaceSetup['changeSettings']>[2], details: Record<string, unknown>) => {
-    await setup.changeSettings(workspaceId, userId, patch, details);
+  const save = async (patch: WorkspaceSettingsPatch, details: Record<string, unknown>) => {
+    await setup.changeSettings(userId, patch, details);
     await deps.onChanged();
   };
   switch (cmd.kind) {
     case 'admins-add': {
       const already = await deps.adminReason(cmd.userId);
       if (already) return `<@${cmd.userId}> is already an admin here (${WHY[already]}).`;
-      await save({ adminUserIds: [...admins, cmd.userId] }, { adminAdded: cmd.userId });
+      await setup.changeAdmin(userId, { kind: 'added', person: cmd.userId });
+      await deps.onChanged();
       return `<@${cmd.userId}> is now a Care Actions admin here: they can connect the care system, approve links and set up channels.`;
     }
     case 'admins-remove': {
@@ -116,7 +132,8 @@ async function selfService(cmd: WorkspaceCommand, workspaceId: string, userId: s
           ? `<@${cmd.userId}> is an admin as someone who ${reason === 'installer' ? 'first installed Care Actions' : reason === 'configured' ? 'is named in ADMIN_SLACK_USER_IDS' : 'is a Slack workspace admin or owner'}; that cannot be removed here.`
           : `<@${cmd.userId}> is not a Care Actions admin here.`;
       }
-      await save({ adminUserIds: admins.filter((id) => id !== cmd.userId) }, { adminRemoved: cmd.userId });
+      await setup.changeAdmin(userId, { kind: 'removed', person: cmd.userId });
+      await deps.onChanged();
       return `<@${cmd.userId}> is no longer a Care Actions admin here.`;
     }
     case 'settings-timezone': {
@@ -177,7 +194,7 @@ function configured(cmd: WorkspaceCommand, deps: ConfiguredSetup): string {
   }
 }
 
-/** Answer one set-up command of `userId` in `workspaceId` as this deployment does; resolves to the sentence to answer with (ephemeral). */
-export function answerWorkspaceCommand(cmd: WorkspaceCommand, workspaceId: string, userId: string, deps: WorkspaceCommandDeps): Promise<string> {
-  return deps.mode === 'configured' ? Promise.resolve(configured(cmd, deps)) : selfService(cmd, workspaceId, userId, deps);
+/** Answer one set-up command of `userId` in the workspace `deps` are bound to, as this deployment does; resolves to the sentence to answer with (ephemeral). */
+export function answerWorkspaceCommand(cmd: WorkspaceCommand, userId: string, deps: WorkspaceCommandDeps): Promise<string> {
+  return deps.mode === 'configured' ? Promise.resolve(configured(cmd, deps)) : selfService(cmd, userId, deps);
 }

@@ -3,7 +3,7 @@ import { workspaceOf } from '../../workspace-on-context.js';
 
 /**
  * A deployment of one workspace uninstalled from it (`app_uninstalled`), or its bot's tokens revoked: the
- * composition forgets it (services/uninstall.ts). Many workspaces: the tenancy middleware does the same per workspace.
+ * composition forgets it (deployment/uninstall.ts). Many workspaces: the tenancy middleware does the same per workspace.
  */
 export function registerOneWorkspaceUninstall(
   app: App,

@@ -7,19 +7,20 @@ import { argErrorsToFields, FIELD_BLOCKS, onShownFields, parseActionForm } from 
 import { type ActionFormMeta, ActionFormMetaSchema } from '../../forms/action-form-meta.js';
 import { checkDue } from '../../forms/due-check.js';
 import { formStateOf } from '../../forms/form-state.js';
+import { confirmSaved } from '../../confirm-saved.js';
 import { showEditedInPlace } from '../../edited-in-place.js';
 import { isSharedConversation } from '../../surface.js';
+import { editedBy } from '../../edit-changed-by.js';
+import { editDigest, sharedEditChanges } from '../../forms/edit-question.js';
 import { refreshHomes } from '../../home-publisher.js';
 import { CallbackIds, FieldIds } from '../../ids.js';
 import { failedModal } from '../../modal-flow.js';
 import { cutTaskError, isUntouchedCut } from '../../forms/task-limit.js';
-import { actionCard, actionFallback } from '../../views/action-card.js';
 import { actionModal } from '../../views/action-form-modal.js';
-import { section } from '../../views/blocks.js';
-import { escapeMrkdwn } from '../../text.js';
 import { logFailure } from '../error-policy.js';
 import { damagedFormModal, messageModal } from '../../views/simple-modals.js';
 import { depsOf, workspaceOf } from '../../workspace-on-context.js';
+import { cut } from '../../cut.js';
 
 type Meta = ActionFormMeta;
 
@@ -27,67 +28,26 @@ type Meta = ActionFormMeta;
 const ACK_BUDGET_MS = 2000;
 
 /** Saved; refused with words for the form's fields; or failed otherwise (said in the modal by the error policy). */
-type Outcome = { ok: true; action: Action } | { ok: false; errors: Record<string, string> } | { ok: false; failure: unknown };
+type Outcome = { ok: true; action: Action; before?: Action } | { ok: false; errors: Record<string, string> } | { ok: false; failure: unknown };
 
 async function save(deps: SlackDeps, actor: { teamId: string; userId: string }, meta: Meta, form: ActionFormValue): Promise<Outcome> {
   try {
-    const action = meta.mode === 'create' ? await deps.actions.create(actor, form) : await deps.actions.update(actor, meta.actionId!, form);
-    return { ok: true, action };
+    if (meta.mode === 'create') {
+      const action = await deps.actions.create(actor, form);
+      // More options' "Needs two staff": kept by the app (audited); the action is saved whatever becomes of the mark.
+      if (form.twoStaff)
+        await deps.answers.setTwoStaff(actor, action._id, true).catch((err) => logFailure(deps.logger, 'marking an action as needing two staff failed', err));
+      return { ok: true, action };
+    }
+    // The card it was edited from is drawn there by this listener (every other post follows by itself).
+    const at = meta.origin?.ts ? { channel: meta.origin.channel, ts: meta.origin.ts } : undefined;
+    return { ok: true, ...(await deps.actions.update({ ...actor, at }, meta.actionId!, form)) };
   } catch (err) {
     if (err instanceof InvalidRequestError && Object.keys(err.argErrors).length) return { ok: false, errors: argErrorsToFields(err.argErrors) };
-    if (err instanceof UserFacingError && err.field) return { ok: false, errors: { [FIELD_BLOCKS[err.field]]: err.message.slice(0, 150) } };
+    if (err instanceof UserFacingError && err.field) return { ok: false, errors: { [FIELD_BLOCKS[err.field]]: cut(err.message, 150, { mrkdwn: false }) } };
     logFailure(deps.logger, 'saving an action failed', err, { mode: meta.mode });
     return { ok: false, failure: err };
   }
-}
-
-/**
- * Tell the person it is done: in the thread it came from, else where they typed, else in a DM.
- *
- * Why posting in `meta.channelId` is allowed: the channel and thread were recorded from the
- * person's own interaction (the command they typed there, the message they ran the shortcut on,
- * the card they clicked Edit on), which Slack only sends from a conversation the person is in,
- * and the seal on the metadata proves the app recorded them for this person within the last
- * day. Slack offers no cheap "is this user a member" call (conversations.members pages through
- * the whole channel), so the seal is the check.
- */
-async function confirm(deps: SlackDeps, actor: { teamId: string; userId: string }, meta: Meta, action: Action): Promise<void> {
-  const [view] = await deps.actions.views([action], actor.teamId);
-  const verb = meta.mode === 'create' ? 'Created' : 'Updated';
-  const tz = meta.tz;
-  // Assigned to someone on the rota who is not in Slack: no DM reaches them, and the person is told where they see it.
-  const offSlack =
-    view?.assignee && !view.assignee.slackUserId
-      ? ` ${escapeMrkdwn(view.assignee.name ?? 'The assignee')} is not in Slack: they will see it in the care system.`
-      : '';
-  const channel = meta.channelId;
-  if (channel && meta.threadTs) {
-    const showTask = await deps.channels.showTasksIn(actor.teamId, channel);
-    // A thread reply in a channel is a shared post: Complete asks first, and hidden text gets View.
-    const ctx = { now: deps.now(), timezone: tz, showTask, shared: isSharedConversation(channel) };
-    try {
-      await deps.slack.chat.postMessage({
-        channel,
-        thread_ts: meta.threadTs,
-        text: `${verb} by <@${actor.userId}>: ${actionFallback(view!, ctx)}`,
-        blocks: [section(`:white_check_mark: ${verb} by <@${actor.userId}>${offSlack ? `.${offSlack}` : ''}`), ...actionCard(view!, ctx)],
-      });
-      return;
-    } catch (err) {
-      deps.logger.warn('could not confirm in the thread; sending a DM instead', { error: err });
-    }
-  }
-  const ctx = { now: deps.now(), timezone: tz, showTask: true };
-  const blocks = [section(`:white_check_mark: ${verb}.${offSlack}`), ...actionCard(view!, ctx)];
-  if (channel && !channel.startsWith('D')) {
-    try {
-      await deps.slack.chat.postEphemeral({ channel, user: actor.userId, text: `${verb}: ${actionFallback(view!, ctx)}`, blocks });
-      return;
-    } catch {
-      // not in that channel: fall through to a DM
-    }
-  }
-  await deps.slack.chat.postMessage({ channel: actor.userId, text: `${verb}: ${actionFallback(view!, ctx)}`, blocks });
 }
 
 function resultView(outcome: Outcome, mode: 'create' | 'edit'): types.ModalView {
@@ -132,6 +92,17 @@ export function registerActionFormSubmit(app: App): void {
       const sealed = deps.signedMetadata.encode(asked, { ...actor, form: CallbackIds.actionModal });
       return void (await ack({ response_action: 'update', view: actionModal(asked, sealed, { ...formStateOf(view), dueNotice: check.message }) }));
     }
+    if (meta.mode === 'edit' && meta.shared) {
+      // From a channel post: a new assignee, due time or urgency is asked about once, naming what changes.
+      const state = formStateOf(view);
+      const edits = sharedEditChanges(meta.shared, meta.dueWas, parsed.value, state.assignee?.label, meta.tz);
+      const digest = editDigest(parsed.value);
+      if (edits && meta.editOk !== digest) {
+        const asked: Meta = { ...meta, editOk: digest };
+        const sealed = deps.signedMetadata.encode(asked, { ...actor, form: CallbackIds.actionModal });
+        return void (await ack({ response_action: 'update', view: actionModal(asked, sealed, { ...state, editQuestion: edits }) }));
+      }
+    }
     // Wait briefly for the API so its arg_errors can show inline; past the budget, answer Slack and finish after.
     const saving = save(deps, actor, meta, parsed.value);
     const timer = new Promise<'late'>((r) => setTimeout(() => r('late'), ACK_BUDGET_MS).unref());
@@ -155,13 +126,16 @@ export function registerActionFormSubmit(app: App): void {
     if (!outcome.ok) return;
     try {
       const [v] = await deps.actions.views([outcome.action], actor.teamId);
+      // Saved from a channel post: the post says who edited it and what changed, with Undo (and never an older "Undone by").
+      const onPost = outcome.before && meta.origin?.ts && isSharedConversation(meta.origin.channel);
+      const changedBy = onPost ? await editedBy(deps, actor, outcome.before!, outcome.action, meta.tz) : undefined;
       const inPlace = meta.origin
-        ? await showEditedInPlace(deps, actor, meta.origin, v!, meta.tz).catch((err) => {
+        ? await showEditedInPlace(deps, actor, meta.origin, v!, meta.tz, changedBy).catch((err) => {
             deps.logger.warn('could not update the edited card in place', { error: err });
             return false;
           })
         : false;
-      if (!inPlace) await confirm(deps, actor, meta, outcome.action);
+      if (!inPlace) await confirmSaved(deps, actor, meta, outcome.action);
       await refreshHomes(deps, actor.teamId, [actor.userId, v?.assignee?.slackUserId]);
     } catch (err) {
       deps.logger.warn('could not confirm a saved action', { error: err });

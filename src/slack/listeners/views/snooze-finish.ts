@@ -18,7 +18,9 @@ export async function finishSnooze(
   request: { actionId: string; due: Date; tz: string; origin?: EditOrigin | undefined },
 ): Promise<void> {
   await withDmOnFailure(deps, actor.userId, { log: 'snoozing from a form failed', lead: 'The action was not snoozed' }, async () => {
-    const result = await deps.actions.snooze(actor, request.actionId, request.due);
+    // The post it came from is drawn below, with who did it (every other post follows by itself).
+    const at = request.origin?.ts ? { channel: request.origin.channel, ts: request.origin.ts } : undefined;
+    const result = await deps.actions.snooze({ ...actor, at }, request.actionId, request.due);
     if (!result.changed) await tellByDm(deps, actor.userId, 'That action is already complete, so it was not snoozed.');
     const [view] = await deps.actions.views([result.action], actor.teamId);
     const origin = request.origin;

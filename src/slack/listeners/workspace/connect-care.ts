@@ -29,7 +29,7 @@ import { z } from 'zod';
 import type { Logger } from '../../../logging/logger.js';
 import { careAddressChoiceOf } from '../../../services/care-address.js';
 import type { CareHostPolicy } from '../../../services/care-hosts.js';
-import type { CareAccount, WorkspaceSetup } from '../../../services/workspace-setup.js';
+import type { CareAccount, CareConnecting } from '../../../services/care-connecting.js';
 import { readConnectCareForm } from '../../forms/connect-care-form.js';
 import { ConnectCareIds as Ids } from '../../ids.js';
 import { failedModal, openThenFill } from '../../modal-flow.js';
@@ -50,8 +50,8 @@ import { damagedFormModal } from '../../views/simple-modals.js';
 import { failureLine, logFailure, tellingButtonListener } from '../error-policy.js';
 
 export interface ConnectCareDeps {
-  /** Checks, saves and forgets the care account, and writes its audit rows (services/workspace-setup.ts). */
-  setup: Pick<WorkspaceSetup, 'careAccount' | 'connectCare' | 'disconnectCare'>;
+  /** Checks, saves and forgets the care account, and writes its audit rows (the deployment's set-up: deployment/workspace-setup.ts). */
+  setup: CareConnecting;
   isAdmin(teamId: string, userId: string): Promise<boolean>;
   /** The care API hosts this deployment may reach (CARE_API_HOSTS): the form's addresses are read against it. */
   careHosts: CareHostPolicy;
@@ -124,6 +124,8 @@ export function registerConnectCare(app: App, deps: ConnectCareDeps): void {
     }
     const form = readConnectCareForm(view.state.values, deps.careHosts);
     if (!form.ok) {
+      // The admin is told what is allowed in general words; the operator's own log (debug) may say which hosts.
+      if (deps.careHosts.listedHosts) deps.logger.debug('the connect form was refused', { allowedCareApiHosts: deps.careHosts.listedHosts });
       await ack({ response_action: 'errors', errors: form.errors });
       return;
     }

@@ -1,0 +1,220 @@
+/**
+ * Isolation one floor up from the store: what a workspace's listeners are given (its SlackDeps) reaches that
+ * workspace only. Brightwater (T0CARE) and Sunrise (T0SUN) are installed and connected; Sunrise has its own time
+ * zone, care web link, installer and care account. Every member of Brightwater's deps is read from the object
+ * itself (a member added later is walked too) and
+ * - none may take a workspace id (a parameter `teamId`/`workspaceId`), but the few listed below that still take
+ *   the team beside the store bound to it, whose answers the walk shows to stay in Brightwater;
+ * - each is called with Sunrise named in every way a caller could (its id as any argument, an actor of Sunrise,
+ *   an object naming it), and nothing of Sunrise comes back (its settings, installer, time zone, care account),
+ *   and nothing of Sunrise's rows changes (its settings, installation, care connection, audit, links...).
+ * Then Sunrise's people see their workspace as it was. On SQLite and on PostgreSQL.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SlackDeps } from '../../src/slack/deps.js';
+import type { Store } from '../../src/store/index.js';
+import { createTestSchema, TEST_DATABASE_URL } from '../helpers/pg.js';
+import { depsMembers, type DepsMember, workspaceParameters } from './fixtures/deps-members.js';
+import { urlWithSchema } from './fixtures/spawn-instance.js';
+import { careCommand, installBoth, type MultiHarness, startMultiHarness } from './multi-harness.js';
+
+const CARE = 'T0CARE';
+const SUN = 'T0SUN';
+const SUN_ZONE = 'Pacific/Chatham';
+const SUN_LINK = 'https://sunrise-care.example/actions/{id}';
+
+/**
+ * Members that still take the team beside the workspace store bound to it (issue 34's "the workspace key travels
+ * twice"): the store answers for its own team only, and the walk below calls each with Sunrise's team. The list
+ * only shrinks: an entry that no longer takes a team is taken out.
+ */
+const TEAM_BESIDE_THE_STORE = ['actions.views', 'channels.showTasksIn', 'identity.pendingRequest', 'identity.slackUserFor', 'reassign.person'];
+
+/** The members that are not plain objects of functions, each bound to the workspace when it is built. */
+const OPAQUE = [
+  // Brightwater's own bot token: Slack answers it about Brightwater only.
+  'slack: WebClient',
+  // This instance's Home tab publish queues (keys are Brightwater's people).
+  'homeQueues: Map',
+];
+
+/** Every row the deployment keeps of a workspace, read past every workspace's deps. */
+async function rowsOf(store: Store, team: string): Promise<unknown> {
+  return {
+    installation: await store.getInstallation({ isEnterpriseInstall: false, teamId: team }),
+    care: await store.getCareConnection(team),
+    settings: await store.getWorkspaceSettings(team),
+    audit: await store.listAudit({ teamId: team }),
+    links: await store.listLinks(team),
+    requests: await store.listLinkRequests({ teamId: team }),
+    subscriptions: await store.listSubscriptions(team),
+    homeSettings: await store.listHomeSettings(team),
+    deliveries: await store.listDeliveries({ teamId: team }),
+  };
+}
+
+function text(value: unknown): string {
+  if (value instanceof Error) return `${value.name}: ${value.message}`;
+  const seen = new WeakSet<object>();
+  try {
+    return (
+      JSON.stringify(value, (_k, v: unknown) => {
+        if (typeof v === 'object' && v !== null) {
+          if (seen.has(v)) return '[seen]';
+          seen.add(v);
+        }
+        return typeof v === 'bigint' ? String(v) : v;
+      }) ?? String(value)
+    );
+  } catch {
+    return String(value);
+  }
+}
+
+/** A member's answer, or what it threw, within 3 s (a call left running is judged by the rows read after it). */
+async function answerOf(member: DepsMember, args: unknown[]): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve('(no answer within 3 s)'), 3_000);
+  });
+  try {
+    const answer = Promise.resolve()
+      .then(() => member.fn(...args))
+      .then(text, text);
+    return await Promise.race([answer, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function depsOf(h: MultiHarness, team: string): Promise<SlackDeps> {
+  const lookup = await h.app.registry.get(team);
+  if (lookup.state !== 'ready') throw new Error(`${team} is ${lookup.state}`);
+  return lookup.workspace.deps;
+}
+
+/**
+ * Both installed and connected; Sunrise with its own time zone and care web link (as its admin set them), and
+ * its installer's "what next" DM sent (so nothing of Sunrise's is still on its way when the walk begins).
+ */
+async function twoWorkspaces(h: MultiHarness): Promise<void> {
+  await installBoth(h);
+  expect(await careCommand(h, SUN, 'erin', `settings timezone ${SUN_ZONE}`)).toContain(SUN_ZONE);
+  expect(await careCommand(h, SUN, 'erin', `settings web-link ${SUN_LINK}`)).toContain('Cards now link');
+  const sun = h.fake.workspace(SUN);
+  await sun.waitFor(async () => (await h.app.store.listDeliveries({ teamId: SUN })).every((d) => d.state === 'sent') || undefined, {
+    timeoutMs: 10_000,
+    message: "Sunrise's install DM is still on its way",
+  });
+}
+
+function isolationOfDeps(start: () => Promise<{ h: MultiHarness; close(): Promise<void> }>): void {
+  const opened: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    for (const o of opened.reverse()) await o.close();
+    opened.length = 0;
+  });
+
+  it("names no workspace: no member of a workspace's deps takes a workspace id, and every member is walked", async () => {
+    const run = await start();
+    opened.push(run);
+    const { h } = run;
+    await twoWorkspaces(h);
+    const deps = await depsOf(h, CARE);
+    const { functions, opaque } = depsMembers(deps);
+    expect(functions.length).toBeGreaterThan(100);
+    expect(opaque.sort()).toEqual([...OPAQUE].sort());
+    // The deployment's store is nowhere among them.
+    expect(Object.values(deps).includes(h.app.store)).toBe(false);
+
+    const naming = functions.filter((m) => workspaceParameters(m).length > 0 && !TEAM_BESIDE_THE_STORE.includes(m.path));
+    expect(naming.map((m) => `${m.path}(${m.parameters.map((p) => p.names.join('|')).join(', ')})`)).toEqual([]);
+    // The list of those still taking the team beside the store only shrinks.
+    for (const path of TEAM_BESIDE_THE_STORE) {
+      const member = functions.find((m) => m.path === path);
+      expect(member && workspaceParameters(member), `${path}: take it out of TEAM_BESIDE_THE_STORE`).toEqual([expect.any(String)]);
+    }
+  });
+
+  it("reaches nothing of another workspace: every member called with Sunrise named reads and changes nothing of Sunrise's", async () => {
+    const run = await start();
+    opened.push(run);
+    const { h } = run;
+    await twoWorkspaces(h);
+    const sunInstaller = h.fake.workspace(SUN).user('erin')!.id;
+    const careAdmin = h.fake.workspace(CARE).user('amelia')!.id;
+    const sunAccount = h.sandbox.accounts[1]!.accountId;
+    // What only Sunrise's rows hold: seen in an answer of Brightwater's deps, it came from Sunrise.
+    const sunrise = [SUN_ZONE, new URL(SUN_LINK.replace('{id}', '1')).host, sunInstaller, sunAccount];
+    expect(sunrise.some((m) => h.sandbox.accounts[0]!.accountId.includes(m))).toBe(false);
+
+    // Sunrise named every way a caller could: its id in any place, an actor of Sunrise (as Brightwater's admin),
+    // an object naming it (a query, a patch that would move its time zone, an admin added).
+    const naming = {
+      teamId: SUN,
+      workspaceId: SUN,
+      userId: careAdmin,
+      isEnterpriseInstall: false,
+      kind: 'added',
+      person: 'U0PROBE',
+      timeZone: 'Asia/Kathmandu',
+    };
+    const calls: unknown[][] = [
+      [SUN, careAdmin, naming, naming],
+      [{ teamId: SUN, userId: careAdmin }, SUN, naming, naming],
+      [naming, SUN, naming, naming],
+      [careAdmin, naming, naming, naming],
+    ];
+
+    const deps = await depsOf(h, CARE);
+    const { functions } = depsMembers(deps);
+    const reached: string[] = [];
+    let before = await rowsOf(h.app.store, SUN);
+    for (const member of functions) {
+      for (const args of calls) {
+        const answer = await answerOf(member, args);
+        const seen = sunrise.filter((m) => answer.includes(m));
+        if (seen.length) reached.push(`${member.path} read Sunrise's ${seen.join(', ')}`);
+      }
+      const after = await rowsOf(h.app.store, SUN);
+      if (JSON.stringify(after) !== JSON.stringify(before)) reached.push(`${member.path} changed Sunrise's rows`);
+      before = after;
+    }
+    expect(reached).toEqual([]);
+
+    // The walk's calls did change things, in Brightwater: its time zone and an admin its admin added, audited there.
+    expect(await careCommand(h, CARE, 'amelia', 'settings')).toContain('Time zone: Asia/Kathmandu.');
+    expect(await careCommand(h, CARE, 'amelia', 'admins')).toContain('U0PROBE');
+    expect((await h.app.store.listAudit({ teamId: CARE, verb: 'workspace.settings' })).map((a) => a.userId)).toContain(careAdmin);
+
+    // Sunrise's people see their workspace as they left it.
+    const settings = await careCommand(h, SUN, 'erin', 'settings');
+    expect(settings).toContain(`Time zone: ${SUN_ZONE}.`);
+    expect(settings).toContain(SUN_LINK);
+    const admins = await careCommand(h, SUN, 'erin', 'admins');
+    expect(admins).toMatch(/@erin.*first installed Care Actions/s);
+    expect(admins).not.toContain('U0PROBE');
+    expect(await careCommand(h, SUN, 'erin', 'whoami')).not.toMatch(/not connected/);
+  }, 120_000);
+}
+
+describe("a workspace's deps reach only that workspace, on SQLite", () => {
+  isolationOfDeps(async () => {
+    const h = await startMultiHarness();
+    return { h, close: () => h.close() };
+  });
+});
+
+describe.skipIf(!TEST_DATABASE_URL)("a workspace's deps reach only that workspace, on PostgreSQL", () => {
+  isolationOfDeps(async () => {
+    const schema = await createTestSchema(TEST_DATABASE_URL ?? '', 'deps_isolation');
+    const h = await startMultiHarness({ databaseUrl: urlWithSchema(TEST_DATABASE_URL ?? '', schema.name) });
+    return {
+      h,
+      close: async () => {
+        await h.close();
+        await schema.drop();
+      },
+    };
+  });
+});
