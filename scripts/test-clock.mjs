@@ -78,7 +78,11 @@ function counts(output) {
       .split('\n')
       .filter((l) => /^\s+Test Files\s/.test(l))
       .pop() ?? '';
-  return { passed: n('passed'), failed: n('failed'), skipped: n('skipped'), failedFiles: n('failed', files) };
+  // What failed, printed again with the results, where a truncated log still shows it.
+  const lines = plain.split('\n');
+  const start = lines.findIndex((l) => /(Failed Tests|Failed Suites) \d+/.test(l));
+  const failures = start === -1 ? '' : lines.slice(start, start + 40).join('\n');
+  return { passed: n('passed'), failed: n('failed'), skipped: n('skipped'), failedFiles: n('failed', files), failures };
 }
 
 function main() {
@@ -115,6 +119,7 @@ function main() {
     console.log(
       `  ${r.time.name.padEnd(8)} ${r.time.at.toISOString()}  ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped${r.failedFiles ? `, ${r.failedFiles} file(s) failed` : ''}${r.status === 0 ? '' : `  (exit ${r.status})`}`,
     );
+    if (r.failures) console.log(r.failures);
   }
   process.exit(results.every((r) => r.status === 0) ? 0 : 1);
 }
