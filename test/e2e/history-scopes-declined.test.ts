@@ -1,7 +1,7 @@
 /**
  * An install that declined the optional history scopes (im:history, channels:history, groups:history) never
  * reads history: 200 completion notices (100 actions, each told to Sophie and Priya) with a tenth of the
- * posts' answers lost (Slack answers after 8 s; the app waits 5 s) are each either sent once or marked
+ * posts' answers lost (Slack answers after 3.5 s; the app waits 2 s) are each either sent once or marked
  * uncertain in the ledger and told to the admin once — none twice, none silently dropped, no history call.
  * SQLite, and PostgreSQL with TEST_DATABASE_URL. Clocks: Wednesday 2026-11-25 10:00 UTC = 10:00 in London.
  */
@@ -36,13 +36,13 @@ function scenario(databaseUrl: () => string | undefined) {
 
   beforeAll(async () => {
     const url = databaseUrl();
-    // Claims go stale after 15 s, so the poster waits 5 s for an answer: a post Slack answers after 8 s has lost its answer.
+    // Claims go stale after 6 s, so the poster waits 2 s for an answer: a post Slack answers after 3.5 s has lost its answer.
     h = await startHarness({
       startAt: START,
       sandbox: { seed: 'empty' },
       workspace: withoutHistoryScopes(),
       slackLimits: false,
-      jobs: { pollSeconds: 3600, staleAfterMs: 15_000 },
+      jobs: { pollSeconds: 3600, staleAfterMs: 6_000 },
       ...(url ? { databaseUrl: url } : {}),
     });
     await linkDirectly(h, 'sophie');
@@ -66,11 +66,11 @@ function scenario(databaseUrl: () => string | undefined) {
     await poll(h);
     for (let i = 0; i < ACTIONS; i += 20) await Promise.all(actions.slice(i, i + 20).map((a) => h.control(`actions/${a._id}/complete`, {})));
 
-    // A tenth of the posts land in Slack only after 8 s; the app has stopped waiting after 5 s.
-    h.fake.faults.latency(8_000, { methods: ['chat.postMessage'], share: 0.1 });
+    // A tenth of the posts land in Slack only after 3.5 s; the app has stopped waiting after 2 s.
+    h.fake.faults.latency(3_500, { methods: ['chat.postMessage'], share: 0.1 });
     await h.setTime(new Date(h.now().getTime() + 5_000));
     await poll(h);
-    // Let the slowed posts land (8 s after each was sent: Slack has answered every call), then the claims go stale:
+    // Let the slowed posts land (3.5 s after each was sent: Slack has answered every call), then the claims go stale:
     // the next polls' retries meet the posts whose answer was lost.
     await h.fake.waitFor(() => h.fake.callsInFlight() === 0 || undefined, { timeoutMs: 15_000, message: 'slowed posts still in flight' });
     h.fake.faults.clear();
