@@ -11,12 +11,16 @@
  * of a told episode is its `since` (when it was told was not kept). Reasons are kept as they were (already cut
  * and without credentials).
  *
+ * The last slot each kind ran for a workspace (cursor `job-slot:<kind>:<team>`) is copied into its kind's row, so
+ * claimJobSlot goes on from it; the cursors stay, for the scheduler that reads them still.
+ *
  * Version 15.
  */
 import type { Migration } from './migration.js';
 
 const PREFIX = 'job-trouble:';
 const FROM = PREFIX.length + 1;
+const SLOT = 'job-slot:';
 
 const sqlite = `
 CREATE TABLE job_state (
@@ -69,6 +73,12 @@ UPDATE job_state SET first_failed_at = (SELECT e.first_failed_at FROM job_state 
   WHERE kind <> '';
 
 DROP TABLE job_trouble_records;
+
+INSERT INTO job_state (workspace_id, kind, slot, updated_at)
+  SELECT substr(rest, instr(rest, ':') + 1), substr(rest, 1, instr(rest, ':') - 1), CAST(value AS INTEGER), updated_at
+  FROM (SELECT substr(name, ${SLOT.length + 1}) AS rest, value, updated_at FROM job_cursors WHERE substr(name, 1, ${SLOT.length}) = '${SLOT}')
+  WHERE instr(rest, ':') > 1 AND instr(rest, ':') < length(rest) AND value <> '' AND length(value) <= 18 AND value NOT GLOB '*[^0-9]*'
+  ON CONFLICT (workspace_id, kind) DO UPDATE SET slot = excluded.slot;
 DELETE FROM job_cursors WHERE substr(name, 1, ${PREFIX.length}) = '${PREFIX}';
 DELETE FROM job_leases WHERE substr(name, 1, ${PREFIX.length}) = '${PREFIX}';
 `;
@@ -142,6 +152,11 @@ BEGIN
   END LOOP;
 END
 $$;
+INSERT INTO job_state (workspace_id, kind, slot, updated_at)
+  SELECT substr(rest, strpos(rest, ':') + 1), substr(rest, 1, strpos(rest, ':') - 1), value::bigint, updated_at
+  FROM (SELECT substr(name, ${SLOT.length + 1}) AS rest, value, updated_at FROM job_cursors WHERE substr(name, 1, ${SLOT.length}) = '${SLOT}') c
+  WHERE strpos(rest, ':') > 1 AND strpos(rest, ':') < char_length(rest) AND value ~ '^[0-9]{1,18}$'
+  ON CONFLICT (workspace_id, kind) DO UPDATE SET slot = excluded.slot;
 DELETE FROM job_cursors WHERE substr(name, 1, ${PREFIX.length}) = '${PREFIX}';
 DELETE FROM job_leases WHERE substr(name, 1, ${PREFIX.length}) = '${PREFIX}';
 `;

@@ -241,6 +241,11 @@ export function jobStateContract(h: Harness): void {
       const none = ['', 'not json', '{"failures":0,"since":1}', '[]', '{"since":"1","failures":1}'];
       for (const [i, raw] of none.entries()) await before.store.setCursor(`job-trouble:N${i}`, raw);
       await before.store.setCursor('job-trouble-other', 'kept');
+      // The last slot each kind ran for a workspace comes along (its cursor stays, for the scheduler).
+      await before.store.setCursor('job-slot:digests:T1', '1736150400000');
+      await before.store.setCursor('job-slot:changes-poll:T3', '1736150400000');
+      for (const bad of ['job-slot:summaries:T1', 'job-slot::T1', 'job-slot:nokind'])
+        await before.store.setCursor(bad, bad === 'job-slot:summaries:T1' ? 'x' : '1');
       await before.store.setCursor('poll@T1', 'kept');
       expect(await before.store.acquireLease('job-trouble:T1', 'old-instance', 60_000)).toBe(true);
       await before.store.close();
@@ -251,14 +256,19 @@ export function jobStateContract(h: Harness): void {
         episode: { since: 1_000, failures: 3, lastKind: 'changes-poll', lastError: 'Error [code=ECONNREFUSED]', toldAt: 1_000 },
         kinds: [
           { kind: 'changes-poll', failures: 2, firstFailedAt: 1_000, lastFailedAt: null, backedOffUntil: 181_000, lastError: null, slot: null },
-          { kind: 'digests', failures: 1, firstFailedAt: 1_000, lastFailedAt: null, backedOffUntil: 62_000, lastError: null, slot: null },
+          { kind: 'digests', failures: 1, firstFailedAt: 1_000, lastFailedAt: null, backedOffUntil: 62_000, lastError: null, slot: 1736150400000 },
         ],
       });
+      expect((await store.readJobState('T3')).kinds).toEqual([
+        { kind: 'changes-poll', failures: 0, firstFailedAt: null, lastFailedAt: null, backedOffUntil: null, lastError: null, slot: 1736150400000 },
+      ]);
+      expect(await store.claimJobSlot('T3', 'changes-poll', 1736150400000, 0)).toBe(false);
+      expect(await store.getCursor('job-slot:digests:T1')).toBe('1736150400000');
       expect(await store.readJobState('T2')).toMatchObject({
         episode: { since: 1, failures: 2, lastKind: 'poll', lastError: 'x', toldAt: null },
         kinds: [{ kind: 'poll', failures: 2, backedOffUntil: 500 }],
       });
-      const noneState = await store.readJobStates(none.map((_, i) => `N${i}`));
+      const noneState = await store.readJobStates([...none.map((_, i) => `N${i}`), '', ':T1', 'nokind']);
       for (const state of noneState.values()) expect(state, state.workspaceId).toMatchObject({ episode: null, kinds: [] });
       expect((await store.listCursors('job-trouble')).map((c) => c.name)).toEqual(['job-trouble-other']);
       expect(await store.getCursor('poll@T1')).toBe('kept');
