@@ -82,6 +82,7 @@ describe('a workspace’s trouble record', () => {
     expect(backedOffUntil(t, 'digests')).toBe(62_000);
     expect(backedOffUntil(t, 'summaries')).toBeNull();
     expect(await book.read('T1')).toEqual(t);
+    expect(await book.readMany(['T1', 'T2'])).toEqual(new Map([['T1', t]]));
 
     await book.succeeded('T1', 'summaries');
     expect(await book.read('T1')).toEqual(t);
