@@ -1,15 +1,16 @@
 /**
- * The shared book of workspaces in trouble: reads and changes each
- * workspace's record (workspace-trouble.ts) in the store, one change at a time
- * across every instance (a lease on the record's name, and a queue per
- * workspace within this instance), and tells the episode's start and end.
+ * The shared book of workspaces in trouble: records each failed and good run in the workspace's job state
+ * (store/job-state.ts: one conditional statement a row, decided by the database, so instances need no lease
+ * and wait for nothing), and tells the episode's start and end. The store says which one caller tells: the
+ * one whose failure began the episode (or found it untold, and nobody telling it), and the one whose success
+ * ended a told episode.
  */
+import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logging/logger.js';
 import type { Store } from '../store/index.js';
 import type { BackoffPolicy } from './backoff.js';
-import { type Held, withLease } from './leased-run.js';
 import { troubleReason } from './trouble-reason.js';
-import { afterFailure, afterSuccess, parseTrouble, troubleCursor, type WorkspaceTrouble } from './workspace-trouble.js';
+import { backoffWaits, keptReason, troubleOf, type WorkspaceTrouble } from './workspace-trouble.js';
 
 export interface TroubleNotice {
   since: number;
@@ -19,13 +20,12 @@ export interface TroubleNotice {
 }
 
 export interface TroubleBookOptions {
-  store: Pick<Store, 'getCursor' | 'setCursor' | 'acquireLease' | 'renewLease' | 'releaseLease'>;
+  store: Pick<Store, 'recordJobFailure' | 'recordJobSuccess' | 'markJobTroubleTold' | 'releaseJobTroubleTell' | 'readJobState' | 'readJobStates'>;
+  /** This instance's name: the start of each claim to tell. */
   holder: string;
   logger: Logger;
-  /** Length of the hold on a record while it changes (renewed while a notice is being told). */
+  /** How long a claim to tell an episode lasts before another failure may tell it instead (its teller died). */
   leaseMs: number;
-  /** How long to wait for another instance's hold on the same record before giving up (default: leaseMs). */
-  lockWaitMs?: number;
   now: () => number;
   backoff: BackoffPolicy;
   onTrouble?(teamId: string, trouble: TroubleNotice): Promise<void>;
@@ -33,99 +33,86 @@ export interface TroubleBookOptions {
 }
 
 export interface TroubleBook {
-  /** The workspace's record, or null when it is not in trouble. */
+  /** The workspace's episode, or null when it is not in trouble. */
   read(teamId: string): Promise<WorkspaceTrouble | null>;
+  /** Those of these workspaces in trouble, in one query (per 500): a workspace left out is not. */
+  readMany(teamIds: readonly string[]): Promise<Map<string, WorkspaceTrouble>>;
   /** Count a failed run of `kind` (backing it off) and tell the episode if it was not told yet; null if it could not be recorded. */
   failed(teamId: string, kind: string, reason: string): Promise<WorkspaceTrouble | null>;
   /** A good run of `kind`: no longer failing; the episode ends (and is told) when no kind is. */
   succeeded(teamId: string, kind: string): Promise<void>;
 }
 
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 export function createTroubleBook(o: TroubleBookOptions): TroubleBook {
   const { store, logger } = o;
-  const lockWaitMs = o.lockWaitMs ?? o.leaseMs;
-  const never = new AbortController().signal; // a change begun is finished, even while stopping
-  const queues = new Map<string, Promise<unknown>>();
+  const waits = backoffWaits(o.backoff);
 
-  /** One change at a time per workspace within this instance (the lease alone would let our own holder in twice). */
-  function queued<T>(teamId: string, change: () => Promise<T>): Promise<T> {
-    const next = (queues.get(teamId) ?? Promise.resolve()).then(change, change);
-    const tail = next.catch(() => undefined);
-    queues.set(teamId, tail);
-    void tail.then(() => {
-      if (queues.get(teamId) === tail) queues.delete(teamId);
-    });
-    return next;
-  }
-
-  /** Run `change` holding the record's lease, waiting (briefly, up to lockWaitMs) while another instance holds it. */
-  function locked<T>(teamId: string, change: () => Promise<T>): Promise<Held<T>> {
-    const holding = { store, holder: o.holder, logger, leaseMs: o.leaseMs, stopping: never, fields: { lease: 'job-trouble', teamId } };
-    return queued(teamId, async () => {
-      const deadline = Date.now() + lockWaitMs;
-      for (let attempt = 0; ; attempt++) {
-        const got = await withLease(troubleCursor(teamId), holding, change);
-        if (got.held || got.error !== undefined || Date.now() >= deadline) return got;
-        await pause(Math.min(20 * 2 ** attempt, 250) * (0.5 + Math.random()));
+  /** The episode's notice, by the one caller the store chose; told again at the next failure when it could not be. */
+  async function tell(teamId: string, trouble: WorkspaceTrouble, notice: TroubleNotice, teller: string): Promise<WorkspaceTrouble> {
+    if (o.onTrouble) {
+      try {
+        await o.onTrouble(teamId, notice);
+      } catch (err) {
+        logger.warn('could not tell that a workspace is in trouble; telling at its next failure', { teamId, kind: notice.kind, error: troubleReason(err) });
+        await store.releaseJobTroubleTell(teamId, teller).catch((error: unknown) => {
+          logger.warn('could not give back the claim to tell a workspace’s trouble; it runs out', { teamId, error: troubleReason(error) });
+        });
+        return trouble;
       }
+    }
+    // Nobody to tell: told all the same (its recovery is then told, as before).
+    const told = await store.markJobTroubleTold(teamId, teller, o.now()).catch((error: unknown) => {
+      logger.warn('could not note that a workspace’s trouble was told', { teamId, error: troubleReason(error) });
+      return false;
     });
+    return told ? { ...trouble, told: true } : trouble;
   }
-
-  const write = (teamId: string, t: WorkspaceTrouble | null) => store.setCursor(troubleCursor(teamId), t ? JSON.stringify(t) : '');
 
   return {
     async read(teamId) {
-      return parseTrouble(await store.getCursor(troubleCursor(teamId)));
+      return troubleOf(await store.readJobState(teamId));
+    },
+
+    async readMany(teamIds) {
+      const out = new Map<string, WorkspaceTrouble>();
+      for (const [teamId, state] of await store.readJobStates(teamIds)) {
+        const trouble = troubleOf(state);
+        if (trouble) out.set(teamId, trouble);
+      }
+      return out;
     },
 
     async failed(teamId, kind, reason) {
-      const got = await locked(teamId, async () => {
-        const state = afterFailure(parseTrouble(await store.getCursor(troubleCursor(teamId))), kind, reason, o.now(), o.backoff);
-        if (!o.onTrouble) state.told = true; // nobody to tell
-        await write(teamId, state); // recorded (not told) first: a crash while telling tells again next failure
-        if (state.told || !o.onTrouble) return state;
-        try {
-          await o.onTrouble(teamId, { since: state.since, failures: state.failures, error: state.error, kind });
-        } catch (err) {
-          logger.warn('could not tell that a workspace is in trouble; telling at its next failure', { teamId, kind, error: troubleReason(err) });
-          return state;
-        }
-        state.told = true;
-        await write(teamId, state);
-        return state;
-      }).catch((error: unknown) => ({ held: false as const, error }));
-      if (got.held) return got.value;
-      logger.warn('could not record a workspace job failure; it is not backed off', {
-        teamId,
-        kind,
-        ...(got.error !== undefined ? { error: troubleReason(got.error) } : { reason: 'record held elsewhere' }),
-      });
-      return null;
+      const teller = `${o.holder}/${randomUUID()}`;
+      let outcome: Awaited<ReturnType<typeof store.recordJobFailure>>;
+      try {
+        outcome = await store.recordJobFailure(teamId, { kind, at: o.now(), reason: keptReason(reason), backoff: waits, teller, tellForMs: o.leaseMs });
+      } catch (err) {
+        logger.warn('could not record a workspace job failure; it is not backed off', { teamId, kind, error: troubleReason(err) });
+        return null;
+      }
+      const trouble = troubleOf(outcome.state);
+      if (!trouble) return null;
+      if (!outcome.tell) return trouble;
+      return tell(teamId, trouble, { since: trouble.since, failures: trouble.failures, error: reason, kind }, teller);
     },
 
     async succeeded(teamId, kind) {
-      const got = await locked(teamId, async () => {
-        const before = parseTrouble(await store.getCursor(troubleCursor(teamId)));
-        const { state, recovered, changed } = afterSuccess(before, kind);
-        if (!changed || !before) return;
-        await write(teamId, state);
-        if (!recovered) return;
-        logger.info('a workspace’s jobs run well again', { teamId, kind, failures: before.failures });
-        if (!before.told || !o.onRecovered) return; // its trouble was never told: nothing to take back
-        try {
-          await o.onRecovered(teamId, { since: before.since, failures: before.failures });
-        } catch (err) {
-          logger.warn('could not tell that a workspace recovered', { teamId, kind, error: troubleReason(err) });
-        }
-      }).catch((error: unknown) => ({ held: false as const, error }));
-      if (!got.held) {
-        logger.warn('could not record that a workspace job ran well', {
-          teamId,
-          kind,
-          ...(got.error !== undefined ? { error: troubleReason(got.error) } : { reason: 'record held elsewhere' }),
-        });
+      let outcome: Awaited<ReturnType<typeof store.recordJobSuccess>>;
+      try {
+        outcome = await store.recordJobSuccess(teamId, kind, o.now());
+      } catch (err) {
+        logger.warn('could not record that a workspace job ran well', { teamId, kind, error: troubleReason(err) });
+        return;
+      }
+      const ended = outcome.ended;
+      if (!ended) return;
+      logger.info('a workspace’s jobs run well again', { teamId, kind, failures: ended.failures });
+      if (ended.toldAt === null || !o.onRecovered) return; // its trouble was never told: nothing to take back
+      try {
+        await o.onRecovered(teamId, { since: ended.since, failures: ended.failures });
+      } catch (err) {
+        logger.warn('could not tell that a workspace recovered', { teamId, kind, error: troubleReason(err) });
       }
     },
   };

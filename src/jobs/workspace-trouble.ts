@@ -1,11 +1,11 @@
 /**
- * A workspace's trouble episode, as kept in the store (cursor
- * `job-trouble:<teamId>`, JSON) and shared by every instance: from the first
- * failure of one of its jobs after a success, until every kind that failed has
- * run well again. Each failing kind is backed off on its own (doubling waits);
- * the episode, and the one notice about it, belong to the workspace.
- * Pure functions: the caller reads, changes and writes the record under a lock.
+ * A workspace's trouble episode, as the scheduler sees it: from the first failure of one of its jobs after a
+ * success, until every kind that failed has run well again. Each failing kind is backed off on its own
+ * (doubling waits); the episode, and the one notice about it, belong to the workspace. The rows it is read
+ * from, and the statements that change them, are the store's (store/job-state.ts, `job_state`).
+ * Pure functions.
  */
+import type { JobState } from '../store/index.js';
 import { type BackoffPolicy, backoffDelay } from './backoff.js';
 
 export interface KindTrouble {
@@ -30,37 +30,27 @@ export interface WorkspaceTrouble {
   kinds: Record<string, KindTrouble>;
 }
 
-export const troubleCursor = (teamId: string): string => `job-trouble:${teamId}`;
-
-const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-
-/** The stored record, or null for none ('' or missing) and for anything unreadable. */
-export function parseTrouble(raw: string | null): WorkspaceTrouble | null {
-  if (!raw) return null;
-  let v: unknown;
-  try {
-    v = JSON.parse(raw);
-  } catch {
-    return null;
-  }
-  if (!v || typeof v !== 'object') return null;
-  const r = v as Partial<WorkspaceTrouble>;
-  if (!finite(r.since) || !finite(r.failures) || r.failures < 1) return null;
+/** The workspace's episode from its job state, or null when it is not in trouble. */
+export function troubleOf(state: JobState): WorkspaceTrouble | null {
   const kinds: Record<string, KindTrouble> = {};
-  for (const [name, k] of Object.entries(r.kinds && typeof r.kinds === 'object' ? r.kinds : {})) {
-    if (k && finite(k.failures) && finite(k.nextAttemptAt)) kinds[name] = { failures: k.failures, nextAttemptAt: k.nextAttemptAt };
+  for (const k of state.kinds) if (k.failures > 0) kinds[k.kind] = { failures: k.failures, nextAttemptAt: k.backedOffUntil ?? 0 };
+  const e = state.episode;
+  if (!e) {
+    // Kinds failing without an episode row: backed off all the same, never told.
+    const failing = state.kinds.filter((k) => k.failures > 0).sort((a, b) => (a.lastFailedAt ?? 0) - (b.lastFailedAt ?? 0));
+    const last = failing[failing.length - 1];
+    if (!last) return null;
+    const since = Math.min(...failing.map((k) => k.firstFailedAt ?? k.lastFailedAt ?? 0));
+    const failures = failing.reduce((n, k) => n + k.failures, 0);
+    return { since, failures, kind: last.kind, error: last.lastError ?? '', nextAttemptAt: last.backedOffUntil ?? 0, told: false, kinds };
   }
-  const kind = typeof r.kind === 'string' ? r.kind : '';
-  const nextAttemptAt = finite(r.nextAttemptAt) ? r.nextAttemptAt : 0;
-  // A record written without per-kind detail backs off the kind it names.
-  if (Object.keys(kinds).length === 0 && kind) kinds[kind] = { failures: r.failures, nextAttemptAt };
   return {
-    since: r.since,
-    failures: r.failures,
-    kind,
-    error: typeof r.error === 'string' ? r.error : '',
-    nextAttemptAt,
-    told: r.told === true,
+    since: e.since,
+    failures: e.failures,
+    kind: e.lastKind,
+    error: e.lastError,
+    nextAttemptAt: kinds[e.lastKind]?.nextAttemptAt ?? 0,
+    told: e.toldAt !== null,
     kinds,
   };
 }
@@ -70,28 +60,22 @@ export function backedOffUntil(trouble: WorkspaceTrouble | null, kind: string): 
   return trouble?.kinds[kind]?.nextAttemptAt ?? null;
 }
 
-/** The record after a failed run of `kind` at `now` (a new episode when there was none). */
-export function afterFailure(trouble: WorkspaceTrouble | null, kind: string, error: string, now: number, policy: BackoffPolicy): WorkspaceTrouble {
-  const failures = (trouble?.kinds[kind]?.failures ?? 0) + 1;
-  const nextAttemptAt = now + backoffDelay(failures, policy);
-  return {
-    since: trouble?.since ?? now,
-    failures: (trouble?.failures ?? 0) + 1,
-    kind,
-    error,
-    nextAttemptAt,
-    told: trouble?.told ?? false,
-    kinds: { ...trouble?.kinds, [kind]: { failures, nextAttemptAt } },
-  };
+/** The waits after 1, 2, 3… failures in a row, up to the first that reaches the policy's max (the last is for any more). */
+export function backoffWaits(policy: BackoffPolicy, longest = 64): number[] {
+  const waits: number[] = [];
+  for (let n = 1; n <= longest; n++) {
+    const wait = backoffDelay(n, policy);
+    waits.push(wait);
+    if (wait >= policy.maxMs || (n > 1 && wait === waits[n - 2])) break;
+  }
+  return waits;
 }
 
-/**
- * The record after a good run of `kind`: that kind is no longer failing; when no
- * kind is, the episode is over (`state` null, `recovered` true).
- */
-export function afterSuccess(trouble: WorkspaceTrouble | null, kind: string): { state: WorkspaceTrouble | null; recovered: boolean; changed: boolean } {
-  if (!trouble?.kinds[kind]) return { state: trouble, recovered: false, changed: false };
-  const { [kind]: _done, ...rest } = trouble.kinds;
-  if (Object.keys(rest).length === 0) return { state: null, recovered: true, changed: true };
-  return { state: { ...trouble, kinds: rest }, recovered: false, changed: true };
+/** A Slack user or bot Id (U…, W…, B…), alone or in a mention. */
+const SLACK_ID = /\b[UWB](?=[A-Z0-9]*\d)[A-Z0-9]{6,}\b/g;
+const EMAIL = /[^\s@<>()"',;:]+@[^\s@<>()"',;:]+\.[A-Za-z]{2,}/g;
+
+/** A failure's reason as the store keeps it: without Slack Ids or email addresses (who it was about is not kept). */
+export function keptReason(reason: string): string {
+  return reason.replace(EMAIL, '[email]').replace(SLACK_ID, '[id]');
 }

@@ -41,6 +41,7 @@ export const WORKSPACE_TABLES = [
   'deliveries',
   'job_cursors',
   'job_leases',
+  'job_state',
   'seen_requests',
   'seen_events',
   'workspace_settings',
@@ -78,6 +79,7 @@ async function forgetOne(ctx: Ctx, workspaceId: string): Promise<ForgottenCounts
     const cursors = nameTeamWhere(db.kind, 'name', w);
     deleted.job_cursors = await db.run(`DELETE FROM job_cursors WHERE ${cursors.sql}`, cursors.params);
     deleted.job_leases = await db.run(`DELETE FROM job_leases WHERE ${cursors.sql}`, cursors.params);
+    deleted.job_state = await db.run('DELETE FROM job_state WHERE workspace_id = ?', [w]);
     const keys = nameTeamWhere(db.kind, 'request_key', w);
     deleted.seen_requests = await db.run(`DELETE FROM seen_requests WHERE ${keys.sql}`, keys.params);
     deleted.workspace_settings = await db.run('DELETE FROM workspace_settings WHERE workspace_id = ?', [w]);

@@ -21,4 +21,5 @@ export type { EpisodeAnswer, EpisodeAnswerInput, EpisodeAnswerKind } from './epi
 export type { AdminStanding, ErasedCounts, EraseAdmins, EraseOptions, PersonRecords } from './person-data.js';
 export { adminStandingIn } from './person-data.js';
 export type { ForgottenCounts } from './forget-workspace.js';
+export type { JobEpisode, JobFailure, JobFailureOutcome, JobKindState, JobState, JobSuccessOutcome } from './job-state.js';
 export { withoutSlackIds } from './forget-workspace.js';

@@ -22,6 +22,7 @@ import { StoreError } from './errors.js';
 import { forgetWorkspace } from './forget-workspace.js';
 import * as installations from './installations.js';
 import * as jobDue from './job-due.js';
+import * as jobState from './job-state.js';
 import * as leases from './leases.js';
 import * as linkRequests from './link-requests.js';
 import * as links from './links.js';
@@ -202,6 +203,13 @@ function createStore(ctx: Ctx, migration: MigrateResult): OpenedStore {
     notDue: (kind, now) => jobDue.notDue(ctx, kind, now),
     beginDueRun: (teamId, kind, token) => jobDue.beginDueRun(ctx, teamId, kind, token),
     endDueRun: (teamId, kind, token, dueAt) => jobDue.endDueRun(ctx, teamId, kind, token, dueAt),
+    recordJobFailure: (teamId, failure) => jobState.recordJobFailure(ctx, teamId, failure),
+    recordJobSuccess: (teamId, kind, at) => jobState.recordJobSuccess(ctx, teamId, kind, at),
+    markJobTroubleTold: (teamId, teller, at) => jobState.markJobTroubleTold(ctx, teamId, teller, at),
+    releaseJobTroubleTell: (teamId, teller) => jobState.releaseJobTroubleTell(ctx, teamId, teller),
+    readJobState: (teamId) => jobState.readJobState(ctx, teamId),
+    readJobStates: (teamIds) => jobState.readJobStates(ctx, teamIds),
+    claimJobSlot: (teamId, kind, slot, at) => jobState.claimJobSlot(ctx, teamId, kind, slot, at),
 
     markRequestSeen: (key, at) => seenRequests.markRequestSeen(ctx, key, at),
     pruneSeenRequests: (now) => seenRequests.pruneSeenRequests(ctx, now),

@@ -55,6 +55,7 @@ import type {
 } from './workspace-types.js';
 import type { ErasedCounts, EraseOptions, PersonRecords } from './person-data.js';
 import type { ForgottenCounts } from './forget-workspace.js';
+import type { JobFailure, JobFailureOutcome, JobState, JobSuccessOutcome } from './job-state.js';
 
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
@@ -179,6 +180,20 @@ export interface Store {
   beginDueRun(teamId: string, kind: string, token: string): Promise<void>;
   /** The run ended well: next due at `dueAt`; false when a change let its row go meanwhile (it stays due). */
   endDueRun(teamId: string, kind: string, token: string, dueAt: number): Promise<boolean>;
+  // each workspace's job state: per kind its failures, backoff and slot, and its trouble episode (job-state.ts)
+  /** A failed run: backed off, counted in the episode; `tell` for the one caller to tell the episode now. */
+  recordJobFailure(teamId: string, failure: JobFailure): Promise<JobFailureOutcome>;
+  /** A good run of `kind` at `at` (the app's clock): no longer failing; `ended` for the one caller that ended the episode. */
+  recordJobSuccess(teamId: string, kind: string, at: number): Promise<JobSuccessOutcome>;
+  /** The claim to tell the episode was used: it is told. False when the claim was no longer `teller`'s. */
+  markJobTroubleTold(teamId: string, teller: string, at: number): Promise<boolean>;
+  /** Telling failed: the claim given back (told at the next failure). */
+  releaseJobTroubleTell(teamId: string, teller: string): Promise<boolean>;
+  readJobState(teamId: string): Promise<JobState>;
+  /** Many workspaces' job state in one query (per 500): every one asked has an entry. */
+  readJobStates(teamIds: readonly string[]): Promise<Map<string, JobState>>;
+  /** True for the one caller that claims `slot` of `kind` first (no later slot claimed). */
+  claimJobSlot(teamId: string, kind: string, slot: number, at: number): Promise<boolean>;
 
   // signed requests already seen (replay memory) and other one-time keys (a spent Undo); times from the caller's clock
   /** True the first time `key` is seen (or after its row expired at `now`); false while it is remembered. */

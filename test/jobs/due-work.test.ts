@@ -134,6 +134,7 @@ describe.each(backends)('work found by what is due, on $name', ({ name, skip }) 
     for (const calls of [a.calls, b.calls]) {
       expect(calls.get('acquireLease') ?? 0).toBe(0);
       expect(calls.get('getCursor') ?? 0).toBe(0);
+      expect(calls.get('readJobState') ?? 0).toBe(0);
       expect(calls.get('setCursor') ?? 0).toBe(0);
       // One query for each kind's tick, over all workspaces.
       expect(calls.get('notDue')).toBe(2);
@@ -232,6 +233,7 @@ describe.each(backends)('work found by what is due, on $name', ({ name, skip }) 
           expect(calls.get('acquireLease') ?? 0).toBe(0);
           expect(calls.get('releaseLease') ?? 0).toBe(0);
           expect(calls.get('getCursor') ?? 0).toBe(0);
+          expect(calls.get('readJobState') ?? 0).toBe(0);
           expect(calls.get('setCursor') ?? 0).toBe(0);
           // One query for the leases the other instance keeps.
           expect(calls.get('leasesHeldElsewhere')).toBe(1);

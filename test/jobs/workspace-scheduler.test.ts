@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { JobsObserver } from '../../src/jobs/observer.js';
 import type { Job, JobContext, JobKind } from '../../src/jobs/job.js';
 import { createWorkspaceScheduler, type WorkspaceScheduler, type WorkspaceSchedulerOptions } from '../../src/jobs/workspace-scheduler.js';
+import { troubleOf as troubleOfState, type WorkspaceTrouble } from '../../src/jobs/workspace-trouble.js';
 import { memoryLogger, silentLogger } from '../../src/logging/logger.js';
 import { type OpenedStore, openStore } from '../../src/store/index.js';
 
@@ -103,10 +104,8 @@ describe('workspace scheduler with a real SQLite store', () => {
     schedulers.push(s);
     return Object.assign(s, { store: store as OpenedStore });
   };
-  const troubleOf = async (store: OpenedStore, teamId: string) => {
-    const raw = await store.getCursor(`job-trouble:${teamId}`);
-    return raw ? JSON.parse(raw) : null;
-  };
+  /** The workspace's trouble episode as its job state rows say (null when none). */
+  const troubleOf = async (store: OpenedStore, teamId: string) => troubleOfState(await store.readJobState(teamId)) as WorkspaceTrouble;
 
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'workspace-scheduler-test-'));

@@ -1,7 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { backoffDelay } from '../../src/jobs/backoff.js';
+import { createTroubleBook } from '../../src/jobs/trouble-book.js';
 import { troubleReason } from '../../src/jobs/trouble-reason.js';
-import { afterFailure, afterSuccess, backedOffUntil, parseTrouble } from '../../src/jobs/workspace-trouble.js';
+import { backedOffUntil, backoffWaits, keptReason } from '../../src/jobs/workspace-trouble.js';
+import { memoryLogger } from '../../src/logging/logger.js';
+import { type OpenedStore, openStore } from '../../src/store/index.js';
 
 const policy = { baseMs: 60_000, maxMs: 30 * 60_000 };
 
@@ -35,27 +41,71 @@ describe('trouble reason', () => {
 });
 
 describe('a workspace’s trouble record', () => {
-  it('backs each failing kind off on its own, and ends when every failing kind ran well', () => {
-    let t = afterFailure(null, 'poll', 'down', 1_000, policy);
+  let dir: string;
+  let store: OpenedStore;
+  let now: number;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'workspace-trouble-test-'));
+    now = 0;
+    store = await openStore({ dataDir: dir, clock: () => now, sharedClock: () => now });
+  });
+  afterEach(async () => {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('backs each failing kind off on its own, and ends when every failing kind ran well', async () => {
+    let slackUp = false;
+    const recovered: unknown[] = [];
+    const book = createTroubleBook({
+      store,
+      holder: 'a',
+      logger: memoryLogger('debug'),
+      leaseMs: 60_000,
+      now: () => now,
+      backoff: policy,
+      onTrouble: async () => {
+        if (!slackUp) throw new Error('slack down');
+      },
+      onRecovered: async (_teamId, t) => void recovered.push(t),
+    });
+    now = 1_000;
+    let t = await book.failed('T1', 'poll', 'down');
     expect(t).toMatchObject({ since: 1_000, failures: 1, kind: 'poll', nextAttemptAt: 61_000, told: false });
-    t = { ...afterFailure(t, 'digests', 'down', 2_000, policy), told: true };
-    t = afterFailure(t, 'poll', 'still down', 61_000, policy);
+    slackUp = true;
+    now = 2_000;
+    expect(await book.failed('T1', 'digests', 'down')).toMatchObject({ told: true });
+    now = 61_000;
+    t = await book.failed('T1', 'poll', 'still down');
     expect(t).toMatchObject({ since: 1_000, failures: 3, kind: 'poll', error: 'still down', told: true });
     expect(backedOffUntil(t, 'poll')).toBe(181_000);
     expect(backedOffUntil(t, 'digests')).toBe(62_000);
     expect(backedOffUntil(t, 'summaries')).toBeNull();
-    expect(parseTrouble(JSON.stringify(t))).toEqual(t);
+    expect(await book.read('T1')).toEqual(t);
+    expect(await book.readMany(['T1', 'T2'])).toEqual(new Map([['T1', t]]));
 
-    expect(afterSuccess(t, 'summaries')).toEqual({ state: t, recovered: false, changed: false });
-    const partly = afterSuccess(t, 'poll');
-    expect(partly).toMatchObject({ recovered: false, changed: true });
-    expect(backedOffUntil(partly.state, 'poll')).toBeNull();
-    expect(afterSuccess(partly.state, 'digests')).toEqual({ state: null, recovered: true, changed: true });
+    await book.succeeded('T1', 'summaries');
+    expect(await book.read('T1')).toEqual(t);
+    await book.succeeded('T1', 'poll');
+    const partly = await book.read('T1');
+    expect(partly).toMatchObject({ since: 1_000, failures: 3 });
+    expect(backedOffUntil(partly, 'poll')).toBeNull();
+    expect(recovered).toEqual([]);
+    await book.succeeded('T1', 'digests');
+    expect(recovered).toEqual([{ since: 1_000, failures: 3 }]);
+    expect(await book.read('T1')).toBeNull();
+    expect(await book.readMany(['T1'])).toEqual(new Map());
   });
 
-  it('reads nothing from a cleared or unreadable record, and backs off the named kind of one without per-kind detail', () => {
-    for (const raw of [null, '', 'not json', '{"failures":0,"since":1}', '[]']) expect(parseTrouble(raw)).toBeNull();
-    const bare = parseTrouble(JSON.stringify({ since: 1, failures: 2, nextAttemptAt: 500, kind: 'poll', error: 'x' }));
-    expect(bare).toMatchObject({ told: false, kinds: { poll: { failures: 2, nextAttemptAt: 500 } } });
+  it('keeps a reason without Slack Ids or email addresses, and backs off with the policy’s waits', () => {
+    expect(keptReason('Error [code=not_in_channel]: <@U012AB3CD> (jo@example.org) in C0123ABC')).toBe(
+      'Error [code=not_in_channel]: <@[id]> ([email]) in C0123ABC',
+    );
+    expect(keptReason('Error [code=unauthorized, status=401]: care API refused the key [redacted]')).toBe(
+      'Error [code=unauthorized, status=401]: care API refused the key [redacted]',
+    );
+    expect(backoffWaits(policy)).toEqual([1, 2, 3, 4, 5, 6].map((n) => backoffDelay(n, policy)));
+    expect(backoffWaits({ baseMs: 1_000, maxMs: 5_000 })).toEqual([1_000, 2_000, 4_000, 5_000]);
+    expect(backoffWaits({ baseMs: 0, maxMs: 5_000 })).toEqual([0, 0]);
   });
 });

@@ -13,6 +13,7 @@ import { migration011 } from './011-due-history.js';
 import { migration012 } from './012-action-notes.js';
 import { migration013 } from './013-episode-answers.js';
 import { migration014 } from './014-job-due.js';
+import { migration015 } from './015-job-state.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -32,4 +33,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration012,
   migration013,
   migration014,
+  migration015,
 ];

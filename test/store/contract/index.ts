@@ -2,6 +2,7 @@
 import type { Harness } from '../harness.js';
 import { channelsContract } from './channels.js';
 import { identityContract } from './identity.js';
+import { jobStateContract } from './job-state.js';
 import { jobsContract } from './jobs.js';
 import { ledgerContract } from './ledger.js';
 import { ledgerAdminContract } from './ledger-admin.js';
@@ -31,6 +32,7 @@ export function storeContractWithoutIsolation(h: Harness): void {
   ledgerContract(h);
   ledgerAdminContract(h);
   jobsContract(h);
+  jobStateContract(h);
   seenRequestsContract(h);
   seenEventsContract(h);
   summariesContract(h);
