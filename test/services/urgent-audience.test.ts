@@ -4,15 +4,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Subscription } from '../../src/store/index.js';
-import { urgentAlertSubscriptions, urgentAlertSubscriptionsOf } from '../../src/services/urgent-audience.js';
+import { urgentAlertChannelsFor, urgentAlertSubscriptions, urgentAlertSubscriptionsOf } from '../../src/services/urgent-audience.js';
 
-const channel = (channelId: string, urgentAlerts: boolean): Subscription => ({
+const channel = (channelId: string, urgentAlerts: boolean, locationId?: string): Subscription => ({
   teamId: 'T1',
   channelId,
   time: '08:00',
   days: 'weekdays',
   timeZone: 'Europe/London',
-  filters: {},
+  filters: locationId ? { locationId } : {},
   showTaskText: false,
   postWhenEmpty: false,
   urgentAlerts,
@@ -34,5 +34,16 @@ describe('who hears of an urgent action', () => {
     expect((await urgentAlertSubscriptionsOf(store)).map((s) => s.channelId)).toEqual(['C-urgent']);
     subscriptions.push(channel('C-new', true), channel('C-quiet', false));
     expect((await urgentAlertSubscriptionsOf(store)).map((s) => s.channelId)).toEqual(['C-urgent', 'C-new']);
+  });
+
+  it('an alert about an action goes to the urgent channels of its location and of every location, not of another', () => {
+    const subscriptions = [
+      channel('C-all', true),
+      channel('C-rose', true, 'rose-wing'),
+      channel('C-oak', true, 'oak-wing'),
+      channel('C-rose-digest', false, 'rose-wing'),
+    ];
+    expect(urgentAlertChannelsFor(subscriptions, { location: 'rose-wing' }).map((s) => s.channelId)).toEqual(['C-all', 'C-rose']);
+    expect(urgentAlertChannelsFor(subscriptions, {}).map((s) => s.channelId)).toEqual(['C-all']);
   });
 });
