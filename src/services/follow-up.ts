@@ -52,6 +52,7 @@ import type { Actor, IdentityService } from './identity.js';
 import type { FollowUpDmState, MessageRenderers } from './renderers.js';
 import { isSafeguarding, safeguardingAudience, safeguardingOf } from './safeguarding.js';
 import { episodeCursor, parseUrgency } from './urgent-alerts.js';
+import { urgentAlertChannelsFor } from './urgent-audience.js';
 
 /** Someone on an urgent action without being its assignee ("I'm on it"): who, and since when. */
 export type Acknowledged = (actionId: string, occurrence: string) => Promise<{ slackUserId: string; since: Date } | null>;
@@ -167,7 +168,7 @@ export function createFollowUps(deps: {
       }
       return;
     }
-    const subs = (await store.listSubscriptions()).filter((s) => s.urgentAlerts && (!s.filters.locationId || s.filters.locationId === action.location));
+    const subs = urgentAlertChannelsFor(await store.listSubscriptions(), action);
     for (const sub of subs) {
       const showTask = await deps.channels.showTasksIn(sub.teamId, sub.channelId);
       const message = deps.render.handBackAlert(view, { now, timezone: sub.timeZone, showTask, shared: true }, { by, at: now });

@@ -55,6 +55,16 @@ export async function safeguardingOf(store: Pick<WorkspaceStore, 'getHomeSetting
   return readSafeguarding((await store.getHomeSetting(SAFEGUARDING_SETTING))?.value);
 }
 
+/**
+ * Whether an action's posts are kept out of channels (post-redraw.ts: drawn in DMs only): a safeguarding action
+ * is, by the home's settings as they are at each check.
+ */
+export function keptOutOfChannels(
+  store: Pick<WorkspaceStore, 'getHomeSetting'>,
+): (action: Pick<Action, 'user_tags' | 'notify_on_complete'>) => Promise<boolean> {
+  return async (action) => isSafeguarding(action, await safeguardingOf(store));
+}
+
 /** Who is told about a safeguarding action: the officers named, or the admins when none are. */
 export function safeguardingAudience(settings: SafeguardingSettings, adminIds: readonly string[]): string[] {
   return [...new Set(settings.officers.length ? settings.officers : adminIds)];

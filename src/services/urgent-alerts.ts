@@ -12,6 +12,7 @@ import type { MessageRenderers } from './renderers.js';
 import { twoStaffOf } from './two-staff.js';
 import { isSafeguarding, safeguardingAudience, safeguardingOf } from './safeguarding.js';
 import { parseApiDateTime } from '../time/slack-date.js';
+import { urgentAlertChannelsFor } from './urgent-audience.js';
 
 /** What the app knew of an action before a change made through Slack (null: it did not exist). */
 export interface UrgencyChange {
@@ -165,7 +166,7 @@ export function createUrgentAlerts(deps: {
         }
         return results;
       }
-      const targets = subscriptions.filter((s) => s.urgentAlerts && (!s.filters.locationId || s.filters.locationId === action.location));
+      const targets = urgentAlertChannelsFor(subscriptions, action);
       const views = new Map<string, ActionView>(); // one view per team, however many channels
       for (const sub of targets) {
         const view = views.get(sub.teamId) ?? (await toActionViews([action], sub.teamId, deps.identity))[0]!;

@@ -67,6 +67,12 @@ export function historyPace(distribution: SlackDistribution): { pace: Pace; page
 }
 
 /**
+ * Whether the app reads its own posts back from a channel's history (to draw them again or find an alert):
+ * Slack allows a distributed app one history read a minute, so its posts are drawn afresh instead.
+ */
+export const readsOwnPosts = (distribution: SlackDistribution): boolean => distribution !== 'distributed';
+
+/**
  * The pace for one method of one workspace: 90% of its tier's minute, as a
  * bucket that holds that minute's calls (Slack counts per minute, not per second).
  */
