@@ -1,7 +1,7 @@
 /**
  * Holding a store lease for the length of one piece of work: take it, renew it
  * at a third of its length, abort the work when it is lost or the scheduler
- * stops, and give it back. Used by the scheduler (workspace-scheduler.ts) and the trouble book.
+ * stops, and give it back. Used by the scheduler (workspace-scheduler.ts).
  */
 import type { LogFields, Logger } from '../logging/logger.js';
 import type { Store } from '../store/index.js';
