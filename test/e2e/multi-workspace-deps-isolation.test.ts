@@ -3,8 +3,8 @@
  * workspace only. Brightwater (T0CARE) and Sunrise (T0SUN) are installed and connected; Sunrise has its own time
  * zone, care web link, installer and care account. Every member of Brightwater's deps is read from the object
  * itself (a member added later is walked too) and
- * - none may take a workspace id (a parameter `teamId`/`workspaceId`), but the few listed below that still take
- *   the team beside the store bound to it, whose answers the walk shows to stay in Brightwater;
+ * - none may take a workspace id (a parameter `teamId`/`workspaceId`/`team`/`workspace`): the workspace is bound
+ *   when it is composed;
  * - each is called with Sunrise named in every way a caller could (its id as any argument, an actor of Sunrise,
  *   an object naming it), and nothing of Sunrise comes back (its settings, installer, time zone, care account),
  *   and nothing of Sunrise's rows changes (its settings, installation, care connection, audit, links...).
@@ -22,13 +22,6 @@ const CARE = 'T0CARE';
 const SUN = 'T0SUN';
 const SUN_ZONE = 'Pacific/Chatham';
 const SUN_LINK = 'https://sunrise-care.example/actions/{id}';
-
-/**
- * Members that still take the team beside the workspace store bound to it (issue 34's "the workspace key travels
- * twice"): the store answers for its own team only, and the walk below calls each with Sunrise's team. The list
- * only shrinks: an entry that no longer takes a team is taken out.
- */
-const TEAM_BESIDE_THE_STORE = ['actions.views', 'channels.showTasksIn', 'identity.pendingRequest', 'identity.slackUserFor', 'reassign.person'];
 
 /** The members that are not plain objects of functions, each bound to the workspace when it is built. */
 const OPAQUE = [
@@ -127,13 +120,8 @@ function isolationOfDeps(start: () => Promise<{ h: MultiHarness; close(): Promis
     // The deployment's store is nowhere among them.
     expect(Object.values(deps).includes(h.app.store)).toBe(false);
 
-    const naming = functions.filter((m) => workspaceParameters(m).length > 0 && !TEAM_BESIDE_THE_STORE.includes(m.path));
+    const naming = functions.filter((m) => workspaceParameters(m).length > 0);
     expect(naming.map((m) => `${m.path}(${m.parameters.map((p) => p.names.join('|')).join(', ')})`)).toEqual([]);
-    // The list of those still taking the team beside the store only shrinks.
-    for (const path of TEAM_BESIDE_THE_STORE) {
-      const member = functions.find((m) => m.path === path);
-      expect(member && workspaceParameters(member), `${path}: take it out of TEAM_BESIDE_THE_STORE`).toEqual([expect.any(String)]);
-    }
   });
 
   it("reaches nothing of another workspace: every member called with Sunrise named reads and changes nothing of Sunrise's", async () => {
