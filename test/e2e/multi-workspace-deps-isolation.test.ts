@@ -175,7 +175,9 @@ async function walk(h: MultiHarness, functions: DepsMember[]): Promise<string[]>
   const { calls, sunrise } = sunriseCalls(h);
   const reached: string[] = [];
   let before = await sunriseState(h);
-  for (const member of functions) {
+  // What closes a client (the care client's `close`) last: the members after it are walked with it open.
+  const closing = (m: DepsMember) => /(^|\.)close$/.test(m.path);
+  for (const member of [...functions.filter((m) => !closing(m)), ...functions.filter(closing)]) {
     for (const args of calls) {
       const answer = await answerOf(member, args);
       const seen = sunrise.filter((m) => answer.includes(m));
