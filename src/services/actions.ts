@@ -31,9 +31,9 @@ export interface ActionsService {
   /** Care actions as this workspace's cards show them (its people's mentions, who completed them here). */
   views(actions: Action[]): Promise<ActionView[]>;
   /** The person's open actions: overdue, due today, due in the next 7 days (`where`: of one location or resident only). */
-  mine(actor: Actor, careUserId: string, now: Date, tz: string, where?: ListWhere): Promise<DueBuckets>;
-  due(actor: Actor, careUserId: string, window: DueWindowName, now: Date, tz: string, where?: ListWhere): Promise<ActionView[]>;
-  find(actor: Actor, words: string): Promise<ActionView[]>;
+  mine(careUserId: string, now: Date, tz: string, where?: ListWhere): Promise<DueBuckets>;
+  due(careUserId: string, window: DueWindowName, now: Date, tz: string, where?: ListWhere): Promise<ActionView[]>;
+  find(words: string): Promise<ActionView[]>;
   create(actor: Actor, form: ActionFormValue): Promise<Action>;
   /**
    * Save the edit form. `before`: the action as it was just before. Whoever it was taken away from is
@@ -211,13 +211,13 @@ export function createActionsService(deps: {
 
     views: async (actions) => withCareWebLinks(deps.careWebUrl, await toActionViews(actions, await deps.teamId(), identity, store)),
 
-    async mine(_actor, careUserId, now, tz, where) {
+    async mine(careUserId, now, tz, where) {
       const week = dueWindow('week', now, tz);
       const items = await narrowed(await open.of(careUserId, { end_date: apiDateRange(week).end_date }, now, MAX_LISTED), where);
       return bucketByDue(await service.views(items), now, tz);
     },
 
-    async due(_actor, careUserId, windowName, now, tz, where) {
+    async due(careUserId, windowName, now, tz, where) {
       const window = dueWindow(windowName, now, tz);
       const items = await narrowed(await open.of(careUserId, apiDateRange(window), now, MAX_LISTED), where);
       const inRange = items.filter((a) => {
@@ -227,7 +227,7 @@ export function createActionsService(deps: {
       return (await service.views(inRange)).sort(byUrgencyThenDue);
     },
 
-    async find(_actor, words) {
+    async find(words) {
       const items = await reads.list({
         filters: { q: words, completed: 'unset' },
         attributes: [...ACTION_ATTRIBUTES],
