@@ -57,7 +57,7 @@ async function main(): Promise<void> {
     let reads = 0;
     const tasksOn = async (actions: ActionsService) => {
       reads++;
-      const m = await actions.mine(actor, sophie, h.now(), 'Europe/London');
+      const m = await actions.mine(sophie, h.now(), 'Europe/London');
       return new Set([...m.overdue, ...m.today, ...m.nextWeek].map((v) => v.task));
     };
     const instances = { A: h.app.deps.actions, B: b.deps.actions };

@@ -170,7 +170,7 @@ export function createActionHistory(deps: {
     async of(actor, actionId) {
       await deps.identity.requireLink(actor);
       const action = await deps.actions.resolve({ type: 'id', id: actionId });
-      const [view] = await deps.actions.views([action], actor.teamId);
+      const [view] = await deps.actions.views([action]);
       if (deps.safeguarding && (await deps.safeguarding.covers(action)) && !(await deps.safeguarding.mayReadHistory(actor)))
         return { action: view!, entries: [], people: {}, omitted: 0, restricted: true };
       // The workspace's own rows (a deployment of one also serves people of other teams: Slack Connect).
@@ -181,7 +181,7 @@ export function createActionHistory(deps: {
       const people: Record<string, HistoryPerson> = {};
       await Promise.all(
         ids.map(async (id) => {
-          const slackUserId = await deps.identity.slackUserFor(actor.teamId, id);
+          const slackUserId = await deps.identity.slackUserFor(id);
           if (slackUserId) people[id] = { slackUserId };
         }),
       );

@@ -36,7 +36,7 @@ export async function completersOf(audit: CompletionAudit, teamId: string, actio
 export async function toActionViews(actions: Action[], teamId: string, identity: IdentityService, audit?: CompletionAudit): Promise<ActionView[]> {
   const assignees = [...new Set(actions.map((a) => a.assigned_to).filter((v): v is string => Boolean(v)))];
   const slackIds = new Map<string, string | null>();
-  await Promise.all(assignees.map(async (id) => slackIds.set(id, await identity.slackUserFor(teamId, id))));
+  await Promise.all(assignees.map(async (id) => slackIds.set(id, await identity.slackUserFor(id))));
   const unlinked = assignees.filter((id) => !slackIds.get(id));
   const linked = [...new Set([...slackIds.values()].filter((v): v is string => Boolean(v)))];
   const [names, slackNames] = await Promise.all([

@@ -28,11 +28,12 @@ export interface WriteChange {
 export interface ActionsService {
   /** By Id: the whole action. By number: the action with ACTION_ATTRIBUTES only (enough for cards). */
   resolve(ref: ActionRef): Promise<Action>;
-  views(actions: Action[], teamId: string): Promise<ActionView[]>;
+  /** Care actions as this workspace's cards show them (its people's mentions, who completed them here). */
+  views(actions: Action[]): Promise<ActionView[]>;
   /** The person's open actions: overdue, due today, due in the next 7 days (`where`: of one location or resident only). */
-  mine(actor: Actor, careUserId: string, now: Date, tz: string, where?: ListWhere): Promise<DueBuckets>;
-  due(actor: Actor, careUserId: string, window: DueWindowName, now: Date, tz: string, where?: ListWhere): Promise<ActionView[]>;
-  find(actor: Actor, words: string): Promise<ActionView[]>;
+  mine(careUserId: string, now: Date, tz: string, where?: ListWhere): Promise<DueBuckets>;
+  due(careUserId: string, window: DueWindowName, now: Date, tz: string, where?: ListWhere): Promise<ActionView[]>;
+  find(words: string): Promise<ActionView[]>;
   create(actor: Actor, form: ActionFormValue): Promise<Action>;
   /**
    * Save the edit form. `before`: the action as it was just before. Whoever it was taken away from is
@@ -103,6 +104,8 @@ export function createActionsService(deps: {
   care: CareClient;
   store: WorkspaceStore;
   identity: IdentityService;
+  /** The workspace it serves (bound at composition: no caller names one). */
+  teamId: () => Promise<string>;
   logger: Logger;
   /**
    * Called (not awaited) after each completion made through Slack: the fast
@@ -206,25 +209,25 @@ export function createActionsService(deps: {
       throw new UserFacingError(`There is no action #${ref.no}. Check the number on its card, or search by words: \`/care find &lt;words&gt;\``, 'not-found');
     },
 
-    views: async (actions, teamId) => withCareWebLinks(deps.careWebUrl, await toActionViews(actions, teamId, identity, store)),
+    views: async (actions) => withCareWebLinks(deps.careWebUrl, await toActionViews(actions, await deps.teamId(), identity, store)),
 
-    async mine(actor, careUserId, now, tz, where) {
+    async mine(careUserId, now, tz, where) {
       const week = dueWindow('week', now, tz);
       const items = await narrowed(await open.of(careUserId, { end_date: apiDateRange(week).end_date }, now, MAX_LISTED), where);
-      return bucketByDue(await service.views(items, actor.teamId), now, tz);
+      return bucketByDue(await service.views(items), now, tz);
     },
 
-    async due(actor, careUserId, windowName, now, tz, where) {
+    async due(careUserId, windowName, now, tz, where) {
       const window = dueWindow(windowName, now, tz);
       const items = await narrowed(await open.of(careUserId, apiDateRange(window), now, MAX_LISTED), where);
       const inRange = items.filter((a) => {
         const due = parseApiDateTime(a.due);
         return due !== null && inWindow(due, window);
       });
-      return (await service.views(inRange, actor.teamId)).sort(byUrgencyThenDue);
+      return (await service.views(inRange)).sort(byUrgencyThenDue);
     },
 
-    async find(actor, words) {
+    async find(words) {
       const items = await reads.list({
         filters: { q: words, completed: 'unset' },
         attributes: [...ACTION_ATTRIBUTES],
@@ -232,7 +235,7 @@ export function createActionsService(deps: {
         per_page: 100,
         limit: 100,
       });
-      const views = await service.views(items, actor.teamId);
+      const views = await service.views(items);
       return views.sort((a, b) => (a.completed ? 1 : 0) - (b.completed ? 1 : 0) || byUrgencyThenDue(a, b));
     },
 

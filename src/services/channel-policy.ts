@@ -18,10 +18,17 @@ export interface ChannelPolicy {
    * second step after --show-tasks). An opt-in given while the channel was
    * private does not carry over once it is public.
    */
-  showTasksIn(teamId: string, channelId: string): Promise<boolean>;
+  showTasksIn(channelId: string): Promise<boolean>;
 }
 
-export function createChannelPolicy(deps: { slack: WebClient; store: WorkspaceStore; ttlMs?: number; now?: () => number }): ChannelPolicy {
+export function createChannelPolicy(deps: {
+  slack: WebClient;
+  store: WorkspaceStore;
+  /** The workspace whose channels these are (bound at composition: no caller names one). */
+  teamId: () => Promise<string>;
+  ttlMs?: number;
+  now?: () => number;
+}): ChannelPolicy {
   const ttl = deps.ttlMs ?? 10 * 60_000;
   const now = deps.now ?? Date.now;
   const cache = new Map<string, { at: number; info: ChannelInfo }>();
@@ -44,14 +51,14 @@ export function createChannelPolicy(deps: { slack: WebClient; store: WorkspaceSt
       return info;
     },
 
-    async showTasksIn(teamId, channelId) {
+    async showTasksIn(channelId) {
       if (channelId.startsWith('D')) return true;
       try {
         if ((await policy.info(channelId)).isPrivate) return true;
       } catch {
         return false; // unknown privacy: hide
       }
-      const sub = await deps.store.getSubscription(teamId, channelId);
+      const sub = await deps.store.getSubscription(await deps.teamId(), channelId);
       return Boolean(sub?.showTaskText && !sub.channelPrivate);
     },
   };

@@ -222,7 +222,7 @@ export function createCompletionNotices(deps: {
       for (const route of routes) {
         report.recipients++;
         const recipient = `channel:${route.teamId}/${route.channelId}`;
-        const showTask = await deps.channels.showTasksIn(route.teamId, route.channelId);
+        const showTask = await deps.channels.showTasksIn(route.channelId);
         const notice = deps.render.completionNotice(view!, { now: deps.now(), timezone: deps.timezone, showTask, shared: true }, [route.groupName]);
         count(recipient, await deps.deliverer.deliver(keyFor(recipient), route.channelId, notice));
       }

@@ -102,7 +102,7 @@ export function createDigests(deps: {
     const atLocation = sub.filters.locationId ? shown.filter((a) => a.location === sub.filters.locationId) : shown;
     const mine = sub.filters.residentId ? await aboutResident(String(sub.filters.residentId), atLocation) : atLocation;
     const views = await toActionViews(mine, sub.teamId, deps.identity);
-    const showTask = await deps.channels.showTasksIn(sub.teamId, sub.channelId);
+    const showTask = await deps.channels.showTasksIn(sub.channelId);
     const filterText = [
       sub.filters.urgentOnly ? 'urgent only' : '',
       sub.filters.mineOnly ? `for <@${sub.setUpBy}>` : '',

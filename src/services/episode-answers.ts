@@ -86,18 +86,14 @@ export interface AnswersKnown {
 }
 
 /** Read what an action's answers are worked out from. */
-export async function answersKnown(
-  deps: { store: WorkspaceStore; identity: Pick<IdentityService, 'slackUserFor'> },
-  team: string,
-  action: Action,
-): Promise<AnswersKnown> {
+export async function answersKnown(deps: { store: WorkspaceStore; identity: Pick<IdentityService, 'slackUserFor'> }, action: Action): Promise<AnswersKnown> {
   const [answers, twoStaff, remembered] = await Promise.all([
     deps.store.listEpisodeAnswers(action._id),
     twoStaffOf(deps.store, action),
     rememberedAssignment(deps.store, action._id),
   ]);
   const assignee = action.assigned_to ?? null;
-  const assigneeKey = assignee ? ((await deps.identity.slackUserFor(team, assignee).catch(() => null)) ?? `care:${assignee}`) : null;
+  const assigneeKey = assignee ? ((await deps.identity.slackUserFor(assignee).catch(() => null)) ?? `care:${assignee}`) : null;
   return {
     answers,
     twoStaff,
@@ -175,7 +171,7 @@ export function createEpisodeAnswers(deps: {
   /** The assignee told, once, that someone else is on it (no note: the DM says who and when). */
   async function tellAssignee(actor: Actor, action: Action, answer: EpisodeAnswer): Promise<void> {
     if (answer.answer === 'cant' || !action.assigned_to || !deps.render.answerNotice) return;
-    const assignee = await deps.identity.slackUserFor(actor.teamId, action.assigned_to);
+    const assignee = await deps.identity.slackUserFor(action.assigned_to);
     if (!assignee || assignee === actor.userId) return;
     const [view] = await toActionViews([action], actor.teamId, deps.identity);
     const ctx: RenderContext = { now: deps.now(), timezone: deps.timezone, showTask: true, shared: false };

@@ -151,11 +151,11 @@ export function createEscalations(deps: {
     }
   }
 
-  async function updateAlerts(view: ActionView, alerts: AlertPost[], team: string, done: StepDone[], now: Date, answers?: AnswersShown) {
+  async function updateAlerts(view: ActionView, alerts: AlertPost[], done: StepDone[], now: Date, answers?: AnswersShown) {
     const lines = done.map(lineOf);
     for (const alert of alerts) {
       try {
-        const showTask = await deps.channels.showTasksIn(team, alert.channel);
+        const showTask = await deps.channels.showTasksIn(alert.channel);
         // As Slack holds it now (a "Snoozed by @x · Undo" row stays); drawn afresh if it cannot be read.
         const read =
           deps.readAlertPosts === false || (deps.history && !(await deps.history.readable().catch(() => false)))
@@ -238,7 +238,7 @@ export function createEscalations(deps: {
           // Taken (one person needed), or enough people on it (escalation-ladder.ts isTaken; answer-policy.ts);
           // resumed: only a take or an answer after the resume stops it again.
           const standing = standingIn(
-            await answersKnown({ store, identity: deps.identity }, team, action),
+            await answersKnown({ store, identity: deps.identity }, action),
             episode.occurrence,
             progress.resumed ? Date.parse(progress.resumed.at) : undefined,
           );
@@ -279,7 +279,7 @@ export function createEscalations(deps: {
           if (due.step === 'thread') {
             // A safeguarding action's reminder only in its officers' DMs (an alert posted before it was tagged stays quiet).
             for (const alert of episode.alerts.filter((a) => !safeguarding(action) || !a.recipient.startsWith('channel:'))) {
-              const showTask = await deps.channels.showTasksIn(team, alert.channel);
+              const showTask = await deps.channels.showTasksIn(alert.channel);
               const key = { kind: ESCALATION_KIND, actionId: action._id, occurrence, recipient: alert.recipient };
               const message = deps.render.escalation(view!, { ...askCtx, showTask, shared: true }, info);
               sent.push({ key, result: await deps.deliverer.deliver(key, alert.channel, { ...message, thread_ts: alert.ts }), target: alert.channel });
@@ -305,7 +305,7 @@ export function createEscalations(deps: {
             const channel = settings.managersChannel;
             if (!channel) skip = noManagersChannel();
             else {
-              const showTask = await deps.channels.showTasksIn(team, channel);
+              const showTask = await deps.channels.showTasksIn(channel);
               const key = { kind: ESCALATION_KIND, actionId: action._id, occurrence, recipient: `channel:${team}/${channel}` };
               const message = deps.render.escalation(view!, { ...askCtx, showTask, shared: true }, info);
               sent.push({ key, result: await deps.deliverer.deliver(key, channel, message), target: channel });
@@ -382,7 +382,7 @@ export function createEscalations(deps: {
         // The alert shows every step recorded, a skipped one in words (once a run, after its steps).
         // A safeguarding action's steps are drawn on its officers' DMs only (an alert posted before it was tagged is left as it was).
         const shownOn = drawnSafeguarding ? episode.alerts.filter((a) => !a.recipient.startsWith('channel:')) : episode.alerts;
-        if (drawn) await updateAlerts(drawn, shownOn, team, progress.done, now, answers);
+        if (drawn) await updateAlerts(drawn, shownOn, progress.done, now, answers);
       }
       return report;
     },

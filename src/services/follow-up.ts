@@ -170,7 +170,7 @@ export function createFollowUps(deps: {
     }
     const subs = urgentAlertChannelsFor(await store.listSubscriptions(), action);
     for (const sub of subs) {
-      const showTask = await deps.channels.showTasksIn(sub.teamId, sub.channelId);
+      const showTask = await deps.channels.showTasksIn(sub.channelId);
       const message = deps.render.handBackAlert(view, { now, timezone: sub.timeZone, showTask, shared: true }, { by, at: now });
       const key = { kind: HANDBACK_KIND, actionId: action._id, occurrence, recipient: `channel:${sub.teamId}/${sub.channelId}` };
       await deps.deliverer.deliver(key, sub.channelId, message);
@@ -224,8 +224,7 @@ export function createFollowUps(deps: {
 
         // The DM: to the assignee whose hold this is (the poll remembers a newer one first), or to whoever is on it.
         if (hold?.via === 'taken' && action.assigned_to !== hold.careUserId) continue;
-        const holder =
-          hold?.via === 'acknowledged' ? (hold.slackUserId ?? null) : hold?.careUserId ? await deps.identity.slackUserFor(team, hold.careUserId) : null;
+        const holder = hold?.via === 'acknowledged' ? (hold.slackUserId ?? null) : hold?.careUserId ? await deps.identity.slackUserFor(hold.careUserId) : null;
         let reached = false;
         if (holder) {
           const key: DeliveryKey = { kind: FOLLOWUP_KIND, actionId: action._id, occurrence: ref, recipient: `user:${team}/${holder}` };

@@ -34,8 +34,8 @@ export interface IdentityService {
   adminLink(admin: Actor, slackUserId: string, careUserId: string): Promise<IdentityLink>;
   unlink(actor: Actor, slackUserId: string): Promise<boolean>;
   decideRequest(admin: Actor, requestId: number, decision: 'approved' | 'rejected', careUserId?: string): Promise<LinkRequest>;
-  /** Slack user linked to a care user (for mentions), if any. */
-  slackUserFor(teamId: string, careUserId: string): Promise<string | null>;
+  /** The Slack person of this workspace linked to a care user (for mentions), if any. */
+  slackUserFor(careUserId: string): Promise<string | null>;
   /** Slack names (display or real name) of these Slack users, for plain text; those Slack would not tell are left out. */
   slackNames(slackUserIds: string[]): Promise<Map<string, string>>;
   careUserName(careUserId: string): Promise<string | undefined>;
@@ -72,7 +72,7 @@ export interface IdentityService {
    * saying why not. Reads the store only (fit for before a views.open); who may
    * decide is checked by decideRequest.
    */
-  pendingRequest(teamId: string, requestId: number): Promise<LinkRequest>;
+  pendingRequest(requestId: number): Promise<LinkRequest>;
 }
 
 /** A care user as people pick them: by name and email. */
@@ -130,6 +130,8 @@ export function createIdentityService(deps: {
   logger: Logger;
   /** Care users (names, linking by email), kept a few minutes and refreshed in the background. */
   users: CareUserDirectory;
+  /** The workspace it serves (bound at composition: no caller names one). */
+  teamId: () => Promise<string>;
 }): IdentityService {
   const { store, care, profiles, users, logger } = deps;
   // One care user, at most one Slack person per workspace: every way of linking goes through the guard.
@@ -262,9 +264,11 @@ export function createIdentityService(deps: {
       return result.request;
     },
 
-    async slackUserFor(teamId, careUserId) {
+    async slackUserFor(careUserId) {
       const links = await store.getLinksByCareUser(careUserId);
+      if (links.length === 0) return null;
       // Only a person of this workspace: a care user linked elsewhere is not someone to mention here.
+      const teamId = await deps.teamId();
       return links.find((l) => l.teamId === teamId)?.slackUserId ?? null;
     },
 
@@ -339,7 +343,7 @@ export function createIdentityService(deps: {
       const [found, links, request] = await Promise.all([
         service.findCareUsers(query),
         store.listLinks().then((all) => all.filter((l) => l.teamId === admin.teamId)),
-        requestId === undefined ? null : service.pendingRequest(admin.teamId, requestId).catch(() => null),
+        requestId === undefined ? null : service.pendingRequest(requestId).catch(() => null),
       ]);
       const email = request ? (await profiles.get(request.slackUserId).catch(() => null))?.email?.toLowerCase() : undefined;
       const taken = new Set(links.filter((l) => l.slackUserId !== request?.slackUserId).map((l) => l.careUserId));
@@ -409,9 +413,9 @@ export function createIdentityService(deps: {
       return { links: rows, pending };
     },
 
-    async pendingRequest(teamId, requestId) {
+    async pendingRequest(requestId) {
       const request = Number.isSafeInteger(requestId) ? await store.getLinkRequest(requestId) : null;
-      if (!request || request.teamId !== teamId) throw new UserFacingError('That link request no longer exists.', 'not-found');
+      if (!request || request.teamId !== (await deps.teamId())) throw new UserFacingError('That link request no longer exists.', 'not-found');
       if (request.state !== 'pending') {
         throw new UserFacingError(`That request was already ${request.state}${request.decidedBy ? ` by <@${request.decidedBy}>` : ''}.`, 'invalid');
       }

@@ -162,7 +162,7 @@ export function createPostRedraw(deps: {
             .then((m) => m.get(action.location!) ?? null)
             .catch(() => null)
         : Promise.resolve(null),
-      answersKnown({ store, identity: deps.identity }, team, action),
+      answersKnown({ store, identity: deps.identity }, action),
     ]);
     const state = (episode: string): AlertState => {
       if (action.completed) return 'completed';
@@ -308,7 +308,7 @@ export function createPostRedraw(deps: {
           view ??= (await toActionViews([action], team, deps.identity, store))[0]!;
           facts ??= await factsOf(action, team);
           const shared = kind.shared(row);
-          const showTask = shared ? await deps.channels.showTasksIn(team, row.slackChannel!) : true;
+          const showTask = shared ? await deps.channels.showTasksIn(row.slackChannel!) : true;
           return kind.render({ view, row, ctx: { now: deps.now(), timezone: deps.timezone, showTask, shared }, facts });
         });
         if (outcome === 'redrawn') report.redrawn++;

@@ -29,7 +29,7 @@ export type { MovedAction, PersonRef, ReassignOutcome, ReassignPlan, ReassignSco
 
 export interface ReassignService {
   /** One person on the rota by what the admin typed; a sentence naming close matches when not one. */
-  person(teamId: string, ref: PersonRef): Promise<RotaPerson>;
+  person(ref: PersonRef): Promise<RotaPerson>;
   /**
    * Admins only: what would move (counted for the confirmation), kept under `runId` (the store's
    * cursors) so that the run moves exactly what was confirmed, and names what it could not.
@@ -72,6 +72,8 @@ export function createReassignService(deps: {
   care: CareClient;
   store: WorkspaceStore;
   identity: IdentityService;
+  /** The workspace it serves (bound at composition: no caller names one). */
+  teamId: () => Promise<string>;
   names: WorkspaceNames;
   assignments: Pick<AssignmentNotices, 'quietly'>;
   deliverer: Deliverer;
@@ -84,18 +86,18 @@ export function createReassignService(deps: {
   const { care, store, identity, logger } = deps;
   const dmChannel = createDmChannels(deps.slack);
 
-  async function withSlack(teamId: string, careUserId: string, name: string): Promise<RotaPerson> {
-    const slackUserId = await identity.slackUserFor(teamId, careUserId);
+  async function withSlack(careUserId: string, name: string): Promise<RotaPerson> {
+    const slackUserId = await identity.slackUserFor(careUserId);
     return { careUserId, name, ...(slackUserId ? { slackUserId } : {}) };
   }
 
-  async function byCareName(teamId: string, typed: string): Promise<RotaPerson> {
+  async function byCareName(typed: string): Promise<RotaPerson> {
     const found = await identity.findCareUsers(typed);
     if (!found.available)
       throw new UserFacingError('The care system does not let me read its users: name them with @ from Slack’s list, or give their care user Id.');
     const exact = found.users.filter((u) => u.name.toLowerCase() === typed.trim().toLowerCase());
     const hits = exact.length ? exact : found.users;
-    if (hits.length === 1) return withSlack(teamId, hits[0]!.id, hits[0]!.name);
+    if (hits.length === 1) return withSlack(hits[0]!.id, hits[0]!.name);
     if (hits.length > 1)
       throw new UserFacingError(
         `More than one person on the rota matches “${typed}”: ${hits
@@ -114,8 +116,8 @@ export function createReassignService(deps: {
     );
   }
 
-  async function fromSlack(teamId: string, slackUserId: string): Promise<RotaPerson> {
-    const link = await identity.getLink({ teamId, userId: slackUserId });
+  async function fromSlack(slackUserId: string): Promise<RotaPerson> {
+    const link = await identity.getLink({ teamId: await deps.teamId(), userId: slackUserId });
     if (!link)
       throw new UserFacingError(
         `<@${slackUserId}> has not linked a care account, so I cannot tell which care user they are: type their name as the care system has it, or their care user Id.`,
@@ -144,21 +146,21 @@ export function createReassignService(deps: {
   }
 
   return {
-    async person(teamId, ref) {
-      if (ref.type === 'slack') return fromSlack(teamId, ref.id);
+    async person(ref) {
+      if (ref.type === 'slack') return fromSlack(ref.id);
       if (ref.type === 'care') {
         const name = await identity.careUserName(ref.id);
         if (!name) throw new UserFacingError(`There is no care user with the Id \`${ref.id}\`. Check it on their page in the care system, or type their name.`);
-        return withSlack(teamId, ref.id, name);
+        return withSlack(ref.id, name);
       }
       const typed = ref.name.trim();
       if (typed.startsWith('@')) {
         const found = await deps.names.person({ type: 'name', name: typed });
-        if (found.kind === 'found') return fromSlack(teamId, found.match.id);
+        if (found.kind === 'found') return fromSlack(found.match.id);
         // Not a Slack name: maybe their care name ("@Ben Whitaker").
-        return byCareName(teamId, typed.replace(/^@+/, ''));
+        return byCareName(typed.replace(/^@+/, ''));
       }
-      return byCareName(teamId, typed);
+      return byCareName(typed);
     },
 
     async plan(admin, from, to, scope, runId) {

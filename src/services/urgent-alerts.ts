@@ -171,7 +171,7 @@ export function createUrgentAlerts(deps: {
       for (const sub of targets) {
         const view = views.get(sub.teamId) ?? (await toActionViews([action], sub.teamId, deps.identity))[0]!;
         views.set(sub.teamId, view);
-        const showTask = await deps.channels.showTasksIn(sub.teamId, sub.channelId);
+        const showTask = await deps.channels.showTasksIn(sub.channelId);
         const alert = deps.render.urgentAlert(view, { now: deps.now(), timezone: sub.timeZone, showTask, shared: true, answers });
         results.push(
           await deps.deliverer.deliver(

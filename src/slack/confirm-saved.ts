@@ -26,7 +26,7 @@ export async function confirmSaved(
   meta: Pick<ActionFormMeta, 'mode' | 'tz' | 'channelId' | 'threadTs'>,
   action: Action,
 ): Promise<void> {
-  const [view] = await deps.actions.views([action], actor.teamId);
+  const [view] = await deps.actions.views([action]);
   const verb = meta.mode === 'create' ? 'Created' : 'Updated';
   const kind = meta.mode === 'create' ? CREATED_KIND : UPDATED_KIND;
   const record = (to: { user: string } | { channel: string }, posted: { channel?: string | undefined; ts?: string | undefined }) =>
@@ -43,7 +43,7 @@ export async function confirmSaved(
   // A safeguarding action is never confirmed in a channel's thread: to the person alone (safeguarding.ts).
   const safeguarding = (await deps.safeguarding?.covers(action)) ?? false;
   if (channel && meta.threadTs && !safeguarding) {
-    const showTask = await deps.channels.showTasksIn(actor.teamId, channel);
+    const showTask = await deps.channels.showTasksIn(channel);
     // A thread reply in a channel is a shared post: Complete asks first, and hidden text gets View.
     const ctx = { now: deps.now(), timezone: tz, showTask, shared: isSharedConversation(channel) };
     let posted: { channel?: string | undefined; ts?: string | undefined } | undefined;

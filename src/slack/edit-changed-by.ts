@@ -46,7 +46,7 @@ export function editOf(
  * Undo (that person's, once, for a few minutes) when it changed the assignee, due time or urgency.
  */
 export async function editedBy(deps: SlackDeps, actor: { teamId: string; userId: string }, before: Action, after: Action, tz: string): Promise<ChangedBy> {
-  const [was, now] = await deps.actions.views([before, after], actor.teamId);
+  const [was, now] = await deps.actions.views([before, after]);
   const { edits, previous } = editOf(before, after, [was, now], tz);
   if (Object.keys(previous).length === 0) return { kind: 'edit', by: actor.userId, edits };
   return changedWithUndo(deps, actor.teamId, actor.userId, after, { kind: 'edit', edits, previous });

@@ -50,7 +50,7 @@ export async function showEditedInPlace(
         : await deps.slack.conversations.history({ channel: origin.channel, latest: origin.ts, inclusive: true, limit: 1 });
     const message = read.messages?.find((m) => m.ts === origin.ts);
     if (!message?.blocks) return false;
-    const showTask = await deps.channels.showTasksIn(actor.teamId, origin.channel);
+    const showTask = await deps.channels.showTasksIn(origin.channel);
     const ctx = { now: deps.now(), timezone: tz, showTask, shared: isSharedConversation(origin.channel) };
     const blocks = message.blocks as types.AnyBlock[];
     const answers = await answersOnPost(deps, blocks, view);

@@ -122,10 +122,10 @@ export async function publishHome(deps: SlackDeps, teamId: string, userId: strin
       ]);
       const filter = { ...(locations.length ? { locations } : {}), ...(where ? { where } : {}) };
       try {
-        const mine = await deps.actions.mine({ teamId, userId }, link.careUserId, ctx.now, tz);
+        const mine = await deps.actions.mine(link.careUserId, ctx.now, tz);
         const handover = await handoverOf(deps, [...mine.overdue, ...mine.today, ...mine.nextWeek], ctx.now, userId);
         // The list shows the chosen location only (the handover line is about all of the person's work).
-        const groups = myGroups(where ? await deps.actions.mine({ teamId, userId }, link.careUserId, ctx.now, tz, where) : mine);
+        const groups = myGroups(where ? await deps.actions.mine(link.careUserId, ctx.now, tz, where) : mine);
         view = homeView(
           { linked: true, ...(careUserName ? { careUserName } : {}), groups, limit, offset, ...handover, ...extra, ...filter, ...(await admin) },
           ctx,

@@ -68,7 +68,7 @@ export async function renderCommandList(
 
   if (source.kind === 'mine') {
     const link = await deps.identity.requireLink(actor);
-    const groups = myGroups(await deps.actions.mine(actor, link.careUserId, now, tz, source.where));
+    const groups = myGroups(await deps.actions.mine(link.careUserId, now, tz, source.where));
     const at = whereText(source.where);
     const list = renderActionGroups(
       withChanged(groups),
@@ -94,7 +94,7 @@ export async function renderCommandList(
         'not-linked',
       );
     }
-    const views = await deps.actions.due(actor, link.careUserId, source.window, now, tz, source.where);
+    const views = await deps.actions.due(link.careUserId, source.window, now, tz, source.where);
     const who = `${whoId === actor.userId ? 'you' : `<@${whoId}>`}${whereText(source.where)}`;
     const title = WINDOW_TITLES[source.window];
     const list = renderActionGroups(
@@ -104,7 +104,7 @@ export async function renderCommandList(
     );
     return { text: `${title} for ${who}`, blocks: list.blocks };
   }
-  const views = await deps.actions.find(actor, source.words);
+  const views = await deps.actions.find(source.words);
   const list = renderActionGroups(
     withChanged([
       { label: 'Open', actions: views.filter((v) => !v.completed) },

@@ -20,15 +20,10 @@ function passedNotice(phrase: string, now: Date, tz: string): string {
 const fitUnread = (words: string[]) => words.slice(0, 5).map((w) => cut(w, 40, { mrkdwn: false }));
 
 /** The assignee picker's starting choice: this care user, named and marked as the picker marks them. */
-export async function assigneeInitial(
-  deps: SlackDeps,
-  teamId: string,
-  careUserId: string,
-  slackUserId?: string | null,
-): Promise<ActionFormInitial['assignee']> {
+export async function assigneeInitial(deps: SlackDeps, careUserId: string, slackUserId?: string | null): Promise<ActionFormInitial['assignee']> {
   const [name, slack] = await Promise.all([
     deps.identity.careUserName(careUserId).catch(() => undefined),
-    slackUserId === undefined ? deps.identity.slackUserFor(teamId, careUserId) : Promise.resolve(slackUserId),
+    slackUserId === undefined ? deps.identity.slackUserFor(careUserId) : Promise.resolve(slackUserId),
   ]);
   return { careUserId, label: assigneeLabel({ name: name ?? 'Care user', ...(slack ? { slackUserId: slack } : {}) }) };
 }

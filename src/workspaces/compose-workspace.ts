@@ -20,13 +20,13 @@ import type { Digests } from '../services/digests.js';
 import type { IdentityService } from '../services/identity.js';
 import type { ReadCaches } from '../services/read-cache/read-caches.js';
 import type { SlackDeps } from '../slack/deps.js';
-import { composeActions } from './compose/actions.js';
-import { composeAdmin } from './compose/admin.js';
-import { composeCore } from './compose/core.js';
-import { composeEvidence } from './compose/evidence.js';
+import { composeActions, type WorkspaceActions } from './compose/actions.js';
+import { composeAdmin, type WorkspaceAdmin } from './compose/admin.js';
+import { composeCore, type WorkspaceCore } from './compose/core.js';
+import { composeEvidence, type WorkspaceEvidence } from './compose/evidence.js';
 import { composeJobs } from './compose/jobs.js';
-import { composeNotices } from './compose/notices.js';
-import { composeShiftWork } from './compose/shift-work.js';
+import { composeNotices, type WorkspaceNotices } from './compose/notices.js';
+import { composeShiftWork, type WorkspaceShiftWork } from './compose/shift-work.js';
 import { composeSlackDeps } from './compose/slack-deps.js';
 import type { WorkspaceShared, WorkspaceSpec } from './workspace-spec.js';
 
@@ -47,9 +47,24 @@ export interface Workspace {
   deliverer: Deliverer;
   /** This workspace's scheduled work (digest tick, summary tick, changes poll, read-cache sync). */
   jobs: Job[];
+  /**
+   * Every service of this workspace, as its feature composition built it (listeners get `deps` alone): the
+   * isolation contract walks them (test/e2e/multi-workspace-deps-isolation.test.ts).
+   */
+  services: WorkspaceServices;
   health: () => Promise<HealthReport>;
   /** Close its care client (the store is shared and stays open). */
   close(): Promise<void>;
+}
+
+/** A workspace's services by feature; of its core, the services alone (not its clients, store or settings). */
+export interface WorkspaceServices {
+  core: Pick<WorkspaceCore, 'identity' | 'directory' | 'channels' | 'names' | 'profiles' | 'deliverer' | 'poster' | 'history' | 'reads'>;
+  notices: WorkspaceNotices;
+  actions: WorkspaceActions;
+  shiftWork: WorkspaceShiftWork;
+  admin: WorkspaceAdmin;
+  evidence: WorkspaceEvidence;
 }
 
 export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): Workspace {
@@ -59,7 +74,7 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
   const shiftWork = composeShiftWork(core, actions);
   const admin = composeAdmin(core, notices, shiftWork);
   const evidence = composeEvidence(core);
-  const { care, store } = core;
+  const { care, store, identity, directory, channels, names, profiles, deliverer, poster, history, reads } = core;
   return {
     teamId: core.team,
     deps: composeSlackDeps(core, actions, shiftWork, admin, evidence),
@@ -71,6 +86,14 @@ export function composeWorkspace(shared: WorkspaceShared, spec: WorkspaceSpec): 
     notices: notices.notices,
     digests: shiftWork.digests,
     jobs: composeJobs(core, notices, shiftWork, actions, evidence),
+    services: {
+      core: { identity, directory, channels, names, profiles, deliverer, poster, history, reads },
+      notices,
+      actions,
+      shiftWork,
+      admin,
+      evidence,
+    },
     health: createHealth({ store, care }),
     deliverer: core.deliverer,
     async close() {

@@ -321,7 +321,7 @@ describe('the action modal through Slack', () => {
   it('Edit by someone not linked tells them how to link and opens nothing', async () => {
     const action = await webAppAction(h, { task: 'Water the garden', due: new Date('2026-03-12T09:00:00Z') });
     // A card in a channel (as an urgent alert or a routed notice would post it), seen by someone not linked.
-    const [view] = await h.app.deps.actions.views([await h.app.care.actions.retrieve(action._id)], h.fake.teamId);
+    const [view] = await h.app.deps.actions.views([await h.app.care.actions.retrieve(action._id)]);
     await h.app.slack.chat.postMessage({
       channel: 'C0CARE',
       text: 'card',

@@ -22,7 +22,7 @@ describe('task text in a channel', () => {
     const store = await openStore({ dataDir: dir });
     cleanups.push(() => store.close());
     const slack = new WebClient(fake.botToken, { slackApiUrl: fake.apiUrl, retryConfig: { retries: 0 } });
-    return { fake, store, policy: createChannelPolicy({ slack, store: soleWorkspaceStore(store), ttlMs: 0 }) };
+    return { fake, store, policy: createChannelPolicy({ slack, store: soleWorkspaceStore(store), teamId: async () => fake.teamId, ttlMs: 0 }) };
   }
   const digest = (teamId: string, channelId: string, showTaskText: boolean, channelPrivate: boolean) => ({
     teamId,
@@ -42,12 +42,12 @@ describe('task text in a channel', () => {
     const leads = fake.channel('#care-leads')!;
     expect(leads.is_private).toBe(true);
     await store.upsertSubscription(digest(fake.teamId, leads.id, true, true));
-    expect(await policy.showTasksIn(fake.teamId, leads.id)).toBe(true);
+    expect(await policy.showTasksIn(leads.id)).toBe(true);
     // The channel is made public: everyone in the workspace could read it now.
     leads.is_private = false;
-    expect(await policy.showTasksIn(fake.teamId, leads.id)).toBe(false);
+    expect(await policy.showTasksIn(leads.id)).toBe(false);
     // Confirmed in the public channel (as confirmShowTasks records it): shown.
     await store.upsertSubscription(digest(fake.teamId, leads.id, true, false));
-    expect(await policy.showTasksIn(fake.teamId, leads.id)).toBe(true);
+    expect(await policy.showTasksIn(leads.id)).toBe(true);
   });
 });

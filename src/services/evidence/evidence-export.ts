@@ -225,7 +225,7 @@ export function createEvidenceExport(deps: {
       const notes = request.withTasks ? await store.listNotes(actions.map((a) => a.id)) : [];
       // The answers to urgent episodes: who and when in the file always; their notes only with task text.
       const answers = await store.episodeAnswersOf(actions.map((a) => a.id));
-      const staff = await staffOnTwoPersonActions({ store, identity: deps.identity }, admin.teamId, actions, answers);
+      const staff = await staffOnTwoPersonActions({ store, identity: deps.identity }, actions, answers);
       const onStaff = [...staff.values()].flatMap((s) => s.staff);
       const people = await names([
         ...[...bySource.values()].flatMap((s) => (s.through === 'slack' ? [s.slackUserId] : [])),

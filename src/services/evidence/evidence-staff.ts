@@ -34,7 +34,6 @@ export async function staffOnTwoPersonActions(
     store: Pick<WorkspaceStore, 'twoStaffMarked' | 'getHomeSetting' | 'listDeliveries' | 'getCursor'>;
     identity: Pick<IdentityService, 'slackUserFor'>;
   },
-  teamId: string,
   actions: readonly Pick<EvidenceAction, 'id' | 'assignedTo' | 'userTags'>[],
   answersOf: ReadonlyMap<string, EpisodeAnswer[]>,
 ): Promise<Map<string, StaffOn>> {
@@ -53,7 +52,7 @@ export async function staffOnTwoPersonActions(
       continue;
     }
     const remembered = await rememberedAssignment(deps.store, a.id);
-    const assigneeKey = a.assignedTo ? ((await deps.identity.slackUserFor(teamId, a.assignedTo).catch(() => null)) ?? `care:${a.assignedTo}`) : null;
+    const assigneeKey = a.assignedTo ? ((await deps.identity.slackUserFor(a.assignedTo).catch(() => null)) ?? `care:${a.assignedTo}`) : null;
     const known: AnswersKnown = {
       answers,
       twoStaff: true,

@@ -40,7 +40,7 @@ export function composeCore(shared: WorkspaceShared, spec: WorkspaceSpec) {
   });
   // Care data held in memory for speed, kept fresh by the changes feed and our own writes (services/read-cache/).
   const reads = createReadCaches({ care, now: () => now().getTime(), logger, pollSeconds, overlapMs: shared.overlapMs, settings: shared.readCache });
-  const identity = createIdentityService({ store, care, profiles, admins: spec.admins, logger, users: reads.users });
+  const identity = createIdentityService({ store, care, profiles, admins: spec.admins, logger, users: reads.users, teamId: team });
   return {
     shared,
     spec,
@@ -61,7 +61,7 @@ export function composeCore(shared: WorkspaceShared, spec: WorkspaceSpec) {
     reads,
     identity,
     directory: createDirectoryService({ care, reference: reads.reference }),
-    channels: createChannelPolicy({ slack, store }),
+    channels: createChannelPolicy({ slack, store, teamId: team }),
     names: createWorkspaceNames({ slack, now: () => now().getTime() }),
     // The posts services make show the same "Open in care system" link as every other card.
     render: messageRenderers(spec.careWebUrl),

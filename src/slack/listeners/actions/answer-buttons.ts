@@ -35,7 +35,7 @@ export async function tellAnswerer(
   outcome: AnswerOutcome,
   note?: string | null,
 ): Promise<void> {
-  const [view] = await deps.actions.views([outcome.action], actor.teamId);
+  const [view] = await deps.actions.views([outcome.action]);
   const undo = outcome.kind === 'recorded' ? answerUndoValue(deps.signedMetadata, actor.teamId, actor.userId, outcome.action._id, outcome.answer.id) : null;
   const message = answerConfirmation(view!, outcome.kind === 'recorded' ? outcome.answer.answer : null, outcome.kind, {
     note: note ?? null,
@@ -76,7 +76,7 @@ export function registerAnswerButtons(app: App): void {
         const title = kind === 'on-it' ? ON_IT_TITLE : CANT_TITLE;
         await openThenFill(deps, { triggerId: body.trigger_id, title, log: `could not open the ${kind} form` }, async () => {
           const current = await deps.actions.resolve({ type: 'id', id });
-          const [view] = await deps.actions.views([current], actor.teamId);
+          const [view] = await deps.actions.views([current]);
           if (current.completed || !current.urgent || !(await deps.answers.episodeOf(id)))
             return messageModal(title, `${actionLabel(view!)} is not asking for anyone now (it is completed, no longer urgent, or was never alerted).`);
           const form = kind === 'on-it' ? CallbackIds.onItModal : CallbackIds.cantModal;

@@ -47,7 +47,7 @@ export async function showWhereClicked(
   const answers = answersOnPost(deps, original, view);
   const tz = await deps.profiles.tz(body.user.id);
   const ephemeral = Boolean(body.container?.is_ephemeral);
-  const showTask = ephemeral || !channelId ? true : await deps.channels.showTasksIn(teamId, channelId);
+  const showTask = ephemeral || !channelId ? true : await deps.channels.showTasksIn(channelId);
   const shared = !ephemeral && isSharedConversation(channelId);
   const ctx = { now: deps.now(), timezone: tz, showTask, shared };
   const by = shared ? changedBy : undefined;
@@ -130,7 +130,7 @@ export function registerCompleteReopen(app: App): void {
         const actor = { teamId: workspaceOf(context), userId: body.user.id, at: clickedPostOf(body) };
         const id = action.value ?? '';
         const result = kind === 'complete' ? await deps.actions.complete(actor, id) : await deps.actions.reopen(actor, id);
-        const [view] = await deps.actions.views([result.action], actor.teamId);
+        const [view] = await deps.actions.views([result.action]);
         const note = result.changed
           ? undefined
           : kind === 'complete'

@@ -25,10 +25,10 @@ import { cutId } from '../../cut.js';
 const TITLE = 'Edit care action';
 
 /** The form's starting values from the action as the care system has it, in the editor's zone. */
-async function initialValues(deps: SlackDeps, teamId: string, action: Action, tz: string, task: string): Promise<ActionFormInitial> {
+async function initialValues(deps: SlackDeps, action: Action, tz: string, task: string): Promise<ActionFormInitial> {
   const due = parseApiDateTime(action.due);
   const local = due ? localParts(due, tz) : null;
-  const assignee = action.assigned_to ? await assigneeInitial(deps, teamId, action.assigned_to) : undefined;
+  const assignee = action.assigned_to ? await assigneeInitial(deps, action.assigned_to) : undefined;
   const groupNames = await deps.directory.groupNames(action.notify_on_complete ?? []);
   const initial: ActionFormInitial = {
     task,
@@ -86,7 +86,7 @@ export function registerEditButton(app: App): void {
           ...(dueWas ? { dueWas } : {}),
           ...(fitted.cut ? { taskCut: fitted.cut } : {}),
         };
-        const initial = await initialValues(deps, actor.teamId, current, tz, fitted.task);
+        const initial = await initialValues(deps, current, tz, fitted.task);
         if (clickedOnSharedPost(body)) meta.shared = sharedWas(current, initial);
         const sealed = deps.signedMetadata.encode(meta, { ...actor, form: CallbackIds.actionModal });
         return actionModal(meta, sealed, initial);

@@ -16,7 +16,7 @@ export function registerLinkRequestButtons(app: App): void {
       // Only the store is read before views.open (the trigger lives 3 s); that the clicker is an
       // admin is checked when the form is submitted (decideRequest), before anything changes.
       const admin = { teamId: workspaceOf(context), userId: body.user.id };
-      const request = await deps.identity.pendingRequest(admin.teamId, Number(action.value));
+      const request = await deps.identity.pendingRequest(Number(action.value));
       await openThenFill(deps, { triggerId: body.trigger_id, title: TITLE, log: 'could not fill the approval form' }, async () => {
         const meta = {
           requestId: String(request.id),

@@ -36,7 +36,7 @@ export function registerNoteMenu(app: App): void {
           found.complete = current;
           return messageModal(title, 'That action is already complete, so there is nothing to do; its card now shows it.');
         }
-        const [view] = await deps.actions.views([current], actor.teamId);
+        const [view] = await deps.actions.views([current]);
         const origin = clickOrigin(body, action.block_id);
         const meta: NoteMeta = { actionId: current._id, move: picked.move, tz, shownAssignee: current.assigned_to ?? null, ...(origin ? { origin } : {}) };
         const sealed = deps.signedMetadata.encode(meta, { ...actor, form: CallbackIds.noteModal });
@@ -48,7 +48,7 @@ export function registerNoteMenu(app: App): void {
         });
       });
       if (shown && found.complete) {
-        const [view] = await deps.actions.views([found.complete], actor.teamId);
+        const [view] = await deps.actions.views([found.complete]);
         await showWhereClicked(deps, actor.teamId, body, respond, view!);
       }
     }),

@@ -21,7 +21,7 @@ export function registerReassignWorkButton(app: App): void {
       const flow = { triggerId: body.trigger_id, title: REASSIGN_TITLE, log: 'could not open Reassign work' };
       await openThenFill(deps, flow, async () => {
         await deps.identity.requireAdmin(admin);
-        const from = await deps.reassign.person(admin.teamId, { type: 'care', id: careUserId });
+        const from = await deps.reassign.person({ type: 'care', id: careUserId });
         return reassignPickModal(from, deps.signedMetadata.encode({ from }, { ...admin, form: CallbackIds.reassignPick }));
       });
     }),

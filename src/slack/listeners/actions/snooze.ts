@@ -43,7 +43,7 @@ async function openForAction(
     return messageModal(SNOOZE_TITLE, 'That action is already complete, so there is nothing to snooze.');
   });
   if (shown && found.complete) {
-    const [view] = await deps.actions.views([found.complete], teamId);
+    const [view] = await deps.actions.views([found.complete]);
     await showWhereClicked(deps, teamId, body, respond, view!);
   }
 }
@@ -55,7 +55,7 @@ async function openForAction(
 async function openSnoozeForm(deps: SlackDeps, teamId: string, body: SnoozeClick, respond: Responder, actionId: string, blockId: string): Promise<void> {
   const actor = { teamId, userId: body.user.id };
   await openForAction(deps, teamId, body, respond, actionId, async ({ tz, current }) => {
-    const [view] = await deps.actions.views([current], actor.teamId);
+    const [view] = await deps.actions.views([current]);
     const now = deps.now();
     const due = parseApiDateTime(current.due);
     const start = localParts(due && due > now ? due : snoozeDue('tomorrow', { now, due, tz }), tz);
@@ -82,7 +82,7 @@ async function askBeforeSnooze(
 ): Promise<void> {
   const actor = { teamId, userId: body.user.id };
   await openForAction(deps, teamId, body, respond, actionId, async ({ tz, current }) => {
-    const [view] = await deps.actions.views([current], actor.teamId);
+    const [view] = await deps.actions.views([current]);
     const dueNow = parseApiDateTime(current.due);
     const due = snoozeDue(choice, { now: deps.now(), due: dueNow, tz });
     const origin = clickOrigin(body, blockId);
@@ -121,7 +121,7 @@ export function registerSnooze(app: App): void {
       }
       const [tz, now] = [await deps.profiles.tz(actor.userId), deps.now()];
       const result = await deps.actions.snooze({ ...actor, at: clickedPostOf(body) }, picked.actionId, (due) => snoozeDue(choice, { now, due, tz }));
-      const [view] = await deps.actions.views([result.action], actor.teamId);
+      const [view] = await deps.actions.views([result.action]);
       const note = !result.changed
         ? ALREADY_COMPLETE
         : result.earlier && view!.due

@@ -55,7 +55,7 @@ export function registerTakeItButton(app: App): void {
         await safeRespond(respond, { response_type: 'ephemeral', replace_original: false, text: lostTakeNote(result.takenBy, actor.userId) }, deps.logger);
         return;
       }
-      const [view] = await deps.actions.views([result.action], actor.teamId);
+      const [view] = await deps.actions.views([result.action]);
       if (!result.changed && onlyIfUnassigned && !view!.completed && view!.assignee && view!.assignee.slackUserId !== actor.userId && onChannelPost(body)) {
         // Taken meanwhile: its posts were drawn by whoever took it (or are by the poll); this person is told privately.
         await safeRespond(
@@ -77,7 +77,7 @@ export function registerTakeItButton(app: App): void {
       if (!result.changed) return;
       await refreshHomesAfterClick(deps, actor.teamId, body, view!);
       // The action left the Home tab of the person it was taken from.
-      const from = result.previousAssignee ? await deps.identity.slackUserFor(actor.teamId, result.previousAssignee) : null;
+      const from = result.previousAssignee ? await deps.identity.slackUserFor(result.previousAssignee) : null;
       if (from && from !== actor.userId) await refreshHomes(deps, actor.teamId, [from]);
     }),
   );

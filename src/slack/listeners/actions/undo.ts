@@ -98,12 +98,12 @@ export function registerUndoButton(app: App): void {
       if (outcome.kind === 'spent') {
         // The post is drawn from the action as it is now, saying it was undone: true whichever click Slack
         // answers last (this click's copy of the post may be older than the redraw the used Undo made).
-        const [now] = await deps.actions.views([await deps.actions.resolve({ type: 'id', id: grant.actionId })], actor.teamId);
+        const [now] = await deps.actions.views([await deps.actions.resolve({ type: 'id', id: grant.actionId })]);
         await showWhereClicked(deps, actor.teamId, body, respond, now!, undefined, { kind: 'undo', by: grant.by });
         await tellClicker(deps, body, respond, `This Undo was already used: your change was undone once. ${await otherWay(deps, grant)}`);
         return;
       }
-      const [view] = await deps.actions.views([outcome.action], actor.teamId);
+      const [view] = await deps.actions.views([outcome.action]);
       if (outcome.kind === 'changed') {
         // The post shows the action as it is now, and who made the change, without Undo.
         await showWhereClicked(deps, actor.teamId, body, respond, view!, undefined, { kind: grant.kind, by: grant.by, earlier: grant.earlier });

@@ -20,7 +20,7 @@ export function registerViewButton(app: App): void {
       await deps.identity.requireLink(actor);
       const id = action.value ?? '';
       if (!isCareId(id)) throw new Error('the View button carried no action Id');
-      const [view] = await deps.actions.views([await deps.actions.resolve({ type: 'id', id })], actor.teamId);
+      const [view] = await deps.actions.views([await deps.actions.resolve({ type: 'id', id })]);
       const ctx = { now: deps.now(), timezone: await deps.profiles.tz(actor.userId), showTask: true };
       await safeRespond(
         respond,

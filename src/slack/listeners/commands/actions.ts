@@ -72,7 +72,7 @@ export const find: CommandHandler<'find'> = async (cmd, ctx, deps) => {
 export const show: CommandHandler<'show'> = async (cmd, ctx, deps) => {
   await deps.identity.requireLink(actorOf(ctx));
   const action = await deps.actions.resolve(cmd.ref);
-  const [view] = await deps.actions.views([action], ctx.teamId);
+  const [view] = await deps.actions.views([action]);
   await replyWithCard(ctx, deps, view!);
 };
 
@@ -83,7 +83,7 @@ export const doneOrReopen: CommandHandler<'done' | 'reopen'> = async (cmd, ctx, 
   const action = await deps.actions.resolve(cmd.ref);
   const done = cmd.kind === 'done';
   const result = done ? await deps.actions.complete(actor, action._id) : await deps.actions.reopen(actor, action._id);
-  const [view] = await deps.actions.views([result.action], ctx.teamId);
+  const [view] = await deps.actions.views([result.action]);
   const kept = done && cmd.note !== undefined ? ` ${NOTE_KEPT_TEXT[await keepNote(deps, actor, result, cmd.note, 'complete')]}` : '';
   const note = result.changed
     ? done

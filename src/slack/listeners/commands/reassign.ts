@@ -18,7 +18,7 @@ export const reassign: CommandHandler<'reassign'> = async (cmd, ctx, deps) => {
   }
   const flow = { triggerId: ctx.triggerId, title: REASSIGN_TITLE, log: 'could not ask about a reassignment', onOpened: ctx.answeredElsewhere };
   await openThenFill(deps, flow, async () => {
-    const [from, to] = await Promise.all([deps.reassign.person(ctx.teamId, cmd.from), deps.reassign.person(ctx.teamId, cmd.to)]);
+    const [from, to] = await Promise.all([deps.reassign.person(cmd.from), deps.reassign.person(cmd.to)]);
     return confirmationView(deps, admin, from, to, cmd.scope);
   });
 };

@@ -125,7 +125,7 @@ export function registerActionFormSubmit(app: App): void {
     }
     if (!outcome.ok) return;
     try {
-      const [v] = await deps.actions.views([outcome.action], actor.teamId);
+      const [v] = await deps.actions.views([outcome.action]);
       // Saved from a channel post: the post says who edited it and what changed, with Undo (and never an older "Undone by").
       const onPost = outcome.before && meta.origin?.ts && isSharedConversation(meta.origin.channel);
       const changedBy = onPost ? await editedBy(deps, actor, outcome.before!, outcome.action, meta.tz) : undefined;

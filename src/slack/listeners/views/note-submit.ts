@@ -92,7 +92,7 @@ export async function finishWithNote(
       const kept = await keepNote(deps, actor, { action, changed }, request.note, request.move);
       if (kept !== 'kept') await tellByDm(deps, actor.userId, NOTE_KEPT_TEXT[kept]);
     }
-    const [view] = await deps.actions.views([action], actor.teamId);
+    const [view] = await deps.actions.views([action]);
     if (request.origin) {
       const onPost = changed && Boolean(request.origin.ts) && isSharedConversation(request.origin.channel);
       await showEditedInPlace(deps, actor, request.origin, view!, request.tz, onPost ? changedBy : undefined).catch((err) => {
@@ -101,7 +101,7 @@ export async function finishWithNote(
       });
     }
     if (!changed) return;
-    const from = previous ? await deps.identity.slackUserFor(actor.teamId, previous) : null;
+    const from = previous ? await deps.identity.slackUserFor(previous) : null;
     await refreshHomes(deps, actor.teamId, [actor.userId, view?.assignee?.slackUserId, from]);
   });
 }

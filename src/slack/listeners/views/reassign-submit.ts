@@ -31,7 +31,7 @@ export function registerReassignSubmit(app: App): void {
     await ack({ response_action: 'update', view: messageModal(REASSIGN_TITLE, ':hourglass_flowing_sand: Counting what moves…') });
     let next: types.ModalView;
     try {
-      const to = await deps.reassign.person(admin.teamId, { type: 'care', id: toId });
+      const to = await deps.reassign.person({ type: 'care', id: toId });
       next = await confirmationView(deps, admin, issued.data.from, to, scope);
     } catch (err) {
       logFailure(deps.logger, 'could not count a reassignment', err);

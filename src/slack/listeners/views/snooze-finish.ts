@@ -22,7 +22,7 @@ export async function finishSnooze(
     const at = request.origin?.ts ? { channel: request.origin.channel, ts: request.origin.ts } : undefined;
     const result = await deps.actions.snooze({ ...actor, at }, request.actionId, request.due);
     if (!result.changed) await tellByDm(deps, actor.userId, 'That action is already complete, so it was not snoozed.');
-    const [view] = await deps.actions.views([result.action], actor.teamId);
+    const [view] = await deps.actions.views([result.action]);
     const origin = request.origin;
     if (origin) {
       const onPost = result.changed && Boolean(origin.ts) && isSharedConversation(origin.channel);
