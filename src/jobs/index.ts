@@ -2,7 +2,7 @@ import type { CareClient } from '../care/index.js';
 import type { AssignmentNotices } from '../services/assignment-notices.js';
 import type { ChangeNotices } from '../services/change-notices.js';
 import type { CompletionNotices } from '../services/completion-notices.js';
-import type { CareObservations } from '../services/care-observations.js';
+import type { CareObservations } from '../services/actions/care-observations.js';
 import type { CreatorNotices } from '../services/creator-notices.js';
 import type { Digests } from '../services/digests.js';
 import type { Escalations } from '../services/escalations.js';

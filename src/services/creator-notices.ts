@@ -9,7 +9,7 @@ import type { DmNoticeDeps } from './dm-notice-deps.js';
 /** The ledger kind of the DM to an action's creator when it is completed. */
 export const CREATOR_DELIVERY_KIND = 'creator';
 
-/** The audit verb written when an action is created through Slack (services/actions.ts): who created it. */
+/** The audit verb written when an action is created through Slack (services/actions/actions.ts): who created it. */
 export const CREATE_VERB = 'action.create';
 
 export interface CreatorReport {

@@ -23,7 +23,7 @@ import type { DeliveryKey, WorkspaceStore } from '../store/index.js';
 import { parseApiDateTime } from '../time/slack-date.js';
 import { ACTION_ATTRIBUTES, type ActionView } from './action-model.js';
 import { toActionViews } from './action-views.js';
-import type { ActionsService } from './actions.js';
+import type { ActionsService } from './actions/actions.js';
 import { rememberedAssignment } from './assignment-notices.js';
 import type { ChannelPolicy } from './channel-policy.js';
 import type { Deliverer, DeliveryResult, OutgoingMessage } from './delivery.js';

@@ -8,7 +8,7 @@ import type { Logger } from '../logging/logger.js';
 import type { WorkspaceStore } from '../store/index.js';
 import type { AssignmentNotices } from './assignment-notices.js';
 import type { Actor } from './identity.js';
-import { sameActionAssignedTo } from './keep-action.js';
+import { sameActionAssignedTo } from './actions/keep-action.js';
 import type { MovedAction } from './reassign-types.js';
 
 export type MoveOutcome = { moved: true; action: MovedAction } | { moved: false; action: MovedAction; why: string };

@@ -7,7 +7,7 @@ import type { AuditEntry, Delivery } from '../store/index.js';
 import { parseApiDateTime } from '../time/slack-date.js';
 import type { ActionView, AnswerLine, AnswersShown, RenderContext } from './action-model.js';
 import { answerNoticeState, parseAnswerOccurrence } from './answer-notice-state.js';
-import { CREATED_KIND, UPDATED_KIND } from './action-posts.js';
+import { CREATED_KIND, UPDATED_KIND } from './actions/action-posts.js';
 import type { Assignment } from './assignment-notices.js';
 import { CHANGE_DELIVERY_KIND, parseChangeOccurrence } from './change-notices.js';
 import { CREATE_VERB, CREATOR_DELIVERY_KIND } from './creator-notices.js';

@@ -26,7 +26,7 @@ import type { ActionCompletion, Delivery, WorkspaceStore } from '../store/index.
 import { parseApiDateTime } from '../time/slack-date.js';
 import { describeSlackError } from './delivery.js';
 import type { MessageRenderers } from './renderers.js';
-import { TAKE_KIND } from './take-claim.js';
+import { TAKE_KIND } from './actions/take-claim.js';
 
 export const REDACT_KIND = 'redact';
 export const REDACT_VERB = 'redact';

@@ -1,5 +1,5 @@
 import type { Action } from '../care/index.js';
-import { CREATED_KIND, UPDATED_KIND } from '../services/action-posts.js';
+import { CREATED_KIND, UPDATED_KIND } from '../services/actions/action-posts.js';
 import type { SlackDeps } from './deps.js';
 import type { ActionFormMeta } from './forms/action-form-meta.js';
 import { isSharedConversation } from './surface.js';
@@ -10,7 +10,7 @@ import { section } from './views/blocks.js';
 /**
  * Tell the person a saved action is done: in the thread it came from, else where they typed, else in a DM.
  * A confirmation Slack keeps (the thread reply, the DM) is recorded in the delivery ledger as a post about
- * the action (services/action-posts.ts), so retention edits it down with the action's other posts; one said
+ * the action (services/actions/action-posts.ts), so retention edits it down with the action's other posts; one said
  * to the person alone in a channel (an ephemeral answer) cannot be edited later and is not recorded.
  *
  * Why posting in `meta.channelId` is allowed: the channel and thread were recorded from the

@@ -1,10 +1,10 @@
 import type { HistoryAccess } from '../services/history-access.js';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../logging/logger.js';
-import type { ActionHistoryService } from '../services/action-history.js';
-import type { ActionNotes } from '../services/action-notes.js';
-import type { ActionPosts } from '../services/action-posts.js';
-import type { ActionsService } from '../services/actions.js';
+import type { ActionHistoryService } from '../services/actions/action-history.js';
+import type { ActionNotes } from '../services/actions/action-notes.js';
+import type { ActionPosts } from '../services/actions/action-posts.js';
+import type { ActionsService } from '../services/actions/actions.js';
 import type { EpisodeAnswers } from '../services/episode-answers.js';
 import type { ChannelPolicy } from '../services/channel-policy.js';
 import type { ChannelSetup } from '../services/channel-setup.js';
@@ -19,7 +19,7 @@ import type { SafeguardingSettingsService } from '../services/safeguarding-setti
 import type { IdentityService } from '../services/identity.js';
 import type { ReassignService } from '../services/reassign.js';
 import type { ReassignUndo } from '../services/reassign-undo.js';
-import type { HomeFilters } from '../services/home-filters.js';
+import type { HomeFilters } from '../services/actions/home-filters.js';
 import type { PersonData } from '../services/person-data.js';
 import type { SlackProfiles } from '../services/slack-profiles.js';
 import type { StatusService } from '../services/status.js';

@@ -1,6 +1,6 @@
 import type { Action } from '../care/index.js';
 import type { ActionView } from '../services/action-model.js';
-import type { EditRestore } from '../services/undo-change.js';
+import type { EditRestore } from '../services/actions/undo-change.js';
 import type { SlackDeps } from './deps.js';
 import { changedWithUndo } from './listeners/actions/complete-reopen.js';
 import type { ChangedBy, EditSummary } from './views/changed-by.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EditRestore, UndoableKind } from '../services/undo-change.js';
+import type { EditRestore, UndoableKind } from '../services/actions/undo-change.js';
 import { ActionIds, CARE_ID } from './ids.js';
 import type { SignedMetadata } from './signed-metadata.js';
 

@@ -7,7 +7,7 @@
  * (registry.ts).
  *
  * It only wires: each feature is composed in its own file (compose/: core, notices, actions, shift work,
- * admin, evidence), and what a feature decides is its services' (what follows a write: services/after-write.ts;
+ * admin, evidence), and what a feature decides is its services' (what follows a write: services/actions/after-write.ts;
  * who gets an urgent alert: services/urgent-audience.ts; what Retry runs: services/redelivery.ts).
  */
 import type { WebClient } from '@slack/web-api';

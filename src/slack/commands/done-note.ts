@@ -1,11 +1,11 @@
 /**
  * `/care done <action no or Id> [note]` (issue 33): the words after the one action reference are a note kept with
- * the completion (services/action-notes.ts). Told apart from a second action number: words that are all
+ * the completion (services/actions/action-notes.ts). Told apart from a second action number: words that are all
  * numbers (`/care done 301 302`) are never read as a note (one action at a time, as before); a note of
  * numbers alone goes after `--note` (`/care done 301 --note 2`). Pure.
  */
 import type { ActionRef } from '../../services/action-model.js';
-import { checkNote } from '../../services/action-notes.js';
+import { checkNote } from '../../services/actions/action-notes.js';
 
 export type DoneCommand = { kind: 'done'; ref: ActionRef; note?: string } | { kind: 'error'; message: string };
 

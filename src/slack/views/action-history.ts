@@ -4,7 +4,7 @@
  * Slack time zone, else the workspace's). Pure.
  */
 import type { types } from '@slack/bolt';
-import type { HistoryEntry, HistoryPerson } from '../../services/action-history.js';
+import type { HistoryEntry, HistoryPerson } from '../../services/actions/action-history.js';
 import type { ActionView } from '../../services/action-model.js';
 import { parseApiDateTime } from '../../time/slack-date.js';
 import { movesEarlier } from '../../time/snooze.js';

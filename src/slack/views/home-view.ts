@@ -4,7 +4,7 @@ import { userText } from '../text.js';
 import type { types } from '@slack/bolt';
 import type { ActionGroup, ActionView, RenderContext } from '../../services/action-model.js';
 import type { ShiftsNow } from '../../services/home-shifts.js';
-import type { ListWhere } from '../../services/list-where.js';
+import type { ListWhere } from '../../services/actions/list-where.js';
 import type { SummaryStatus } from '../../services/summary-settings.js';
 import { actionLine } from './action-card.js';
 import { renderActionGroups } from './action-list.js';

@@ -1,9 +1,9 @@
 /**
  * A workspace's notices: completion notices, urgent alerts, the DMs to one person about one action
  * (assignments, changes others made, the creator told of a completion), every post following its action
- * (post-redraw), and each action's due history; with what follows a write through Slack (services/after-write.ts).
+ * (post-redraw), and each action's due history; with what follows a write through Slack (services/actions/after-write.ts).
  */
-import { createAfterWrite } from '../../services/after-write.js';
+import { createAfterWrite } from '../../services/actions/after-write.js';
 import { createAssignmentNotices } from '../../services/assignment-notices.js';
 import { createChangeNotices } from '../../services/change-notices.js';
 import { createCompletionNotices } from '../../services/completion-notices.js';

@@ -10,7 +10,7 @@ import { actionCard } from '../../views/action-card.js';
 import { section } from '../../views/blocks.js';
 import { answersOnPost, withAnswersNow } from '../../answers-on-post.js';
 import { changedByBlock, changedByText, undoButton, type ChangedBy, type EditSummary } from '../../views/changed-by.js';
-import type { EditRestore } from '../../../services/undo-change.js';
+import type { EditRestore } from '../../../services/actions/undo-change.js';
 import type { Action } from '../../../care/index.js';
 import { parseApiDateTime } from '../../../time/slack-date.js';
 import { movesEarlier } from '../../../time/snooze.js';

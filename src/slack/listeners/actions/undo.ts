@@ -54,7 +54,7 @@ async function dropUndoButton(deps: SlackDeps, body: BlockAction, grant: UndoGra
 /**
  * Undo on a channel post, for UNDO_WINDOW_MS after a Complete, Reopen, Snooze or
  * Edit made there: only the person who made it, once, and only while the action is
- * as that change left it (services/undo-change.ts). Undo of a Complete reopens,
+ * as that change left it (services/actions/undo-change.ts). Undo of a Complete reopens,
  * of a Reopen completes, of a Snooze puts the due time back, of an Edit puts
  * back the assignee, due time and urgency it changed; the post says
  * "Undone by". Otherwise the clicker is told why not and how to change it

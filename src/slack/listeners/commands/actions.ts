@@ -1,5 +1,5 @@
 import type { ActionView } from '../../../services/action-model.js';
-import { resolveWhere } from '../../../services/list-where.js';
+import { resolveWhere } from '../../../services/actions/list-where.js';
 import type { CommandContext, SlackDeps } from '../../deps.js';
 import { refreshHomes } from '../../home-publisher.js';
 import { keepNote, NOTE_KEPT_TEXT } from '../../keep-note.js';

@@ -1,6 +1,6 @@
 import type { App } from '@slack/bolt';
 import { z } from 'zod';
-import { checkNote } from '../../../services/action-notes.js';
+import { checkNote } from '../../../services/actions/action-notes.js';
 import { isValidTimeZone } from '../../../time/zones.js';
 import type { SlackDeps } from '../../deps.js';
 import { type EditOrigin, showEditedInPlace } from '../../edited-in-place.js';

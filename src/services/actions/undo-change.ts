@@ -12,11 +12,11 @@
  * A refused or failed Undo gives its key back, so it can be tried again.
  */
 import { createHash } from 'node:crypto';
-import type { Action, CareClient } from '../care/index.js';
-import type { WorkspaceStore } from '../store/index.js';
-import { parseApiDateTime } from '../time/slack-date.js';
-import type { Actor } from './identity.js';
-import { UserFacingError } from './errors.js';
+import type { Action, CareClient } from '../../care/index.js';
+import type { WorkspaceStore } from '../../store/index.js';
+import { parseApiDateTime } from '../../time/slack-date.js';
+import type { Actor } from '../identity.js';
+import { UserFacingError } from '../errors.js';
 
 /** The changes a channel post's Undo can reverse. */
 export type UndoableKind = 'complete' | 'reopen' | 'snooze' | 'edit';

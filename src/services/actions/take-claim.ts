@@ -4,8 +4,8 @@
  * they read (its `modified`, assignee and due time), claimed in one conditional statement as deliveries are, so
  * it holds across instances. The row's holder is the Slack user who won: the others are told who.
  */
-import type { Action } from '../care/index.js';
-import type { DeliveryKey, WorkspaceStore } from '../store/index.js';
+import type { Action } from '../../care/index.js';
+import type { DeliveryKey, WorkspaceStore } from '../../store/index.js';
 
 export const TAKE_KIND = 'take';
 

@@ -4,12 +4,12 @@
  * Nothing of it throws into the click: a failure is logged and left to the changes poll.
  */
 import { describe, expect, it } from 'vitest';
-import type { Action } from '../../src/care/index.js';
-import type { Logger } from '../../src/logging/logger.js';
-import { createAfterWrite, type AfterWriteDeps } from '../../src/services/after-write.js';
-import type { Actor } from '../../src/services/identity.js';
-import { urgentAlertSubscriptionsOf } from '../../src/services/urgent-audience.js';
-import type { Subscription } from '../../src/store/index.js';
+import type { Action } from '../../../src/care/index.js';
+import type { Logger } from '../../../src/logging/logger.js';
+import { createAfterWrite, type AfterWriteDeps } from '../../../src/services/actions/after-write.js';
+import type { Actor } from '../../../src/services/identity.js';
+import { urgentAlertSubscriptionsOf } from '../../../src/services/urgent-audience.js';
+import type { Subscription } from '../../../src/store/index.js';
 
 /** Everything queued by a fire-and-forget call has run (the fakes answer at once, with no timers). */
 const settled = () => new Promise((resolve) => setImmediate(resolve));

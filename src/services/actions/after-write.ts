@@ -7,17 +7,17 @@
  * - a Complete, Reopen, Take it, Snooze or edit by someone else: the assignee told.
  * None of it is awaited by the person's click, and none of it throws: a failure is logged and left to the poll.
  */
-import type { Action } from '../care/index.js';
-import type { Logger } from '../logging/logger.js';
-import type { Subscription } from '../store/index.js';
+import type { Action } from '../../care/index.js';
+import type { Logger } from '../../logging/logger.js';
+import type { Subscription } from '../../store/index.js';
 import type { WriteChange } from './actions.js';
-import type { AssignmentNotices } from './assignment-notices.js';
-import type { ActionChange, ChangeNotices } from './change-notices.js';
-import type { CompletionNotices } from './completion-notices.js';
-import type { CreatorNotices } from './creator-notices.js';
-import type { DueHistoryService } from './due-history.js';
-import type { PostRedraw } from './post-redraw.js';
-import type { UrgentAlerts } from './urgent-alerts.js';
+import type { AssignmentNotices } from '../assignment-notices.js';
+import type { ActionChange, ChangeNotices } from '../change-notices.js';
+import type { CompletionNotices } from '../completion-notices.js';
+import type { CreatorNotices } from '../creator-notices.js';
+import type { DueHistoryService } from '../due-history.js';
+import type { PostRedraw } from '../post-redraw.js';
+import type { UrgentAlerts } from '../urgent-alerts.js';
 
 export interface AfterWrite {
   /** After a completion made through Slack. */

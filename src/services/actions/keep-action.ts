@@ -1,5 +1,5 @@
-import type { Action, ActionUpdateInput, ReminderInput } from '../care/index.js';
-import { parseApiDateTime } from '../time/slack-date.js';
+import type { Action, ActionUpdateInput, ReminderInput } from '../../care/index.js';
+import { parseApiDateTime } from '../../time/slack-date.js';
 
 const REMINDER_METHODS: readonly string[] = ['email', 'sms_or_whatsapp', 'voice', 'user_pref'];
 const OFFSET_TYPES: readonly string[] = ['none', 'delta', 'time'];

@@ -4,10 +4,10 @@
  * row says who); and what the poll writes as observations.
  */
 import { describe, expect, it } from 'vitest';
-import type { Action } from '../../src/care/index.js';
-import { historyEntries } from '../../src/services/action-history.js';
-import { observationsOf } from '../../src/services/care-observations.js';
-import type { AuditEntry } from '../../src/store/index.js';
+import type { Action } from '../../../src/care/index.js';
+import { historyEntries } from '../../../src/services/actions/action-history.js';
+import { observationsOf } from '../../../src/services/actions/care-observations.js';
+import type { AuditEntry } from '../../../src/store/index.js';
 
 let nextId = 1;
 const row = (verb: string, userId: string, at: string, details: Record<string, unknown> = {}): AuditEntry => ({

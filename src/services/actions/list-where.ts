@@ -5,8 +5,8 @@
  * resident by their service user Id (the care API has no way to look residents
  * up by name). An unknown name is one sentence naming the close matches.
  */
-import type { DirectoryService } from './directory.js';
-import { UserFacingError } from './errors.js';
+import type { DirectoryService } from '../directory.js';
+import { UserFacingError } from '../errors.js';
 
 /** As typed after the command. */
 export type WhereRef = { type: 'location'; name: string } | { type: 'resident'; ref: string };

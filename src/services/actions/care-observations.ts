@@ -6,11 +6,11 @@
  * re-reads the same versions, and an observation already written (or a change
  * made through Slack that explains it) is not written again.
  */
-import type { Action } from '../care/index.js';
-import type { AuditEntry, WorkspaceStore } from '../store/index.js';
-import { parseApiDateTime } from '../time/slack-date.js';
-import { assignmentCursor, parseAssignment } from './assignment-notices.js';
-import { parseUrgency, urgencyCursor } from './urgent-alerts.js';
+import type { Action } from '../../care/index.js';
+import type { AuditEntry, WorkspaceStore } from '../../store/index.js';
+import { parseApiDateTime } from '../../time/slack-date.js';
+import { assignmentCursor, parseAssignment } from '../assignment-notices.js';
+import { parseUrgency, urgencyCursor } from '../urgent-alerts.js';
 
 /** The audit user of an observation: nobody in Slack (the care system, or someone in its web app). */
 export const CARE_SYSTEM_USER = '';

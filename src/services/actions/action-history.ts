@@ -4,19 +4,19 @@
  * saw happen in the care system (care-observations.ts), and what the care
  * system itself says (when it was created). Ids, people and times only.
  */
-import type { Action } from '../care/index.js';
-import type { AuditEntry, WorkspaceStore } from '../store/index.js';
-import { parseApiDateTime } from '../time/slack-date.js';
-import type { ActionView } from './action-model.js';
+import type { Action } from '../../care/index.js';
+import type { AuditEntry, WorkspaceStore } from '../../store/index.js';
+import { parseApiDateTime } from '../../time/slack-date.js';
+import type { ActionView } from '../action-model.js';
 import type { ActionsService } from './actions.js';
 import { CARE_SYSTEM_USER, SEEN_VERBS } from './care-observations.js';
-import { ESCALATION_STEPS } from './escalation-ladder.js';
-import { lineOf, type StepDone } from './escalation-steps.js';
-import type { Actor, IdentityService } from './identity.js';
-import type { EscalationLine } from './renderers.js';
-import type { SafeguardingSettingsService } from './safeguarding-settings.js';
+import { ESCALATION_STEPS } from '../escalation-ladder.js';
+import { lineOf, type StepDone } from '../escalation-steps.js';
+import type { Actor, IdentityService } from '../identity.js';
+import type { EscalationLine } from '../renderers.js';
+import type { SafeguardingSettingsService } from '../safeguarding-settings.js';
 import type { ActionNotes } from './action-notes.js';
-import type { ActionNote } from '../store/index.js';
+import type { ActionNote } from '../../store/index.js';
 
 /** One thing that happened to an action. `verb` is the audit's (plus `care.create`, from the action itself). */
 export interface HistoryEntry {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Action } from '../../src/care/index.js';
-import { recipientInTeam } from '../../src/store/index.js';
-import { takeKey } from '../../src/services/take-claim.js';
-import { lostTakeNote } from '../../src/slack/listeners/actions/take-it.js';
+import type { Action } from '../../../src/care/index.js';
+import { recipientInTeam } from '../../../src/store/index.js';
+import { takeKey } from '../../../src/services/actions/take-claim.js';
+import { lostTakeNote } from '../../../src/slack/listeners/actions/take-it.js';
 
 const action = (over: Partial<Action> = {}) =>
   ({ _id: 'a'.repeat(24), modified: '2027-06-15T09:00:05Z', assigned_to: null, due: '2027-06-15T12:00:00Z', ...over }) as Action;

@@ -5,9 +5,9 @@
  * `--with-tasks`, never in a channel post (a note may name a resident). Other features call `addNote` with
  * their own verb (`on-it`, `cant`…).
  */
-import type { ActionNote, WorkspaceStore } from '../store/index.js';
-import { UserFacingError } from './errors.js';
-import type { Actor, IdentityService } from './identity.js';
+import type { ActionNote, WorkspaceStore } from '../../store/index.js';
+import { UserFacingError } from '../errors.js';
+import type { Actor, IdentityService } from '../identity.js';
 
 /** The longest note kept (characters, after trimming): a short note, not a care record. */
 export const NOTE_MAX = 500;

@@ -2,8 +2,8 @@
  * Each person's Home tab filter (one location, or everything), remembered in
  * the store's cursors so every instance and every later render shows the same.
  */
-import type { WorkspaceStore } from '../store/index.js';
-import type { Actor } from './identity.js';
+import type { WorkspaceStore } from '../../store/index.js';
+import type { Actor } from '../identity.js';
 import type { ListWhere } from './list-where.js';
 
 export interface HomeFilters {
