@@ -7,7 +7,7 @@ import type { KeyRing } from './crypto/key-ring.js';
 import type { WorkspaceScheduler } from './jobs/workspace-scheduler.js';
 import type { Logger } from './logging/logger.js';
 import { type AppMetrics, createAppMetrics, type MetricsSettings } from './metrics/index.js';
-import type { CompletionNotices } from './services/completion-notices.js';
+import type { CompletionNotices } from './services/notices/completion-notices.js';
 import type { Digests } from './services/digests.js';
 import type { RetentionDays } from './services/retention.js';
 import type { ReadCaches, ReadCacheSettings } from './services/read-cache/read-caches.js';

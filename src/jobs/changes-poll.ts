@@ -1,12 +1,12 @@
 import type { Action, CareClient } from '../care/index.js';
-import type { AssignmentNotices } from '../services/assignment-notices.js';
-import type { ChangeNotices } from '../services/change-notices.js';
-import type { CompletionNotices } from '../services/completion-notices.js';
+import type { AssignmentNotices } from '../services/notices/assignment-notices.js';
+import type { ChangeNotices } from '../services/notices/change-notices.js';
+import type { CompletionNotices } from '../services/notices/completion-notices.js';
 import type { CareObservations } from '../services/actions/care-observations.js';
-import type { CreatorNotices } from '../services/creator-notices.js';
+import type { CreatorNotices } from '../services/notices/creator-notices.js';
 import type { DueHistoryService } from '../services/due-history.js';
-import type { FirstLook } from '../services/first-look.js';
-import type { PostRedraw } from '../services/post-redraw.js';
+import type { FirstLook } from '../services/notices/first-look.js';
+import type { PostRedraw } from '../services/notices/post-redraw.js';
 import type { Retention } from '../services/retention.js';
 import { CHANGES_CURSOR, lastRunRefreshMs } from '../services/poll-cursors.js';
 import { changedPages } from '../services/changes-feed.js';
@@ -76,7 +76,7 @@ export function changesPollJob(
     creators?: CreatorNotices;
     /** What happened in the care system, written to the audit for each action's history (before the memories below move on). */
     observations?: CareObservations;
-    /** The app's first look at the care system: what was already so then is not news (services/first-look.ts). */
+    /** The app's first look at the care system: what was already so then is not news (services/notices/first-look.ts). */
     firstLook: FirstLook;
     overlapMs: number;
     /** The app's clock, for the time of the last run. */

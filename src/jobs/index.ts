@@ -1,16 +1,16 @@
 import type { CareClient } from '../care/index.js';
-import type { AssignmentNotices } from '../services/assignment-notices.js';
-import type { ChangeNotices } from '../services/change-notices.js';
-import type { CompletionNotices } from '../services/completion-notices.js';
+import type { AssignmentNotices } from '../services/notices/assignment-notices.js';
+import type { ChangeNotices } from '../services/notices/change-notices.js';
+import type { CompletionNotices } from '../services/notices/completion-notices.js';
 import type { CareObservations } from '../services/actions/care-observations.js';
-import type { CreatorNotices } from '../services/creator-notices.js';
+import type { CreatorNotices } from '../services/notices/creator-notices.js';
 import type { Digests } from '../services/digests.js';
 import type { Escalations } from '../services/escalations.js';
 import type { FollowUps } from '../services/follow-up.js';
-import type { FirstLook } from '../services/first-look.js';
+import type { FirstLook } from '../services/notices/first-look.js';
 import type { HandoverService } from '../services/handovers.js';
 import type { MorningSummaries } from '../services/morning-summaries.js';
-import type { PostRedraw } from '../services/post-redraw.js';
+import type { PostRedraw } from '../services/notices/post-redraw.js';
 import type { Retention } from '../services/retention.js';
 import type { DueHistoryService } from '../services/due-history.js';
 import type { ChangeSync } from '../services/read-cache/change-sync.js';
@@ -52,7 +52,7 @@ export interface WorkspaceJobsOptions {
   retention?: Retention;
   /** Reassign records past their time deleted (with retention's run). */
   reassignSweep?: () => Promise<number>;
-  /** Every live post about an action drawn again when the poll sees it change (services/post-redraw.ts). */
+  /** Every live post about an action drawn again when the poll sees it change (services/notices/post-redraw.ts). */
   redraw?: PostRedraw;
   /** Each action's first due time and reschedules, as the poll sees them (the evidence export). */
   dueHistory?: DueHistoryService;

@@ -10,7 +10,7 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { FetchFunction } from '@slack/web-api';
 import type { CareAttemptObserver } from '../care/index.js';
 import type { JobsObserver } from '../jobs/index.js';
-import type { Deliverer } from '../services/delivery.js';
+import type { Deliverer } from '../services/notices/delivery.js';
 import type { Digests } from '../services/digests.js';
 import type { Store } from '../store/index.js';
 import { ackMetrics } from './acks.js';

@@ -10,7 +10,7 @@ import { toActionViews } from './action-views.js';
 import type { ChannelPolicy } from './channel-policy.js';
 import { digestContent } from './digest-content.js';
 import { escapeMrkdwn } from './mrkdwn-escape.js';
-import type { Deliverer, DeliveryResult } from './delivery.js';
+import type { Deliverer, DeliveryResult } from './notices/delivery.js';
 import type { IdentityService } from './identity.js';
 import type { MessageRenderers } from './renderers.js';
 

@@ -29,7 +29,7 @@
  *   ledger delivery (kind `escalation-gap`, occurrence `seniors/<shift>` or
  *   `managers-channel`, per admin), so once across actions, runs and instances.
  */
-import type { HistoryAccess } from './history-access.js';
+import type { HistoryAccess } from './notices/history-access.js';
 import type { WebClient } from '@slack/web-api';
 import { type Action, type CareClient, NotFoundError } from '../care/index.js';
 import type { Logger } from '../logging/logger.js';
@@ -39,7 +39,7 @@ import { parseApiDateTime } from '../time/slack-date.js';
 import { ACTION_ATTRIBUTES, type ActionView, type AnswersShown } from './action-model.js';
 import { toActionViews } from './action-views.js';
 import type { ChannelPolicy } from './channel-policy.js';
-import type { Deliverer, DeliveryResult } from './delivery.js';
+import type { Deliverer, DeliveryResult } from './notices/delivery.js';
 import { createDmChannels } from './dm-channels.js';
 import { earlyStep, liveAnswers } from './answer-policy.js';
 import { answersKnown, standingIn } from './episode-answers.js';

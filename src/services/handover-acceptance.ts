@@ -13,7 +13,7 @@
  * round and when is in the audit (`handover.accept`, with its round).
  */
 import type { AuditEntry, WorkspaceStore } from '../store/index.js';
-import type { Deliverer } from './delivery.js';
+import type { Deliverer } from './notices/delivery.js';
 import { escalationOf } from './escalation-settings.js';
 import type { Actor, IdentityService } from './identity.js';
 

@@ -22,7 +22,7 @@ import { safeguardingFilter } from './safeguarding.js';
 import { ACTION_ATTRIBUTES, type ActionView, byUrgencyThenDue, type RenderContext } from './action-model.js';
 import { toActionViews } from './action-views.js';
 import type { ChannelPolicy } from './channel-policy.js';
-import type { Deliverer, DeliveryResult, OutgoingMessage } from './delivery.js';
+import type { Deliverer, DeliveryResult, OutgoingMessage } from './notices/delivery.js';
 import { type AcceptResult, createAcceptance, type HandoverRef, handoverRecipient, type UndoAcceptResult } from './handover-acceptance.js';
 import { type HandoverChannel, handoverChannels, saveHandoverChannels, showTasksNow } from './handover-channels.js';
 import { type HandoverContent, type HandoverShifts, handoverContent, openReason } from './handover-content.js';

@@ -7,7 +7,7 @@ import type { Shift } from '../time/shifts.js';
 import { dueStart, isShiftStart, nextStart } from '../time/start-time.js';
 import { ACTION_ATTRIBUTES, attentionList } from './action-model.js';
 import { toActionViews } from './action-views.js';
-import type { Deliverer, DeliveryResult } from './delivery.js';
+import type { Deliverer, DeliveryResult } from './notices/delivery.js';
 import type { IdentityService } from './identity.js';
 import type { MessageRenderers } from './renderers.js';
 import type { SlackProfiles } from './slack-profiles.js';

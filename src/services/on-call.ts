@@ -18,7 +18,7 @@ import type { WorkspaceStore } from '../store/index.js';
 import { parseApiDateTime } from '../time/slack-date.js';
 import { ACTION_ATTRIBUTES, type ActionView } from './action-model.js';
 import { toActionViews } from './action-views.js';
-import { rememberedAssignment } from './assignment-notices.js';
+import { rememberedAssignment } from './notices/assignment-notices.js';
 import { isTaken } from './escalation-ladder.js';
 import { escalationOf } from './escalation-settings.js';
 import { parseProgress, progressCursor } from './escalation-steps.js';

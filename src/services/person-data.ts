@@ -11,7 +11,7 @@
 import type { Logger } from '../logging/logger.js';
 import { adminStandingIn, type AdminStanding, type ErasedCounts, isStoreError, type PersonRecords, type WorkspaceStore } from '../store/index.js';
 import { ADMIN_REMOVED_VERB, type WorkspaceAdminNotices } from './admin-changes.js';
-import { addressRecipient } from './completion-notices.js';
+import { addressRecipient } from './notices/completion-notices.js';
 import { UserFacingError } from './errors.js';
 import type { Actor, IdentityService } from './identity.js';
 import type { SlackProfiles } from './slack-profiles.js';

@@ -1,4 +1,4 @@
-import type { HistoryAccess } from '../services/history-access.js';
+import type { HistoryAccess } from '../services/notices/history-access.js';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../logging/logger.js';
 import type { ActionHistoryService } from '../services/actions/action-history.js';

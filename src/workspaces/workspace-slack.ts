@@ -5,9 +5,9 @@
  * channel history read only as often as Slack allows this app.
  */
 import type { WebClient } from '@slack/web-api';
-import { type Deliverer, type UncertainDelivery, createDeliverer } from '../services/delivery.js';
-import { createHistoryAccess, type HistoryAccess } from '../services/history-access.js';
-import { createHistoryGate } from '../services/history-gate.js';
+import { type Deliverer, type UncertainDelivery, createDeliverer } from '../services/notices/delivery.js';
+import { createHistoryAccess, type HistoryAccess } from '../services/notices/history-access.js';
+import { createHistoryGate } from '../services/notices/history-gate.js';
 import { historyPace } from '../slack/rate-plan.js';
 import { createSlackWebClient } from '../slack/web-clients.js';
 import type { Logger } from '../logging/logger.js';

@@ -9,7 +9,7 @@
  * confirmation that could only be said ephemerally (in a channel, to the person alone) is not recorded: Slack
  * keeps no ephemeral message for the app to edit later.
  */
-import type { Deliverer, DeliveryResult } from '../delivery.js';
+import type { Deliverer, DeliveryResult } from '../notices/delivery.js';
 import type { Logger } from '../../logging/logger.js';
 
 /** The ledger kinds of the form's confirmations. */

@@ -11,12 +11,12 @@ import type { Action } from '../../care/index.js';
 import type { Logger } from '../../logging/logger.js';
 import type { Subscription } from '../../store/index.js';
 import type { WriteChange } from './actions.js';
-import type { AssignmentNotices } from '../assignment-notices.js';
-import type { ActionChange, ChangeNotices } from '../change-notices.js';
-import type { CompletionNotices } from '../completion-notices.js';
-import type { CreatorNotices } from '../creator-notices.js';
+import type { AssignmentNotices } from '../notices/assignment-notices.js';
+import type { ActionChange, ChangeNotices } from '../notices/change-notices.js';
+import type { CompletionNotices } from '../notices/completion-notices.js';
+import type { CreatorNotices } from '../notices/creator-notices.js';
 import type { DueHistoryService } from '../due-history.js';
-import type { PostRedraw } from '../post-redraw.js';
+import type { PostRedraw } from '../notices/post-redraw.js';
 import type { UrgentAlerts } from '../urgent-alerts.js';
 
 export interface AfterWrite {

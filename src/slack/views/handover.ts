@@ -8,7 +8,7 @@
  * text the channel's handover rule hides).
  */
 import type { ActionView, RenderContext } from '../../services/action-model.js';
-import type { OutgoingMessage } from '../../services/delivery.js';
+import type { OutgoingMessage } from '../../services/notices/delivery.js';
 import type { HandoverCompleted, HandoverContent } from '../../services/handover-content.js';
 import type { AcceptRefusal } from '../../services/handover-acceptance.js';
 import type { HandoverRef } from '../../services/handovers.js';

@@ -1,10 +1,10 @@
 /**
  * What a workspace's admins work with: the team view and the Status (its Retry runs a delivery kind's
- * unfinished rows now: services/redelivery.ts), channel set-up (digests and routes), and the workspace's
+ * unfinished rows now: services/notices/redelivery.ts), channel set-up (digests and routes), and the workspace's
  * set-up commands (many workspaces: set in Slack, given bound to it; one: the deployment's configuration).
  */
 import { createChannelSetup } from '../../services/channel-setup.js';
-import { redeliveryTable } from '../../services/redelivery.js';
+import { redeliveryTable } from '../../services/notices/redelivery.js';
 import { createStatusService } from '../../services/status.js';
 import { createTeamView } from '../../services/team-view.js';
 import type { SlackDeps } from '../../slack/deps.js';

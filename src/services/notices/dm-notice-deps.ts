@@ -1,12 +1,12 @@
 /** What each service that DMs people about an action (assignment, change and creator notices) is built from. */
 import type { WebClient } from '@slack/web-api';
-import type { CareClient } from '../care/index.js';
-import type { Logger } from '../logging/logger.js';
-import type { WorkspaceStore } from '../store/index.js';
+import type { CareClient } from '../../care/index.js';
+import type { Logger } from '../../logging/logger.js';
+import type { WorkspaceStore } from '../../store/index.js';
 import type { Deliverer } from './delivery.js';
-import type { IdentityService } from './identity.js';
-import type { MessageRenderers } from './renderers.js';
-import type { SlackProfiles } from './slack-profiles.js';
+import type { IdentityService } from '../identity.js';
+import type { MessageRenderers } from '../renderers.js';
+import type { SlackProfiles } from '../slack-profiles.js';
 
 export interface DmNoticeDeps<R extends keyof MessageRenderers> {
   care: CareClient;

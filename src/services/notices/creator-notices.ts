@@ -1,9 +1,9 @@
-import type { Action } from '../care/index.js';
-import type { DeliveryKey, WorkspaceStore } from '../store/index.js';
-import { completersOf, readActionsByIds, toActionViews } from './action-views.js';
+import type { Action } from '../../care/index.js';
+import type { DeliveryKey, WorkspaceStore } from '../../store/index.js';
+import { completersOf, readActionsByIds, toActionViews } from '../action-views.js';
 import { unfinishedDeliveries, type DeliveryResult } from './delivery.js';
 import { completionNoticeFor } from './completion-roles.js';
-import { createDmChannels } from './dm-channels.js';
+import { createDmChannels } from '../dm-channels.js';
 import type { DmNoticeDeps } from './dm-notice-deps.js';
 
 /** The ledger kind of the DM to an action's creator when it is completed. */

@@ -1,7 +1,7 @@
 import { ErrorCode, type WebClient } from '@slack/web-api';
-import type { Logger } from '../logging/logger.js';
+import type { Logger } from '../../logging/logger.js';
 import type { types } from '@slack/bolt';
-import type { ClaimOutcome, Delivery, DeliveryKey, WorkspaceStore } from '../store/index.js';
+import type { ClaimOutcome, Delivery, DeliveryKey, WorkspaceStore } from '../../store/index.js';
 import type { HistoryGate } from './history-gate.js';
 
 export const DELIVERY_EVENT_TYPE = 'care_delivery';

@@ -3,8 +3,8 @@
  * and the words an admin is told of a message that may not have arrived (no task text, no resident).
  */
 import { describe, expect, it } from 'vitest';
-import { createHistoryAccess, grantsHistory } from '../../src/services/history-access.js';
-import { recipientText, uncertainText } from '../../src/services/uncertain-notices.js';
+import { createHistoryAccess, grantsHistory } from '../../../src/services/notices/history-access.js';
+import { recipientText, uncertainText } from '../../../src/services/notices/uncertain-notices.js';
 
 const REQUIRED = ['commands', 'chat:write', 'users:read', 'users:read.email', 'im:write', 'channels:read', 'groups:read', 'files:write'];
 

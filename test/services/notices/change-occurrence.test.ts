@@ -3,7 +3,7 @@
  * for an edit, what it changed (so a retried "@priya edited your action" still says what changed).
  */
 import { describe, expect, it } from 'vitest';
-import { changeOccurrence, parseChangeOccurrence } from '../../src/services/change-notices.js';
+import { changeOccurrence, parseChangeOccurrence } from '../../../src/services/notices/change-notices.js';
 
 const action = { _id: 'a'.repeat(24), modified: '2026-11-24 10:00:05', completed: null };
 const by = { teamId: 'T0CARE', userId: 'U0PRIYA' };

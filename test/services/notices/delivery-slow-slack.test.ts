@@ -8,10 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { WebClient } from '@slack/web-api';
 import { afterEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/logging/logger.js';
-import { createDeliverer, DELIVERY_EVENT_TYPE, type DeliveryResult, unfinishedDeliveries } from '../../src/services/delivery.js';
-import { type SlackFake, startSlackFake } from '../../dev/slack-fake/index.js';
-import { type DeliveryKey, type OpenedStore, openStore, soleWorkspaceStore } from '../../src/store/index.js';
+import { silentLogger } from '../../../src/logging/logger.js';
+import { createDeliverer, DELIVERY_EVENT_TYPE, type DeliveryResult, unfinishedDeliveries } from '../../../src/services/notices/delivery.js';
+import { type SlackFake, startSlackFake } from '../../../dev/slack-fake/index.js';
+import { type DeliveryKey, type OpenedStore, openStore, soleWorkspaceStore } from '../../../src/store/index.js';
 
 /**
  * A third of the times this ran with before (claims stale after 30 s, Slack answering after 12 s): what matters

@@ -6,7 +6,7 @@
  * apart from every other workspace's) that nobody gives back: while it lasts, no instance reads again. An internal app is paced
  * by the Slack client's own pacer alone (`everyMs` 0).
  */
-import type { WorkspaceStore } from '../store/index.js';
+import type { WorkspaceStore } from '../../store/index.js';
 import { ALWAYS_READABLE, type HistoryAccess } from './history-access.js';
 
 export interface HistoryGate extends HistoryAccess {

@@ -4,8 +4,8 @@
  * starts an assignment (a DM to tell) or says nothing new.
  */
 import { describe, expect, it } from 'vitest';
-import type { Action } from '../../src/care/index.js';
-import { nextAssignment } from '../../src/services/assignment-notices.js';
+import type { Action } from '../../../src/care/index.js';
+import { nextAssignment } from '../../../src/services/notices/assignment-notices.js';
 
 const NOW = '2026-03-10 09:30:00';
 const version = (assigned_to: string | null, modified: string, extra: Partial<Action> = {}): Action => ({ _id: 'a1', assigned_to, modified, ...extra });

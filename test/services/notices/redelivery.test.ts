@@ -3,8 +3,8 @@
  * the channels set up for urgent alerts; digests and summaries as due now; kinds not listed get no Retry.
  */
 import { describe, expect, it } from 'vitest';
-import { redeliveryTable } from '../../src/services/redelivery.js';
-import type { Delivery, Subscription } from '../../src/store/index.js';
+import { redeliveryTable } from '../../../src/services/notices/redelivery.js';
+import type { Delivery, Subscription } from '../../../src/store/index.js';
 
 const NOW = new Date('2026-03-10T09:30:00Z');
 

@@ -1,10 +1,10 @@
-import type { Action } from '../care/index.js';
+import type { Action } from '../../care/index.js';
 import type { ChangeKind, ChangeSaid, EditedField } from './change-kinds.js';
-import type { Delivery, DeliveryKey } from '../store/index.js';
-import { readActionsByIds, toActionViews } from './action-views.js';
+import type { Delivery, DeliveryKey } from '../../store/index.js';
+import { readActionsByIds, toActionViews } from '../action-views.js';
 import { unfinishedDeliveries, type DeliveryResult } from './delivery.js';
-import { createDmChannels } from './dm-channels.js';
-import type { Actor } from './identity.js';
+import { createDmChannels } from '../dm-channels.js';
+import type { Actor } from '../identity.js';
 import type { DmNoticeDeps } from './dm-notice-deps.js';
 
 export type { ChangeKind } from './change-kinds.js';

@@ -3,16 +3,16 @@
  * changes poll and the digest and summary ticks retry on their own). A kind missing here gets no Retry button
  * (status.ts): handovers, escalations and follow-ups are their ticks' to run again.
  */
-import type { Subscription } from '../store/index.js';
+import type { Subscription } from '../../store/index.js';
 import type { AssignmentNotices } from './assignment-notices.js';
 import type { ChangeNotices } from './change-notices.js';
 import type { CompletionNotices } from './completion-notices.js';
 import type { CreatorNotices } from './creator-notices.js';
-import type { Digests } from './digests.js';
-import type { MorningSummaries } from './morning-summaries.js';
+import type { Digests } from '../digests.js';
+import type { MorningSummaries } from '../morning-summaries.js';
 import type { PostRedraw } from './post-redraw.js';
-import type { Redeliver } from './status.js';
-import type { UrgentAlerts } from './urgent-alerts.js';
+import type { Redeliver } from '../status.js';
+import type { UrgentAlerts } from '../urgent-alerts.js';
 
 export interface RedeliveryDeps {
   notices: Pick<CompletionNotices, 'retryUnfinished'>;

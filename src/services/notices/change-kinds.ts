@@ -1,4 +1,4 @@
-import type { Action } from '../care/index.js';
+import type { Action } from '../../care/index.js';
 
 /**
  * What someone did to an action through Slack that its assignee is told of when it was not them:

@@ -4,10 +4,10 @@
  * and every delivery ends as sent or as failed with a reason an admin can read.
  */
 import { describe, expect, it } from 'vitest';
-import { unfinishedDeliveries } from '../../src/services/delivery.js';
-import { DEFAULT_MAX_ATTEMPTS, type DeliveryKey, type Store, soleWorkspaceStore } from '../../src/store/index.js';
-import { PG_SKIPPED, TEST_DATABASE_URL } from '../helpers/pg.js';
-import { type Harness, postgresHarness, sqliteHarness } from '../store/harness.js';
+import { unfinishedDeliveries } from '../../../src/services/notices/delivery.js';
+import { DEFAULT_MAX_ATTEMPTS, type DeliveryKey, type Store, soleWorkspaceStore } from '../../../src/store/index.js';
+import { PG_SKIPPED, TEST_DATABASE_URL } from '../../helpers/pg.js';
+import { type Harness, postgresHarness, sqliteHarness } from '../../store/harness.js';
 
 const STALE = 60_000;
 const key = (actionId: string): DeliveryKey => ({ kind: 'completion', actionId, occurrence: '2025-01-06T09:00:00Z', recipient: 'user:T1/U1' });

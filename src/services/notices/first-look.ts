@@ -10,9 +10,9 @@
  * Creation time: the action's `created`, else the time its Id encodes (Ids are
  * ObjectIds: the first 8 hex digits are the creation time in Unix seconds).
  */
-import type { Action, CareClient } from '../care/index.js';
-import type { WorkspaceStore } from '../store/index.js';
-import { parseApiDateTime } from '../time/slack-date.js';
+import type { Action, CareClient } from '../../care/index.js';
+import type { WorkspaceStore } from '../../store/index.js';
+import { parseApiDateTime } from '../../time/slack-date.js';
 
 export const FIRST_LOOK_CURSOR = 'first-look';
 

@@ -17,21 +17,21 @@
 import type { HistoryAccess } from './history-access.js';
 import { createHash } from 'node:crypto';
 import { ErrorCode, type WebClient } from '@slack/web-api';
-import type { Action, CareClient } from '../care/index.js';
-import type { Logger } from '../logging/logger.js';
-import type { Delivery, WorkspaceStore } from '../store/index.js';
-import { parseApiDateTime } from '../time/slack-date.js';
-import { ACTION_ATTRIBUTES } from './action-model.js';
-import { toActionViews } from './action-views.js';
+import type { Action, CareClient } from '../../care/index.js';
+import type { Logger } from '../../logging/logger.js';
+import type { Delivery, WorkspaceStore } from '../../store/index.js';
+import { parseApiDateTime } from '../../time/slack-date.js';
+import { ACTION_ATTRIBUTES } from '../action-model.js';
+import { toActionViews } from '../action-views.js';
 import { rememberedAssignment } from './assignment-notices.js';
-import type { ChannelPolicy } from './channel-policy.js';
+import type { ChannelPolicy } from '../channel-policy.js';
 import { describeSlackError, type OutgoingMessage, unfinishedDeliveries } from './delivery.js';
-import { answerLines, answersDigest, answersKnown, standingIn } from './episode-answers.js';
-import { lineOf, parseProgress, progressCursor } from './escalation-steps.js';
-import type { IdentityService } from './identity.js';
+import { answerLines, answersDigest, answersKnown, standingIn } from '../episode-answers.js';
+import { lineOf, parseProgress, progressCursor } from '../escalation-steps.js';
+import type { IdentityService } from '../identity.js';
 import type { RedrawFacts, RedrawKind } from './redraw-kinds.js';
-import type { AlertState, EscalationLine, MessageRenderers } from './renderers.js';
-import { GONE, redactCompletedBefore, redactionKey, type RetentionDays } from './retention.js';
+import type { AlertState, EscalationLine, MessageRenderers } from '../renderers.js';
+import { GONE, redactCompletedBefore, redactionKey, type RetentionDays } from '../retention.js';
 
 export const REDRAW_KIND = 'redraw';
 

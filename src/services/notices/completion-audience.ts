@@ -3,9 +3,9 @@
  * Slack (the audit row at its completion time), who created it through Slack (still linked), and who is
  * linked to its assignee. Read once per completion by the path that tells the groups.
  */
-import type { Action } from '../care/index.js';
-import type { WorkspaceStore } from '../store/index.js';
-import { completersOf } from './action-views.js';
+import type { Action } from '../../care/index.js';
+import type { WorkspaceStore } from '../../store/index.js';
+import { completersOf } from '../action-views.js';
 import type { CompletionFacts } from './completion-roles.js';
 import { creatorOf } from './creator-notices.js';
 
