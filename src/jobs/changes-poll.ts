@@ -11,7 +11,7 @@ import type { Retention } from '../services/retention.js';
 import { CHANGES_CURSOR, lastRunRefreshMs } from '../services/poll-cursors.js';
 import { changedPages } from '../services/changes-feed.js';
 import type { ChangesObserver } from '../services/read-cache/change-sync.js';
-import type { UrgentAlerts } from '../services/urgent-alerts.js';
+import type { UrgentAlerts } from '../services/urgent/urgent-alerts.js';
 import type { Subscription, WorkspaceStore } from '../store/index.js';
 import { parseApiDateTime } from '../time/slack-date.js';
 import type { Job, JobContext, JobKind } from './job.js';

@@ -4,7 +4,7 @@ import type { WorkspaceStore, Subscription } from '../store/index.js';
 import { apiDateRange, dueWindow } from '../time/due-windows.js';
 import type { Shift } from '../time/shifts.js';
 import { dueStart, isShiftStart, nextStart } from '../time/start-time.js';
-import { safeguardingFilter } from './safeguarding.js';
+import { safeguardingFilter } from './urgent/safeguarding.js';
 import { ACTION_ATTRIBUTES } from './action-model.js';
 import { toActionViews } from './action-views.js';
 import type { ChannelPolicy } from './channel-policy.js';

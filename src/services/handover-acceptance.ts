@@ -14,7 +14,7 @@
  */
 import type { AuditEntry, WorkspaceStore } from '../store/index.js';
 import type { Deliverer } from './notices/delivery.js';
-import { escalationOf } from './escalation-settings.js';
+import { escalationOf } from './urgent/escalation-settings.js';
 import type { Actor, IdentityService } from './identity.js';
 
 /** How long after accepting the accepter may Undo it (as for the other shared buttons). */

@@ -11,7 +11,7 @@ import type { WorkspaceStore } from '../store/index.js';
 import { occurrenceOf } from '../time/shifts.js';
 import type { RenderContext } from './action-model.js';
 import type { Deliverer, DeliveryResult, OutgoingMessage } from './notices/delivery.js';
-import { managersChannelOf } from './escalation-settings.js';
+import { managersChannelOf } from './urgent/escalation-settings.js';
 import { ACCEPT_UNDO_MS, acceptanceOf, type HandoverAcceptance, handoverRecipient, shiftNameOf } from './handover-acceptance.js';
 import type { HandoverChannel } from './handover-channels.js';
 import type { IdentityService } from './identity.js';

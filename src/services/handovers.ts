@@ -18,7 +18,7 @@ import type { WorkspaceStore } from '../store/index.js';
 import { apiDateRange, dueWindow } from '../time/due-windows.js';
 import { parseApiDateTime } from '../time/slack-date.js';
 import { currentShift, nextShiftChange } from '../time/shifts.js';
-import { safeguardingFilter } from './safeguarding.js';
+import { safeguardingFilter } from './urgent/safeguarding.js';
 import { ACTION_ATTRIBUTES, type ActionView, byUrgencyThenDue, type RenderContext } from './action-model.js';
 import { toActionViews } from './action-views.js';
 import type { ChannelPolicy } from './channel-policy.js';

@@ -1,6 +1,6 @@
 import type { Shift } from '../time/shifts.js';
 import type { ActionGroup, ActionView, AnswerLine, RenderContext } from './action-model.js';
-import type { AnswerNoticeState } from './answer-notice-state.js';
+import type { AnswerNoticeState } from './urgent/answer-notice-state.js';
 import type { ChangeSaid } from './notices/change-kinds.js';
 import type { OutgoingMessage } from './notices/delivery.js';
 

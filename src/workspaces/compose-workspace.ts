@@ -8,7 +8,7 @@
  *
  * It only wires: each feature is composed in its own file (compose/: core, notices, actions, shift work,
  * admin, evidence), and what a feature decides is its services' (what follows a write: services/actions/after-write.ts;
- * who gets an urgent alert: services/urgent-audience.ts; what Retry runs: services/notices/redelivery.ts).
+ * who gets an urgent alert: services/urgent/urgent-audience.ts; what Retry runs: services/notices/redelivery.ts).
  */
 import type { WebClient } from '@slack/web-api';
 import type { CareClient } from '../care/index.js';

@@ -23,7 +23,7 @@ import { renderHandover, renderNotAccepted } from '../../src/slack/views/handove
 import { errorBlocks, helpBlocks, notLinkedBlocks } from '../../src/slack/views/help.js';
 import { homeView } from '../../src/slack/views/home-view.js';
 import { onCallMessage } from '../../src/slack/views/on-call.js';
-import type { OnCallNow } from '../../src/services/on-call.js';
+import type { OnCallNow } from '../../src/services/urgent/on-call.js';
 import { linkRequestBlocks, linksBlocks } from '../../src/slack/views/links.js';
 import { renderMorningSummary } from '../../src/slack/views/morning-summary.js';
 import { completionNotice, creatorNotice, urgentAlert } from '../../src/slack/views/notices.js';

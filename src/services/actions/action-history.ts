@@ -10,11 +10,11 @@ import { parseApiDateTime } from '../../time/slack-date.js';
 import type { ActionView } from '../action-model.js';
 import type { ActionsService } from './actions.js';
 import { CARE_SYSTEM_USER, SEEN_VERBS } from './care-observations.js';
-import { ESCALATION_STEPS } from '../escalation-ladder.js';
-import { lineOf, type StepDone } from '../escalation-steps.js';
+import { ESCALATION_STEPS } from '../urgent/escalation-ladder.js';
+import { lineOf, type StepDone } from '../urgent/escalation-steps.js';
 import type { Actor, IdentityService } from '../identity.js';
 import type { EscalationLine } from '../renderers.js';
-import type { SafeguardingSettingsService } from '../safeguarding-settings.js';
+import type { SafeguardingSettingsService } from '../urgent/safeguarding-settings.js';
 import type { ActionNotes } from './action-notes.js';
 import type { ActionNote } from '../../store/index.js';
 

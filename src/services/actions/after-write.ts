@@ -17,7 +17,7 @@ import type { CompletionNotices } from '../notices/completion-notices.js';
 import type { CreatorNotices } from '../notices/creator-notices.js';
 import type { DueHistoryService } from '../due-history.js';
 import type { PostRedraw } from '../notices/post-redraw.js';
-import type { UrgentAlerts } from '../urgent-alerts.js';
+import type { UrgentAlerts } from '../urgent/urgent-alerts.js';
 
 export interface AfterWrite {
   /** After a completion made through Slack. */

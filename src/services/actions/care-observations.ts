@@ -10,7 +10,7 @@ import type { Action } from '../../care/index.js';
 import type { AuditEntry, WorkspaceStore } from '../../store/index.js';
 import { parseApiDateTime } from '../../time/slack-date.js';
 import { assignmentCursor, parseAssignment } from '../notices/assignment-notices.js';
-import { parseUrgency, urgencyCursor } from '../urgent-alerts.js';
+import { parseUrgency, urgencyCursor } from '../urgent/urgent-alerts.js';
 
 /** The audit user of an observation: nobody in Slack (the care system, or someone in its web app). */
 export const CARE_SYSTEM_USER = '';

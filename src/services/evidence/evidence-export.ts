@@ -7,7 +7,7 @@
  * each comes from the audit log (a completion through Slack is recorded with its completion time), else the
  * action's tag (the care system's own), else the web app.
  */
-import { safeguardingFilter } from '../safeguarding.js';
+import { safeguardingFilter } from '../urgent/safeguarding.js';
 import type { Action, CareClient } from '../../care/index.js';
 import type { Logger } from '../../logging/logger.js';
 import type { DueHistory, WorkspaceStore } from '../../store/index.js';

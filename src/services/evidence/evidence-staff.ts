@@ -6,9 +6,9 @@
  */
 import type { EpisodeAnswer, WorkspaceStore } from '../../store/index.js';
 import { parseApiDateTime } from '../../time/slack-date.js';
-import { needsTwoStaff, readTwoStaffTags, staffNeeded, TWO_STAFF_SETTING } from '../answer-policy.js';
+import { needsTwoStaff, readTwoStaffTags, staffNeeded, TWO_STAFF_SETTING } from '../urgent/answer-policy.js';
 import { rememberedAssignment } from '../notices/assignment-notices.js';
-import { type AnswersKnown, standingIn } from '../episode-answers.js';
+import { type AnswersKnown, standingIn } from '../urgent/episode-answers.js';
 import type { IdentityService } from '../identity.js';
 import type { EvidenceAction } from './evidence-rows.js';
 

@@ -9,7 +9,7 @@ import { describeSlackError, isPermanentSlackError, unfinishedDeliveries, type D
 import type { IdentityService } from '../identity.js';
 import type { MessageRenderers } from '../renderers.js';
 import type { SlackProfiles } from '../slack-profiles.js';
-import { isSafeguarding, safeguardingOf } from '../safeguarding.js';
+import { isSafeguarding, safeguardingOf } from '../urgent/safeguarding.js';
 import { createDmChannels } from '../dm-channels.js';
 import { completionFacts } from './completion-audience.js';
 import { completionNoticeFor } from './completion-roles.js';

@@ -12,7 +12,7 @@ import type { Digests } from '../digests.js';
 import type { MorningSummaries } from '../morning-summaries.js';
 import type { PostRedraw } from './post-redraw.js';
 import type { Redeliver } from '../status.js';
-import type { UrgentAlerts } from '../urgent-alerts.js';
+import type { UrgentAlerts } from '../urgent/urgent-alerts.js';
 
 export interface RedeliveryDeps {
   notices: Pick<CompletionNotices, 'retryUnfinished'>;

@@ -6,15 +6,15 @@
 import type { AuditEntry, Delivery } from '../../store/index.js';
 import { parseApiDateTime } from '../../time/slack-date.js';
 import type { ActionView, AnswerLine, AnswersShown, RenderContext } from '../action-model.js';
-import { answerNoticeState, parseAnswerOccurrence } from '../answer-notice-state.js';
+import { answerNoticeState, parseAnswerOccurrence } from '../urgent/answer-notice-state.js';
 import { CREATED_KIND, UPDATED_KIND } from '../actions/action-posts.js';
 import type { Assignment } from './assignment-notices.js';
 import { CHANGE_DELIVERY_KIND, parseChangeOccurrence } from './change-notices.js';
 import { CREATE_VERB, CREATOR_DELIVERY_KIND } from './creator-notices.js';
 import type { OutgoingMessage } from './delivery.js';
-import { ANSWER_KIND } from '../episode-answers.js';
-import type { EscalationStep } from '../escalation-ladder.js';
-import { FOLLOWUP_KIND, followUpDmState, HANDBACK_KIND, parseFollowUpOccurrence } from '../follow-up-policy.js';
+import { ANSWER_KIND } from '../urgent/episode-answers.js';
+import type { EscalationStep } from '../urgent/escalation-ladder.js';
+import { FOLLOWUP_KIND, followUpDmState, HANDBACK_KIND, parseFollowUpOccurrence } from '../urgent/follow-up-policy.js';
 import type { AlertState, EscalationLine, MessageRenderers } from '../renderers.js';
 
 /** What a row is drawn from besides the action's view: what the app knows of its urgent episode. */

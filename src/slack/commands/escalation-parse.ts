@@ -11,8 +11,8 @@ import {
   MIN_AFTER_MINUTES,
   MIN_REPEAT_MINUTES,
   MIN_REPEAT_TIMES,
-} from '../../services/escalation-ladder.js';
-import type { EscalationChange } from '../../services/escalation-settings.js';
+} from '../../services/urgent/escalation-ladder.js';
+import type { EscalationChange } from '../../services/urgent/escalation-settings.js';
 import type { NameRef } from '../../services/workspace-names.js';
 import { cut } from '../cut.js';
 

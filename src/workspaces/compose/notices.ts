@@ -13,9 +13,9 @@ import { createDueHistory } from '../../services/due-history.js';
 import { createFirstLook } from '../../services/notices/first-look.js';
 import { createPostRedraw } from '../../services/notices/post-redraw.js';
 import { redrawKinds } from '../../services/notices/redraw-kinds.js';
-import { keptOutOfChannels } from '../../services/safeguarding.js';
-import { urgentAlertSubscriptionsOf } from '../../services/urgent-audience.js';
-import { createUrgentAlerts } from '../../services/urgent-alerts.js';
+import { keptOutOfChannels } from '../../services/urgent/safeguarding.js';
+import { urgentAlertSubscriptionsOf } from '../../services/urgent/urgent-audience.js';
+import { createUrgentAlerts } from '../../services/urgent/urgent-alerts.js';
 import type { WorkspaceCore } from './core.js';
 
 export type WorkspaceNotices = ReturnType<typeof composeNotices>;

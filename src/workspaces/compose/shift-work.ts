@@ -5,14 +5,14 @@
  */
 import { createDigests } from '../../services/digests.js';
 import { createDmChannels } from '../../services/dm-channels.js';
-import { acknowledgedFrom, onItFrom } from '../../services/episode-answers.js';
-import { createEscalationSettings } from '../../services/escalation-settings.js';
-import { createEscalations } from '../../services/escalations.js';
-import { createFollowUps } from '../../services/follow-up.js';
+import { acknowledgedFrom, onItFrom } from '../../services/urgent/episode-answers.js';
+import { createEscalationSettings } from '../../services/urgent/escalation-settings.js';
+import { createEscalations } from '../../services/urgent/escalations.js';
+import { createFollowUps } from '../../services/urgent/follow-up.js';
 import { createHandovers } from '../../services/handovers.js';
 import { createHomeShifts } from '../../services/home-shifts.js';
 import { createMorningSummaries } from '../../services/morning-summaries.js';
-import { createOnCall } from '../../services/on-call.js';
+import { createOnCall } from '../../services/urgent/on-call.js';
 import { createSlackProfiles } from '../../services/slack-profiles.js';
 import { createSummarySettings } from '../../services/summary-settings.js';
 import { escalationGapMessage } from '../../slack/views/escalation-setting.js';

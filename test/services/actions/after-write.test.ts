@@ -8,7 +8,7 @@ import type { Action } from '../../../src/care/index.js';
 import type { Logger } from '../../../src/logging/logger.js';
 import { createAfterWrite, type AfterWriteDeps } from '../../../src/services/actions/after-write.js';
 import type { Actor } from '../../../src/services/identity.js';
-import { urgentAlertSubscriptionsOf } from '../../../src/services/urgent-audience.js';
+import { urgentAlertSubscriptionsOf } from '../../../src/services/urgent/urgent-audience.js';
 import type { Subscription } from '../../../src/store/index.js';
 
 /** Everything queued by a fire-and-forget call has run (the fakes answer at once, with no timers). */

@@ -3,7 +3,7 @@
  * it is drawn again (redraw-kinds.ts): still open and theirs (as sent, the card as it is now), or ended — completed,
  * no longer urgent, with someone else now — when it says so and its buttons go; or the answer was undone. Pure.
  */
-import type { ActionView } from './action-model.js';
+import type { ActionView } from '../action-model.js';
 
 export type AnswerNoticeState =
   | { kind: 'open' }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { isSafeguarding, readSafeguarding, safeguardingAudience } from '../../src/services/safeguarding.js';
-import { parseSafeguarding } from '../../src/slack/commands/safeguarding-parse.js';
-import { parseCommand } from '../../src/slack/commands/parse.js';
+import { isSafeguarding, readSafeguarding, safeguardingAudience } from '../../../src/services/urgent/safeguarding.js';
+import { parseSafeguarding } from '../../../src/slack/commands/safeguarding-parse.js';
+import { parseCommand } from '../../../src/slack/commands/parse.js';
 
 const settings = { tags: ['tag-sg'], groups: [{ id: 'group-sg', name: 'Safeguarding leads' }], officers: ['U0OLIVER'] };
 

@@ -8,8 +8,8 @@ import {
   resumedDueStep,
   resumeSteps,
   stateFor,
-} from '../../src/services/follow-up-policy.js';
-import type { AuditEntry } from '../../src/store/index.js';
+} from '../../../src/services/urgent/follow-up-policy.js';
+import type { AuditEntry } from '../../../src/store/index.js';
 
 const T = Date.parse('2027-06-15T09:00:00Z');
 const MIN = 60_000;

@@ -5,10 +5,10 @@
  * named) until admins set it. Read by the escalation job, and by others that
  * need the managers' channel (escalationOf). Changes: admins only, each audited.
  */
-import type { WorkspaceStore } from '../store/index.js';
-import type { Shift } from '../time/shifts.js';
-import type { ChannelPolicy } from './channel-policy.js';
-import { type NameProblem, slackIdsOfPeople } from './channel-setup.js';
+import type { WorkspaceStore } from '../../store/index.js';
+import type { Shift } from '../../time/shifts.js';
+import type { ChannelPolicy } from '../channel-policy.js';
+import { type NameProblem, slackIdsOfPeople } from '../channel-setup.js';
 import {
   DEFAULT_FOLLOWUP_MINUTES,
   type EscalationSettings,
@@ -19,9 +19,9 @@ import {
   MIN_AFTER_MINUTES,
   readEscalation,
 } from './escalation-ladder.js';
-import type { Actor, IdentityService } from './identity.js';
-import { shiftsOf } from './shift-settings.js';
-import type { NameRef, WorkspaceNames } from './workspace-names.js';
+import type { Actor, IdentityService } from '../identity.js';
+import { shiftsOf } from '../shift-settings.js';
+import type { NameRef, WorkspaceNames } from '../workspace-names.js';
 
 export const ESCALATION_SETTING = 'escalation';
 

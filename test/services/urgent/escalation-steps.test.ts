@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lineOf, noManagersChannel, noSeniors, skipOf, stepsBefore } from '../../src/services/escalation-steps.js';
+import { lineOf, noManagersChannel, noSeniors, skipOf, stepsBefore } from '../../../src/services/urgent/escalation-steps.js';
 
 const at = '2027-06-15T20:00:00.000Z';
 

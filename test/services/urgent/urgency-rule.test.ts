@@ -4,8 +4,8 @@
  * an urgent episode (an alert to post) or says nothing new.
  */
 import { describe, expect, it } from 'vitest';
-import type { Action } from '../../src/care/index.js';
-import { nextUrgency, parseUrgency } from '../../src/services/urgent-alerts.js';
+import type { Action } from '../../../src/care/index.js';
+import { nextUrgency, parseUrgency } from '../../../src/services/urgent/urgent-alerts.js';
 
 const NOW = '2026-03-10 09:30:00';
 const version = (urgent: boolean, modified: string, extra: Partial<Action> = {}): Action => ({ _id: 'a1', urgent, modified, ...extra });

@@ -6,8 +6,8 @@
  * one is never posted to a channel in any form; its urgent alert and escalation
  * go by DM to the officers (the workspace's admins when none are named).
  */
-import type { Action } from '../care/index.js';
-import type { WorkspaceStore } from '../store/index.js';
+import type { Action } from '../../care/index.js';
+import type { WorkspaceStore } from '../../store/index.js';
 
 export const SAFEGUARDING_SETTING = 'safeguarding';
 

@@ -7,10 +7,10 @@
  * hold it follows (since when, whom it DMed), and what happened (DM, Still on it, resumed, handed back, ended).
  * A newer hold (someone else took it after the DM) is followed afresh: one DM per hold.
  */
-import type { AuditEntry } from '../store/index.js';
-import type { ActionView } from './action-model.js';
+import type { AuditEntry } from '../../store/index.js';
+import type { ActionView } from '../action-model.js';
 import { dueStep, type EscalationSettings, type EscalationStep, stepDueAt } from './escalation-ladder.js';
-import type { FollowUpDmState } from './renderers.js';
+import type { FollowUpDmState } from '../renderers.js';
 
 /** The audit verbs of the follow-up (details: {episode, ref, …}; never task text). */
 export const FOLLOWUP_VERBS = { dm: 'followup.dm', stillOnIt: 'followup.still-on-it', handBack: 'followup.hand-back', resume: 'followup.resume' } as const;

@@ -8,7 +8,7 @@
  */
 import type { EscalationStep } from './escalation-ladder.js';
 import type { Resumed, ResumeWhy } from './follow-up-policy.js';
-import type { EscalationLine, EscalationSkip } from './renderers.js';
+import type { EscalationLine, EscalationSkip } from '../renderers.js';
 
 /** Why a step had nobody to reach, as stored (`reason`; `skipped` keeps the words of records older than reasons). */
 export type SkipReason = 'no-seniors' | 'no-managers-channel';

@@ -4,13 +4,13 @@
  * home's settings (safeguarding.ts); each change audited (`safeguarding.set`,
  * Ids only, never task text).
  */
-import type { Action } from '../care/index.js';
-import type { WorkspaceStore } from '../store/index.js';
-import { type NameProblem, slackIdsOfPeople } from './channel-setup.js';
-import type { DirectoryService } from './directory.js';
-import type { Actor, IdentityService } from './identity.js';
+import type { Action } from '../../care/index.js';
+import type { WorkspaceStore } from '../../store/index.js';
+import { type NameProblem, slackIdsOfPeople } from '../channel-setup.js';
+import type { DirectoryService } from '../directory.js';
+import type { Actor, IdentityService } from '../identity.js';
 import { isSafeguarding, NO_SAFEGUARDING, SAFEGUARDING_SETTING, type SafeguardingSettings, safeguardingOf } from './safeguarding.js';
-import type { NameRef, WorkspaceNames } from './workspace-names.js';
+import type { NameRef, WorkspaceNames } from '../workspace-names.js';
 
 export type SafeguardingChange =
   | { kind: 'tags'; tags: string[] }

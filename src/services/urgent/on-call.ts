@@ -13,17 +13,17 @@
  * data), and a safeguarding action only for those told about safeguarding
  * (its officers, or the admins when none are named).
  */
-import type { CareClient } from '../care/index.js';
-import type { WorkspaceStore } from '../store/index.js';
-import { parseApiDateTime } from '../time/slack-date.js';
-import { ACTION_ATTRIBUTES, type ActionView } from './action-model.js';
-import { toActionViews } from './action-views.js';
-import { rememberedAssignment } from './notices/assignment-notices.js';
+import type { CareClient } from '../../care/index.js';
+import type { WorkspaceStore } from '../../store/index.js';
+import { parseApiDateTime } from '../../time/slack-date.js';
+import { ACTION_ATTRIBUTES, type ActionView } from '../action-model.js';
+import { toActionViews } from '../action-views.js';
+import { rememberedAssignment } from '../notices/assignment-notices.js';
 import { isTaken } from './escalation-ladder.js';
 import { escalationOf } from './escalation-settings.js';
 import { parseProgress, progressCursor } from './escalation-steps.js';
-import type { HomeShifts, ShiftsNow } from './home-shifts.js';
-import type { Actor, IdentityService } from './identity.js';
+import type { HomeShifts, ShiftsNow } from '../home-shifts.js';
+import type { Actor, IdentityService } from '../identity.js';
 import { isSafeguarding, safeguardingAudience, safeguardingOf } from './safeguarding.js';
 import { episodeCursor, parseUrgency } from './urgent-alerts.js';
 

@@ -29,28 +29,28 @@
  *   ledger delivery (kind `escalation-gap`, occurrence `seniors/<shift>` or
  *   `managers-channel`, per admin), so once across actions, runs and instances.
  */
-import type { HistoryAccess } from './notices/history-access.js';
+import type { HistoryAccess } from '../notices/history-access.js';
 import type { WebClient } from '@slack/web-api';
-import { type Action, type CareClient, NotFoundError } from '../care/index.js';
-import type { Logger } from '../logging/logger.js';
-import type { Delivery, DeliveryKey, WorkspaceStore } from '../store/index.js';
-import { currentShift } from '../time/shifts.js';
-import { parseApiDateTime } from '../time/slack-date.js';
-import { ACTION_ATTRIBUTES, type ActionView, type AnswersShown } from './action-model.js';
-import { toActionViews } from './action-views.js';
-import type { ChannelPolicy } from './channel-policy.js';
-import type { Deliverer, DeliveryResult } from './notices/delivery.js';
-import { createDmChannels } from './dm-channels.js';
+import { type Action, type CareClient, NotFoundError } from '../../care/index.js';
+import type { Logger } from '../../logging/logger.js';
+import type { Delivery, DeliveryKey, WorkspaceStore } from '../../store/index.js';
+import { currentShift } from '../../time/shifts.js';
+import { parseApiDateTime } from '../../time/slack-date.js';
+import { ACTION_ATTRIBUTES, type ActionView, type AnswersShown } from '../action-model.js';
+import { toActionViews } from '../action-views.js';
+import type { ChannelPolicy } from '../channel-policy.js';
+import type { Deliverer, DeliveryResult } from '../notices/delivery.js';
+import { createDmChannels } from '../dm-channels.js';
 import { earlyStep, liveAnswers } from './answer-policy.js';
 import { answersKnown, standingIn } from './episode-answers.js';
 import { dueRung, type EscalationStep, nextReachableStep } from './escalation-ladder.js';
 import { escalationOf } from './escalation-settings.js';
 import { resumedDueStep, resumedOccurrence } from './follow-up-policy.js';
 import { type EscalationProgress, lineOf, noManagersChannel, noSeniors, parseProgress, progressCursor, type StepDone } from './escalation-steps.js';
-import type { IdentityService } from './identity.js';
-import type { EscalationGap, MessageRenderers } from './renderers.js';
+import type { IdentityService } from '../identity.js';
+import type { EscalationGap, MessageRenderers } from '../renderers.js';
 import { isSafeguarding, safeguardingAudience, safeguardingOf } from './safeguarding.js';
-import { shiftsOf } from './shift-settings.js';
+import { shiftsOf } from '../shift-settings.js';
 import { episodeCursor, parseUrgency } from './urgent-alerts.js';
 
 export const ESCALATION_KIND = 'escalation';

@@ -12,21 +12,21 @@
  * - Undo once: by the person who answered, within UNDO_WINDOW; audited (`<verb>.undo`); the ladder then goes
  *   on from where its timetable is.
  */
-import type { Action, CareClient } from '../care/index.js';
-import type { Logger } from '../logging/logger.js';
-import type { EpisodeAnswer, EpisodeAnswerKind, WorkspaceStore } from '../store/index.js';
+import type { Action, CareClient } from '../../care/index.js';
+import type { Logger } from '../../logging/logger.js';
+import type { EpisodeAnswer, EpisodeAnswerKind, WorkspaceStore } from '../../store/index.js';
 import { twoStaffOf } from './two-staff.js';
-import { parseApiDateTime } from '../time/slack-date.js';
-import { ACTION_ATTRIBUTES, type ActionView, type AnswerLine, type AnswersShown, type RenderContext } from './action-model.js';
-import { toActionViews } from './action-views.js';
+import { parseApiDateTime } from '../../time/slack-date.js';
+import { ACTION_ATTRIBUTES, type ActionView, type AnswerLine, type AnswersShown, type RenderContext } from '../action-model.js';
+import { toActionViews } from '../action-views.js';
 import { ANSWER_NOTE_MAX, isCantReason, liveAnswers, needsTwoStaff, readTwoStaffTags, staffNeeded, staffOn, TWO_STAFF_SETTING } from './answer-policy.js';
-import { rememberedAssignment } from './notices/assignment-notices.js';
-import type { Deliverer } from './notices/delivery.js';
-import { createDmChannels } from './dm-channels.js';
-import { UserFacingError } from './errors.js';
+import { rememberedAssignment } from '../notices/assignment-notices.js';
+import type { Deliverer } from '../notices/delivery.js';
+import { createDmChannels } from '../dm-channels.js';
+import { UserFacingError } from '../errors.js';
 import { isTaken } from './escalation-ladder.js';
-import type { Actor, IdentityService } from './identity.js';
-import type { MessageRenderers } from './renderers.js';
+import type { Actor, IdentityService } from '../identity.js';
+import type { MessageRenderers } from '../renderers.js';
 import { episodeCursor, parseUrgency } from './urgent-alerts.js';
 import type { WebClient } from '@slack/web-api';
 

@@ -3,8 +3,8 @@
  * alerted, and a channel set up a moment ago is read at once.
  */
 import { describe, expect, it } from 'vitest';
-import type { Subscription } from '../../src/store/index.js';
-import { urgentAlertChannelsFor, urgentAlertSubscriptions, urgentAlertSubscriptionsOf } from '../../src/services/urgent-audience.js';
+import type { Subscription } from '../../../src/store/index.js';
+import { urgentAlertChannelsFor, urgentAlertSubscriptions, urgentAlertSubscriptionsOf } from '../../../src/services/urgent/urgent-audience.js';
 
 const channel = (channelId: string, urgentAlerts: boolean, locationId?: string): Subscription => ({
   teamId: 'T1',

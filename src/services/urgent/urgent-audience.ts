@@ -3,8 +3,8 @@
  * channel that only takes digests is never alerted. Read afresh at each use (a write through Slack, a Retry
  * from the Status tab), so a channel set up a moment ago is alerted at once.
  */
-import type { Action } from '../care/index.js';
-import type { Subscription, WorkspaceStore } from '../store/index.js';
+import type { Action } from '../../care/index.js';
+import type { Subscription, WorkspaceStore } from '../../store/index.js';
 
 /** Pure: the subscriptions an urgent alert goes to. */
 export function urgentAlertSubscriptions(subscriptions: readonly Subscription[]): Subscription[] {

@@ -17,7 +17,7 @@
  *   `/care two-staff`), or when it carries a care system action tag (`user_tags`) the home named with
  *   `/care settings two-staff <tag ids>`.
  */
-import type { EpisodeAnswer } from '../store/index.js';
+import type { EpisodeAnswer } from '../../store/index.js';
 import { dueStep, type EscalationSettings, type EscalationStep } from './escalation-ladder.js';
 import type { StepDone } from './escalation-steps.js';
 

@@ -1,17 +1,17 @@
-import type { Action, CareClient } from '../care/index.js';
-import type { Logger } from '../logging/logger.js';
-import type { WorkspaceStore, Subscription } from '../store/index.js';
-import { ACTION_ATTRIBUTES, type ActionView, type AnswersShown } from './action-model.js';
-import { toActionViews } from './action-views.js';
+import type { Action, CareClient } from '../../care/index.js';
+import type { Logger } from '../../logging/logger.js';
+import type { WorkspaceStore, Subscription } from '../../store/index.js';
+import { ACTION_ATTRIBUTES, type ActionView, type AnswersShown } from '../action-model.js';
+import { toActionViews } from '../action-views.js';
 import { staffNeeded } from './answer-policy.js';
-import type { ChannelPolicy } from './channel-policy.js';
-import { unfinishedDeliveries, type Deliverer, type DeliveryResult } from './notices/delivery.js';
-import type { IdentityService } from './identity.js';
-import type { FirstLook } from './notices/first-look.js';
-import type { MessageRenderers } from './renderers.js';
+import type { ChannelPolicy } from '../channel-policy.js';
+import { unfinishedDeliveries, type Deliverer, type DeliveryResult } from '../notices/delivery.js';
+import type { IdentityService } from '../identity.js';
+import type { FirstLook } from '../notices/first-look.js';
+import type { MessageRenderers } from '../renderers.js';
 import { twoStaffOf } from './two-staff.js';
 import { isSafeguarding, safeguardingAudience, safeguardingOf } from './safeguarding.js';
-import { parseApiDateTime } from '../time/slack-date.js';
+import { parseApiDateTime } from '../../time/slack-date.js';
 import { urgentAlertChannelsFor } from './urgent-audience.js';
 
 /** What the app knew of an action before a change made through Slack (null: it did not exist). */

@@ -17,17 +17,17 @@
  *   that take urgent alerts ("Handed back by @x") and resumes the ladder one step's time later.
  */
 import type { WebClient } from '@slack/web-api';
-import { type Action, type CareClient, NotFoundError } from '../care/index.js';
-import type { Logger } from '../logging/logger.js';
-import type { DeliveryKey, WorkspaceStore } from '../store/index.js';
-import { parseApiDateTime } from '../time/slack-date.js';
-import { ACTION_ATTRIBUTES, type ActionView } from './action-model.js';
-import { toActionViews } from './action-views.js';
-import type { ActionsService } from './actions/actions.js';
-import { rememberedAssignment } from './notices/assignment-notices.js';
-import type { ChannelPolicy } from './channel-policy.js';
-import type { Deliverer, DeliveryResult, OutgoingMessage } from './notices/delivery.js';
-import { createDmChannels } from './dm-channels.js';
+import { type Action, type CareClient, NotFoundError } from '../../care/index.js';
+import type { Logger } from '../../logging/logger.js';
+import type { DeliveryKey, WorkspaceStore } from '../../store/index.js';
+import { parseApiDateTime } from '../../time/slack-date.js';
+import { ACTION_ATTRIBUTES, type ActionView } from '../action-model.js';
+import { toActionViews } from '../action-views.js';
+import type { ActionsService } from '../actions/actions.js';
+import { rememberedAssignment } from '../notices/assignment-notices.js';
+import type { ChannelPolicy } from '../channel-policy.js';
+import type { Deliverer, DeliveryResult, OutgoingMessage } from '../notices/delivery.js';
+import { createDmChannels } from '../dm-channels.js';
 import { escalationOf } from './escalation-settings.js';
 import { parseProgress, progressCursor } from './escalation-steps.js';
 import {
@@ -48,8 +48,8 @@ import {
   resumeSteps,
   stateFor,
 } from './follow-up-policy.js';
-import type { Actor, IdentityService } from './identity.js';
-import type { FollowUpDmState, MessageRenderers } from './renderers.js';
+import type { Actor, IdentityService } from '../identity.js';
+import type { FollowUpDmState, MessageRenderers } from '../renderers.js';
 import { isSafeguarding, safeguardingAudience, safeguardingOf } from './safeguarding.js';
 import { episodeCursor, parseUrgency } from './urgent-alerts.js';
 import { urgentAlertChannelsFor } from './urgent-audience.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { dueRung, readEscalation } from '../../src/services/escalation-ladder.js';
-import { lineOf, parseProgress } from '../../src/services/escalation-steps.js';
-import { earlierStepText, escalationLineText, historyStepText } from '../../src/slack/views/escalation.js';
+import { dueRung, readEscalation } from '../../../src/services/urgent/escalation-ladder.js';
+import { lineOf, parseProgress } from '../../../src/services/urgent/escalation-steps.js';
+import { earlierStepText, escalationLineText, historyStepText } from '../../../src/slack/views/escalation.js';
 
 const BEGAN = Date.parse('2027-06-15T09:00:00Z');
 const at = (minutes: number) => BEGAN + minutes * 60_000;
