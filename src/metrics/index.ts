@@ -11,7 +11,7 @@ import type { FetchFunction } from '@slack/web-api';
 import type { CareAttemptObserver } from '../care/index.js';
 import type { JobsObserver } from '../jobs/index.js';
 import type { Deliverer } from '../services/notices/delivery.js';
-import type { Digests } from '../services/digests.js';
+import type { Digests } from '../services/shift-work/digests.js';
 import type { Store } from '../store/index.js';
 import { ackMetrics } from './acks.js';
 import { careApiMetrics } from './care-api.js';

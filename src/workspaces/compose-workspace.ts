@@ -16,7 +16,7 @@ import { createHealth, type HealthReport } from '../health.js';
 import type { Job } from '../jobs/index.js';
 import type { CompletionNotices } from '../services/notices/completion-notices.js';
 import type { Deliverer } from '../services/notices/delivery.js';
-import type { Digests } from '../services/digests.js';
+import type { Digests } from '../services/shift-work/digests.js';
 import type { IdentityService } from '../services/identity.js';
 import type { ReadCaches } from '../services/read-cache/read-caches.js';
 import type { SlackDeps } from '../slack/deps.js';

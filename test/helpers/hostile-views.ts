@@ -1,6 +1,6 @@
 import type { ActionView, AnswersShown, RenderContext } from '../../src/services/action-model.js';
-import { digestContent } from '../../src/services/digest-content.js';
-import { handoverContent, type HandoverShifts } from '../../src/services/handover-content.js';
+import { digestContent } from '../../src/services/shift-work/digest-content.js';
+import { handoverContent, type HandoverShifts } from '../../src/services/shift-work/handover-content.js';
 import type { StatusReport } from '../../src/services/status.js';
 import type { TeamView } from '../../src/services/team-view.js';
 import { userText } from '../../src/slack/text.js';

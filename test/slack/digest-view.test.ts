@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ActionView } from '../../src/services/action-model.js';
-import { digestContent } from '../../src/services/digest-content.js';
+import { digestContent } from '../../src/services/shift-work/digest-content.js';
 import type { OutgoingMessage } from '../../src/services/notices/delivery.js';
 import { ActionIds } from '../../src/slack/ids.js';
 import { renderDigest } from '../../src/slack/views/digest.js';

@@ -23,7 +23,7 @@ export interface EscalationSettings {
   steps: EscalationStep[];
   /** The managers' channel (the last step's). */
   managersChannel?: string;
-  /** Slack user ids named as seniors, per shift name (services/shift-settings.ts). */
+  /** Slack user ids named as seniors, per shift name (services/shift-work/shift-settings.ts). */
   seniors: Record<string, string[]>;
   /**
    * Follow-up of taken work (follow-up.ts): minutes after an urgent action was taken (or acknowledged) before

@@ -8,7 +8,7 @@
 import type { WorkspaceStore } from '../../store/index.js';
 import type { Shift } from '../../time/shifts.js';
 import type { ChannelPolicy } from '../channel-policy.js';
-import { type NameProblem, slackIdsOfPeople } from '../channel-setup.js';
+import { type NameProblem, slackIdsOfPeople } from '../shift-work/channel-setup.js';
 import {
   DEFAULT_FOLLOWUP_MINUTES,
   type EscalationSettings,
@@ -20,7 +20,7 @@ import {
   readEscalation,
 } from './escalation-ladder.js';
 import type { Actor, IdentityService } from '../identity.js';
-import { shiftsOf } from '../shift-settings.js';
+import { shiftsOf } from '../shift-work/shift-settings.js';
 import type { NameRef, WorkspaceNames } from '../workspace-names.js';
 
 export const ESCALATION_SETTING = 'escalation';

@@ -50,7 +50,7 @@ import { type EscalationProgress, lineOf, noManagersChannel, noSeniors, parsePro
 import type { IdentityService } from '../identity.js';
 import type { EscalationGap, MessageRenderers } from '../renderers.js';
 import { isSafeguarding, safeguardingAudience, safeguardingOf } from './safeguarding.js';
-import { shiftsOf } from '../shift-settings.js';
+import { shiftsOf } from '../shift-work/shift-settings.js';
 import { episodeCursor, parseUrgency } from './urgent-alerts.js';
 
 export const ESCALATION_KIND = 'escalation';

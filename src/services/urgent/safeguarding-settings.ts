@@ -6,7 +6,7 @@
  */
 import type { Action } from '../../care/index.js';
 import type { WorkspaceStore } from '../../store/index.js';
-import { type NameProblem, slackIdsOfPeople } from '../channel-setup.js';
+import { type NameProblem, slackIdsOfPeople } from '../shift-work/channel-setup.js';
 import type { DirectoryService } from '../directory.js';
 import type { Actor, IdentityService } from '../identity.js';
 import { isSafeguarding, NO_SAFEGUARDING, SAFEGUARDING_SETTING, type SafeguardingSettings, safeguardingOf } from './safeguarding.js';

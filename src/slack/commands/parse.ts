@@ -1,5 +1,5 @@
 import type { ActionRef } from '../../services/action-model.js';
-import type { DigestScope } from '../../services/channel-setup.js';
+import type { DigestScope } from '../../services/shift-work/channel-setup.js';
 import type { WhereRef } from '../../services/actions/list-where.js';
 import type { PersonRef, ReassignScope } from '../../services/reassign.js';
 import type { NameRef } from '../../services/workspace-names.js';

@@ -1,4 +1,4 @@
-import type { NameProblem } from '../../services/channel-setup.js';
+import type { NameProblem } from '../../services/shift-work/channel-setup.js';
 import type { NamedPerson } from '../../services/workspace-names.js';
 import { userText } from '../text.js';
 

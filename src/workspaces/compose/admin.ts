@@ -3,7 +3,7 @@
  * unfinished rows now: services/notices/redelivery.ts), channel set-up (digests and routes), and the workspace's
  * set-up commands (many workspaces: set in Slack, given bound to it; one: the deployment's configuration).
  */
-import { createChannelSetup } from '../../services/channel-setup.js';
+import { createChannelSetup } from '../../services/shift-work/channel-setup.js';
 import { redeliveryTable } from '../../services/notices/redelivery.js';
 import { createStatusService } from '../../services/status.js';
 import { createTeamView } from '../../services/team-view.js';

@@ -11,7 +11,7 @@ import type { UncertainDelivery } from '../../services/notices/delivery.js';
 import { createIdentityService } from '../../services/identity.js';
 import { createReadCaches } from '../../services/read-cache/read-caches.js';
 import { DEFAULT_RETENTION_DAYS } from '../../services/retention.js';
-import { shiftsOf } from '../../services/shift-settings.js';
+import { shiftsOf } from '../../services/shift-work/shift-settings.js';
 import { createSlackProfiles } from '../../services/slack-profiles.js';
 import { createUncertainNotices } from '../../services/notices/uncertain-notices.js';
 import { createWorkspaceNames } from '../../services/workspace-names.js';

@@ -12,21 +12,21 @@
  * check (handover-unaccepted.ts) looks back over every handover posted in the
  * last week, so a missed tick still tells them, once per handover not accepted.
  */
-import type { Action, CareClient } from '../care/index.js';
-import type { Logger } from '../logging/logger.js';
-import type { WorkspaceStore } from '../store/index.js';
-import { apiDateRange, dueWindow } from '../time/due-windows.js';
-import { parseApiDateTime } from '../time/slack-date.js';
-import { currentShift, nextShiftChange } from '../time/shifts.js';
-import { safeguardingFilter } from './urgent/safeguarding.js';
-import { ACTION_ATTRIBUTES, type ActionView, byUrgencyThenDue, type RenderContext } from './action-model.js';
-import { toActionViews } from './action-views.js';
-import type { ChannelPolicy } from './channel-policy.js';
-import type { Deliverer, DeliveryResult, OutgoingMessage } from './notices/delivery.js';
+import type { Action, CareClient } from '../../care/index.js';
+import type { Logger } from '../../logging/logger.js';
+import type { WorkspaceStore } from '../../store/index.js';
+import { apiDateRange, dueWindow } from '../../time/due-windows.js';
+import { parseApiDateTime } from '../../time/slack-date.js';
+import { currentShift, nextShiftChange } from '../../time/shifts.js';
+import { safeguardingFilter } from '../urgent/safeguarding.js';
+import { ACTION_ATTRIBUTES, type ActionView, byUrgencyThenDue, type RenderContext } from '../action-model.js';
+import { toActionViews } from '../action-views.js';
+import type { ChannelPolicy } from '../channel-policy.js';
+import type { Deliverer, DeliveryResult, OutgoingMessage } from '../notices/delivery.js';
 import { type AcceptResult, createAcceptance, type HandoverRef, handoverRecipient, type UndoAcceptResult } from './handover-acceptance.js';
 import { type HandoverChannel, handoverChannels, saveHandoverChannels, showTasksNow } from './handover-channels.js';
 import { type HandoverContent, type HandoverShifts, handoverContent, openReason } from './handover-content.js';
-import type { Actor, IdentityService } from './identity.js';
+import type { Actor, IdentityService } from '../identity.js';
 import { createUnacceptedCheck, postedCursor } from './handover-unaccepted.js';
 import { shiftsOf } from './shift-settings.js';
 

@@ -1,17 +1,17 @@
 import type { WebClient } from '@slack/web-api';
-import type { CareClient } from '../care/index.js';
-import type { Logger } from '../logging/logger.js';
-import type { DeliveryKey, WorkspaceStore, SummarySetting } from '../store/index.js';
-import { apiDateRange, dueWindow } from '../time/due-windows.js';
-import type { Shift } from '../time/shifts.js';
-import { dueStart, isShiftStart, nextStart } from '../time/start-time.js';
-import { ACTION_ATTRIBUTES, attentionList } from './action-model.js';
-import { toActionViews } from './action-views.js';
-import type { Deliverer, DeliveryResult } from './notices/delivery.js';
-import type { IdentityService } from './identity.js';
-import type { MessageRenderers } from './renderers.js';
-import type { SlackProfiles } from './slack-profiles.js';
-import { createDmChannels } from './dm-channels.js';
+import type { CareClient } from '../../care/index.js';
+import type { Logger } from '../../logging/logger.js';
+import type { DeliveryKey, WorkspaceStore, SummarySetting } from '../../store/index.js';
+import { apiDateRange, dueWindow } from '../../time/due-windows.js';
+import type { Shift } from '../../time/shifts.js';
+import { dueStart, isShiftStart, nextStart } from '../../time/start-time.js';
+import { ACTION_ATTRIBUTES, attentionList } from '../action-model.js';
+import { toActionViews } from '../action-views.js';
+import type { Deliverer, DeliveryResult } from '../notices/delivery.js';
+import type { IdentityService } from '../identity.js';
+import type { MessageRenderers } from '../renderers.js';
+import type { SlackProfiles } from '../slack-profiles.js';
+import { createDmChannels } from '../dm-channels.js';
 
 /** The most actions one summary reads (the DM shows what fits and says how many more). */
 const MAX_READ = 500;
@@ -54,7 +54,7 @@ export function createMorningSummaries(deps: {
   logger: Logger;
   /** The home's zone: shift starts are its wall clock. */
   timezone: string;
-  /** The care home's shifts, for summaries at each shift start (services/shift-settings.ts). */
+  /** The care home's shifts, for summaries at each shift start (services/shift-work/shift-settings.ts). */
   shifts: () => Promise<readonly Shift[]>;
 }): MorningSummaries {
   const { store, logger } = deps;

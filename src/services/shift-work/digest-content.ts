@@ -3,8 +3,8 @@
  * carer, the ten actions that matter most, and the rest by section for the
  * thread. Pure policy: each action lands in exactly one place.
  */
-import { bucketByDue, byUrgencyThenDue, type ActionView } from './action-model.js';
-import type { DigestAssignee, DigestCarer, DigestContent, DigestSection, StaleSummary } from './renderers.js';
+import { bucketByDue, byUrgencyThenDue, type ActionView } from '../action-model.js';
+import type { DigestAssignee, DigestCarer, DigestContent, DigestSection, StaleSummary } from '../renderers.js';
 
 /** How many actions the channel message itself lists. */
 export const DIGEST_TOP = 10;

@@ -3,10 +3,10 @@
  * admins set them (or go back to the default). Every change is in the audit log
  * (`shifts.set`: the shifts before and after, no care data).
  */
-import type { WorkspaceStore } from '../store/index.js';
-import { currentShift, DEFAULT_SHIFTS, describeShifts, nextShiftChange, type Shift, type ShiftOccurrence } from '../time/shifts.js';
-import { UserFacingError } from './errors.js';
-import type { Actor, IdentityService } from './identity.js';
+import type { WorkspaceStore } from '../../store/index.js';
+import { currentShift, DEFAULT_SHIFTS, describeShifts, nextShiftChange, type Shift, type ShiftOccurrence } from '../../time/shifts.js';
+import { UserFacingError } from '../errors.js';
+import type { Actor, IdentityService } from '../identity.js';
 import { saveShifts, shiftsOf } from './shift-settings.js';
 
 /** The shifts and where the home is in them now. */

@@ -1,11 +1,11 @@
-import type { DigestFilters, GroupRoute, WorkspaceStore, Subscription } from '../store/index.js';
-import type { Shift } from '../time/shifts.js';
-import { namedShift, nextStart, readStartTime, storedStartTime } from '../time/start-time.js';
-import type { ChannelPolicy } from './channel-policy.js';
+import type { DigestFilters, GroupRoute, WorkspaceStore, Subscription } from '../../store/index.js';
+import type { Shift } from '../../time/shifts.js';
+import { namedShift, nextStart, readStartTime, storedStartTime } from '../../time/start-time.js';
+import type { ChannelPolicy } from '../channel-policy.js';
 import type { Digests } from './digests.js';
-import type { DirectoryService } from './directory.js';
-import type { Actor, IdentityService } from './identity.js';
-import type { NameLookup, NameRef, NamedChannel, NamedPerson, WorkspaceNames } from './workspace-names.js';
+import type { DirectoryService } from '../directory.js';
+import type { Actor, IdentityService } from '../identity.js';
+import type { NameLookup, NameRef, NamedChannel, NamedPerson, WorkspaceNames } from '../workspace-names.js';
 
 /** Who a channel's digest covers, as an admin asked for it (a location still by name). */
 export type DigestScope =
@@ -116,7 +116,7 @@ export function createChannelSetup(deps: {
   names: WorkspaceNames;
   /** The zone digests are set up in (APP_TIMEZONE). */
   timezone: string;
-  /** The care home's shifts (services/shift-settings.ts). */
+  /** The care home's shifts (services/shift-work/shift-settings.ts). */
   shifts: () => Promise<readonly Shift[]>;
   now: () => Date;
 }): ChannelSetup {

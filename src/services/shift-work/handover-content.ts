@@ -6,7 +6,7 @@
  * that matter most in each part (a handover post stays within Slack's limits
  * however busy the shift was).
  */
-import { byUrgencyThenDue, type ActionView } from './action-model.js';
+import { byUrgencyThenDue, type ActionView } from '../action-model.js';
 
 /** Items listed per part; the rest are counted. */
 export const HANDOVER_TOP = 5;

@@ -6,15 +6,15 @@
  * the managers' channel when the escalation setting names one, else each admin
  * by DM.
  */
-import type { Logger } from '../logging/logger.js';
-import type { WorkspaceStore } from '../store/index.js';
-import { occurrenceOf } from '../time/shifts.js';
-import type { RenderContext } from './action-model.js';
-import type { Deliverer, DeliveryResult, OutgoingMessage } from './notices/delivery.js';
-import { managersChannelOf } from './urgent/escalation-settings.js';
+import type { Logger } from '../../logging/logger.js';
+import type { WorkspaceStore } from '../../store/index.js';
+import { occurrenceOf } from '../../time/shifts.js';
+import type { RenderContext } from '../action-model.js';
+import type { Deliverer, DeliveryResult, OutgoingMessage } from '../notices/delivery.js';
+import { managersChannelOf } from '../urgent/escalation-settings.js';
 import { ACCEPT_UNDO_MS, acceptanceOf, type HandoverAcceptance, handoverRecipient, shiftNameOf } from './handover-acceptance.js';
 import type { HandoverChannel } from './handover-channels.js';
-import type { IdentityService } from './identity.js';
+import type { IdentityService } from '../identity.js';
 import { shiftsOf } from './shift-settings.js';
 
 /** Not accepted this long after the post (or the shift change, if later): the managers are told. */

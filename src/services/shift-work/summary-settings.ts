@@ -1,10 +1,10 @@
-import type { DigestDays, WorkspaceStore, SummarySetting } from '../store/index.js';
-import type { Shift } from '../time/shifts.js';
-import { isShiftStart, namedShift, nextStart, readStartTime, storedStartTime } from '../time/start-time.js';
-import { UserFacingError } from './errors.js';
-import type { Actor, IdentityService } from './identity.js';
+import type { DigestDays, WorkspaceStore, SummarySetting } from '../../store/index.js';
+import type { Shift } from '../../time/shifts.js';
+import { isShiftStart, namedShift, nextStart, readStartTime, storedStartTime } from '../../time/start-time.js';
+import { UserFacingError } from '../errors.js';
+import type { Actor, IdentityService } from '../identity.js';
 import { summaryKey } from './morning-summaries.js';
-import type { SlackProfiles } from './slack-profiles.js';
+import type { SlackProfiles } from '../slack-profiles.js';
 
 /** What a summary is set to when someone turns it on without saying: every day (a care home works every day). */
 export const SUMMARY_DEFAULTS = { time: '07:30', days: 'daily' as DigestDays };
@@ -41,7 +41,7 @@ export function createSummarySettings(deps: {
   now: () => Date;
   /** The home's zone: shift starts are its wall clock. */
   timezone: string;
-  /** The care home's shifts (services/shift-settings.ts). */
+  /** The care home's shifts (services/shift-work/shift-settings.ts). */
   shifts: () => Promise<readonly Shift[]>;
 }): SummarySettings {
   const { store, identity } = deps;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ActionView } from '../../src/services/action-model.js';
-import { showTasksNow, type HandoverChannel } from '../../src/services/handover-channels.js';
-import { HANDOVER_TOP, handoverContent, openReason, type HandoverShifts } from '../../src/services/handover-content.js';
-import { renderHandover } from '../../src/slack/views/handover.js';
+import type { ActionView } from '../../../src/services/action-model.js';
+import { showTasksNow, type HandoverChannel } from '../../../src/services/shift-work/handover-channels.js';
+import { HANDOVER_TOP, handoverContent, openReason, type HandoverShifts } from '../../../src/services/shift-work/handover-content.js';
+import { renderHandover } from '../../../src/slack/views/handover.js';
 
 /** Night 2027-10-30 19:00 BST (18:00Z) to 07:00 GMT (07:00Z): 13 hours, the clocks go back inside it. */
 const shifts: HandoverShifts = {

@@ -4,8 +4,8 @@
  * Night 19:00–07:00, every day) until they do. A stored value that no longer
  * reads as shifts counts as the default.
  */
-import type { WorkspaceStore } from '../store/index.js';
-import { DEFAULT_SHIFTS, parseShifts, describeShifts, type Shift } from '../time/shifts.js';
+import type { WorkspaceStore } from '../../store/index.js';
+import { DEFAULT_SHIFTS, parseShifts, describeShifts, type Shift } from '../../time/shifts.js';
 
 export const SHIFTS_SETTING = 'shifts';
 

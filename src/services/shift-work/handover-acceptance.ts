@@ -12,10 +12,10 @@
  * accepted while its latest round is accepted and not undone. Who accepted a
  * round and when is in the audit (`handover.accept`, with its round).
  */
-import type { AuditEntry, WorkspaceStore } from '../store/index.js';
-import type { Deliverer } from './notices/delivery.js';
-import { escalationOf } from './urgent/escalation-settings.js';
-import type { Actor, IdentityService } from './identity.js';
+import type { AuditEntry, WorkspaceStore } from '../../store/index.js';
+import type { Deliverer } from '../notices/delivery.js';
+import { escalationOf } from '../urgent/escalation-settings.js';
+import type { Actor, IdentityService } from '../identity.js';
 
 /** How long after accepting the accepter may Undo it (as for the other shared buttons). */
 export const ACCEPT_UNDO_MS = 5 * 60_000;

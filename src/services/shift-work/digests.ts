@@ -1,18 +1,18 @@
-import type { Action, CareClient } from '../care/index.js';
-import type { Logger } from '../logging/logger.js';
-import type { WorkspaceStore, Subscription } from '../store/index.js';
-import { apiDateRange, dueWindow } from '../time/due-windows.js';
-import type { Shift } from '../time/shifts.js';
-import { dueStart, isShiftStart, nextStart } from '../time/start-time.js';
-import { safeguardingFilter } from './urgent/safeguarding.js';
-import { ACTION_ATTRIBUTES } from './action-model.js';
-import { toActionViews } from './action-views.js';
-import type { ChannelPolicy } from './channel-policy.js';
+import type { Action, CareClient } from '../../care/index.js';
+import type { Logger } from '../../logging/logger.js';
+import type { WorkspaceStore, Subscription } from '../../store/index.js';
+import { apiDateRange, dueWindow } from '../../time/due-windows.js';
+import type { Shift } from '../../time/shifts.js';
+import { dueStart, isShiftStart, nextStart } from '../../time/start-time.js';
+import { safeguardingFilter } from '../urgent/safeguarding.js';
+import { ACTION_ATTRIBUTES } from '../action-model.js';
+import { toActionViews } from '../action-views.js';
+import type { ChannelPolicy } from '../channel-policy.js';
 import { digestContent } from './digest-content.js';
-import { escapeMrkdwn } from './mrkdwn-escape.js';
-import type { Deliverer, DeliveryResult } from './notices/delivery.js';
-import type { IdentityService } from './identity.js';
-import type { MessageRenderers } from './renderers.js';
+import { escapeMrkdwn } from '../mrkdwn-escape.js';
+import type { Deliverer, DeliveryResult } from '../notices/delivery.js';
+import type { IdentityService } from '../identity.js';
+import type { MessageRenderers } from '../renderers.js';
 
 interface DigestQuery {
   key: string;
@@ -46,7 +46,7 @@ export function createDigests(deps: {
   deliverer: Deliverer;
   render: Pick<MessageRenderers, 'digest'>;
   logger: Logger;
-  /** The care home's shifts, for digests at each shift start (services/shift-settings.ts). */
+  /** The care home's shifts, for digests at each shift start (services/shift-work/shift-settings.ts). */
   shifts: () => Promise<readonly Shift[]>;
 }): Digests {
   const { store, logger } = deps;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acceptRefusal, shiftNameOf } from '../../src/services/handover-acceptance.js';
+import { acceptRefusal, shiftNameOf } from '../../../src/services/shift-work/handover-acceptance.js';
 
 /** Who may accept a handover: the rule, as a table (the e2e tests in test/e2e/handover.test.ts press the button). */
 describe('who may accept a handover', () => {

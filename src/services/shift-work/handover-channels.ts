@@ -7,7 +7,7 @@
  * workspace, guests included, can read it. An opt-in given while the channel
  * was private does not carry over once it is public.
  */
-import type { WorkspaceStore } from '../store/index.js';
+import type { WorkspaceStore } from '../../store/index.js';
 
 export const HANDOVER_CHANNELS_SETTING = 'handover-channels';
 
