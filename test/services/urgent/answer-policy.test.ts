@@ -3,7 +3,15 @@
  * "I can't" brings the next step early, and which actions need two staff.
  */
 import { describe, expect, it } from 'vitest';
-import { answeredEnough, cantMovesOn, dueStepWithAnswers, liveAnswers, needsTwoStaff, readTwoStaffTags, staffOn } from '../../../src/services/urgent/answer-policy.js';
+import {
+  answeredEnough,
+  cantMovesOn,
+  dueStepWithAnswers,
+  liveAnswers,
+  needsTwoStaff,
+  readTwoStaffTags,
+  staffOn,
+} from '../../../src/services/urgent/answer-policy.js';
 import { answersDigest } from '../../../src/services/urgent/episode-answers.js';
 import type { StepDone } from '../../../src/services/urgent/escalation-steps.js';
 import type { EpisodeAnswer } from '../../../src/store/index.js';

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ESCALATION, dueStep, isTaken, ladderEndsAt, nextReachableStep, readEscalation, stepDueAt } from '../../../src/services/urgent/escalation-ladder.js';
+import {
+  DEFAULT_ESCALATION,
+  dueStep,
+  isTaken,
+  ladderEndsAt,
+  nextReachableStep,
+  readEscalation,
+  stepDueAt,
+} from '../../../src/services/urgent/escalation-ladder.js';
 
 const BEGAN = Date.parse('2027-06-15T09:00:00Z');
 const at = (minutes: number) => BEGAN + minutes * 60_000;
