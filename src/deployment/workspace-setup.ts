@@ -14,7 +14,7 @@ import { careAddressHost } from '../services/care-address.js';
 import type { CareConnecting, CareCredentials } from '../services/care-connecting.js';
 import { type ConnectionCheck, checkCareConnection } from '../services/care-connection-check.js';
 import type { CareHostPolicy } from '../services/care-hosts.js';
-import { ADMIN_ADDED_VERB, ADMIN_REMOVED_VERB } from '../services/admin-changes.js';
+import { ADMIN_ADDED_VERB, ADMIN_REMOVED_VERB } from '../services/people/admin-changes.js';
 import type { AdminNotices } from './admin-notices.js';
 import { installationOf } from './installation-of.js';
 import { forgetUninstalled } from './uninstall.js';

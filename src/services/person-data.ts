@@ -10,11 +10,11 @@
  */
 import type { Logger } from '../logging/logger.js';
 import { adminStandingIn, type AdminStanding, type ErasedCounts, isStoreError, type PersonRecords, type WorkspaceStore } from '../store/index.js';
-import { ADMIN_REMOVED_VERB, type WorkspaceAdminNotices } from './admin-changes.js';
+import { ADMIN_REMOVED_VERB, type WorkspaceAdminNotices } from './people/admin-changes.js';
 import { addressRecipient } from './notices/completion-notices.js';
 import { UserFacingError } from './errors.js';
-import type { Actor, IdentityService } from './identity.js';
-import type { SlackProfiles } from './slack-profiles.js';
+import type { Actor, IdentityService } from './people/identity.js';
+import type { SlackProfiles } from './people/slack-profiles.js';
 import { isSlackUserId } from './slack-user-id.js';
 
 export const ERASED_VERB = 'person.erased';

@@ -7,7 +7,7 @@ import { type Action, type CareClient, NotFoundError } from '../care/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { WorkspaceStore } from '../store/index.js';
 import type { AssignmentNotices } from './notices/assignment-notices.js';
-import type { Actor } from './identity.js';
+import type { Actor } from './people/identity.js';
 import { sameActionAssignedTo } from './actions/keep-action.js';
 import type { MovedAction } from './reassign-types.js';
 

@@ -19,7 +19,7 @@ import type { AssignmentNotices } from './notices/assignment-notices.js';
 import type { Deliverer } from './notices/delivery.js';
 import { createDmChannels } from './dm-channels.js';
 import { UserFacingError } from './errors.js';
-import type { Actor, IdentityService } from './identity.js';
+import type { Actor, IdentityService } from './people/identity.js';
 import { moveOne } from './reassign-move.js';
 import { parseReassignRecord, REASSIGN_RECORD_PREFIX, reassignRecordName, sweptAt, type UndoSide } from './reassign-records.js';
 import type { ReassignOutcome, ReassignRenderers, RotaPerson } from './reassign.js';

@@ -18,11 +18,11 @@ import type { AssignmentNotices } from './notices/assignment-notices.js';
 import type { Deliverer, DeliveryResult, OutgoingMessage } from './notices/delivery.js';
 import { createDmChannels } from './dm-channels.js';
 import { UserFacingError } from './errors.js';
-import type { Actor, IdentityService } from './identity.js';
+import type { Actor, IdentityService } from './people/identity.js';
 import { moveOne } from './reassign-move.js';
 import type { MovedAction, PersonRef, ReassignOutcome, ReassignPlan, ReassignScope, ReassignSummary, RotaPerson } from './reassign-types.js';
 import { parseReassignRecord, REASSIGN_UNDO_WINDOW_MS, reassignRecordName, undoRecordOf } from './reassign-records.js';
-import type { WorkspaceNames } from './workspace-names.js';
+import type { WorkspaceNames } from './people/workspace-names.js';
 import type { WebClient } from '@slack/web-api';
 
 export type { MovedAction, PersonRef, ReassignOutcome, ReassignPlan, ReassignScope, ReassignSummary, RotaPerson } from './reassign-types.js';

@@ -12,9 +12,9 @@ import type { Shift } from '../time/shifts.js';
 import { isShiftStart, nextStart } from '../time/start-time.js';
 import { localParts } from '../time/zones.js';
 import { UserFacingError } from './errors.js';
-import type { Actor, IdentityService } from './identity.js';
+import type { Actor, IdentityService } from './people/identity.js';
 import { CHANGES_CURSOR, CHANGES_LAST_RUN_CURSOR, type LastPollRun, pollLateAfterMs } from './poll-cursors.js';
-import type { SlackProfiles } from './slack-profiles.js';
+import type { SlackProfiles } from './people/slack-profiles.js';
 
 /** Who a delivery was for, as the ledger names them (never an email address: those are hashed). */
 export type DeliveryRecipient = { type: 'user'; id: string } | { type: 'channel'; id: string } | { type: 'address' } | { type: 'other' };

@@ -13,7 +13,7 @@ import { isShiftStart, nextStart } from '../time/start-time.js';
 import { addDays, localParts } from '../time/zones.js';
 import { ACTION_ATTRIBUTES, type ActionView, bucketByDue } from './action-model.js';
 import { toActionViews } from './action-views.js';
-import type { Actor, IdentityService } from './identity.js';
+import type { Actor, IdentityService } from './people/identity.js';
 import type { ActionCache } from './read-cache/action-cache.js';
 import type { ListQuery } from './read-cache/action-filters.js';
 

@@ -17,7 +17,7 @@ import type { Job } from '../jobs/index.js';
 import type { CompletionNotices } from '../services/notices/completion-notices.js';
 import type { Deliverer } from '../services/notices/delivery.js';
 import type { Digests } from '../services/shift-work/digests.js';
-import type { IdentityService } from '../services/identity.js';
+import type { IdentityService } from '../services/people/identity.js';
 import type { ReadCaches } from '../services/read-cache/read-caches.js';
 import type { SlackDeps } from '../slack/deps.js';
 import { composeActions } from './compose/actions.js';

@@ -169,7 +169,7 @@ export function multiWorkspaceRegistry(options: MultiRegistryOptions): Workspace
         timezone: settings?.timeZone ?? options.defaults.timezone,
         careWebUrl: settings?.careWebUrl ?? options.defaults.careWebUrl,
         retentionDays: settings?.retentionDays ?? options.defaults.retentionDays,
-        // The installer and the admins added in Slack; the workspace's own admins and owners count anyway (services/admin-rule.ts).
+        // The installer and the admins added in Slack; the workspace's own admins and owners count anyway (services/people/admin-rule.ts).
         admins: namedBy(installation, settings),
       },
       installation,

@@ -3,8 +3,8 @@
  * already bound to the workspace) and the workspace's own tokens, care account and settings.
  */
 import type { AddressRule } from '../care/index.js';
-import type { WorkspaceAdminNotices } from '../services/admin-changes.js';
-import type { NamedAdmins } from '../services/admin-rule.js';
+import type { WorkspaceAdminNotices } from '../services/people/admin-changes.js';
+import type { NamedAdmins } from '../services/people/admin-rule.js';
 import type { ReadCacheSettings } from '../services/read-cache/read-caches.js';
 import type { RetentionDays } from '../services/retention.js';
 import type { SlackDeps } from '../slack/deps.js';

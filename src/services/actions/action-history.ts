@@ -12,7 +12,7 @@ import type { ActionsService } from './actions.js';
 import { CARE_SYSTEM_USER, SEEN_VERBS } from './care-observations.js';
 import { ESCALATION_STEPS } from '../urgent/escalation-ladder.js';
 import { lineOf, type StepDone } from '../urgent/escalation-steps.js';
-import type { Actor, IdentityService } from '../identity.js';
+import type { Actor, IdentityService } from '../people/identity.js';
 import type { EscalationLine } from '../renderers.js';
 import type { SafeguardingSettingsService } from '../urgent/safeguarding-settings.js';
 import type { ActionNotes } from './action-notes.js';

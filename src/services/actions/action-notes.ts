@@ -7,7 +7,7 @@
  */
 import type { ActionNote, WorkspaceStore } from '../../store/index.js';
 import { UserFacingError } from '../errors.js';
-import type { Actor, IdentityService } from '../identity.js';
+import type { Actor, IdentityService } from '../people/identity.js';
 
 /** The longest note kept (characters, after trimming): a short note, not a care record. */
 export const NOTE_MAX = 500;

@@ -13,7 +13,7 @@ import { withCareWebLinks } from '../care-web-link.js';
 import type { ActionChange } from '../notices/change-notices.js';
 import { editedFields } from '../notices/change-kinds.js';
 import { completingCursor } from '../notices/creator-notices.js';
-import type { Actor, IdentityService } from '../identity.js';
+import type { Actor, IdentityService } from '../people/identity.js';
 import type { ActionCache } from '../read-cache/action-cache.js';
 import { createOpenActions } from '../read-cache/open-actions.js';
 import { claimTake } from './take-claim.js';

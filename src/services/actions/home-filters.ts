@@ -3,7 +3,7 @@
  * the store's cursors so every instance and every later render shows the same.
  */
 import type { WorkspaceStore } from '../../store/index.js';
-import type { Actor } from '../identity.js';
+import type { Actor } from '../people/identity.js';
 import type { ListWhere } from './list-where.js';
 
 export interface HomeFilters {

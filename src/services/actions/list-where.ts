@@ -5,7 +5,7 @@
  * resident by their service user Id (the care API has no way to look residents
  * up by name). An unknown name is one sentence naming the close matches.
  */
-import type { DirectoryService } from '../directory.js';
+import type { DirectoryService } from '../people/directory.js';
 import { UserFacingError } from '../errors.js';
 
 /** As typed after the command. */

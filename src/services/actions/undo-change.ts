@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import type { Action, CareClient } from '../../care/index.js';
 import type { WorkspaceStore } from '../../store/index.js';
 import { parseApiDateTime } from '../../time/slack-date.js';
-import type { Actor } from '../identity.js';
+import type { Actor } from '../people/identity.js';
 import { UserFacingError } from '../errors.js';
 
 /** The changes a channel post's Undo can reverse. */

@@ -3,7 +3,7 @@ import type { Delivery, DeliveryKey, WorkspaceStore } from '../../store/index.js
 import { parseApiDateTime } from '../../time/slack-date.js';
 import { readActionsByIds, toActionViews } from '../action-views.js';
 import { unfinishedDeliveries, type DeliveryResult } from './delivery.js';
-import type { Actor } from '../identity.js';
+import type { Actor } from '../people/identity.js';
 import { createDmChannels } from '../dm-channels.js';
 import type { FirstLook } from './first-look.js';
 import type { DmNoticeDeps } from './dm-notice-deps.js';

@@ -4,7 +4,7 @@ import type { Delivery, DeliveryKey } from '../../store/index.js';
 import { readActionsByIds, toActionViews } from '../action-views.js';
 import { unfinishedDeliveries, type DeliveryResult } from './delivery.js';
 import { createDmChannels } from '../dm-channels.js';
-import type { Actor } from '../identity.js';
+import type { Actor } from '../people/identity.js';
 import type { DmNoticeDeps } from './dm-notice-deps.js';
 
 export type { ChangeKind } from './change-kinds.js';

@@ -4,9 +4,9 @@ import type { CareClient } from '../../care/index.js';
 import type { Logger } from '../../logging/logger.js';
 import type { WorkspaceStore } from '../../store/index.js';
 import type { Deliverer } from './delivery.js';
-import type { IdentityService } from '../identity.js';
+import type { IdentityService } from '../people/identity.js';
 import type { MessageRenderers } from '../renderers.js';
-import type { SlackProfiles } from '../slack-profiles.js';
+import type { SlackProfiles } from '../people/slack-profiles.js';
 
 export interface DmNoticeDeps<R extends keyof MessageRenderers> {
   care: CareClient;

@@ -28,7 +28,7 @@ import type { ChannelPolicy } from '../channel-policy.js';
 import { describeSlackError, type OutgoingMessage, unfinishedDeliveries } from './delivery.js';
 import { answerLines, answersDigest, answersKnown, standingIn } from '../urgent/episode-answers.js';
 import { lineOf, parseProgress, progressCursor } from '../urgent/escalation-steps.js';
-import type { IdentityService } from '../identity.js';
+import type { IdentityService } from '../people/identity.js';
 import type { RedrawFacts, RedrawKind } from './redraw-kinds.js';
 import type { AlertState, EscalationLine, MessageRenderers } from '../renderers.js';
 import { GONE, redactCompletedBefore, redactionKey, type RetentionDays } from '../retention.js';

@@ -3,9 +3,9 @@ import type { Shift } from '../../time/shifts.js';
 import { namedShift, nextStart, readStartTime, storedStartTime } from '../../time/start-time.js';
 import type { ChannelPolicy } from '../channel-policy.js';
 import type { Digests } from './digests.js';
-import type { DirectoryService } from '../directory.js';
-import type { Actor, IdentityService } from '../identity.js';
-import type { NameLookup, NameRef, NamedChannel, NamedPerson, WorkspaceNames } from '../workspace-names.js';
+import type { DirectoryService } from '../people/directory.js';
+import type { Actor, IdentityService } from '../people/identity.js';
+import type { NameLookup, NameRef, NamedChannel, NamedPerson, WorkspaceNames } from '../people/workspace-names.js';
 
 /** Who a channel's digest covers, as an admin asked for it (a location still by name). */
 export type DigestScope =

@@ -11,7 +11,7 @@ import type { ChannelPolicy } from '../channel-policy.js';
 import { digestContent } from './digest-content.js';
 import { escapeMrkdwn } from '../mrkdwn-escape.js';
 import type { Deliverer, DeliveryResult } from '../notices/delivery.js';
-import type { IdentityService } from '../identity.js';
+import type { IdentityService } from '../people/identity.js';
 import type { MessageRenderers } from '../renderers.js';
 
 interface DigestQuery {

@@ -15,7 +15,7 @@
 import type { AuditEntry, WorkspaceStore } from '../../store/index.js';
 import type { Deliverer } from '../notices/delivery.js';
 import { escalationOf } from '../urgent/escalation-settings.js';
-import type { Actor, IdentityService } from '../identity.js';
+import type { Actor, IdentityService } from '../people/identity.js';
 
 /** How long after accepting the accepter may Undo it (as for the other shared buttons). */
 export const ACCEPT_UNDO_MS = 5 * 60_000;

@@ -14,7 +14,7 @@ import type { Deliverer, DeliveryResult, OutgoingMessage } from '../notices/deli
 import { managersChannelOf } from '../urgent/escalation-settings.js';
 import { ACCEPT_UNDO_MS, acceptanceOf, type HandoverAcceptance, handoverRecipient, shiftNameOf } from './handover-acceptance.js';
 import type { HandoverChannel } from './handover-channels.js';
-import type { IdentityService } from '../identity.js';
+import type { IdentityService } from '../people/identity.js';
 import { shiftsOf } from './shift-settings.js';
 
 /** Not accepted this long after the post (or the shift change, if later): the managers are told. */

@@ -26,7 +26,7 @@ import type { Deliverer, DeliveryResult, OutgoingMessage } from '../notices/deli
 import { type AcceptResult, createAcceptance, type HandoverRef, handoverRecipient, type UndoAcceptResult } from './handover-acceptance.js';
 import { type HandoverChannel, handoverChannels, saveHandoverChannels, showTasksNow } from './handover-channels.js';
 import { type HandoverContent, type HandoverShifts, handoverContent, openReason } from './handover-content.js';
-import type { Actor, IdentityService } from '../identity.js';
+import type { Actor, IdentityService } from '../people/identity.js';
 import { createUnacceptedCheck, postedCursor } from './handover-unaccepted.js';
 import { shiftsOf } from './shift-settings.js';
 

@@ -6,7 +6,7 @@
 import type { WorkspaceStore } from '../../store/index.js';
 import { currentShift, DEFAULT_SHIFTS, describeShifts, nextShiftChange, type Shift, type ShiftOccurrence } from '../../time/shifts.js';
 import { UserFacingError } from '../errors.js';
-import type { Actor, IdentityService } from '../identity.js';
+import type { Actor, IdentityService } from '../people/identity.js';
 import { saveShifts, shiftsOf } from './shift-settings.js';
 
 /** The shifts and where the home is in them now. */

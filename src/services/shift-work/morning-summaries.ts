@@ -8,9 +8,9 @@ import { dueStart, isShiftStart, nextStart } from '../../time/start-time.js';
 import { ACTION_ATTRIBUTES, attentionList } from '../action-model.js';
 import { toActionViews } from '../action-views.js';
 import type { Deliverer, DeliveryResult } from '../notices/delivery.js';
-import type { IdentityService } from '../identity.js';
+import type { IdentityService } from '../people/identity.js';
 import type { MessageRenderers } from '../renderers.js';
-import type { SlackProfiles } from '../slack-profiles.js';
+import type { SlackProfiles } from '../people/slack-profiles.js';
 import { createDmChannels } from '../dm-channels.js';
 
 /** The most actions one summary reads (the DM shows what fits and says how many more). */

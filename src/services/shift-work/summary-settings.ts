@@ -2,9 +2,9 @@ import type { DigestDays, WorkspaceStore, SummarySetting } from '../../store/ind
 import type { Shift } from '../../time/shifts.js';
 import { isShiftStart, namedShift, nextStart, readStartTime, storedStartTime } from '../../time/start-time.js';
 import { UserFacingError } from '../errors.js';
-import type { Actor, IdentityService } from '../identity.js';
+import type { Actor, IdentityService } from '../people/identity.js';
 import { summaryKey } from './morning-summaries.js';
-import type { SlackProfiles } from '../slack-profiles.js';
+import type { SlackProfiles } from '../people/slack-profiles.js';
 
 /** What a summary is set to when someone turns it on without saying: every day (a care home works every day). */
 export const SUMMARY_DEFAULTS = { time: '07:30', days: 'daily' as DigestDays };

@@ -25,7 +25,7 @@ import type { Deliverer } from '../notices/delivery.js';
 import { createDmChannels } from '../dm-channels.js';
 import { UserFacingError } from '../errors.js';
 import { isTaken } from './escalation-ladder.js';
-import type { Actor, IdentityService } from '../identity.js';
+import type { Actor, IdentityService } from '../people/identity.js';
 import type { MessageRenderers } from '../renderers.js';
 import { episodeCursor, parseUrgency } from './urgent-alerts.js';
 import type { WebClient } from '@slack/web-api';

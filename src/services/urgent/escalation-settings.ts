@@ -19,9 +19,9 @@ import {
   MIN_AFTER_MINUTES,
   readEscalation,
 } from './escalation-ladder.js';
-import type { Actor, IdentityService } from '../identity.js';
+import type { Actor, IdentityService } from '../people/identity.js';
 import { shiftsOf } from '../shift-work/shift-settings.js';
-import type { NameRef, WorkspaceNames } from '../workspace-names.js';
+import type { NameRef, WorkspaceNames } from '../people/workspace-names.js';
 
 export const ESCALATION_SETTING = 'escalation';
 

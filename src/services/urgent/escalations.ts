@@ -47,7 +47,7 @@ import { dueRung, type EscalationStep, nextReachableStep } from './escalation-la
 import { escalationOf } from './escalation-settings.js';
 import { resumedDueStep, resumedOccurrence } from './follow-up-policy.js';
 import { type EscalationProgress, lineOf, noManagersChannel, noSeniors, parseProgress, progressCursor, type StepDone } from './escalation-steps.js';
-import type { IdentityService } from '../identity.js';
+import type { IdentityService } from '../people/identity.js';
 import type { EscalationGap, MessageRenderers } from '../renderers.js';
 import { isSafeguarding, safeguardingAudience, safeguardingOf } from './safeguarding.js';
 import { shiftsOf } from '../shift-work/shift-settings.js';

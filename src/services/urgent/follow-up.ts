@@ -48,7 +48,7 @@ import {
   resumeSteps,
   stateFor,
 } from './follow-up-policy.js';
-import type { Actor, IdentityService } from '../identity.js';
+import type { Actor, IdentityService } from '../people/identity.js';
 import type { FollowUpDmState, MessageRenderers } from '../renderers.js';
 import { isSafeguarding, safeguardingAudience, safeguardingOf } from './safeguarding.js';
 import { episodeCursor, parseUrgency } from './urgent-alerts.js';

@@ -23,7 +23,7 @@ import { isTaken } from './escalation-ladder.js';
 import { escalationOf } from './escalation-settings.js';
 import { parseProgress, progressCursor } from './escalation-steps.js';
 import type { HomeShifts, ShiftsNow } from '../shift-work/home-shifts.js';
-import type { Actor, IdentityService } from '../identity.js';
+import type { Actor, IdentityService } from '../people/identity.js';
 import { isSafeguarding, safeguardingAudience, safeguardingOf } from './safeguarding.js';
 import { episodeCursor, parseUrgency } from './urgent-alerts.js';
 

@@ -7,10 +7,10 @@
 import type { Action } from '../../care/index.js';
 import type { WorkspaceStore } from '../../store/index.js';
 import { type NameProblem, slackIdsOfPeople } from '../shift-work/channel-setup.js';
-import type { DirectoryService } from '../directory.js';
-import type { Actor, IdentityService } from '../identity.js';
+import type { DirectoryService } from '../people/directory.js';
+import type { Actor, IdentityService } from '../people/identity.js';
 import { isSafeguarding, NO_SAFEGUARDING, SAFEGUARDING_SETTING, type SafeguardingSettings, safeguardingOf } from './safeguarding.js';
-import type { NameRef, WorkspaceNames } from '../workspace-names.js';
+import type { NameRef, WorkspaceNames } from '../people/workspace-names.js';
 
 export type SafeguardingChange =
   | { kind: 'tags'; tags: string[] }

@@ -6,7 +6,7 @@ import { toActionViews } from '../action-views.js';
 import { staffNeeded } from './answer-policy.js';
 import type { ChannelPolicy } from '../channel-policy.js';
 import { unfinishedDeliveries, type Deliverer, type DeliveryResult } from '../notices/delivery.js';
-import type { IdentityService } from '../identity.js';
+import type { IdentityService } from '../people/identity.js';
 import type { FirstLook } from '../notices/first-look.js';
 import type { MessageRenderers } from '../renderers.js';
 import { twoStaffOf } from './two-staff.js';

@@ -13,7 +13,7 @@ import {
   MIN_REPEAT_TIMES,
 } from '../../services/urgent/escalation-ladder.js';
 import type { EscalationChange } from '../../services/urgent/escalation-settings.js';
-import type { NameRef } from '../../services/workspace-names.js';
+import type { NameRef } from '../../services/people/workspace-names.js';
 import { cut } from '../cut.js';
 
 export type EscalationCommand = { kind: 'show' } | { kind: 'change'; change: EscalationChange };

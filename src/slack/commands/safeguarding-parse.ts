@@ -10,7 +10,7 @@
  *   /care settings safeguarding off                     nothing is safeguarding any more
  */
 import type { SafeguardingChange } from '../../services/urgent/safeguarding-settings.js';
-import type { NameRef } from '../../services/workspace-names.js';
+import type { NameRef } from '../../services/people/workspace-names.js';
 import { cut } from '../cut.js';
 
 export type SafeguardingCommand = { kind: 'show' } | { kind: 'change'; change: SafeguardingChange };

@@ -13,7 +13,7 @@
 import type { AllMiddlewareArgs, BlockAction, BlockElementAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import type { LogFields, Logger } from '../../logging/logger.js';
 import { describeError, UserFacingError } from '../../services/errors.js';
-import { CareUserTakenError } from '../../services/link-guard.js';
+import { CareUserTakenError } from '../../services/people/link-guard.js';
 import type { SlackDeps } from '../deps.js';
 import { type Responder, safeRespond } from '../respond.js';
 import { errorBlocks } from '../views/help.js';

@@ -13,7 +13,7 @@ import { createHandovers } from '../../services/shift-work/handovers.js';
 import { createHomeShifts } from '../../services/shift-work/home-shifts.js';
 import { createMorningSummaries } from '../../services/shift-work/morning-summaries.js';
 import { createOnCall } from '../../services/urgent/on-call.js';
-import { createSlackProfiles } from '../../services/slack-profiles.js';
+import { createSlackProfiles } from '../../services/people/slack-profiles.js';
 import { createSummarySettings } from '../../services/shift-work/summary-settings.js';
 import { escalationGapMessage } from '../../slack/views/escalation-setting.js';
 import { renderHandover, renderNotAccepted } from '../../slack/views/handover.js';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Action } from '../../../src/care/index.js';
 import type { Logger } from '../../../src/logging/logger.js';
 import { createAfterWrite, type AfterWriteDeps } from '../../../src/services/actions/after-write.js';
-import type { Actor } from '../../../src/services/identity.js';
+import type { Actor } from '../../../src/services/people/identity.js';
 import { urgentAlertSubscriptionsOf } from '../../../src/services/urgent/urgent-audience.js';
 import type { Subscription } from '../../../src/store/index.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type AdminChange, adminChangeRecipients, adminChangeText } from '../../src/services/admin-changes.js';
+import { type AdminChange, adminChangeRecipients, adminChangeText } from '../../../src/services/people/admin-changes.js';
 
 const change = (over: Partial<AdminChange> = {}): AdminChange => ({
   workspaceId: 'T1',

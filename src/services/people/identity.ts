@@ -1,8 +1,8 @@
-import { NotFoundError, type CareClient } from '../care/index.js';
-import type { Logger } from '../logging/logger.js';
-import type { IdentityLink, LinkRequest, WorkspaceStore } from '../store/index.js';
-import { UserFacingError } from './errors.js';
-import { type CareUserDirectory, type CareUserRow, fullName, usersUnavailable } from './read-cache/care-users.js';
+import { NotFoundError, type CareClient } from '../../care/index.js';
+import type { Logger } from '../../logging/logger.js';
+import type { IdentityLink, LinkRequest, WorkspaceStore } from '../../store/index.js';
+import { UserFacingError } from '../errors.js';
+import { type CareUserDirectory, type CareUserRow, fullName, usersUnavailable } from '../read-cache/care-users.js';
 import { CareUserTakenError, createLinkGuard } from './link-guard.js';
 import { adminReasonBy, type NamedAdmins, namedAdmins } from './admin-rule.js';
 import { isSlackAdminOf } from './slack-admin.js';

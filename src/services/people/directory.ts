@@ -1,5 +1,5 @@
-import type { CareClient } from '../care/index.js';
-import type { ReferenceCache } from './read-cache/reference-cache.js';
+import type { CareClient } from '../../care/index.js';
+import type { ReferenceCache } from '../read-cache/reference-cache.js';
 
 export interface LocationView {
   id: string;

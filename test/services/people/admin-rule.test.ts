@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { adminReasonBy, namedAdminReason, namedAdmins } from '../../src/services/admin-rule.js';
-import type { SlackUserFlags } from '../../src/services/slack-admin.js';
+import { adminReasonBy, namedAdminReason, namedAdmins } from '../../../src/services/people/admin-rule.js';
+import type { SlackUserFlags } from '../../../src/services/people/slack-admin.js';
 
 const T = 'T0CARE';
 const member = (flags: Partial<SlackUserFlags> = {}): SlackUserFlags => ({ team_id: T, ...flags });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isMemberOf, isSlackAdminOf } from '../../src/services/slack-admin.js';
+import { isMemberOf, isSlackAdminOf } from '../../../src/services/people/slack-admin.js';
 
 const HERE = 'T0CARE';
 const admin = { team_id: HERE, is_admin: true, is_owner: false, is_restricted: false, is_ultra_restricted: false };

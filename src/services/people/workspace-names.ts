@@ -1,5 +1,5 @@
 import type { WebClient } from '@slack/web-api';
-import { UserFacingError } from './errors.js';
+import { UserFacingError } from '../errors.js';
 
 /** A channel or person as an admin may name it: Slack's mention (an id), or typed words. */
 export type NameRef = { type: 'id'; id: string } | { type: 'name'; name: string };

@@ -1,7 +1,7 @@
 import { WebClient } from '@slack/web-api';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type SlackFake, startSlackFake } from '../../dev/slack-fake/index.js';
-import { createSlackProfiles } from '../../src/services/slack-profiles.js';
+import { type SlackFake, startSlackFake } from '../../../dev/slack-fake/index.js';
+import { createSlackProfiles } from '../../../src/services/people/slack-profiles.js';
 
 /** Slack profiles against the Slack fake over HTTP (its rate limits on), on a clock the test moves. */
 describe('Slack profiles (users.info with a short memory)', () => {

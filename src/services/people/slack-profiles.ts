@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { SlackUserFlags } from './slack-admin.js';
-import { isSlackUserId } from './slack-user-id.js';
+import { isSlackUserId } from '../slack-user-id.js';
 
 export interface SlackProfile {
   id: string;

@@ -5,9 +5,9 @@
  * <id>`, linking yourself by email) asks here first; the store's unique index
  * (migration 005) refuses what races past the check.
  */
-import { isStoreError, type WorkspaceStore } from '../store/index.js';
-import { UserFacingError } from './errors.js';
-import { escapeMrkdwn } from './mrkdwn-escape.js';
+import { isStoreError, type WorkspaceStore } from '../../store/index.js';
+import { UserFacingError } from '../errors.js';
+import { escapeMrkdwn } from '../mrkdwn-escape.js';
 import type { SlackProfiles } from './slack-profiles.js';
 
 /** Names and emails put into mrkdwn: Slack's three control characters escaped. */
