@@ -3,7 +3,7 @@ import type { Job, JobKind } from './job.js';
 
 /**
  * Edits down the app's own messages about actions completed longer ago than the workspace keeps them
- * (services/retention.ts); then deletes the reassign records past their time (services/reassign-undo.ts).
+ * (services/retention.ts); then deletes the reassign records past their time (services/reassign/reassign-undo.ts).
  */
 export function retentionJob(kind: JobKind, deps: { retention: Retention; reassignSweep?: (() => Promise<number>) | undefined }): Job {
   return {

@@ -17,8 +17,8 @@ import type { EscalationSettingsService } from '../services/urgent/escalation-se
 import type { FollowUps } from '../services/urgent/follow-up.js';
 import type { SafeguardingSettingsService } from '../services/urgent/safeguarding-settings.js';
 import type { IdentityService } from '../services/people/identity.js';
-import type { ReassignService } from '../services/reassign.js';
-import type { ReassignUndo } from '../services/reassign-undo.js';
+import type { ReassignService } from '../services/reassign/reassign.js';
+import type { ReassignUndo } from '../services/reassign/reassign-undo.js';
 import type { HomeFilters } from '../services/actions/home-filters.js';
 import type { PersonData } from '../services/person-data.js';
 import type { SlackProfiles } from '../services/people/slack-profiles.js';

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { types } from '@slack/bolt';
 import { z } from 'zod';
-import type { ReassignScope, RotaPerson } from '../services/reassign.js';
+import type { ReassignScope, RotaPerson } from '../services/reassign/reassign.js';
 import type { SlackDeps } from './deps.js';
 import { refreshHomes } from './home-publisher.js';
 import { logFailure } from './listeners/error-policy.js';

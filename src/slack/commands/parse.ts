@@ -1,7 +1,7 @@
 import type { ActionRef } from '../../services/action-model.js';
 import type { DigestScope } from '../../services/shift-work/channel-setup.js';
 import type { WhereRef } from '../../services/actions/list-where.js';
-import type { PersonRef, ReassignScope } from '../../services/reassign.js';
+import type { PersonRef, ReassignScope } from '../../services/reassign/reassign.js';
 import type { NameRef } from '../../services/people/workspace-names.js';
 import { parseClockTime } from '../../time/clock-time.js';
 import type { DueWindowName } from '../../time/due-windows.js';

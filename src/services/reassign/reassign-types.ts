@@ -1,4 +1,4 @@
-/** What a reassign run plans, moves and tells (services/reassign.ts, its Undo, and the views). */
+/** What a reassign run plans, moves and tells (services/reassign/reassign.ts, its Undo, and the views). */
 
 /** Which of the open work moves: overdue only; what is due by the end of today (overdue included); all of it. */
 export type ReassignScope = 'overdue' | 'today' | 'all';

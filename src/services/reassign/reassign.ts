@@ -8,21 +8,21 @@
  * receiving it), through the exactly-once ledger; the per-action assignment
  * DMs are kept quiet for these moves (the summary tells them instead).
  */
-import type { Action, CareClient } from '../care/index.js';
-import type { Logger } from '../logging/logger.js';
-import type { WorkspaceStore } from '../store/index.js';
-import { dueWindow, inWindow } from '../time/due-windows.js';
-import { parseApiDateTime } from '../time/slack-date.js';
-import { ACTION_ATTRIBUTES } from './action-model.js';
-import type { AssignmentNotices } from './notices/assignment-notices.js';
-import type { Deliverer, DeliveryResult, OutgoingMessage } from './notices/delivery.js';
-import { createDmChannels } from './dm-channels.js';
-import { UserFacingError } from './errors.js';
-import type { Actor, IdentityService } from './people/identity.js';
+import type { Action, CareClient } from '../../care/index.js';
+import type { Logger } from '../../logging/logger.js';
+import type { WorkspaceStore } from '../../store/index.js';
+import { dueWindow, inWindow } from '../../time/due-windows.js';
+import { parseApiDateTime } from '../../time/slack-date.js';
+import { ACTION_ATTRIBUTES } from '../action-model.js';
+import type { AssignmentNotices } from '../notices/assignment-notices.js';
+import type { Deliverer, DeliveryResult, OutgoingMessage } from '../notices/delivery.js';
+import { createDmChannels } from '../dm-channels.js';
+import { UserFacingError } from '../errors.js';
+import type { Actor, IdentityService } from '../people/identity.js';
 import { moveOne } from './reassign-move.js';
 import type { MovedAction, PersonRef, ReassignOutcome, ReassignPlan, ReassignScope, ReassignSummary, RotaPerson } from './reassign-types.js';
 import { parseReassignRecord, REASSIGN_UNDO_WINDOW_MS, reassignRecordName, undoRecordOf } from './reassign-records.js';
-import type { WorkspaceNames } from './people/workspace-names.js';
+import type { WorkspaceNames } from '../people/workspace-names.js';
 import type { WebClient } from '@slack/web-api';
 
 export type { MovedAction, PersonRef, ReassignOutcome, ReassignPlan, ReassignScope, ReassignSummary, RotaPerson } from './reassign-types.js';

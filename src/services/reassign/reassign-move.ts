@@ -3,12 +3,12 @@
  * before, so one deleted, completed or given to someone else meanwhile is left (and said why); the
  * per-action assignment DM kept quiet (the run's summary tells the people instead); audited by action.
  */
-import { type Action, type CareClient, NotFoundError } from '../care/index.js';
-import type { Logger } from '../logging/logger.js';
-import type { WorkspaceStore } from '../store/index.js';
-import type { AssignmentNotices } from './notices/assignment-notices.js';
-import type { Actor } from './people/identity.js';
-import { sameActionAssignedTo } from './actions/keep-action.js';
+import { type Action, type CareClient, NotFoundError } from '../../care/index.js';
+import type { Logger } from '../../logging/logger.js';
+import type { WorkspaceStore } from '../../store/index.js';
+import type { AssignmentNotices } from '../notices/assignment-notices.js';
+import type { Actor } from '../people/identity.js';
+import { sameActionAssignedTo } from '../actions/keep-action.js';
 import type { MovedAction } from './reassign-types.js';
 
 export type MoveOutcome = { moved: true; action: MovedAction } | { moved: false; action: MovedAction; why: string };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseReassignRecord, PLAN_KEPT_MS, REASSIGN_UNDO_WINDOW_MS, sweptAt, undoRecordOf } from '../../src/services/reassign-records.js';
-import type { ReassignPlan } from '../../src/services/reassign.js';
+import { parseReassignRecord, PLAN_KEPT_MS, REASSIGN_UNDO_WINDOW_MS, sweptAt, undoRecordOf } from '../../../src/services/reassign/reassign-records.js';
+import type { ReassignPlan } from '../../../src/services/reassign/reassign.js';
 
 const aisha = { careUserId: 'a'.repeat(24), name: 'Aisha Khan', slackUserId: 'U0AISHA' };
 const ben = { careUserId: 'b'.repeat(24), name: 'Ben Whitaker' };

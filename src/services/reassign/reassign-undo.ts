@@ -12,14 +12,14 @@
  *   never run (or whose run died) a day after they were counted.
  */
 import type { WebClient } from '@slack/web-api';
-import type { CareClient } from '../care/index.js';
-import type { Logger } from '../logging/logger.js';
-import type { WorkspaceStore } from '../store/index.js';
-import type { AssignmentNotices } from './notices/assignment-notices.js';
-import type { Deliverer } from './notices/delivery.js';
-import { createDmChannels } from './dm-channels.js';
-import { UserFacingError } from './errors.js';
-import type { Actor, IdentityService } from './people/identity.js';
+import type { CareClient } from '../../care/index.js';
+import type { Logger } from '../../logging/logger.js';
+import type { WorkspaceStore } from '../../store/index.js';
+import type { AssignmentNotices } from '../notices/assignment-notices.js';
+import type { Deliverer } from '../notices/delivery.js';
+import { createDmChannels } from '../dm-channels.js';
+import { UserFacingError } from '../errors.js';
+import type { Actor, IdentityService } from '../people/identity.js';
 import { moveOne } from './reassign-move.js';
 import { parseReassignRecord, REASSIGN_RECORD_PREFIX, reassignRecordName, sweptAt, type UndoSide } from './reassign-records.js';
 import type { ReassignOutcome, ReassignRenderers, RotaPerson } from './reassign.js';
