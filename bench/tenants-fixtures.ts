@@ -4,7 +4,7 @@
  * install and a connect would have left (written directly: installing through
  * OAuth 200 times is not what is measured), and one instance's settings.
  */
-import { type CareHost, parseCareApiHosts } from '../src/services/care-hosts.js';
+import { type CareHost, parseCareApiHosts } from '../src/services/admin/care-hosts.js';
 import type { MultiAppSettings } from '../src/compose-multi.js';
 import { KeyRing } from '../src/crypto/key-ring.js';
 import type { Logger } from '../src/logging/logger.js';

@@ -11,7 +11,7 @@ import { createInstalls } from './deployment/installs.js';
 import type { TokenRotation } from './deployment/token-rotation.js';
 import { adminReason } from './deployment/workspace-admins.js';
 import { createWorkspaceSetup, workspaceSetupOf } from './deployment/workspace-setup.js';
-import type { CareHostPolicy } from './services/care-hosts.js';
+import type { CareHostPolicy } from './services/admin/care-hosts.js';
 import { createDmChannels } from './services/dm-channels.js';
 import { DEFAULT_RETENTION_DAYS } from './services/retention.js';
 import type { SelfServiceSetup } from './slack/listeners/commands/workspace-answers.js';

@@ -8,7 +8,7 @@ import type { MultiSetup } from './compose-multi-setup.js';
 import type { TokenRotation } from './deployment/token-rotation.js';
 import { storeHealth } from './health.js';
 import type { AppMetrics } from './metrics/index.js';
-import type { CareHostPolicy } from './services/care-hosts.js';
+import type { CareHostPolicy } from './services/admin/care-hosts.js';
 import { createSlackApp } from './slack/app.js';
 import { publishHome } from './slack/home-publisher.js';
 import { installationStore } from './slack/installation-store.js';

@@ -15,7 +15,7 @@ import { multiSlackApp } from './compose-multi-slack.js';
 import { adminNoticesOf } from './deployment/admin-notices.js';
 import { installationOf } from './deployment/installation-of.js';
 import { createTokenRotation } from './deployment/token-rotation.js';
-import { careHostPolicy } from './services/care-hosts.js';
+import { careHostPolicy } from './services/admin/care-hosts.js';
 import { oauthRefresh } from './slack/token-rotation/refresh-call.js';
 import { createSlackWebClient } from './slack/web-clients.js';
 import { composeWorkspace } from './workspaces/compose-workspace.js';

@@ -8,7 +8,7 @@ import type { DueHistoryService } from '../services/due-history.js';
 import type { FirstLook } from '../services/notices/first-look.js';
 import type { PostRedraw } from '../services/notices/post-redraw.js';
 import type { Retention } from '../services/retention.js';
-import { CHANGES_CURSOR, lastRunRefreshMs } from '../services/poll-cursors.js';
+import { CHANGES_CURSOR, lastRunRefreshMs } from '../services/admin/poll-cursors.js';
 import { changedPages } from '../services/changes-feed.js';
 import type { ChangesObserver } from '../services/read-cache/change-sync.js';
 import type { UrgentAlerts } from '../services/urgent/urgent-alerts.js';

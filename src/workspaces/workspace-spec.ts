@@ -45,7 +45,7 @@ export interface WorkspaceSpec {
     apiSecret: string;
     rateLimitPerSecond?: number | undefined;
     connections?: number | undefined;
-    /** Connect only to addresses this allows (a workspace's admin typed the address: services/care-hosts.ts). */
+    /** Connect only to addresses this allows (a workspace's admin typed the address: services/admin/care-hosts.ts). */
     allowAddress?: AddressRule | undefined;
   };
   timezone: string;

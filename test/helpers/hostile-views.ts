@@ -1,8 +1,8 @@
 import type { ActionView, AnswersShown, RenderContext } from '../../src/services/action-model.js';
 import { digestContent } from '../../src/services/shift-work/digest-content.js';
 import { handoverContent, type HandoverShifts } from '../../src/services/shift-work/handover-content.js';
-import type { StatusReport } from '../../src/services/status.js';
-import type { TeamView } from '../../src/services/team-view.js';
+import type { StatusReport } from '../../src/services/admin/status.js';
+import type { TeamView } from '../../src/services/admin/team-view.js';
 import { userText } from '../../src/slack/text.js';
 import { actionCard, actionLabel, assigneeText } from '../../src/slack/views/action-card.js';
 import { actionModal } from '../../src/slack/views/action-form-modal.js';

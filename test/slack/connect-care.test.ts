@@ -11,7 +11,7 @@ import { createCareClient } from '../../src/care/index.js';
 import { KeyRing } from '../../src/crypto/key-ring.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { startSandbox, type RunningSandbox } from '../../dev/sandbox/index.js';
-import { careHostPolicy } from '../../src/services/care-hosts.js';
+import { careHostPolicy } from '../../src/services/admin/care-hosts.js';
 import { createWorkspaceSetup } from '../../src/deployment/workspace-setup.js';
 import { registerConnectCare } from '../../src/slack/listeners/workspace/connect-care.js';
 import { createSignedMetadata, metadataKey } from '../../src/slack/signed-metadata.js';

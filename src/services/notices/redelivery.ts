@@ -11,7 +11,7 @@ import type { CreatorNotices } from './creator-notices.js';
 import type { Digests } from '../shift-work/digests.js';
 import type { MorningSummaries } from '../shift-work/morning-summaries.js';
 import type { PostRedraw } from './post-redraw.js';
-import type { Redeliver } from '../status.js';
+import type { Redeliver } from '../admin/status.js';
 import type { UrgentAlerts } from '../urgent/urgent-alerts.js';
 
 export interface RedeliveryDeps {

@@ -5,8 +5,8 @@
  */
 import { createChannelSetup } from '../../services/shift-work/channel-setup.js';
 import { redeliveryTable } from '../../services/notices/redelivery.js';
-import { createStatusService } from '../../services/status.js';
-import { createTeamView } from '../../services/team-view.js';
+import { createStatusService } from '../../services/admin/status.js';
+import { createTeamView } from '../../services/admin/team-view.js';
 import type { SlackDeps } from '../../slack/deps.js';
 import type { WorkspaceCore } from './core.js';
 import type { WorkspaceNotices } from './notices.js';

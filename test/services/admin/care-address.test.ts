@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalCareAddress, careAddressChoiceOf } from '../../src/services/care-address.js';
-import { careHostPolicy } from '../../src/services/care-hosts.js';
+import { canonicalCareAddress, careAddressChoiceOf } from '../../../src/services/admin/care-address.js';
+import { careHostPolicy } from '../../../src/services/admin/care-hosts.js';
 
 describe('the care API address an admin types', () => {
   it('is kept as <origin><path>/v1, whether typed with /v1, a trailing slash or neither', () => {

@@ -5,17 +5,17 @@
  * coming week, through the instance's action cache when it has one (a
  * repeated read while nothing changed asks the care API nothing).
  */
-import type { CareClient } from '../care/index.js';
-import type { WorkspaceStore, Subscription } from '../store/index.js';
-import { apiDateRange, dueWindow } from '../time/due-windows.js';
-import type { Shift } from '../time/shifts.js';
-import { isShiftStart, nextStart } from '../time/start-time.js';
-import { addDays, localParts } from '../time/zones.js';
-import { ACTION_ATTRIBUTES, type ActionView, bucketByDue } from './action-model.js';
-import { toActionViews } from './action-views.js';
-import type { Actor, IdentityService } from './people/identity.js';
-import type { ActionCache } from './read-cache/action-cache.js';
-import type { ListQuery } from './read-cache/action-filters.js';
+import type { CareClient } from '../../care/index.js';
+import type { WorkspaceStore, Subscription } from '../../store/index.js';
+import { apiDateRange, dueWindow } from '../../time/due-windows.js';
+import type { Shift } from '../../time/shifts.js';
+import { isShiftStart, nextStart } from '../../time/start-time.js';
+import { addDays, localParts } from '../../time/zones.js';
+import { ACTION_ATTRIBUTES, type ActionView, bucketByDue } from '../action-model.js';
+import { toActionViews } from '../action-views.js';
+import type { Actor, IdentityService } from '../people/identity.js';
+import type { ActionCache } from '../read-cache/action-cache.js';
+import type { ListQuery } from '../read-cache/action-filters.js';
 
 /** One carer's load: overdue and due today (a Slack mention when linked, else their care name). */
 export interface CarerLoad {

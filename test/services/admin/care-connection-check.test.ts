@@ -1,10 +1,10 @@
 /** Checking a care connection against the real sandbox: what an admin is told for good, wrong and half-permitted credentials. */
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AddressRule, createCareClient, type CareClient } from '../../src/care/index.js';
-import { careHostPolicy } from '../../src/services/care-hosts.js';
-import { startSandbox, type RunningSandbox } from '../../dev/sandbox/index.js';
-import { checkCareConnection, connectionReport, type ConnectionCheck } from '../../src/services/care-connection-check.js';
+import { type AddressRule, createCareClient, type CareClient } from '../../../src/care/index.js';
+import { careHostPolicy } from '../../../src/services/admin/care-hosts.js';
+import { startSandbox, type RunningSandbox } from '../../../dev/sandbox/index.js';
+import { checkCareConnection, connectionReport, type ConnectionCheck } from '../../../src/services/admin/care-connection-check.js';
 
 const START = new Date('2024-06-10T09:30:00Z');
 const READ_ALL = { actions: ['read'], users: ['read'], 'notification-groups': ['read'], locations: ['read'], 'literature-items': ['read'] } as const;

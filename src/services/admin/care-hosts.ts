@@ -18,7 +18,7 @@
  * (`listedHosts` spells it for the operator's own log) and never what answered.
  */
 import { isIP } from 'node:net';
-import { type AddressRule, isPublicAddress } from '../care/index.js';
+import { type AddressRule, isPublicAddress } from '../../care/index.js';
 
 /** One CARE_API_HOSTS entry: a host (as URLs spell it: lower case, IPv4 dotted, IPv6 in brackets) and a port, or the scheme's default. */
 export interface CareHost {

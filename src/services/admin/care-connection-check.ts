@@ -17,8 +17,8 @@ import {
   ServerError,
   TimeoutError,
   UnauthorizedError,
-} from '../care/index.js';
-import type { Logger } from '../logging/logger.js';
+} from '../../care/index.js';
+import type { Logger } from '../../logging/logger.js';
 import { careAddressHost } from './care-address.js';
 
 export type CarePermissionKey = 'actions.read' | 'actions.write' | 'users.read' | 'groups.read' | 'locations.read' | 'literature.read';

@@ -5,16 +5,16 @@
  * puts the ledger row back in line and runs it now through the same path the
  * retry sweep takes (claim, look in Slack first, post once).
  */
-import type { CareClient } from '../care/index.js';
-import type { Delivery, WorkspaceStore } from '../store/index.js';
-import type { DigestDays } from '../time/schedule.js';
-import type { Shift } from '../time/shifts.js';
-import { isShiftStart, nextStart } from '../time/start-time.js';
-import { localParts } from '../time/zones.js';
-import { UserFacingError } from './errors.js';
-import type { Actor, IdentityService } from './people/identity.js';
+import type { CareClient } from '../../care/index.js';
+import type { Delivery, WorkspaceStore } from '../../store/index.js';
+import type { DigestDays } from '../../time/schedule.js';
+import type { Shift } from '../../time/shifts.js';
+import { isShiftStart, nextStart } from '../../time/start-time.js';
+import { localParts } from '../../time/zones.js';
+import { UserFacingError } from '../errors.js';
+import type { Actor, IdentityService } from '../people/identity.js';
 import { CHANGES_CURSOR, CHANGES_LAST_RUN_CURSOR, type LastPollRun, pollLateAfterMs } from './poll-cursors.js';
-import type { SlackProfiles } from './people/slack-profiles.js';
+import type { SlackProfiles } from '../people/slack-profiles.js';
 
 /** Who a delivery was for, as the ledger names them (never an email address: those are hashed). */
 export type DeliveryRecipient = { type: 'user'; id: string } | { type: 'channel'; id: string } | { type: 'address' } | { type: 'other' };
