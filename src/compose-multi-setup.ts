@@ -13,7 +13,7 @@ import { adminReason } from './deployment/workspace-admins.js';
 import { createWorkspaceSetup, workspaceSetupOf } from './deployment/workspace-setup.js';
 import type { CareHostPolicy } from './services/admin/care-hosts.js';
 import { createDmChannels } from './services/dm-channels.js';
-import { DEFAULT_RETENTION_DAYS } from './services/retention.js';
+import { DEFAULT_RETENTION_DAYS } from './services/evidence/retention.js';
 import type { SelfServiceSetup } from './slack/listeners/commands/workspace-answers.js';
 import { connectCareHomeBlocks } from './slack/views/connect-care.js';
 import type { Store } from './store/index.js';

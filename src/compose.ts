@@ -9,7 +9,7 @@ import type { Logger } from './logging/logger.js';
 import { type AppMetrics, createAppMetrics, type MetricsSettings } from './metrics/index.js';
 import type { CompletionNotices } from './services/notices/completion-notices.js';
 import type { Digests } from './services/shift-work/digests.js';
-import type { RetentionDays } from './services/retention.js';
+import type { RetentionDays } from './services/evidence/retention.js';
 import type { ReadCaches, ReadCacheSettings } from './services/read-cache/read-caches.js';
 import { createSlackApp, type SlackApp } from './slack/app.js';
 import type { SlackDeps } from './slack/deps.js';

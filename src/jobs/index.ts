@@ -11,8 +11,8 @@ import type { FirstLook } from '../services/notices/first-look.js';
 import type { HandoverService } from '../services/shift-work/handovers.js';
 import type { MorningSummaries } from '../services/shift-work/morning-summaries.js';
 import type { PostRedraw } from '../services/notices/post-redraw.js';
-import type { Retention } from '../services/retention.js';
-import type { DueHistoryService } from '../services/due-history.js';
+import type { Retention } from '../services/evidence/retention.js';
+import type { DueHistoryService } from '../services/evidence/due-history.js';
 import type { ChangeSync } from '../services/read-cache/change-sync.js';
 import type { UrgentAlerts } from '../services/urgent/urgent-alerts.js';
 import type { WorkspaceStore } from '../store/index.js';
@@ -96,7 +96,7 @@ export function workspaceJobKinds(pollSeconds: number) {
     poll: { name: 'changes-poll', schedule: everySeconds(pollSeconds), runOnStart: true },
     // Each instance's own read of the feed for its read cache, just after each poll tick, without a lease.
     cacheSync: { name: 'read-cache-sync', schedule: everySecondsJustAfter(pollSeconds), runOnStart: true, local: true },
-    // Every ten minutes: messages of actions whose retention is over edited down (exactly once, paced; services/retention.ts).
+    // Every ten minutes: messages of actions whose retention is over edited down (exactly once, paced; services/evidence/retention.ts).
     retention: { name: 'retention', schedule: everyMinutesAt(10, 30), byDue: true },
   } satisfies Record<string, JobKind>;
 }

@@ -20,7 +20,7 @@ import type { IdentityService } from '../services/people/identity.js';
 import type { ReassignService } from '../services/reassign/reassign.js';
 import type { ReassignUndo } from '../services/reassign/reassign-undo.js';
 import type { HomeFilters } from '../services/actions/home-filters.js';
-import type { PersonData } from '../services/person-data.js';
+import type { PersonData } from '../services/evidence/person-data.js';
 import type { SlackProfiles } from '../services/people/slack-profiles.js';
 import type { StatusService } from '../services/admin/status.js';
 import type { SummarySettings } from '../services/shift-work/summary-settings.js';

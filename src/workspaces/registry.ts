@@ -13,7 +13,7 @@ import type { CareConnection, SlackInstallation, Store, WorkspaceSettings, Works
 import type { Workspace, WorkspaceSpec } from './compose-workspace.js';
 import { installationOf } from '../deployment/installation-of.js';
 import { namedBy } from '../deployment/workspace-admins.js';
-import type { RetentionDays } from '../services/retention.js';
+import type { RetentionDays } from '../services/evidence/retention.js';
 
 export type WorkspaceLookup =
   | { state: 'ready'; workspace: Workspace; installation: SlackInstallation | null }

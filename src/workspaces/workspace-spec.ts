@@ -6,7 +6,7 @@ import type { AddressRule } from '../care/index.js';
 import type { WorkspaceAdminNotices } from '../services/people/admin-changes.js';
 import type { NamedAdmins } from '../services/people/admin-rule.js';
 import type { ReadCacheSettings } from '../services/read-cache/read-caches.js';
-import type { RetentionDays } from '../services/retention.js';
+import type { RetentionDays } from '../services/evidence/retention.js';
 import type { SlackDeps } from '../slack/deps.js';
 import type { SignedMetadata } from '../slack/signed-metadata.js';
 import type { BotTokenSource } from '../slack/token-rotation/bot-token.js';

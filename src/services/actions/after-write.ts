@@ -15,7 +15,7 @@ import type { AssignmentNotices } from '../notices/assignment-notices.js';
 import type { ActionChange, ChangeNotices } from '../notices/change-notices.js';
 import type { CompletionNotices } from '../notices/completion-notices.js';
 import type { CreatorNotices } from '../notices/creator-notices.js';
-import type { DueHistoryService } from '../due-history.js';
+import type { DueHistoryService } from '../evidence/due-history.js';
 import type { PostRedraw } from '../notices/post-redraw.js';
 import type { UrgentAlerts } from '../urgent/urgent-alerts.js';
 

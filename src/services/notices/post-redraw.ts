@@ -31,7 +31,7 @@ import { lineOf, parseProgress, progressCursor } from '../urgent/escalation-step
 import type { IdentityService } from '../people/identity.js';
 import type { RedrawFacts, RedrawKind } from './redraw-kinds.js';
 import type { AlertState, EscalationLine, MessageRenderers } from '../renderers.js';
-import { GONE, redactCompletedBefore, redactionKey, type RetentionDays } from '../retention.js';
+import { GONE, redactCompletedBefore, redactionKey, type RetentionDays } from '../evidence/retention.js';
 
 export const REDRAW_KIND = 'redraw';
 

@@ -10,7 +10,7 @@ import { createDmChannels } from '../../services/dm-channels.js';
 import type { UncertainDelivery } from '../../services/notices/delivery.js';
 import { createIdentityService } from '../../services/people/identity.js';
 import { createReadCaches } from '../../services/read-cache/read-caches.js';
-import { DEFAULT_RETENTION_DAYS } from '../../services/retention.js';
+import { DEFAULT_RETENTION_DAYS } from '../../services/evidence/retention.js';
 import { shiftsOf } from '../../services/shift-work/shift-settings.js';
 import { createSlackProfiles } from '../../services/people/slack-profiles.js';
 import { createUncertainNotices } from '../../services/notices/uncertain-notices.js';

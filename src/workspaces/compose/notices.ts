@@ -9,7 +9,7 @@ import { createChangeNotices } from '../../services/notices/change-notices.js';
 import { createCompletionNotices } from '../../services/notices/completion-notices.js';
 import { createCreatorNotices } from '../../services/notices/creator-notices.js';
 import { createDmChannels } from '../../services/dm-channels.js';
-import { createDueHistory } from '../../services/due-history.js';
+import { createDueHistory } from '../../services/evidence/due-history.js';
 import { createFirstLook } from '../../services/notices/first-look.js';
 import { createPostRedraw } from '../../services/notices/post-redraw.js';
 import { redrawKinds } from '../../services/notices/redraw-kinds.js';

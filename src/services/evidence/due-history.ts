@@ -4,9 +4,9 @@
  * (a snooze or a due edit through Slack, or a change in the care system seen by the poll). Append-only in
  * the store (store/due-history.ts); the evidence export measures lateness from the first.
  */
-import type { Action } from '../care/index.js';
-import type { DueSeenVia, WorkspaceStore } from '../store/index.js';
-import { parseApiDateTime } from '../time/slack-date.js';
+import type { Action } from '../../care/index.js';
+import type { DueSeenVia, WorkspaceStore } from '../../store/index.js';
+import { parseApiDateTime } from '../../time/slack-date.js';
 
 export interface DueHistoryService {
   /** Note the due time one version of an action shows (nothing when it has none, or shows nothing new). */

@@ -8,14 +8,14 @@
  * erasure writes its own audit row, naming the admin and the counts, never the
  * person. The care system's own records are not the app's and are untouched.
  */
-import type { Logger } from '../logging/logger.js';
-import { adminStandingIn, type AdminStanding, type ErasedCounts, isStoreError, type PersonRecords, type WorkspaceStore } from '../store/index.js';
-import { ADMIN_REMOVED_VERB, type WorkspaceAdminNotices } from './people/admin-changes.js';
-import { addressRecipient } from './notices/completion-notices.js';
-import { UserFacingError } from './errors.js';
-import type { Actor, IdentityService } from './people/identity.js';
-import type { SlackProfiles } from './people/slack-profiles.js';
-import { isSlackUserId } from './slack-user-id.js';
+import type { Logger } from '../../logging/logger.js';
+import { adminStandingIn, type AdminStanding, type ErasedCounts, isStoreError, type PersonRecords, type WorkspaceStore } from '../../store/index.js';
+import { ADMIN_REMOVED_VERB, type WorkspaceAdminNotices } from '../people/admin-changes.js';
+import { addressRecipient } from '../notices/completion-notices.js';
+import { UserFacingError } from '../errors.js';
+import type { Actor, IdentityService } from '../people/identity.js';
+import type { SlackProfiles } from '../people/slack-profiles.js';
+import { isSlackUserId } from '../slack-user-id.js';
 
 export const ERASED_VERB = 'person.erased';
 export const EXPORTED_VERB = 'person.exported';

@@ -18,15 +18,15 @@
  * Digests (and their threads) are about many actions at once (their ledger rows name none) and are not
  * edited here; ephemeral answers and modals are not stored by Slack for the app to edit.
  */
-import type { HistoryAccess } from './notices/history-access.js';
+import type { HistoryAccess } from '../notices/history-access.js';
 import { ErrorCode, type WebClient } from '@slack/web-api';
-import type { Action } from '../care/index.js';
-import type { Logger } from '../logging/logger.js';
-import type { ActionCompletion, Delivery, WorkspaceStore } from '../store/index.js';
-import { parseApiDateTime } from '../time/slack-date.js';
-import { describeSlackError } from './notices/delivery.js';
-import type { MessageRenderers } from './renderers.js';
-import { TAKE_KIND } from './actions/take-claim.js';
+import type { Action } from '../../care/index.js';
+import type { Logger } from '../../logging/logger.js';
+import type { ActionCompletion, Delivery, WorkspaceStore } from '../../store/index.js';
+import { parseApiDateTime } from '../../time/slack-date.js';
+import { describeSlackError } from '../notices/delivery.js';
+import type { MessageRenderers } from '../renderers.js';
+import { TAKE_KIND } from '../actions/take-claim.js';
 
 export const REDACT_KIND = 'redact';
 export const REDACT_VERB = 'redact';

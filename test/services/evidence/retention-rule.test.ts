@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeRetention, redactCompletedBefore, redactionKey } from '../../src/services/retention.js';
-import { redactedMessage } from '../../src/slack/views/redacted.js';
+import { describeRetention, redactCompletedBefore, redactionKey } from '../../../src/services/evidence/retention.js';
+import { redactedMessage } from '../../../src/slack/views/redacted.js';
 
 const NOW = new Date('2026-04-10T12:00:00Z');
 const DAY = 86_400_000;
