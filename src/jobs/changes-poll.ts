@@ -9,7 +9,7 @@ import type { FirstLook } from '../services/notices/first-look.js';
 import type { PostRedraw } from '../services/notices/post-redraw.js';
 import type { Retention } from '../services/evidence/retention.js';
 import { CHANGES_CURSOR, lastRunRefreshMs } from '../services/admin/poll-cursors.js';
-import { changedPages } from '../services/changes-feed.js';
+import { changedPages } from '../services/read-cache/changes-feed.js';
 import type { ChangesObserver } from '../services/read-cache/change-sync.js';
 import type { UrgentAlerts } from '../services/urgent/urgent-alerts.js';
 import type { Subscription, WorkspaceStore } from '../store/index.js';

@@ -9,9 +9,9 @@
  * cannot push another out of sight); a full page all within one second is
  * stepped through by page number.
  */
-import type { Action, CareClient } from '../care/index.js';
-import { parseApiDateTime } from '../time/slack-date.js';
-import { ACTION_ATTRIBUTES } from './action-model.js';
+import type { Action, CareClient } from '../../care/index.js';
+import { parseApiDateTime } from '../../time/slack-date.js';
+import { ACTION_ATTRIBUTES } from '../action-model.js';
 
 export const FEED_PAGE_SIZE = 100;
 
