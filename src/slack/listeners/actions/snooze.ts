@@ -12,7 +12,7 @@ import { messageModal } from '../../views/simple-modals.js';
 import { SNOOZE_TITLE, type SnoozeConfirmMeta, type SnoozeMeta, snoozeConfirmModal, snoozeModal } from '../../views/snooze-modal.js';
 import type { Responder } from '../../respond.js';
 import { buttonListener, tellClicker } from '../error-policy.js';
-import { refreshHomesAfterClick, showWhereClicked } from './complete-reopen.js';
+import { refreshHomesAfterClick, showWhereClicked } from '../after-click.js';
 import { workspaceOf } from '../../workspace-on-context.js';
 
 const NOT_LINKED = 'Only people with a linked care account can snooze actions. Type `/care link` to link yours.';

@@ -4,7 +4,7 @@ import { ActionIds, isActionBlock } from '../../ids.js';
 import { readUndoValue, UNDO_WINDOW_MS, type UndoGrant } from '../../undo-token.js';
 import { changedByBlock } from '../../views/changed-by.js';
 import { buttonListener, tellClicker } from '../error-policy.js';
-import { refreshHomesAfterClick, showWhereClicked } from './complete-reopen.js';
+import { refreshHomesAfterClick, showWhereClicked } from '../after-click.js';
 import { clickedPostOf } from '../../surface.js';
 import { workspaceOf } from '../../workspace-on-context.js';
 

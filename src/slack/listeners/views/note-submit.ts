@@ -12,7 +12,7 @@ import { isSharedConversation } from '../../surface.js';
 import type { ChangedBy } from '../../views/changed-by.js';
 import { NOTE_TITLE, type NoteMove } from '../../views/note-menu.js';
 import { damagedFormModal } from '../../views/simple-modals.js';
-import { changedWithUndo } from '../actions/complete-reopen.js';
+import { changedWithUndo } from '../after-click.js';
 import { lostTakeNote } from '../actions/take-it.js';
 import { tellByDm, withDmOnFailure } from '../error-policy.js';
 import { depsOf, workspaceOf } from '../../workspace-on-context.js';
