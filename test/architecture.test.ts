@@ -193,13 +193,13 @@ describe('the source tree', () => {
   });
 
   it('puts errors into words in one place: only the error policy and its modal helper use describeError', () => {
-    const policy = ['services/errors.ts', 'slack/listeners/error-policy.ts', 'slack/modal-flow.ts'];
+    const policy = ['services/errors.ts', 'slack/listeners/error-policy.ts', 'slack/listeners/modal-flow.ts'];
     const others = files.filter((f) => !policy.includes(name(f)) && /\bdescribeError\b/.test(codeOf(f))).map(name);
     expect(others).toEqual([]);
   });
 
   it('writes open-then-fill once: only the modal helper shows the "Loading…" view', () => {
-    const helper = ['slack/views/simple-modals.ts', 'slack/modal-flow.ts'];
+    const helper = ['slack/views/simple-modals.ts', 'slack/listeners/modal-flow.ts'];
     const others = files.filter((f) => !helper.includes(name(f)) && /\bloadingModal\b/.test(codeOf(f))).map(name);
     expect(others).toEqual([]);
   });

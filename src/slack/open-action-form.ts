@@ -2,7 +2,7 @@ import { readDuePhrase } from '../time/due-phrases.js';
 import { localParts } from '../time/zones.js';
 import type { SlackDeps } from './deps.js';
 import { CallbackIds } from './ids.js';
-import { openThenFill } from './modal-flow.js';
+import { openThenFill } from './listeners/modal-flow.js';
 import { fitTask } from './forms/task-limit.js';
 import { userText } from './text.js';
 import { nowInWords } from './forms/due-check.js';

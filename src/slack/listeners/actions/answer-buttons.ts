@@ -6,7 +6,7 @@ import { ANSWER_UNDO_MS } from '../../../services/urgent/episode-answers.js';
 import { answerUndoValue, readAnswerUndo } from '../../answer-undo-token.js';
 import type { SlackDeps } from '../../deps.js';
 import { ActionIds, CallbackIds, isCareId } from '../../ids.js';
-import { openThenFill } from '../../modal-flow.js';
+import { openThenFill } from '../modal-flow.js';
 import { actionLabel, assigneeText } from '../../views/action-card.js';
 import { CANT_TITLE, cantModal, ON_IT_TITLE, onItModal } from '../../views/answer-modals.js';
 import { answerConfirmation } from '../../views/answer-confirmation.js';

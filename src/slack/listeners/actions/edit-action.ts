@@ -5,7 +5,7 @@ import { localParts } from '../../../time/zones.js';
 import type { SlackDeps } from '../../deps.js';
 import { clickOrigin } from '../../edited-in-place.js';
 import { ActionIds, CallbackIds } from '../../ids.js';
-import { openThenFill } from '../../modal-flow.js';
+import { openThenFill } from '../modal-flow.js';
 import { assigneeInitial } from '../../open-action-form.js';
 import {
   type ActionFormInitial,

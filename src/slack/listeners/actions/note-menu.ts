@@ -1,7 +1,7 @@
 import type { App, OverflowAction } from '@slack/bolt';
 import { clickOrigin } from '../../edited-in-place.js';
 import { ActionIds, CallbackIds } from '../../ids.js';
-import { openThenFill } from '../../modal-flow.js';
+import { openThenFill } from '../modal-flow.js';
 import { clickedOnSharedPost } from '../../surface.js';
 import { actionLabel, assigneeText } from '../../views/action-card.js';
 import { NOTE_TITLE, type NoteMeta, noteModal, parseNoteOption } from '../../views/note-menu.js';

@@ -7,7 +7,7 @@ import { clickOrigin } from '../../edited-in-place.js';
 import { ActionIds, CallbackIds, parseSnoozeOption } from '../../ids.js';
 import { clickedOnSharedPost, clickedPostOf } from '../../surface.js';
 import { actionLabel, assigneeText } from '../../views/action-card.js';
-import { openThenFill } from '../../modal-flow.js';
+import { openThenFill } from '../modal-flow.js';
 import { messageModal } from '../../views/simple-modals.js';
 import { SNOOZE_TITLE, type SnoozeConfirmMeta, type SnoozeMeta, snoozeConfirmModal, snoozeModal } from '../../views/snooze-modal.js';
 import type { Responder } from '../../respond.js';

@@ -14,7 +14,7 @@ import { editedBy } from '../../edit-changed-by.js';
 import { editDigest, sharedEditChanges } from '../../forms/edit-question.js';
 import { refreshHomes } from '../../home-publisher.js';
 import { CallbackIds, FieldIds } from '../../ids.js';
-import { failedModal } from '../../modal-flow.js';
+import { failedModal } from '../modal-flow.js';
 import { cutTaskError, isUntouchedCut } from '../../forms/task-limit.js';
 import { actionModal } from '../../views/action-form-modal.js';
 import { logFailure } from '../error-policy.js';

@@ -32,7 +32,7 @@ import type { CareHostPolicy } from '../../../services/admin/care-hosts.js';
 import type { CareAccount, CareConnecting } from '../../../services/admin/care-connecting.js';
 import { readConnectCareForm } from '../../forms/connect-care-form.js';
 import { ConnectCareIds as Ids } from '../../ids.js';
-import { failedModal, openThenFill } from '../../modal-flow.js';
+import { failedModal, openThenFill } from '../modal-flow.js';
 import type { SignedMetadata } from '../../signed-metadata.js';
 import { userText } from '../../text.js';
 import { workspaceOf } from '../../workspace-on-context.js';

@@ -9,9 +9,9 @@
  * reaches the listener's wrapper, which tells the person where they acted.
  */
 import type { types } from '@slack/bolt';
-import { describeError } from '../services/errors.js';
-import { logFailure, type Teller } from './listeners/error-policy.js';
-import { loadingModal, messageModal } from './views/simple-modals.js';
+import { describeError } from '../../services/errors.js';
+import { logFailure, type Teller } from './error-policy.js';
+import { loadingModal, messageModal } from '../views/simple-modals.js';
 
 export interface ModalFlow {
   triggerId: string;
