@@ -1,5 +1,5 @@
 import type { App, OverflowAction } from '@slack/bolt';
-import { clickOrigin } from '../../edited-in-place.js';
+import { clickOrigin } from '../../forms/edited-in-place.js';
 import { ActionIds, CallbackIds } from '../../ids.js';
 import { openThenFill } from '../modal-flow.js';
 import { clickedOnSharedPost } from '../../surface.js';

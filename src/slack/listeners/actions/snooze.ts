@@ -3,7 +3,7 @@ import { parseApiDateTime, slackDate } from '../../../time/slack-date.js';
 import { EVENING_TIME, isSnoozeChoice, movesEarlier, type SnoozeChoice, snoozeDue } from '../../../time/snooze.js';
 import { localParts } from '../../../time/zones.js';
 import type { SlackDeps } from '../../deps.js';
-import { clickOrigin } from '../../edited-in-place.js';
+import { clickOrigin } from '../../forms/edited-in-place.js';
 import { ActionIds, CallbackIds, parseSnoozeOption } from '../../ids.js';
 import { clickedOnSharedPost, clickedPostOf } from '../../surface.js';
 import { actionLabel, assigneeText } from '../../views/action-card.js';

@@ -4,7 +4,7 @@ import type { CommandContext, SlackDeps } from '../../deps.js';
 import { refreshHomes } from '../../home-publisher.js';
 import { keepNote, NOTE_KEPT_TEXT } from '../../keep-note.js';
 import { renderCommandList } from '../../lists.js';
-import { openCreateForm } from '../../open-action-form.js';
+import { openCreateForm } from '../../forms/open-action-form.js';
 import { actionCard } from '../../views/action-card.js';
 import { section } from '../../views/blocks.js';
 import { firstWordOf, readAsNewText } from '../../views/action-form-modal.js';

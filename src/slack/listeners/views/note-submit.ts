@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { checkNote } from '../../../services/actions/action-notes.js';
 import { isValidTimeZone } from '../../../time/zones.js';
 import type { SlackDeps } from '../../deps.js';
-import { type EditOrigin, showEditedInPlace } from '../../edited-in-place.js';
+import { type EditOrigin, showEditedInPlace } from '../../forms/edited-in-place.js';
 import { EditOriginSchema } from '../../forms/action-form-meta.js';
 import { refreshHomes } from '../../home-publisher.js';
 import { keepNote, NOTE_KEPT_TEXT } from '../../keep-note.js';

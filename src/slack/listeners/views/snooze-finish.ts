@@ -1,5 +1,5 @@
 import type { SlackDeps } from '../../deps.js';
-import { type EditOrigin, showEditedInPlace } from '../../edited-in-place.js';
+import { type EditOrigin, showEditedInPlace } from '../../forms/edited-in-place.js';
 import { refreshHomes } from '../../home-publisher.js';
 import { isSharedConversation } from '../../surface.js';
 import { changedWithUndo } from '../after-click.js';

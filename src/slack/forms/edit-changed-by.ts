@@ -1,9 +1,9 @@
-import type { Action } from '../care/index.js';
-import type { ActionView } from '../services/action-model.js';
-import type { EditRestore } from '../services/actions/undo-change.js';
-import type { SlackDeps } from './deps.js';
-import { changedWithUndo } from './listeners/after-click.js';
-import type { ChangedBy, EditSummary } from './views/changed-by.js';
+import type { Action } from '../../care/index.js';
+import type { ActionView } from '../../services/action-model.js';
+import type { EditRestore } from '../../services/actions/undo-change.js';
+import type { SlackDeps } from '../deps.js';
+import { changedWithUndo } from '../listeners/after-click.js';
+import type { ChangedBy, EditSummary } from '../views/changed-by.js';
 
 const nameOf = (v: ActionView | undefined) => (v?.assignee ? (v.assignee.name ?? v.assignee.slackName ?? 'someone not in Slack') : null);
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);

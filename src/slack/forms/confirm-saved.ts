@@ -1,11 +1,11 @@
-import type { Action } from '../care/index.js';
-import { CREATED_KIND, UPDATED_KIND } from '../services/actions/action-posts.js';
-import type { SlackDeps } from './deps.js';
-import type { ActionFormMeta } from './forms/action-form-meta.js';
-import { isSharedConversation } from './surface.js';
-import { escapeMrkdwn } from './text.js';
-import { actionCard, actionFallback } from './views/action-card.js';
-import { section } from './views/blocks.js';
+import type { Action } from '../../care/index.js';
+import { CREATED_KIND, UPDATED_KIND } from '../../services/actions/action-posts.js';
+import type { SlackDeps } from '../deps.js';
+import type { ActionFormMeta } from './action-form-meta.js';
+import { isSharedConversation } from '../surface.js';
+import { escapeMrkdwn } from '../text.js';
+import { actionCard, actionFallback } from '../views/action-card.js';
+import { section } from '../views/blocks.js';
 
 /**
  * Tell the person a saved action is done: in the thread it came from, else where they typed, else in a DM.

@@ -1,13 +1,13 @@
 import type { BlockAction, types } from '@slack/bolt';
-import { answersOnPost, withAnswersNow } from './answers-on-post.js';
-import type { SlackDeps } from './deps.js';
-import { listSourceOfBlockId } from './ids.js';
-import { isSharedConversation } from './surface.js';
-import { renderCommandList } from './lists.js';
-import { actionCard } from './views/action-card.js';
-import type { ActionView } from '../services/action-model.js';
-import type { ChangedBy } from './views/changed-by.js';
-import { patchActionBlocks } from './views/patch.js';
+import { answersOnPost, withAnswersNow } from '../answers-on-post.js';
+import type { SlackDeps } from '../deps.js';
+import { listSourceOfBlockId } from '../ids.js';
+import { isSharedConversation } from '../surface.js';
+import { renderCommandList } from '../lists.js';
+import { actionCard } from '../views/action-card.js';
+import type { ActionView } from '../../services/action-model.js';
+import type { ChangedBy } from '../views/changed-by.js';
+import { patchActionBlocks } from '../views/patch.js';
 
 /** Where an Edit button was clicked: a channel message (by ts) or an ephemeral answer (by response_url). */
 export interface EditOrigin {

@@ -1,13 +1,13 @@
-import { readDuePhrase } from '../time/due-phrases.js';
-import { localParts } from '../time/zones.js';
-import type { SlackDeps } from './deps.js';
-import { CallbackIds } from './ids.js';
-import { openThenFill } from './listeners/modal-flow.js';
-import { fitTask } from './forms/task-limit.js';
-import { userText } from './text.js';
-import { nowInWords } from './forms/due-check.js';
-import { type ActionFormInitial, type ActionModalMeta, actionModal, assigneeLabel, firstWordOf } from './views/action-form-modal.js';
-import { cut } from './cut.js';
+import { readDuePhrase } from '../../time/due-phrases.js';
+import { localParts } from '../../time/zones.js';
+import type { SlackDeps } from '../deps.js';
+import { CallbackIds } from '../ids.js';
+import { openThenFill } from '../listeners/modal-flow.js';
+import { fitTask } from './task-limit.js';
+import { userText } from '../text.js';
+import { nowInWords } from './due-check.js';
+import { type ActionFormInitial, type ActionModalMeta, actionModal, assigneeLabel, firstWordOf } from '../views/action-form-modal.js';
+import { cut } from '../cut.js';
 
 const TITLE = 'New care action';
 

@@ -1,9 +1,9 @@
-import type { SlackDeps } from './deps.js';
-import { ActionFormMetaSchema } from './forms/action-form-meta.js';
-import { formStateOf } from './forms/form-state.js';
-import { CallbackIds } from './ids.js';
-import { actionModal } from './views/action-form-modal.js';
-import { damagedFormModal } from './views/simple-modals.js';
+import type { SlackDeps } from '../deps.js';
+import { ActionFormMetaSchema } from './action-form-meta.js';
+import { formStateOf } from './form-state.js';
+import { CallbackIds } from '../ids.js';
+import { actionModal } from '../views/action-form-modal.js';
+import { damagedFormModal } from '../views/simple-modals.js';
 
 /** The part of a block_actions payload's `view` the form is drawn again from. */
 export interface FormViewPayload {
