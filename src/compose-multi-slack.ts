@@ -16,7 +16,7 @@ import { isConnectCareInteraction, registerConnectCare } from './slack/listeners
 import { oauthSettings } from './slack/oauth-settings.js';
 import { oneTimeStateStore } from './slack/oauth-state-store.js';
 import { rememberingInstallations } from './slack/remembered-installations.js';
-import { createReplayGuard } from './slack/replay-guard.js';
+import { createReplayGuard } from './slack/receivers/replay-guard.js';
 import { registerTenancy } from './slack/tenancy/tenancy.js';
 import { createSlackWebClient } from './slack/web-clients.js';
 import type { SlackInstallation, Store } from './store/index.js';

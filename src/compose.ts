@@ -13,7 +13,7 @@ import type { RetentionDays } from './services/evidence/retention.js';
 import type { ReadCaches, ReadCacheSettings } from './services/read-cache/read-caches.js';
 import { createSlackApp, type SlackApp } from './slack/app.js';
 import type { SlackDeps } from './slack/deps.js';
-import { createReplayGuard } from './slack/replay-guard.js';
+import { createReplayGuard } from './slack/receivers/replay-guard.js';
 import type { SlackDistribution } from './slack/rate-plan.js';
 import { createSlackPacer, pacerClockOf } from './slack/slack-pacer.js';
 import { createSignedMetadata, metadataKey } from './slack/signed-metadata.js';

@@ -1,6 +1,6 @@
 import { type FetchFunction, type WebClientOptions, WebClient } from '@slack/web-api';
 import type { Logger } from '../logging/logger.js';
-import { boltLogger } from './bolt-logger.js';
+import { boltLogger } from './receivers/bolt-logger.js';
 import { pacedFetch, type PacedFetchOptions, type SlackPacer } from './slack-pacer.js';
 import type { BotTokenSource } from './token-rotation/bot-token.js';
 import { rotatingFetch } from './token-rotation/rotating-fetch.js';

@@ -1,6 +1,6 @@
 import { LogLevel, type Logger as BoltLogger } from '@slack/bolt';
-import { redactValue } from '../logging/redact.js';
-import type { Logger } from '../logging/logger.js';
+import { redactValue } from '../../logging/redact.js';
+import type { Logger } from '../../logging/logger.js';
 
 /**
  * Bolt's logger interface over ours (so Bolt's lines are JSON, redacted and

@@ -2,9 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EVENT_ABANDONED_AFTER_MS } from '../../src/slack/event-once.js';
-import { createReplayGuard, type ReplayVerdict } from '../../src/slack/replay-guard.js';
-import { type OpenedStore, openStore } from '../../src/store/index.js';
+import { EVENT_ABANDONED_AFTER_MS } from '../../../src/slack/receivers/event-once.js';
+import { createReplayGuard, type ReplayVerdict } from '../../../src/slack/receivers/replay-guard.js';
+import { type OpenedStore, openStore } from '../../../src/store/index.js';
 
 /**
  * The receiver's rule for Slack's retries of an event, on a real SQLite store

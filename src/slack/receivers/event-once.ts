@@ -23,7 +23,7 @@
  * retries come within about 5 minutes of the first, each valid 5 minutes.
  */
 import { randomBytes } from 'node:crypto';
-import type { Store } from '../store/index.js';
+import type { Store } from '../../store/index.js';
 
 /** An admitting copy never answered within this is abandoned: the next copy may run the event. */
 export const EVENT_ABANDONED_AFTER_MS = 30_000;

@@ -18,8 +18,8 @@
  * care_slack_replay_guard_fail_open_total).
  */
 import { createHash } from 'node:crypto';
-import type { Logger } from '../logging/logger.js';
-import type { Store } from '../store/index.js';
+import type { Logger } from '../../logging/logger.js';
+import type { Store } from '../../store/index.js';
 import { admitEventCopy, EVENT_MEMORY_MS, type EventVerdict } from './event-once.js';
 import { ReplayMemory } from './replay-memory.js';
 
