@@ -10,7 +10,7 @@ import { KeyRing } from '../src/crypto/key-ring.js';
 import type { Logger } from '../src/logging/logger.js';
 import type { SandboxAccountInfo } from '../dev/sandbox/index.js';
 import type { WorkspaceInstall } from '../dev/slack-fake/index.js';
-import { BOT_SCOPES } from '../src/slack/oauth-settings.js';
+import { BOT_SCOPES } from '../src/slack/install/oauth-settings.js';
 import type { Store } from '../src/store/index.js';
 
 export const TZ = 'Europe/London';

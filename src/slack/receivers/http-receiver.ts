@@ -14,7 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type CustomRoute, HTTPModuleFunctions, HTTPReceiver, type Logger as BoltLogger, verifySlackRequest } from '@slack/bolt';
 import type { InstallationStore } from '@slack/bolt';
 import type { Logger } from '../../logging/logger.js';
-import type { OAuthSettings } from '../oauth-settings.js';
+import type { OAuthSettings } from '../install/oauth-settings.js';
 import type { ReplayGuard, ReplayVerdict } from './replay-guard.js';
 
 export const EVENTS_PATH = '/slack/events';

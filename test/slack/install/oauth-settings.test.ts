@@ -12,12 +12,19 @@ import { join } from 'node:path';
 import { App, LogLevel } from '@slack/bolt';
 import jwt from 'jsonwebtoken';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { KeyRing } from '../../src/crypto/key-ring.js';
-import { demoWorkspace, secondDemoWorkspace, startSlackFake } from '../../dev/slack-fake/index.js';
-import { installationStore } from '../../src/slack/installation-store.js';
-import { BOT_OPTIONAL_SCOPES, BOT_REQUIRED_SCOPES, BOT_SCOPES, failureSentence, oauthSettings, successSentence } from '../../src/slack/oauth-settings.js';
-import { oneTimeStateStore } from '../../src/slack/oauth-state-store.js';
-import { sqliteHarness } from '../store/harness.js';
+import { KeyRing } from '../../../src/crypto/key-ring.js';
+import { demoWorkspace, secondDemoWorkspace, startSlackFake } from '../../../dev/slack-fake/index.js';
+import { installationStore } from '../../../src/slack/install/installation-store.js';
+import {
+  BOT_OPTIONAL_SCOPES,
+  BOT_REQUIRED_SCOPES,
+  BOT_SCOPES,
+  failureSentence,
+  oauthSettings,
+  successSentence,
+} from '../../../src/slack/install/oauth-settings.js';
+import { oneTimeStateStore } from '../../../src/slack/install/oauth-state-store.js';
+import { sqliteHarness } from '../../store/harness.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 

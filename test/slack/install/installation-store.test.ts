@@ -3,10 +3,10 @@ import { randomBytes } from 'node:crypto';
 import type { Installation } from '@slack/bolt';
 import { InstallProvider } from '@slack/oauth';
 import { describe, expect, it } from 'vitest';
-import { KeyRing } from '../../src/crypto/key-ring.js';
-import { installationStore } from '../../src/slack/installation-store.js';
-import { PG_SKIPPED, TEST_DATABASE_URL } from '../helpers/pg.js';
-import { type Harness, postgresHarness, sqliteHarness } from '../store/harness.js';
+import { KeyRing } from '../../../src/crypto/key-ring.js';
+import { installationStore } from '../../../src/slack/install/installation-store.js';
+import { PG_SKIPPED, TEST_DATABASE_URL } from '../../helpers/pg.js';
+import { type Harness, postgresHarness, sqliteHarness } from '../../store/harness.js';
 
 const unique = () => randomBytes(6).toString('hex');
 

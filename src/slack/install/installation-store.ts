@@ -16,7 +16,7 @@
  * the refresh token nor the expiry, which is how Bolt knows not to.
  */
 import type { Installation, InstallationQuery, InstallationStore, Logger } from '@slack/bolt';
-import type { InstallationQuery as StoreQuery, SlackInstallation, SlackInstallationInput, Store } from '../store/index.js';
+import type { InstallationQuery as StoreQuery, SlackInstallation, SlackInstallationInput, Store } from '../../store/index.js';
 
 export interface InstallationStoreOptions {
   /**

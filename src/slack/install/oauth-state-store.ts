@@ -11,7 +11,7 @@
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { InstallURLOptions, StateStore } from '@slack/bolt';
-import type { Store } from '../store/index.js';
+import type { Store } from '../../store/index.js';
 
 /** How long a state is accepted after the install page made it (Bolt's cookie lives as long). */
 export const STATE_TTL_SECONDS = 600;

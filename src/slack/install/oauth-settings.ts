@@ -28,7 +28,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppOptions, Installation, StateStore } from '@slack/bolt';
-import { HISTORY_SCOPES } from '../services/notices/history-access.js';
+import { HISTORY_SCOPES } from '../../services/notices/history-access.js';
 import { installPageHtml, resultPageHtml } from './install-pages.js';
 
 /** The bot scopes manifest.yml requires (`oauth_config.scopes.bot`; test/slack/oauth-settings.test.ts keeps the two in step). */
