@@ -2,7 +2,7 @@
 import type { AppSettings } from './compose.js';
 import type { KeyRing } from './crypto/key-ring.js';
 import type { CareHost } from './services/admin/care-hosts.js';
-import type { SlackDistribution } from './slack/rate-plan.js';
+import type { SlackDistribution } from './slack/web-api/rate-plan.js';
 
 export interface MultiAppSettings extends Omit<AppSettings, 'slack' | 'care' | 'adminSlackUserIds'> {
   slack: {

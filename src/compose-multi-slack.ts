@@ -18,7 +18,7 @@ import { oneTimeStateStore } from './slack/install/oauth-state-store.js';
 import { rememberingInstallations } from './slack/install/remembered-installations.js';
 import { createReplayGuard } from './slack/receivers/replay-guard.js';
 import { registerTenancy } from './slack/tenancy/tenancy.js';
-import { createSlackWebClient } from './slack/web-clients.js';
+import { createSlackWebClient } from './slack/web-api/web-clients.js';
 import type { SlackInstallation, Store } from './store/index.js';
 import type { WorkspaceRegistry } from './workspaces/registry.js';
 import type { WorkspaceShared } from './workspaces/workspace-spec.js';

@@ -17,7 +17,7 @@ import { installationOf } from './deployment/installation-of.js';
 import { createTokenRotation } from './deployment/token-rotation.js';
 import { careHostPolicy } from './services/admin/care-hosts.js';
 import { oauthRefresh } from './slack/token-rotation/refresh-call.js';
-import { createSlackWebClient } from './slack/web-clients.js';
+import { createSlackWebClient } from './slack/web-api/web-clients.js';
 import { composeWorkspace } from './workspaces/compose-workspace.js';
 import { deploymentJobs } from './workspaces/deployment-jobs.js';
 import { multiWorkspaceRegistry } from './workspaces/registry.js';

@@ -14,8 +14,8 @@ import type { ReadCaches, ReadCacheSettings } from './services/read-cache/read-c
 import { createSlackApp, type SlackApp } from './slack/app.js';
 import type { SlackDeps } from './slack/deps.js';
 import { createReplayGuard } from './slack/receivers/replay-guard.js';
-import type { SlackDistribution } from './slack/rate-plan.js';
-import { createSlackPacer, pacerClockOf } from './slack/slack-pacer.js';
+import type { SlackDistribution } from './slack/web-api/rate-plan.js';
+import { createSlackPacer, pacerClockOf } from './slack/web-api/slack-pacer.js';
 import { createSignedMetadata, metadataKey } from './slack/signed-metadata.js';
 import { openStore, type Store } from './store/index.js';
 import { composeWorkspace, type WorkspaceShared } from './workspaces/compose-workspace.js';

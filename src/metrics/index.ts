@@ -21,7 +21,7 @@ import { type MetricsHandler, metricsHandler, serveMetrics, type MetricsServer }
 import { jobMetrics } from './jobs.js';
 import { replayGuardMetrics } from './replay-guard.js';
 import { slackApiMetrics, slackPacerMetrics } from './slack-api.js';
-import type { PacerObserver } from '../slack/slack-pacer.js';
+import type { PacerObserver } from '../slack/web-api/slack-pacer.js';
 
 export interface MetricsSettings {
   /** Default true. Off: no series, no /metrics, nothing observed. */

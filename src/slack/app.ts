@@ -1,9 +1,9 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { App } from '@slack/bolt';
 import { boltLogger } from './receivers/bolt-logger.js';
-import type { SlackPacer } from './slack-pacer.js';
+import type { SlackPacer } from './web-api/slack-pacer.js';
 import type { BotTokenSource } from './token-rotation/bot-token.js';
-import { type SlackFetch, slackClientOptions } from './web-clients.js';
+import { type SlackFetch, slackClientOptions } from './web-api/web-clients.js';
 import type { SlackDeps } from './deps.js';
 import { createHttpReceiver, type HttpReceiverOptions } from './receivers/http-receiver.js';
 import type { Logger } from '../logging/logger.js';

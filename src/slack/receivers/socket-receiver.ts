@@ -16,7 +16,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type App, type Logger as BoltLogger, type Receiver, SocketModeReceiver } from '@slack/bolt';
-import type { SlackFetch } from '../web-clients.js';
+import type { SlackFetch } from '../web-api/web-clients.js';
 
 export interface SocketRoute {
   path: string;

@@ -15,7 +15,7 @@ import { shiftsOf } from '../../services/shift-work/shift-settings.js';
 import { createSlackProfiles } from '../../services/people/slack-profiles.js';
 import { createUncertainNotices } from '../../services/notices/uncertain-notices.js';
 import { createWorkspaceNames } from '../../services/people/workspace-names.js';
-import { readsOwnPosts } from '../../slack/rate-plan.js';
+import { readsOwnPosts } from '../../slack/web-api/rate-plan.js';
 import type { WorkspaceShared, WorkspaceSpec } from '../workspace-spec.js';
 import { workspaceSlack } from '../workspace-slack.js';
 import { messageRenderers } from './renderers.js';

@@ -6,7 +6,7 @@
 import { createEvidenceExport } from '../../services/evidence/evidence-export.js';
 import { createPersonData } from '../../services/evidence/person-data.js';
 import { createRetention } from '../../services/evidence/retention.js';
-import { dmFileSender } from '../../slack/file-upload.js';
+import { dmFileSender } from '../../slack/web-api/file-upload.js';
 import type { WorkspaceCore } from './core.js';
 
 export type WorkspaceEvidence = ReturnType<typeof composeEvidence>;

@@ -15,7 +15,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FetchFunction } from '@slack/web-api';
-import { methodOfUrl } from '../metrics/labels.js';
+import { methodOfUrl } from '../../metrics/labels.js';
 import { methodPace, POST_PER_CHANNEL, type Pace, type SlackDistribution } from './rate-plan.js';
 
 export interface PacerClock {

@@ -6,7 +6,7 @@
  */
 import type { FetchFunction } from '@slack/web-api';
 import { describe, expect, it } from 'vitest';
-import { createSlackPacer, pacedFetch, type PacerClock } from '../../src/slack/slack-pacer.js';
+import { createSlackPacer, pacedFetch, type PacerClock } from '../../../src/slack/web-api/slack-pacer.js';
 
 function manualClock(): PacerClock & { at: number; slept: number[] } {
   const clock = {

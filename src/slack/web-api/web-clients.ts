@@ -1,9 +1,9 @@
 import { type FetchFunction, type WebClientOptions, WebClient } from '@slack/web-api';
-import type { Logger } from '../logging/logger.js';
-import { boltLogger } from './receivers/bolt-logger.js';
+import type { Logger } from '../../logging/logger.js';
+import { boltLogger } from '../receivers/bolt-logger.js';
 import { pacedFetch, type PacedFetchOptions, type SlackPacer } from './slack-pacer.js';
-import type { BotTokenSource } from './token-rotation/bot-token.js';
-import { rotatingFetch } from './token-rotation/rotating-fetch.js';
+import type { BotTokenSource } from '../token-rotation/bot-token.js';
+import { rotatingFetch } from '../token-rotation/rotating-fetch.js';
 
 /**
  * How each part of the app talks to the Slack Web API:

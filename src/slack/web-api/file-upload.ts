@@ -7,7 +7,7 @@
  * API method and passes the pacer as it is). Needs the bot scope `files:write` (and `im:write` to open the DM).
  */
 import type { WebClient } from '@slack/web-api';
-import { type DmFileSender, FileSendRefused, type OutgoingFile, type SentFile } from '../services/file-sender.js';
+import { type DmFileSender, FileSendRefused, type OutgoingFile, type SentFile } from '../../services/file-sender.js';
 
 export async function uploadFileToDm(slack: WebClient, userId: string, file: OutgoingFile): Promise<SentFile> {
   const opened = await slack.conversations.open({ users: userId });
