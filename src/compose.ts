@@ -16,7 +16,7 @@ import type { SlackDeps } from './slack/deps.js';
 import { createReplayGuard } from './slack/receivers/replay-guard.js';
 import type { SlackDistribution } from './slack/web-api/rate-plan.js';
 import { createSlackPacer, pacerClockOf } from './slack/web-api/slack-pacer.js';
-import { createSignedMetadata, metadataKey } from './slack/signed-metadata.js';
+import { createSignedMetadata, metadataKey } from './slack/sealed/signed-metadata.js';
 import { openStore, type Store } from './store/index.js';
 import { composeWorkspace, type WorkspaceShared } from './workspaces/compose-workspace.js';
 import { deploymentJobs } from './workspaces/deployment-jobs.js';

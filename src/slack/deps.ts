@@ -26,7 +26,7 @@ import type { StatusService } from '../services/admin/status.js';
 import type { SummarySettings } from '../services/shift-work/summary-settings.js';
 import type { TeamViewService } from '../services/admin/team-view.js';
 import type { WorkspaceNames } from '../services/people/workspace-names.js';
-import type { SignedMetadata } from './signed-metadata.js';
+import type { SignedMetadata } from './sealed/signed-metadata.js';
 import type { Block } from './views/blocks.js';
 import type { WorkspaceCommandDeps } from './listeners/commands/workspace-answers.js';
 

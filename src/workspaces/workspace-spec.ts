@@ -8,7 +8,7 @@ import type { NamedAdmins } from '../services/people/admin-rule.js';
 import type { ReadCacheSettings } from '../services/read-cache/read-caches.js';
 import type { RetentionDays } from '../services/evidence/retention.js';
 import type { SlackDeps } from '../slack/deps.js';
-import type { SignedMetadata } from '../slack/signed-metadata.js';
+import type { SignedMetadata } from '../slack/sealed/signed-metadata.js';
 import type { BotTokenSource } from '../slack/token-rotation/bot-token.js';
 import type { WorkspaceStore } from '../store/index.js';
 import type { SlackShared } from './workspace-slack.js';

@@ -14,7 +14,7 @@ import { startSandbox, type RunningSandbox } from '../../dev/sandbox/index.js';
 import { careHostPolicy } from '../../src/services/admin/care-hosts.js';
 import { createWorkspaceSetup } from '../../src/deployment/workspace-setup.js';
 import { registerConnectCare } from '../../src/slack/listeners/workspace/connect-care.js';
-import { createSignedMetadata, metadataKey } from '../../src/slack/signed-metadata.js';
+import { createSignedMetadata, metadataKey } from '../../src/slack/sealed/signed-metadata.js';
 import { registerOneWorkspace } from '../../src/slack/workspace-on-context.js';
 import { connectCareHomeBlocks } from '../../src/slack/views/connect-care.js';
 import { type SlackDriver, type SlackFake, startSlackFake } from '../../dev/slack-fake/index.js';

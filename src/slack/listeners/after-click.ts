@@ -11,7 +11,7 @@ import { isActionBlock, listSourceOfBlockId, type ListSource } from '../ids.js';
 import { renderCommandList } from '../lists.js';
 import { safeRespond, type Responder } from '../respond.js';
 import { isSharedConversation } from '../surface.js';
-import { UNDO_WINDOW_MS, undoValue } from '../undo-token.js';
+import { UNDO_WINDOW_MS, undoValue } from '../sealed/undo-token.js';
 import { actionCard } from '../views/action-card.js';
 import { section } from '../views/blocks.js';
 import { changedByBlock, changedByText, undoButton, type ChangedBy, type EditSummary } from '../views/changed-by.js';

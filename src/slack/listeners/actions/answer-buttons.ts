@@ -3,7 +3,7 @@ import type { App, BlockAction, types } from '@slack/bolt';
 type KnownBlock = types.KnownBlock;
 import type { AnswerOutcome } from '../../../services/urgent/episode-answers.js';
 import { ANSWER_UNDO_MS } from '../../../services/urgent/episode-answers.js';
-import { answerUndoValue, readAnswerUndo } from '../../answer-undo-token.js';
+import { answerUndoValue, readAnswerUndo } from '../../sealed/answer-undo-token.js';
 import type { SlackDeps } from '../../deps.js';
 import { ActionIds, CallbackIds, isCareId } from '../../ids.js';
 import { openThenFill } from '../modal-flow.js';

@@ -1,7 +1,7 @@
 import type { App, BlockAction, types } from '@slack/bolt';
 import type { SlackDeps } from '../../deps.js';
 import { ActionIds, isActionBlock } from '../../ids.js';
-import { readUndoValue, UNDO_WINDOW_MS, type UndoGrant } from '../../undo-token.js';
+import { readUndoValue, UNDO_WINDOW_MS, type UndoGrant } from '../../sealed/undo-token.js';
 import { changedByBlock } from '../../views/changed-by.js';
 import { buttonListener, tellClicker } from '../error-policy.js';
 import { refreshHomesAfterClick, showWhereClicked } from '../after-click.js';

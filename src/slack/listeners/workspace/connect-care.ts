@@ -33,7 +33,7 @@ import type { CareAccount, CareConnecting } from '../../../services/admin/care-c
 import { readConnectCareForm } from '../../forms/connect-care-form.js';
 import { ConnectCareIds as Ids } from '../../ids.js';
 import { failedModal, openThenFill } from '../modal-flow.js';
-import type { SignedMetadata } from '../../signed-metadata.js';
+import type { SignedMetadata } from '../../sealed/signed-metadata.js';
 import { userText } from '../../text.js';
 import { workspaceOf } from '../../workspace-on-context.js';
 import type { Block } from '../../views/blocks.js';

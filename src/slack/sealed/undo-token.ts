@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { EditRestore, UndoableKind } from '../services/actions/undo-change.js';
-import { ActionIds, CARE_ID } from './ids.js';
+import type { EditRestore, UndoableKind } from '../../services/actions/undo-change.js';
+import { ActionIds, CARE_ID } from '../ids.js';
 import type { SignedMetadata } from './signed-metadata.js';
 
 /** How long after a Complete, Reopen, Snooze or Edit on a channel post its Undo works. */

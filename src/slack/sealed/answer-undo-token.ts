@@ -4,7 +4,7 @@
  * the action and the answer's row. Nobody can make one for another answer or person.
  */
 import { z } from 'zod';
-import { ActionIds, CARE_ID } from './ids.js';
+import { ActionIds, CARE_ID } from '../ids.js';
 import type { SignedMetadata } from './signed-metadata.js';
 
 const Meta = z.object({ a: z.string().regex(CARE_ID), i: z.number().int().positive() });

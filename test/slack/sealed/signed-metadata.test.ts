@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSignedMetadata, metadataKey, PRIVATE_METADATA_MAX } from '../../src/slack/signed-metadata.js';
+import { createSignedMetadata, metadataKey, PRIVATE_METADATA_MAX } from '../../../src/slack/sealed/signed-metadata.js';
 
 const FORM = 'care_action_modal';
 const SOPHIE = { teamId: 'T0CARE', userId: 'U0SOPHIE', form: FORM };
