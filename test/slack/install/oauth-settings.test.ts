@@ -26,7 +26,7 @@ import {
 import { oneTimeStateStore } from '../../../src/slack/install/oauth-state-store.js';
 import { sqliteHarness } from '../../store/harness.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
+const ROOT = join(import.meta.dirname, '..', '..', '..');
 
 /** The items of manifest.yml's oauth_config.scopes.bot (or bot_optional) list (comments dropped). */
 function manifestBotScopes(list: 'bot' | 'bot_optional' = 'bot'): string[] {
