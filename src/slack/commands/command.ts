@@ -22,7 +22,7 @@ export type Command =
   | { kind: 'mine'; where?: WhereRef }
   /** `slackUserId` from a mention; `personName` as typed after @ (looked up in the workspace). */
   | { kind: 'due'; window: DueWindowName; slackUserId?: string; personName?: string; where?: WhereRef }
-  /** `note`: `/care done 301 <note words>` (done-note.ts). */
+  /** `note`: `/care done 301 <note words>` (action-parse.ts). */
   | { kind: 'show' | 'done' | 'reopen'; ref: ActionRef; note?: string }
   | { kind: 'find'; words: string }
   | { kind: 'locations' | 'literature'; words: string }

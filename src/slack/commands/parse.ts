@@ -1,6 +1,6 @@
-import { parseActionRef, truncateToken, userMention, whereOf } from './words.js';
+import { truncateToken, userMention, whereOf } from './words.js';
 import { type Command, error, USAGE } from './command.js';
-import { parseDue } from './action-parse.js';
+import { parseActionRef, parseDone, parseDue } from './action-parse.js';
 import { parseDigest, parseHandover, parseRoute } from './channel-parse.js';
 import { parseLink, parseReassign } from './people-parse.js';
 import { parseShiftsCommand, parseSummary } from './shift-parse.js';
@@ -9,11 +9,10 @@ import { parseWorkspaceCommand } from './workspace-parse.js';
 import { parseEscalation } from './escalation-parse.js';
 import { parseSafeguarding } from './safeguarding-parse.js';
 import { parseTwoStaff } from './two-staff-parse.js';
-import { parseDone } from './done-note.js';
 
 /**
  * The one `/care` table: the first word picks the sub-command, each family reads its own words in its own file
- * (action-parse, channel-parse, people-parse, shift-parse, evidence-parse, done-note, and the set-up words of
+ * (action-parse, channel-parse, people-parse, shift-parse, evidence-parse, and the set-up words of
  * workspace-parse, escalation-parse, safeguarding-parse, two-staff-parse); the types are command.ts's.
  */
 const MAX_TEXT = 4000;

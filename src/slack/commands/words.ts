@@ -1,14 +1,11 @@
 import type { WhereRef } from '../../services/actions/list-where.js';
 import type { NameRef } from '../../services/people/workspace-names.js';
-import type { ActionRef } from '../../services/action-model.js';
 import { parseClockTime } from '../../time/clock-time.js';
 import { EVERY_SHIFT, storedStartTime } from '../../time/start-time.js';
 import { cut } from '../cut.js';
-import { isCareId } from '../ids.js';
 
-/** The words every `/care` family reads alike: an action reference, a mention, a channel, a place, a start time. */
+/** The words every `/care` family reads alike: a mention, a channel, a place, a start time. */
 
-export const ACTION_NO = /^#?([A-Za-z0-9][A-Za-z0-9-]{0,23})$/;
 // Slack escapes mentions in command text: <@U123|name>, <#C123|name>.
 export const USER_MENTION = /^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$/;
 export const CHANNEL_MENTION = /^<#([CGD][A-Z0-9]+)(?:\|[^>]*)?>$/;
@@ -18,14 +15,6 @@ export const CHANNEL_NAME = /^#?([\p{L}\p{N}][\p{L}\p{N}_.-]{0,79})$/u;
 export const AT_NAME = /^@[^\s<>@#]{1,80}$/u;
 /** A Slack user Id typed as text (as the ambiguity list shows them). */
 export const USER_ID = /^[UW][A-Z0-9]{6,}$/;
-
-export function parseActionRef(raw: string | undefined): ActionRef | null {
-  if (!raw) return null;
-  const s = raw.trim();
-  if (isCareId(s.toLowerCase())) return { type: 'id', id: s.toLowerCase() };
-  const m = ACTION_NO.exec(s);
-  return m ? { type: 'no', no: m[1]! } : null;
-}
 
 export function userMention(token: string | undefined): string | null {
   const m = token ? USER_MENTION.exec(token) : null;
