@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { composeApp } from '../src/compose.js';
 import { memoryLogger } from '../src/logging/logger.js';
-import type { ActionsService } from '../src/services/actions.js';
+import type { ActionsService } from '../src/services/actions/actions.js';
 import { careUserIdByEmail, startHarness, webAppAction } from '../test/e2e/harness.js';
 
 const TRIALS = Number(process.env.BENCH_TRIALS ?? 20);

@@ -14,7 +14,7 @@ import type { FetchFunction } from '@slack/web-api';
 import { Registry } from 'prom-client';
 import { createAppMetrics } from '../src/metrics/index.js';
 import { slackApiMetrics } from '../src/metrics/slack-api.js';
-import type { Deliverer } from '../src/services/delivery.js';
+import type { Deliverer } from '../src/services/notices/delivery.js';
 
 const N = Number(process.env.BENCH_N ?? 200_000);
 

@@ -47,7 +47,7 @@ import { slotAfter } from '../src/jobs/tick-schedule.js';
 import { createLogger } from '../src/logging/logger.js';
 import type { DoublesConfig, DoublesReady } from './tenants-doubles.js';
 import { instanceSettings, seedWorkspace, teamIdOf } from './tenants-fixtures.js';
-import { parseProgress, progressCursor } from '../src/services/escalation-steps.js';
+import { parseProgress, progressCursor } from '../src/services/urgent/escalation-steps.js';
 
 const N = Math.max(1, Number(process.env.BENCH_WORKSPACES ?? 200));
 const EPISODES = Math.max(1, Number(process.env.BENCH_EPISODES ?? 20));

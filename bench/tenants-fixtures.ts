@@ -4,13 +4,13 @@
  * install and a connect would have left (written directly: installing through
  * OAuth 200 times is not what is measured), and one instance's settings.
  */
-import { type CareHost, parseCareApiHosts } from '../src/services/care-hosts.js';
+import { type CareHost, parseCareApiHosts } from '../src/services/admin/care-hosts.js';
 import type { MultiAppSettings } from '../src/compose-multi.js';
 import { KeyRing } from '../src/crypto/key-ring.js';
 import type { Logger } from '../src/logging/logger.js';
 import type { SandboxAccountInfo } from '../dev/sandbox/index.js';
 import type { WorkspaceInstall } from '../dev/slack-fake/index.js';
-import { BOT_SCOPES } from '../src/slack/oauth-settings.js';
+import { BOT_SCOPES } from '../src/slack/install/oauth-settings.js';
 import type { Store } from '../src/store/index.js';
 
 export const TZ = 'Europe/London';

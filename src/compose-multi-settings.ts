@@ -1,8 +1,8 @@
 /** What a deployment serving many workspaces is started with (main.ts from the environment; tests and benches). */
 import type { AppSettings } from './compose.js';
 import type { KeyRing } from './crypto/key-ring.js';
-import type { CareHost } from './services/care-hosts.js';
-import type { SlackDistribution } from './slack/rate-plan.js';
+import type { CareHost } from './services/admin/care-hosts.js';
+import type { SlackDistribution } from './slack/web-api/rate-plan.js';
 
 export interface MultiAppSettings extends Omit<AppSettings, 'slack' | 'care' | 'adminSlackUserIds'> {
   slack: {
@@ -28,7 +28,7 @@ export interface MultiAppSettings extends Omit<AppSettings, 'slack' | 'care' | '
   workspaceIdleMs?: number;
   /**
    * CARE_API_HOSTS: the only care API hosts admins may connect to (plain http:// allowed for them). Unset: any
-   * public https:// host name, every resolved address checked to be public when connecting (services/care-hosts.ts).
+   * public https:// host name, every resolved address checked to be public when connecting (services/admin/care-hosts.ts).
    */
   careApiHosts?: readonly CareHost[] | undefined;
 }

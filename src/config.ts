@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseKeyRing } from './crypto/key-ring.js';
-import { parseCareApiHosts } from './services/care-hosts.js';
+import { parseCareApiHosts } from './services/admin/care-hosts.js';
 import { careWebTemplateProblem } from './services/care-web-link.js';
 import { isValidTimeZone } from './time/zones.js';
 import { defaultPollSeconds, MIN_POLL_SECONDS } from './jobs/poll-interval.js';

@@ -1,6 +1,6 @@
 import { DEMO_USERS } from '../sandbox/index.js';
 import type { Workspace } from '../slack-fake/index.js';
-import { BOT_SCOPES } from '../../src/slack/oauth-settings.js';
+import { BOT_SCOPES } from '../../src/slack/install/oauth-settings.js';
 
 /**
  * A Slack workspace whose people are the sandbox's demo staff (same emails, so

@@ -10,7 +10,7 @@ import type { PlaygroundResult, PlaygroundSimulator, SimulatableAction } from '.
 import type { Subscription } from '../../src/store/index.js';
 import type { Shift } from '../../src/time/shifts.js';
 import { nextStart } from '../../src/time/start-time.js';
-import { type EscalationProgress, parseProgress, progressCursor } from '../../src/services/escalation-steps.js';
+import { type EscalationProgress, parseProgress, progressCursor } from '../../src/services/urgent/escalation-steps.js';
 import type { DemoClock } from './clock.js';
 import { SandboxControlError, type SandboxControls } from './sandbox-controls.js';
 

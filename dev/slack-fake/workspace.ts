@@ -1,7 +1,7 @@
 import { tzName, tzOffset } from '@date-fns/tz';
 import type { AppDistribution } from './app-distribution.js';
 import type { FakeBot, FakeChannel, FakeTeam, SlackUser } from './types.js';
-import { BOT_SCOPES } from '../../src/slack/oauth-settings.js';
+import { BOT_SCOPES } from '../../src/slack/install/oauth-settings.js';
 
 /** A person in the fake workspace (the fake fills in the rest of Slack's user object). */
 export interface WorkspaceUser {

@@ -1,11 +1,11 @@
 /**
- * Telling a workspace's admins about a change of its admins (services/admin-changes.ts says who and what),
+ * Telling a workspace's admins about a change of its admins (services/people/admin-changes.ts says who and what),
  * for the deployment: the installer and added admins are read from the deployment's tables, and the DMs go
  * through the workspace's own ledger, each once. A workspace's services are given these notices bound to it
  * (adminNoticesOf), so they name no workspace.
  */
 import type { Logger } from '../logging/logger.js';
-import { ADMIN_CHANGED_KIND, type AdminChange, adminChangeRecipients, adminChangeText, type WorkspaceAdminNotices } from '../services/admin-changes.js';
+import { ADMIN_CHANGED_KIND, type AdminChange, adminChangeRecipients, adminChangeText, type WorkspaceAdminNotices } from '../services/people/admin-changes.js';
 import type { Store } from '../store/index.js';
 import { installationOf } from './installation-of.js';
 import type { WorkspaceMessenger } from './installs.js';

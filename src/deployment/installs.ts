@@ -22,7 +22,7 @@
 import type { Logger } from '../logging/logger.js';
 import type { InstallationSaved, SlackInstallationInput, Store } from '../store/index.js';
 import { slackDate } from '../time/slack-date.js';
-import type { Deliverer } from '../services/delivery.js';
+import type { Deliverer } from '../services/notices/delivery.js';
 
 /** How a workspace's bot DMs people: its delivery ledger and its DM channels (made with the token just stored). */
 export interface WorkspaceMessenger {

@@ -8,10 +8,10 @@
  */
 import type { WebClient } from '@slack/web-api';
 import type { SlackInstallation, Store, WorkspaceSettings } from '../store/index.js';
-import { type AdminReason, adminReasonBy, type NamedAdmins, namedAdminReason } from '../services/admin-rule.js';
+import { type AdminReason, adminReasonBy, type NamedAdmins, namedAdminReason } from '../services/people/admin-rule.js';
 import { installationOf } from './installation-of.js';
 
-export type { AdminReason } from '../services/admin-rule.js';
+export type { AdminReason } from '../services/people/admin-rule.js';
 
 export interface WorkspaceAdminsDeps {
   store: Pick<Store, 'getInstallation' | 'getWorkspaceSettings'>;

@@ -10,11 +10,11 @@
 import type { CareClient } from '../care/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { Store, WorkspaceSettings, WorkspaceSettingsPatch } from '../store/index.js';
-import { careAddressHost } from '../services/care-address.js';
-import type { CareConnecting, CareCredentials } from '../services/care-connecting.js';
-import { type ConnectionCheck, checkCareConnection } from '../services/care-connection-check.js';
-import type { CareHostPolicy } from '../services/care-hosts.js';
-import { ADMIN_ADDED_VERB, ADMIN_REMOVED_VERB } from '../services/admin-changes.js';
+import { careAddressHost } from '../services/admin/care-address.js';
+import type { CareConnecting, CareCredentials } from '../services/admin/care-connecting.js';
+import { type ConnectionCheck, checkCareConnection } from '../services/admin/care-connection-check.js';
+import type { CareHostPolicy } from '../services/admin/care-hosts.js';
+import { ADMIN_ADDED_VERB, ADMIN_REMOVED_VERB } from '../services/people/admin-changes.js';
 import type { AdminNotices } from './admin-notices.js';
 import { installationOf } from './installation-of.js';
 import { forgetUninstalled } from './uninstall.js';

@@ -1,17 +1,17 @@
 import type { Action, CareClient } from '../care/index.js';
-import type { AssignmentNotices } from '../services/assignment-notices.js';
-import type { ChangeNotices } from '../services/change-notices.js';
-import type { CompletionNotices } from '../services/completion-notices.js';
-import type { CareObservations } from '../services/care-observations.js';
-import type { CreatorNotices } from '../services/creator-notices.js';
-import type { DueHistoryService } from '../services/due-history.js';
-import type { FirstLook } from '../services/first-look.js';
-import type { PostRedraw } from '../services/post-redraw.js';
-import type { Retention } from '../services/retention.js';
-import { CHANGES_CURSOR, lastRunRefreshMs } from '../services/poll-cursors.js';
-import { changedPages } from '../services/changes-feed.js';
+import type { AssignmentNotices } from '../services/notices/assignment-notices.js';
+import type { ChangeNotices } from '../services/notices/change-notices.js';
+import type { CompletionNotices } from '../services/notices/completion-notices.js';
+import type { CareObservations } from '../services/actions/care-observations.js';
+import type { CreatorNotices } from '../services/notices/creator-notices.js';
+import type { DueHistoryService } from '../services/evidence/due-history.js';
+import type { FirstLook } from '../services/notices/first-look.js';
+import type { PostRedraw } from '../services/notices/post-redraw.js';
+import type { Retention } from '../services/evidence/retention.js';
+import { CHANGES_CURSOR, lastRunRefreshMs } from '../services/admin/poll-cursors.js';
+import { changedPages } from '../services/read-cache/changes-feed.js';
 import type { ChangesObserver } from '../services/read-cache/change-sync.js';
-import type { UrgentAlerts } from '../services/urgent-alerts.js';
+import type { UrgentAlerts } from '../services/urgent/urgent-alerts.js';
 import type { Subscription, WorkspaceStore } from '../store/index.js';
 import { parseApiDateTime } from '../time/slack-date.js';
 import type { Job, JobContext, JobKind } from './job.js';
@@ -76,7 +76,7 @@ export function changesPollJob(
     creators?: CreatorNotices;
     /** What happened in the care system, written to the audit for each action's history (before the memories below move on). */
     observations?: CareObservations;
-    /** The app's first look at the care system: what was already so then is not news (services/first-look.ts). */
+    /** The app's first look at the care system: what was already so then is not news (services/notices/first-look.ts). */
     firstLook: FirstLook;
     overlapMs: number;
     /** The app's clock, for the time of the last run. */

@@ -1,4 +1,4 @@
-import type { Digests } from '../services/digests.js';
+import type { Digests } from '../services/shift-work/digests.js';
 import type { Job, JobKind } from './job.js';
 
 /**

@@ -1,10 +1,10 @@
-import type { Escalations } from '../services/escalations.js';
-import type { FollowUps } from '../services/follow-up.js';
+import type { Escalations } from '../services/urgent/escalations.js';
+import type { FollowUps } from '../services/urgent/follow-up.js';
 import type { Job, JobKind } from './job.js';
 
 /**
- * Every 5 seconds: the follow-ups of taken urgent work due (services/follow-up.ts: a DM, or the ladder resumed),
- * then the escalation steps whose time has come (services/escalations.ts), by the app's clock, in one leased run,
+ * Every 5 seconds: the follow-ups of taken urgent work due (services/urgent/follow-up.ts: a DM, or the ladder resumed),
+ * then the escalation steps whose time has come (services/urgent/escalations.ts), by the app's clock, in one leased run,
  * so a ladder resumed by a follow-up takes its first step in the same run. Each message is a ledger delivery, so a
  * run on two instances, or one cut short and run again, sends it once. Found by what is due: a workspace with an
  * episode still open, or a taken one still followed up, runs at every tick; one with neither waits until an urgent

@@ -1,4 +1,4 @@
-import type { HandoverService } from '../services/handovers.js';
+import type { HandoverService } from '../services/shift-work/handovers.js';
 import type { Job, JobKind } from './job.js';
 
 /**

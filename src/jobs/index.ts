@@ -1,20 +1,20 @@
 import type { CareClient } from '../care/index.js';
-import type { AssignmentNotices } from '../services/assignment-notices.js';
-import type { ChangeNotices } from '../services/change-notices.js';
-import type { CompletionNotices } from '../services/completion-notices.js';
-import type { CareObservations } from '../services/care-observations.js';
-import type { CreatorNotices } from '../services/creator-notices.js';
-import type { Digests } from '../services/digests.js';
-import type { Escalations } from '../services/escalations.js';
-import type { FollowUps } from '../services/follow-up.js';
-import type { FirstLook } from '../services/first-look.js';
-import type { HandoverService } from '../services/handovers.js';
-import type { MorningSummaries } from '../services/morning-summaries.js';
-import type { PostRedraw } from '../services/post-redraw.js';
-import type { Retention } from '../services/retention.js';
-import type { DueHistoryService } from '../services/due-history.js';
+import type { AssignmentNotices } from '../services/notices/assignment-notices.js';
+import type { ChangeNotices } from '../services/notices/change-notices.js';
+import type { CompletionNotices } from '../services/notices/completion-notices.js';
+import type { CareObservations } from '../services/actions/care-observations.js';
+import type { CreatorNotices } from '../services/notices/creator-notices.js';
+import type { Digests } from '../services/shift-work/digests.js';
+import type { Escalations } from '../services/urgent/escalations.js';
+import type { FollowUps } from '../services/urgent/follow-up.js';
+import type { FirstLook } from '../services/notices/first-look.js';
+import type { HandoverService } from '../services/shift-work/handovers.js';
+import type { MorningSummaries } from '../services/shift-work/morning-summaries.js';
+import type { PostRedraw } from '../services/notices/post-redraw.js';
+import type { Retention } from '../services/evidence/retention.js';
+import type { DueHistoryService } from '../services/evidence/due-history.js';
 import type { ChangeSync } from '../services/read-cache/change-sync.js';
-import type { UrgentAlerts } from '../services/urgent-alerts.js';
+import type { UrgentAlerts } from '../services/urgent/urgent-alerts.js';
 import type { WorkspaceStore } from '../store/index.js';
 import { cacheSyncJob } from './cache-sync.js';
 import { changesPollJob } from './changes-poll.js';
@@ -52,7 +52,7 @@ export interface WorkspaceJobsOptions {
   retention?: Retention;
   /** Reassign records past their time deleted (with retention's run). */
   reassignSweep?: () => Promise<number>;
-  /** Every live post about an action drawn again when the poll sees it change (services/post-redraw.ts). */
+  /** Every live post about an action drawn again when the poll sees it change (services/notices/post-redraw.ts). */
   redraw?: PostRedraw;
   /** Each action's first due time and reschedules, as the poll sees them (the evidence export). */
   dueHistory?: DueHistoryService;
@@ -96,7 +96,7 @@ export function workspaceJobKinds(pollSeconds: number) {
     poll: { name: 'changes-poll', schedule: everySeconds(pollSeconds), runOnStart: true },
     // Each instance's own read of the feed for its read cache, just after each poll tick, without a lease.
     cacheSync: { name: 'read-cache-sync', schedule: everySecondsJustAfter(pollSeconds), runOnStart: true, local: true },
-    // Every ten minutes: messages of actions whose retention is over edited down (exactly once, paced; services/retention.ts).
+    // Every ten minutes: messages of actions whose retention is over edited down (exactly once, paced; services/evidence/retention.ts).
     retention: { name: 'retention', schedule: everyMinutesAt(10, 30), byDue: true },
   } satisfies Record<string, JobKind>;
 }

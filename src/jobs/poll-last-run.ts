@@ -1,5 +1,5 @@
 /**
- * The changes poll's last run, written for the admins' status (services/status.ts): when it ran, whether
+ * The changes poll's last run, written for the admins' status (services/admin/status.ts): when it ran, whether
  * it went well, its counts, and when the last good run was. A failed run is always written. A good run
  * that says what the last one written here said (the same counts) and follows it on this instance is not
  * written again until `refreshMs` (half of what the status calls late: lastRunRefreshMs) has passed since
@@ -7,7 +7,7 @@
  * that runs as late. After a run by another instance (`continuous` false) the next good run is written.
  */
 import type { WorkspaceStore } from '../store/index.js';
-import { CHANGES_LAST_RUN_CURSOR, type LastPollRun } from '../services/poll-cursors.js';
+import { CHANGES_LAST_RUN_CURSOR, type LastPollRun } from '../services/admin/poll-cursors.js';
 
 export interface PollReportCounts {
   requests: number;

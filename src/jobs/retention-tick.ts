@@ -1,9 +1,9 @@
-import type { Retention } from '../services/retention.js';
+import type { Retention } from '../services/evidence/retention.js';
 import type { Job, JobKind } from './job.js';
 
 /**
  * Edits down the app's own messages about actions completed longer ago than the workspace keeps them
- * (services/retention.ts); then deletes the reassign records past their time (services/reassign-undo.ts).
+ * (services/evidence/retention.ts); then deletes the reassign records past their time (services/reassign/reassign-undo.ts).
  */
 export function retentionJob(kind: JobKind, deps: { retention: Retention; reassignSweep?: (() => Promise<number>) | undefined }): Job {
   return {

@@ -1,4 +1,4 @@
-import type { MorningSummaries } from '../services/morning-summaries.js';
+import type { MorningSummaries } from '../services/shift-work/morning-summaries.js';
 import type { Job, JobKind } from './job.js';
 
 /**

@@ -1,5 +1,5 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { Deliverer } from '../services/delivery.js';
+import type { Deliverer } from '../services/notices/delivery.js';
 import type { Store } from '../store/index.js';
 import { deliveryKind } from './labels.js';
 

@@ -1,5 +1,5 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
-import type { DigestRunReport, Digests } from '../services/digests.js';
+import type { DigestRunReport, Digests } from '../services/shift-work/digests.js';
 
 /** Digest runs that had something to post: how long they took and what became of each channel's digest. */
 export function digestMetrics(registry: Registry): (digests: Digests) => Digests {

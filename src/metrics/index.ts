@@ -10,8 +10,8 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { FetchFunction } from '@slack/web-api';
 import type { CareAttemptObserver } from '../care/index.js';
 import type { JobsObserver } from '../jobs/index.js';
-import type { Deliverer } from '../services/delivery.js';
-import type { Digests } from '../services/digests.js';
+import type { Deliverer } from '../services/notices/delivery.js';
+import type { Digests } from '../services/shift-work/digests.js';
 import type { Store } from '../store/index.js';
 import { ackMetrics } from './acks.js';
 import { careApiMetrics } from './care-api.js';
@@ -21,7 +21,7 @@ import { type MetricsHandler, metricsHandler, serveMetrics, type MetricsServer }
 import { jobMetrics } from './jobs.js';
 import { replayGuardMetrics } from './replay-guard.js';
 import { slackApiMetrics, slackPacerMetrics } from './slack-api.js';
-import type { PacerObserver } from '../slack/slack-pacer.js';
+import type { PacerObserver } from '../slack/web-api/slack-pacer.js';
 
 export interface MetricsSettings {
   /** Default true. Off: no series, no /metrics, nothing observed. */

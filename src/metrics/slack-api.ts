@@ -93,7 +93,7 @@ export function slackApiMetrics(registry: Registry, base: FetchFunction = global
   };
 }
 
-/** What the app's own pacing did (slack/slack-pacer.ts): time calls waited for their slot, and calls not sent. */
+/** What the app's own pacing did (slack/web-api/slack-pacer.ts): time calls waited for their slot, and calls not sent. */
 export function slackPacerMetrics(registry: Registry): { waited(method: string, ms: number): void; deferred(method: string): void } {
   const registers = [registry];
   const waited = new Counter({

@@ -2,7 +2,7 @@ import type { Action, CareClient } from '../care/index.js';
 import type { WorkspaceStore } from '../store/index.js';
 import { parseApiDateTime } from '../time/slack-date.js';
 import { ACTION_ATTRIBUTES, type ActionView } from './action-model.js';
-import type { IdentityService } from './identity.js';
+import type { IdentityService } from './people/identity.js';
 
 /** The audit log as views read it: who completed what through Slack. */
 export type CompletionAudit = Pick<WorkspaceStore, 'listAudit'>;

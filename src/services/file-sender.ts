@@ -1,6 +1,6 @@
 /**
  * The port a service is given to send a person a file in their DM with the app (services never import
- * slack): slack/file-upload.ts implements it with Slack's external upload flow, wired in
+ * slack): slack/web-api/file-upload.ts implements it with Slack's external upload flow, wired in
  * workspaces/compose-workspace.ts.
  */
 export interface OutgoingFile {

@@ -1,8 +1,8 @@
 import type { Shift } from '../time/shifts.js';
 import type { ActionGroup, ActionView, AnswerLine, RenderContext } from './action-model.js';
-import type { AnswerNoticeState } from './answer-notice-state.js';
-import type { ChangeSaid } from './change-kinds.js';
-import type { OutgoingMessage } from './delivery.js';
+import type { AnswerNoticeState } from './urgent/answer-notice-state.js';
+import type { ChangeSaid } from './notices/change-kinds.js';
+import type { OutgoingMessage } from './notices/delivery.js';
 
 /** Who an action is for in a digest: a carer (linked: a Slack mention; otherwise a name), or null for nobody. */
 export type DigestAssignee = ActionView['assignee'];

@@ -2,7 +2,7 @@ import type { HomeQueue, SlackDeps } from './deps.js';
 import { shownInstead } from './listeners/error-policy.js';
 import { myGroups } from './views/action-list.js';
 import type { AdminHome } from './views/admin-home.js';
-import { yourHandover } from '../services/handovers.js';
+import { yourHandover } from '../services/shift-work/handovers.js';
 import { HOME_PAGE_SIZE, type HomeHandover, homeView } from './views/home-view.js';
 
 /**

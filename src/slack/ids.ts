@@ -4,7 +4,7 @@
  * from), with the helpers that write and read them. Nothing else builds or
  * parses an id.
  */
-import type { ListWhere } from '../services/list-where.js';
+import type { ListWhere } from '../services/actions/list-where.js';
 import type { DueWindowName } from '../time/due-windows.js';
 import type { SnoozeChoice } from '../time/snooze.js';
 import { cutId } from './cut.js';

@@ -1,4 +1,4 @@
-import type { ActionNotes, NoteVerb } from '../services/action-notes.js';
+import type { ActionNotes, NoteVerb } from '../services/actions/action-notes.js';
 import type { Logger } from '../logging/logger.js';
 
 /** What became of a note given with a Complete or Take it. */

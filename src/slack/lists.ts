@@ -1,7 +1,7 @@
 import type { ActionGroup, ActionView } from '../services/action-model.js';
 import { UserFacingError } from '../services/errors.js';
-import type { Actor } from '../services/identity.js';
-import type { ListWhere } from '../services/list-where.js';
+import type { Actor } from '../services/people/identity.js';
+import type { ListWhere } from '../services/actions/list-where.js';
 import type { SlackDeps } from './deps.js';
 import { encodeListSource, type ListSource } from './ids.js';
 import { myGroups, renderActionGroups } from './views/action-list.js';

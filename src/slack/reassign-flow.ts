@@ -6,11 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import type { types } from '@slack/bolt';
 import { z } from 'zod';
-import type { ReassignScope, RotaPerson } from '../services/reassign.js';
+import type { ReassignScope, RotaPerson } from '../services/reassign/reassign.js';
 import type { SlackDeps } from './deps.js';
 import { refreshHomes } from './home-publisher.js';
 import { logFailure } from './listeners/error-policy.js';
-import { failedModal } from './modal-flow.js';
+import { failedModal } from './listeners/modal-flow.js';
 import { escapeMrkdwn } from './text.js';
 import { CARE_ID, CallbackIds } from './ids.js';
 import { nothingToMoveText, reassignConfirmModal, reassignProgressModal, reassignResultModal } from './views/reassign.js';

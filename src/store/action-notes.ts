@@ -14,7 +14,7 @@ export interface ActionNoteInput {
   slackUserId: string;
   /** Their care user, when linked. */
   careUserId: string | null;
-  /** The words, as checked by the service (services/action-notes.ts caps them). */
+  /** The words, as checked by the service (services/actions/action-notes.ts caps them). */
   text: string;
 }
 

@@ -17,7 +17,7 @@ export interface EpisodeAnswerInput {
   slackUserId: string;
   careUserId: string | null;
   answer: EpisodeAnswerKind;
-  /** "I can't": a reason code (services/answer-policy.ts). */
+  /** "I can't": a reason code (services/urgent/answer-policy.ts). */
   reason?: string | null;
   /** A short note (never posted in a channel). */
   note?: string | null;

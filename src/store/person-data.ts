@@ -61,7 +61,7 @@ export interface EraseOptions {
   extraRecipients?: readonly string[];
   /** The erasure's own audit row: written in the same transaction, naming the admin, never the person. */
   audit: { teamId: string; userId: string; verb: string };
-  /** Admins are not erased by the way: refused, or removed and audited (services/person-data.ts decides which). */
+  /** Admins are not erased by the way: refused, or removed and audited (services/evidence/person-data.ts decides which). */
   admins: EraseAdmins;
 }
 

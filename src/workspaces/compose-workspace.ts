@@ -7,17 +7,17 @@
  * (registry.ts).
  *
  * It only wires: each feature is composed in its own file (compose/: core, notices, actions, shift work,
- * admin, evidence), and what a feature decides is its services' (what follows a write: services/after-write.ts;
- * who gets an urgent alert: services/urgent-audience.ts; what Retry runs: services/redelivery.ts).
+ * admin, evidence), and what a feature decides is its services' (what follows a write: services/actions/after-write.ts;
+ * who gets an urgent alert: services/urgent/urgent-audience.ts; what Retry runs: services/notices/redelivery.ts).
  */
 import type { WebClient } from '@slack/web-api';
 import type { CareClient } from '../care/index.js';
 import { createHealth, type HealthReport } from '../health.js';
 import type { Job } from '../jobs/index.js';
-import type { CompletionNotices } from '../services/completion-notices.js';
-import type { Deliverer } from '../services/delivery.js';
-import type { Digests } from '../services/digests.js';
-import type { IdentityService } from '../services/identity.js';
+import type { CompletionNotices } from '../services/notices/completion-notices.js';
+import type { Deliverer } from '../services/notices/delivery.js';
+import type { Digests } from '../services/shift-work/digests.js';
+import type { IdentityService } from '../services/people/identity.js';
 import type { ReadCaches } from '../services/read-cache/read-caches.js';
 import type { SlackDeps } from '../slack/deps.js';
 import { composeActions, type WorkspaceActions } from './compose/actions.js';

@@ -10,7 +10,7 @@ import type { JobKind } from '../jobs/job.js';
 import { createWorkspaceScheduler, type WorkspaceScheduler } from '../jobs/workspace-scheduler.js';
 import type { Logger } from '../logging/logger.js';
 import { createDmChannels } from '../services/dm-channels.js';
-import { createWorkspaceTrouble } from '../services/trouble-notices.js';
+import { createWorkspaceTrouble } from '../services/notices/trouble-notices.js';
 import type { Store } from '../store/index.js';
 import type { WorkspaceRegistry } from './registry.js';
 

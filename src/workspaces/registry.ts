@@ -13,7 +13,7 @@ import type { CareConnection, SlackInstallation, Store, WorkspaceSettings, Works
 import type { Workspace, WorkspaceSpec } from './compose-workspace.js';
 import { installationOf } from '../deployment/installation-of.js';
 import { namedBy } from '../deployment/workspace-admins.js';
-import type { RetentionDays } from '../services/retention.js';
+import type { RetentionDays } from '../services/evidence/retention.js';
 
 export type WorkspaceLookup =
   | { state: 'ready'; workspace: Workspace; installation: SlackInstallation | null }
@@ -169,7 +169,7 @@ export function multiWorkspaceRegistry(options: MultiRegistryOptions): Workspace
         timezone: settings?.timeZone ?? options.defaults.timezone,
         careWebUrl: settings?.careWebUrl ?? options.defaults.careWebUrl,
         retentionDays: settings?.retentionDays ?? options.defaults.retentionDays,
-        // The installer and the admins added in Slack; the workspace's own admins and owners count anyway (services/admin-rule.ts).
+        // The installer and the admins added in Slack; the workspace's own admins and owners count anyway (services/people/admin-rule.ts).
         admins: namedBy(installation, settings),
       },
       installation,

@@ -5,14 +5,14 @@
  * channel history read only as often as Slack allows this app.
  */
 import type { WebClient } from '@slack/web-api';
-import { type Deliverer, type UncertainDelivery, createDeliverer } from '../services/delivery.js';
-import { createHistoryAccess, type HistoryAccess } from '../services/history-access.js';
-import { createHistoryGate } from '../services/history-gate.js';
-import { historyPace } from '../slack/rate-plan.js';
-import { createSlackWebClient } from '../slack/web-clients.js';
+import { type Deliverer, type UncertainDelivery, createDeliverer } from '../services/notices/delivery.js';
+import { createHistoryAccess, type HistoryAccess } from '../services/notices/history-access.js';
+import { createHistoryGate } from '../services/notices/history-gate.js';
+import { historyPace } from '../slack/web-api/rate-plan.js';
+import { createSlackWebClient } from '../slack/web-api/web-clients.js';
 import type { Logger } from '../logging/logger.js';
 import type { AppMetrics } from '../metrics/index.js';
-import type { SlackPacer } from '../slack/slack-pacer.js';
+import type { SlackPacer } from '../slack/web-api/slack-pacer.js';
 import type { BotTokenSource } from '../slack/token-rotation/bot-token.js';
 import type { WorkspaceStore } from '../store/index.js';
 
@@ -22,7 +22,7 @@ export interface SlackShared {
   metrics: AppMetrics;
   /** Another Web API (the local Slack fake). */
   slackApiUrl?: string | undefined;
-  /** Paces every Slack Web API call of the process under Slack's limits (slack/slack-pacer.ts). */
+  /** Paces every Slack Web API call of the process under Slack's limits (slack/web-api/slack-pacer.ts). */
   slackPacer: SlackPacer;
   /** This instance's name in leases and delivery claims. */
   holder: string;

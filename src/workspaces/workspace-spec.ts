@@ -3,12 +3,12 @@
  * already bound to the workspace) and the workspace's own tokens, care account and settings.
  */
 import type { AddressRule } from '../care/index.js';
-import type { WorkspaceAdminNotices } from '../services/admin-changes.js';
-import type { NamedAdmins } from '../services/admin-rule.js';
+import type { WorkspaceAdminNotices } from '../services/people/admin-changes.js';
+import type { NamedAdmins } from '../services/people/admin-rule.js';
 import type { ReadCacheSettings } from '../services/read-cache/read-caches.js';
-import type { RetentionDays } from '../services/retention.js';
+import type { RetentionDays } from '../services/evidence/retention.js';
 import type { SlackDeps } from '../slack/deps.js';
-import type { SignedMetadata } from '../slack/signed-metadata.js';
+import type { SignedMetadata } from '../slack/sealed/signed-metadata.js';
 import type { BotTokenSource } from '../slack/token-rotation/bot-token.js';
 import type { WorkspaceStore } from '../store/index.js';
 import type { SlackShared } from './workspace-slack.js';
@@ -45,7 +45,7 @@ export interface WorkspaceSpec {
     apiSecret: string;
     rateLimitPerSecond?: number | undefined;
     connections?: number | undefined;
-    /** Connect only to addresses this allows (a workspace's admin typed the address: services/care-hosts.ts). */
+    /** Connect only to addresses this allows (a workspace's admin typed the address: services/admin/care-hosts.ts). */
     allowAddress?: AddressRule | undefined;
   };
   timezone: string;

@@ -9,7 +9,7 @@ import { KeyRing } from '../../src/crypto/key-ring.js';
 import { memoryLogger } from '../../src/logging/logger.js';
 import { oauthRefresh } from '../../src/slack/token-rotation/refresh-call.js';
 import { createTokenRotation, type TokenRotation } from '../../src/deployment/token-rotation.js';
-import { createSlackWebClient } from '../../src/slack/web-clients.js';
+import { createSlackWebClient } from '../../src/slack/web-api/web-clients.js';
 import { demoWorkspace, secondDemoWorkspace, startSlackFake, type SlackFake } from '../../dev/slack-fake/index.js';
 import type { Store } from '../../src/store/index.js';
 import { installationOf } from '../../src/deployment/installation-of.js';

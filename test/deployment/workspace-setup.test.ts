@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { KeyRing } from '../../src/crypto/key-ring.js';
 import { createLogger } from '../../src/logging/logger.js';
-import { careHostPolicy } from '../../src/services/care-hosts.js';
+import { careHostPolicy } from '../../src/services/admin/care-hosts.js';
 import { createWorkspaceSetup } from '../../src/deployment/workspace-setup.js';
 import type { OpenedStore, SlackInstallationInput } from '../../src/store/index.js';
 import { sqliteHarness } from '../store/harness.js';

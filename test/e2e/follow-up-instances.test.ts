@@ -11,8 +11,8 @@
  * The world's clock is stepped (multi-harness.ts); the seniors are named for every shift, whatever the hour.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseProgress, progressCursor } from '../../src/services/escalation-steps.js';
-import { followUpCursor, parseFollowUp } from '../../src/services/follow-up-policy.js';
+import { parseProgress, progressCursor } from '../../src/services/urgent/escalation-steps.js';
+import { followUpCursor, parseFollowUp } from '../../src/services/urgent/follow-up-policy.js';
 import { scopedWorkspaceStore } from '../../src/store/workspace-store.js';
 import { PG_SKIPPED, TEST_DATABASE_URL, type TestSchema } from '../helpers/pg.js';
 import { deliveryActionId, deliveryKind } from './fixtures/jobs-support.js';

@@ -8,7 +8,7 @@
  * leases kept), on a real SQLite file and on PostgreSQL; the world's clock is stepped, never the machine's.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { lastRunRefreshMs, type LastPollRun } from '../../src/services/poll-cursors.js';
+import { lastRunRefreshMs, type LastPollRun } from '../../src/services/admin/poll-cursors.js';
 import type { Store } from '../../src/store/index.js';
 import { workspaceCursor } from '../../src/store/index.js';
 import { createTestSchema, TEST_DATABASE_URL, type TestSchema } from '../helpers/pg.js';

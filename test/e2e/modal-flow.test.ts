@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { command, type Harness, linkDirectly, startHarness, webAppAction } from './harness.js';
 
 /**
- * The one open-then-fill helper (src/slack/modal-flow.ts) when the filling fails:
+ * The one open-then-fill helper (src/slack/listeners/modal-flow.ts) when the filling fails:
  * the "Loading…" modal becomes the failure in words, logged by the listener rules
  * (an operator's problem at warn, a person's mistake at info without its text),
  * and the app carries on.

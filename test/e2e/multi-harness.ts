@@ -9,7 +9,7 @@ import { KeyRing } from '../../src/crypto/key-ring.js';
 import { careWorkspace } from '../../dev/demo/care-workspace.js';
 import { memoryLogger } from '../../src/logging/logger.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../dev/sandbox/index.js';
-import { parseCareApiHosts } from '../../src/services/care-hosts.js';
+import { parseCareApiHosts } from '../../src/services/admin/care-hosts.js';
 import {
   createSlackDriver,
   secondDemoWorkspace,

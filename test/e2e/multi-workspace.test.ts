@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCareClient } from '../../src/care/index.js';
-import { CHANGES_CURSOR } from '../../src/services/poll-cursors.js';
+import { CHANGES_CURSOR } from '../../src/services/admin/poll-cursors.js';
 import { SHOW_TASKS_BUTTON } from '../../src/slack/views/show-tasks.js';
 import { careCommand, installBoth, type MultiHarness, OAUTH, startMultiHarness } from './multi-harness.js';
 

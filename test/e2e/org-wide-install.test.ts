@@ -5,7 +5,7 @@
  * and Slack's grant is given back. Installing in the workspace itself then works.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { ORG_WIDE_REFUSED } from '../../src/slack/oauth-settings.js';
+import { ORG_WIDE_REFUSED } from '../../src/slack/install/oauth-settings.js';
 import { type MultiHarness, startMultiHarness } from './multi-harness.js';
 
 let h: MultiHarness | undefined;

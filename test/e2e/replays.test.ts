@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSlackApp, type SlackApp } from '../../src/slack/app.js';
-import { createReplayGuard } from '../../src/slack/replay-guard.js';
+import { createReplayGuard } from '../../src/slack/receivers/replay-guard.js';
 import { createSlackDriver, type SlackDriver } from '../../dev/slack-fake/index.js';
 import { openStore } from '../../src/store/index.js';
 import { startRequestTap, type RequestTap, type TappedRequest } from '../helpers/request-tap.js';

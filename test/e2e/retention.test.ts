@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeMessage } from '../../dev/slack-fake/index.js';
 import type { ComposedApp } from '../../src/compose.js';
-import { redactionKey } from '../../src/services/retention.js';
+import { redactionKey } from '../../src/services/evidence/retention.js';
 import { redactedMessage } from '../../src/slack/views/redacted.js';
 import { createTestSchema, PG_SKIPPED, TEST_DATABASE_URL } from '../helpers/pg.js';
 import { anotherInstance } from './fixtures/app-instance.js';

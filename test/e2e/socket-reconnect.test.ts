@@ -5,7 +5,7 @@ import { command, linkDirectly, replyOn, startHarness, type Harness } from './ha
 /**
  * Socket Mode when Slack moves the app's connections under people's feet.
  *
- * The app holds two connections (src/slack/socket-receiver.ts). Slack sends each
+ * The app holds two connections (src/slack/receivers/socket-receiver.ts). Slack sends each
  * envelope on one open connection and never queues a click or a command: one
  * that finds no connection within its 3 s fails for the person (Slack's
  * dispatch_failed), and they try again. Events are retried by Slack

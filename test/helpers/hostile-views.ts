@@ -1,8 +1,8 @@
 import type { ActionView, AnswersShown, RenderContext } from '../../src/services/action-model.js';
-import { digestContent } from '../../src/services/digest-content.js';
-import { handoverContent, type HandoverShifts } from '../../src/services/handover-content.js';
-import type { StatusReport } from '../../src/services/status.js';
-import type { TeamView } from '../../src/services/team-view.js';
+import { digestContent } from '../../src/services/shift-work/digest-content.js';
+import { handoverContent, type HandoverShifts } from '../../src/services/shift-work/handover-content.js';
+import type { StatusReport } from '../../src/services/admin/status.js';
+import type { TeamView } from '../../src/services/admin/team-view.js';
 import { userText } from '../../src/slack/text.js';
 import { actionCard, actionLabel, assigneeText } from '../../src/slack/views/action-card.js';
 import { actionModal } from '../../src/slack/views/action-form-modal.js';
@@ -23,7 +23,7 @@ import { renderHandover, renderNotAccepted } from '../../src/slack/views/handove
 import { errorBlocks, helpBlocks, notLinkedBlocks } from '../../src/slack/views/help.js';
 import { homeView } from '../../src/slack/views/home-view.js';
 import { onCallMessage } from '../../src/slack/views/on-call.js';
-import type { OnCallNow } from '../../src/services/on-call.js';
+import type { OnCallNow } from '../../src/services/urgent/on-call.js';
 import { linkRequestBlocks, linksBlocks } from '../../src/slack/views/links.js';
 import { renderMorningSummary } from '../../src/slack/views/morning-summary.js';
 import { completionNotice, creatorNotice, urgentAlert } from '../../src/slack/views/notices.js';

@@ -2,9 +2,9 @@ import { WebClient } from '@slack/web-api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { demoWorkspace, DEFAULT_BOT_SCOPES, manualClock, RATE_TIERS, startSlackFake, type SlackFake } from '../../dev/slack-fake/index.js';
 import { silentLogger } from '../../src/logging/logger.js';
-import { uploadFileToDm } from '../../src/slack/file-upload.js';
-import { createSlackPacer } from '../../src/slack/slack-pacer.js';
-import { createSlackWebClient } from '../../src/slack/web-clients.js';
+import { uploadFileToDm } from '../../src/slack/web-api/file-upload.js';
+import { createSlackPacer } from '../../src/slack/web-api/slack-pacer.js';
+import { createSlackWebClient } from '../../src/slack/web-api/web-clients.js';
 
 let fake: SlackFake | undefined;
 afterEach(async () => {
@@ -106,7 +106,7 @@ describe("the Slack fake's external file upload (files.getUploadURLExternal, upl
   });
 });
 
-describe("the app's uploadFileToDm (src/slack/file-upload.ts) through a paced WebClient", () => {
+describe("the app's uploadFileToDm (src/slack/web-api/file-upload.ts) through a paced WebClient", () => {
   it('sends the named file with its comment into the person’s DM, once', async () => {
     fake = await startSlackFake();
     const pacer = createSlackPacer({ distribution: 'internal' });

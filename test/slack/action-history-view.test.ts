@@ -3,7 +3,7 @@
  * reader's own clock (across a clock change, and in another zone).
  */
 import { describe, expect, it } from 'vitest';
-import { type HistoryEntry, historyEntries } from '../../src/services/action-history.js';
+import { type HistoryEntry, historyEntries } from '../../src/services/actions/action-history.js';
 import { historyLines, historyModal } from '../../src/slack/views/action-history.js';
 
 const SOPHIE = 'U0SOPHIE';

@@ -1,8 +1,8 @@
 /** Notes (issue 33), the pure parts: `/care done … <note>`, the note's limits, its History line, its menu and its CSV cell. */
 import { describe, expect, it } from 'vitest';
-import { withNotes, type HistoryEntry } from '../../src/services/action-history.js';
+import { withNotes, type HistoryEntry } from '../../src/services/actions/action-history.js';
 import type { ActionView } from '../../src/services/action-model.js';
-import { checkNote, NOTE_MAX } from '../../src/services/action-notes.js';
+import { checkNote, NOTE_MAX } from '../../src/services/actions/action-notes.js';
 import { evidenceCsv, notesCell } from '../../src/services/evidence/evidence-csv.js';
 import type { EvidenceRow } from '../../src/services/evidence/evidence-rows.js';
 import type { ActionNote } from '../../src/store/index.js';

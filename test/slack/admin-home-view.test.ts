@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ActionView } from '../../src/services/action-model.js';
-import type { StatusReport } from '../../src/services/status.js';
-import type { TeamView } from '../../src/services/team-view.js';
+import type { StatusReport } from '../../src/services/admin/status.js';
+import type { TeamView } from '../../src/services/admin/team-view.js';
 import { homeView } from '../../src/slack/views/home-view.js';
 
 /** The admins' Home sections with a very big care home: Slack's limits hold and the person's own list still pages. */

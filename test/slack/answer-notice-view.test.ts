@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ActionView, AnswerLine } from '../../src/services/action-model.js';
-import { answerNoticeState, parseAnswerOccurrence } from '../../src/services/answer-notice-state.js';
+import { answerNoticeState, parseAnswerOccurrence } from '../../src/services/urgent/answer-notice-state.js';
 import { answerNotice } from '../../src/slack/views/episode-answers.js';
 
 const view: ActionView = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ActionView } from '../../src/services/action-model.js';
-import { digestContent } from '../../src/services/digest-content.js';
-import type { OutgoingMessage } from '../../src/services/delivery.js';
+import { digestContent } from '../../src/services/shift-work/digest-content.js';
+import type { OutgoingMessage } from '../../src/services/notices/delivery.js';
 import { ActionIds } from '../../src/slack/ids.js';
 import { renderDigest } from '../../src/slack/views/digest.js';
 import { validateBlocks } from '../../dev/slack-fake/block-kit/validate-blocks.js';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ActionView } from '../../src/services/action-model.js';
-import { assignerOf, completerAt, saverOf } from '../../src/services/redraw-kinds.js';
+import { assignerOf, completerAt, saverOf } from '../../src/services/notices/redraw-kinds.js';
 import type { AuditEntry, Delivery } from '../../src/store/index.js';
 import { noticeFollowing } from '../../src/slack/views/notice-following.js';
 

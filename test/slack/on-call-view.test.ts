@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ActionView } from '../../src/services/action-model.js';
-import type { OnCallNow } from '../../src/services/on-call.js';
+import type { OnCallNow } from '../../src/services/urgent/on-call.js';
 import { parseCommand } from '../../src/slack/commands/parse.js';
 import { onCallHomeBlocks, onCallMessage, onItText } from '../../src/slack/views/on-call.js';
 

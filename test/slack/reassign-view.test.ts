@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ReassignPlan } from '../../src/services/reassign.js';
+import type { ReassignPlan } from '../../src/services/reassign/reassign.js';
 import { assigneeLabel } from '../../src/slack/views/action-form-modal.js';
 import { reassignQuestion, reassignResultMessage, reassignResultText, reassignSummaryMessage } from '../../src/slack/views/reassign.js';
 import { undoResultText } from '../../src/slack/views/reassign-undo.js';

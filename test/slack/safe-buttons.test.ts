@@ -2,8 +2,8 @@
 import type { types } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
 import type { ActionView } from '../../src/services/action-model.js';
-import { createSignedMetadata, metadataKey } from '../../src/slack/signed-metadata.js';
-import { readUndoValue, undoValue } from '../../src/slack/undo-token.js';
+import { createSignedMetadata, metadataKey } from '../../src/slack/sealed/signed-metadata.js';
+import { readUndoValue, undoValue } from '../../src/slack/sealed/undo-token.js';
 import { actionCard, cardButtons } from '../../src/slack/views/action-card.js';
 import { renderActionGroups } from '../../src/slack/views/action-list.js';
 import { section } from '../../src/slack/views/blocks.js';

@@ -5,7 +5,7 @@ import { actionCard } from '../../src/slack/views/action-card.js';
 import { actionModal } from '../../src/slack/views/action-form-modal.js';
 import { homeView } from '../../src/slack/views/home-view.js';
 import { renderMorningSummary } from '../../src/slack/views/morning-summary.js';
-import { createSignedMetadata, metadataKey } from '../../src/slack/signed-metadata.js';
+import { createSignedMetadata, metadataKey } from '../../src/slack/sealed/signed-metadata.js';
 import type { ActionView } from '../../src/services/action-model.js';
 
 const now = new Date('2026-11-21T10:00:00Z');

@@ -8,7 +8,7 @@
  */
 import type { EpisodeAnswer } from '../../store/index.js';
 import { isoWithOffset } from '../../time/iso-offset.js';
-import { CANT_REASONS, isCantReason } from '../answer-policy.js';
+import { CANT_REASONS, isCantReason } from '../urgent/answer-policy.js';
 import type { EvidenceAnswer, EvidenceNote, EvidenceStaff } from './evidence-rows.js';
 
 export type { EvidenceAnswer, EvidenceStaff };

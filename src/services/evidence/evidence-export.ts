@@ -7,14 +7,14 @@
  * each comes from the audit log (a completion through Slack is recorded with its completion time), else the
  * action's tag (the care system's own), else the web app.
  */
-import { safeguardingFilter } from '../safeguarding.js';
+import { safeguardingFilter } from '../urgent/safeguarding.js';
 import type { Action, CareClient } from '../../care/index.js';
 import type { Logger } from '../../logging/logger.js';
 import type { DueHistory, WorkspaceStore } from '../../store/index.js';
 import { parseApiDateTime } from '../../time/slack-date.js';
 import { type DmFileSender, FileSendRefused } from '../file-sender.js';
-import type { IdentityService } from '../identity.js';
-import type { SlackProfiles } from '../slack-profiles.js';
+import type { IdentityService } from '../people/identity.js';
+import type { SlackProfiles } from '../people/slack-profiles.js';
 import { answerNotes, evidenceAnswers } from './answers-evidence.js';
 import { evidenceCsv } from './evidence-csv.js';
 import { evidenceFigures, type EvidenceFigures } from './evidence-figures.js';

@@ -6,10 +6,10 @@
  */
 import type { EpisodeAnswer, WorkspaceStore } from '../../store/index.js';
 import { parseApiDateTime } from '../../time/slack-date.js';
-import { needsTwoStaff, readTwoStaffTags, staffNeeded, TWO_STAFF_SETTING } from '../answer-policy.js';
-import { rememberedAssignment } from '../assignment-notices.js';
-import { type AnswersKnown, standingIn } from '../episode-answers.js';
-import type { IdentityService } from '../identity.js';
+import { needsTwoStaff, readTwoStaffTags, staffNeeded, TWO_STAFF_SETTING } from '../urgent/answer-policy.js';
+import { rememberedAssignment } from '../notices/assignment-notices.js';
+import { type AnswersKnown, standingIn } from '../urgent/episode-answers.js';
+import type { IdentityService } from '../people/identity.js';
 import type { EvidenceAction } from './evidence-rows.js';
 
 /** One two-person action's staff: Slack users (`care:<id>` for an assignee not linked), the taker first. */

@@ -18,7 +18,7 @@
 import type { CareClient } from '../../care/index.js';
 import type { Logger } from '../../logging/logger.js';
 import { parseApiDateTime } from '../../time/slack-date.js';
-import { changedPages } from '../changes-feed.js';
+import { changedPages } from './changes-feed.js';
 import type { ActionCache } from './action-cache.js';
 
 /** What the changes poll tells the cache. */

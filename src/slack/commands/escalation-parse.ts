@@ -11,9 +11,9 @@ import {
   MIN_AFTER_MINUTES,
   MIN_REPEAT_MINUTES,
   MIN_REPEAT_TIMES,
-} from '../../services/escalation-ladder.js';
-import type { EscalationChange } from '../../services/escalation-settings.js';
-import type { NameRef } from '../../services/workspace-names.js';
+} from '../../services/urgent/escalation-ladder.js';
+import type { EscalationChange } from '../../services/urgent/escalation-settings.js';
+import type { NameRef } from '../../services/people/workspace-names.js';
 import { cut } from '../cut.js';
 
 export type EscalationCommand = { kind: 'show' } | { kind: 'change'; change: EscalationChange };

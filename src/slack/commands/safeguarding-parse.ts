@@ -9,8 +9,8 @@
  *   /care settings safeguarding officers @a @b|off      the people named for safeguarding
  *   /care settings safeguarding off                     nothing is safeguarding any more
  */
-import type { SafeguardingChange } from '../../services/safeguarding-settings.js';
-import type { NameRef } from '../../services/workspace-names.js';
+import type { SafeguardingChange } from '../../services/urgent/safeguarding-settings.js';
+import type { NameRef } from '../../services/people/workspace-names.js';
 import { cut } from '../cut.js';
 
 export type SafeguardingCommand = { kind: 'show' } | { kind: 'change'; change: SafeguardingChange };

@@ -2,8 +2,8 @@
  * The connect-care form's submitted values: the care account's address and
  * credentials, or an inline error per field that is wrong. Pure.
  */
-import { CARE_ADDRESSES, type CareAddressChoice, canonicalCareAddress } from '../../services/care-address.js';
-import type { CareHostPolicy } from '../../services/care-hosts.js';
+import { CARE_ADDRESSES, type CareAddressChoice, canonicalCareAddress } from '../../services/admin/care-address.js';
+import type { CareHostPolicy } from '../../services/admin/care-hosts.js';
 import { ConnectCareIds as Ids, FIELD_ACTION_ID } from '../ids.js';
 import type { ConnectCareInitial } from '../views/connect-care.js';
 

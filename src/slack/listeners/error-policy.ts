@@ -3,7 +3,7 @@
  * sentence that says what happened and what to do (describeError), where they
  * acted; the log gets the error without payloads; the process carries on.
  *
- * Only this file and the modal helper (../modal-flow.ts) put an error into
+ * Only this file and the modal helper (modal-flow.ts, beside it) put an error into
  * words. Listeners let errors reach a wrapper here (buttonListener,
  * withDmOnFailure) or the modal helper, or ask for the words for one surface
  * by name: under a form field (fieldError), in place of a Home tab section
@@ -13,7 +13,7 @@
 import type { AllMiddlewareArgs, BlockAction, BlockElementAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import type { LogFields, Logger } from '../../logging/logger.js';
 import { describeError, UserFacingError } from '../../services/errors.js';
-import { CareUserTakenError } from '../../services/link-guard.js';
+import { CareUserTakenError } from '../../services/people/link-guard.js';
 import type { SlackDeps } from '../deps.js';
 import { type Responder, safeRespond } from '../respond.js';
 import { errorBlocks } from '../views/help.js';

@@ -4,7 +4,7 @@
  * Slack time zone, else the workspace's). Pure.
  */
 import type { types } from '@slack/bolt';
-import type { HistoryEntry, HistoryPerson } from '../../services/action-history.js';
+import type { HistoryEntry, HistoryPerson } from '../../services/actions/action-history.js';
 import type { ActionView } from '../../services/action-model.js';
 import { parseApiDateTime } from '../../time/slack-date.js';
 import { movesEarlier } from '../../time/snooze.js';
@@ -13,7 +13,7 @@ import { taskText, userText } from '../text.js';
 import { actionLabel } from './action-card.js';
 import { context, plainText, section, type Block } from './blocks.js';
 import { historyStepText } from './escalation.js';
-import { CANT_REASONS, isCantReason } from '../../services/answer-policy.js';
+import { CANT_REASONS, isCantReason } from '../../services/urgent/answer-policy.js';
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
@@ -138,7 +138,7 @@ export function historyText(e: HistoryEntry, tz: string, people: Record<string, 
       return e.escalation ? historyStepText(e.escalation) : olderEscalation(d, people);
     case 'note':
       return noteText(e);
-    // The follow-up of taken work (services/follow-up.ts).
+    // The follow-up of taken work (services/urgent/follow-up.ts).
     case 'followup.dm': {
       const to = Array.isArray(d.to) ? d.to.filter((u): u is string => typeof u === 'string' && /^[UW][A-Z0-9]+$/.test(u)) : [];
       if (to.length) return `Still open: follow-up DM to ${to.map(slackUser).join(', ')}`;

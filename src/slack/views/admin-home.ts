@@ -1,7 +1,7 @@
 /** What admins see on their Home tab after their own list: the Team and Status sections (or why one could not be read). */
 import type { RenderContext } from '../../services/action-model.js';
-import type { StatusReport } from '../../services/status.js';
-import type { TeamView } from '../../services/team-view.js';
+import type { StatusReport } from '../../services/admin/status.js';
+import type { TeamView } from '../../services/admin/team-view.js';
 import { divider, header, section, type Block } from './blocks.js';
 import { statusSectionBlocks } from './status-section.js';
 import { teamSectionBlocks } from './team-section.js';

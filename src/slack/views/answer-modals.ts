@@ -4,7 +4,7 @@
  * note, which is kept for History, the person's DMs and the evidence export, never posted in a channel. Pure.
  */
 import type { types } from '@slack/bolt';
-import { ANSWER_NOTE_MAX, CANT_REASONS } from '../../services/answer-policy.js';
+import { ANSWER_NOTE_MAX, CANT_REASONS } from '../../services/urgent/answer-policy.js';
 import { CallbackIds, FIELD_ACTION_ID, FieldIds } from '../ids.js';
 import { userText } from '../text.js';
 import { context, plainText, section } from './blocks.js';

@@ -1,5 +1,5 @@
 import type { ActionView, RenderContext } from '../../services/action-model.js';
-import type { ChangeSaid, EditedField } from '../../services/change-kinds.js';
+import type { ChangeSaid, EditedField } from '../../services/notices/change-kinds.js';
 import { slackDate } from '../../time/slack-date.js';
 import { userText } from '../text.js';
 import { actionCard, actionLabel } from './action-card.js';

@@ -4,8 +4,8 @@
  * found. Pure: data in, Block Kit out.
  */
 import type { types } from '@slack/bolt';
-import { type CareAddressChoice, careAddressHost } from '../../services/care-address.js';
-import { type ConnectionCheck, connectionReport } from '../../services/care-connection-check.js';
+import { type CareAddressChoice, careAddressHost } from '../../services/admin/care-address.js';
+import { type ConnectionCheck, connectionReport } from '../../services/admin/care-connection-check.js';
 import { slackDate } from '../../time/slack-date.js';
 import { ConnectCareIds as Ids, FIELD_ACTION_ID } from '../ids.js';
 import { userText } from '../text.js';

@@ -1,5 +1,5 @@
 import type { RenderContext } from '../../services/action-model.js';
-import type { OutgoingMessage } from '../../services/delivery.js';
+import type { OutgoingMessage } from '../../services/notices/delivery.js';
 import type { DigestContent, DigestSection, StaleSummary } from '../../services/renderers.js';
 import { userText } from '../text.js';
 import { sharedRow } from './action-list.js';

@@ -1,4 +1,4 @@
-import type { LiteratureView, LocationView } from '../../services/directory.js';
+import type { LiteratureView, LocationView } from '../../services/people/directory.js';
 import { ActionIds, BlockIds } from '../ids.js';
 import { userText } from '../text.js';
 import { button, context, section, type Block } from './blocks.js';

@@ -6,8 +6,8 @@
  */
 import type { types } from '@slack/bolt';
 import type { ActionView, AnswerLine, AnswersShown, RenderContext } from '../../services/action-model.js';
-import { answerNoticeEnded, type AnswerNoticeState } from '../../services/answer-notice-state.js';
-import { CANT_REASONS, isCantReason } from '../../services/answer-policy.js';
+import { answerNoticeEnded, type AnswerNoticeState } from '../../services/urgent/answer-notice-state.js';
+import { CANT_REASONS, isCantReason } from '../../services/urgent/answer-policy.js';
 import { slackDate } from '../../time/slack-date.js';
 import { ActionIds, BlockIds } from '../ids.js';
 import { actionCard, actionLabel, assigneeText, completedByText } from './action-card.js';

@@ -1,5 +1,5 @@
-import type { EscalationView } from '../../services/escalation-settings.js';
-import { ladderEndsAt } from '../../services/escalation-ladder.js';
+import type { EscalationView } from '../../services/urgent/escalation-settings.js';
+import { ladderEndsAt } from '../../services/urgent/escalation-ladder.js';
 import type { EscalationGap } from '../../services/renderers.js';
 import { slackDate } from '../../time/slack-date.js';
 import { userText } from '../text.js';

@@ -8,10 +8,10 @@
  * text the channel's handover rule hides).
  */
 import type { ActionView, RenderContext } from '../../services/action-model.js';
-import type { OutgoingMessage } from '../../services/delivery.js';
-import type { HandoverCompleted, HandoverContent } from '../../services/handover-content.js';
-import type { AcceptRefusal } from '../../services/handover-acceptance.js';
-import type { HandoverRef } from '../../services/handovers.js';
+import type { OutgoingMessage } from '../../services/notices/delivery.js';
+import type { HandoverCompleted, HandoverContent } from '../../services/shift-work/handover-content.js';
+import type { AcceptRefusal } from '../../services/shift-work/handover-acceptance.js';
+import type { HandoverRef } from '../../services/shift-work/handovers.js';
 import { slackDate } from '../../time/slack-date.js';
 import { ActionIds, BlockIds, handoverRefValue, handoverUndoValue } from '../ids.js';
 import { actionLine } from './action-card.js';

@@ -3,9 +3,9 @@ import { ActionIds, BlockIds } from '../ids.js';
 import { userText } from '../text.js';
 import type { types } from '@slack/bolt';
 import type { ActionGroup, ActionView, RenderContext } from '../../services/action-model.js';
-import type { ShiftsNow } from '../../services/home-shifts.js';
-import type { ListWhere } from '../../services/list-where.js';
-import type { SummaryStatus } from '../../services/summary-settings.js';
+import type { ShiftsNow } from '../../services/shift-work/home-shifts.js';
+import type { ListWhere } from '../../services/actions/list-where.js';
+import type { SummaryStatus } from '../../services/shift-work/summary-settings.js';
 import { actionLine } from './action-card.js';
 import { renderActionGroups } from './action-list.js';
 import { type AdminHome, adminHomeBlocks } from './admin-home.js';
@@ -13,7 +13,7 @@ import { actions, button, context, divider, header, section, staticSelect, type 
 import { lineBlocks } from './digest-text.js';
 import { shiftNowLine } from './shifts.js';
 import { onCallHomeBlocks } from './on-call.js';
-import type { OnCallNow } from '../../services/on-call.js';
+import type { OnCallNow } from '../../services/urgent/on-call.js';
 import { summaryHomeBlocks } from './summary-setting.js';
 
 /** A carer's own part of the latest handover, while it is fresh (the first hours of a shift). */
@@ -63,7 +63,7 @@ export interface HomeState {
   /** The locations to filter by (a menu beside New action), and the one chosen, if any. */
   locations?: { id: string; name: string }[];
   where?: ListWhere;
-  /** Who's on now and the open urgent actions (services/on-call.ts), when it could be read. */
+  /** Who's on now and the open urgent actions (services/urgent/on-call.ts), when it could be read. */
   onCall?: OnCallNow;
 }
 

@@ -1,5 +1,5 @@
 import type { types } from '@slack/bolt';
-import type { LinkRow } from '../../services/identity.js';
+import type { LinkRow } from '../../services/people/identity.js';
 import { ActionIds, BlockIds } from '../ids.js';
 import { userText } from '../text.js';
 import { actions, button, confirmDialog, context, section, type Block } from './blocks.js';

@@ -1,5 +1,5 @@
 import type { RenderContext } from '../../services/action-model.js';
-import type { OutgoingMessage } from '../../services/delivery.js';
+import type { OutgoingMessage } from '../../services/notices/delivery.js';
 import type { SummaryContent } from '../../services/renderers.js';
 import { renderActionGroups } from './action-list.js';
 import { context, header, section, type Block } from './blocks.js';

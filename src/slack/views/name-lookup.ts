@@ -1,5 +1,5 @@
-import type { NameProblem } from '../../services/channel-setup.js';
-import type { NamedPerson } from '../../services/workspace-names.js';
+import type { NameProblem } from '../../services/shift-work/channel-setup.js';
+import type { NamedPerson } from '../../services/people/workspace-names.js';
 import { userText } from '../text.js';
 
 // Slack shows the mention as the display name; the real name and the Id tell two people apart.

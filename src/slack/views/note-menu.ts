@@ -5,7 +5,7 @@
  * evidence export, never a channel); on a channel post it is also the question asked first. Pure.
  */
 import type { types } from '@slack/bolt';
-import { NOTE_MAX } from '../../services/action-notes.js';
+import { NOTE_MAX } from '../../services/actions/action-notes.js';
 import type { ActionView } from '../../services/action-model.js';
 import { ActionIds, CallbackIds, FIELD_ACTION_ID, FieldIds } from '../ids.js';
 import { cutId } from '../cut.js';

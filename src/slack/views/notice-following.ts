@@ -8,7 +8,7 @@ import { changeHeadline } from './change-notice.js';
 import { creatorHeadline } from './notices.js';
 
 /**
- * A DM or confirmation card about an action, drawn again as the action is now (services/post-redraw.ts): the
+ * A DM or confirmation card about an action, drawn again as the action is now (services/notices/post-redraw.ts): the
  * headline keeps the event it told, in the words it was sent with ("You were assigned action #12 by @amelia",
  * "@priya snoozed your action #5", "✅ Created."), and below it the action's card as it is now — completed
  * (Reopen, no Complete), reassigned, snoozed, no longer urgent. What the first post said of the action as it was

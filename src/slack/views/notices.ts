@@ -50,7 +50,7 @@ export function creatorNotice(a: ActionView, ctx: RenderContext): { text: string
 
 /**
  * An urgent alert for a channel subscribed to urgent actions, drawn as the action is now (the alert follows its
- * action: services/post-redraw.ts). Open and urgent: "Urgent action #N", and in a channel (`ctx.shared`) Take it,
+ * action: services/notices/post-redraw.ts). Open and urgent: "Urgent action #N", and in a channel (`ctx.shared`) Take it,
  * second after View or Complete. Completed: says so, by whom (a Slack person, or in the care system) and when,
  * without Take it. No longer urgent: says so, without Take it. The assignee and due time are always the current ones.
  * Under it, the answers to its episode (who is on it, who can't) and, while it asks, I'm on it / I can't (issue 33).

@@ -6,7 +6,7 @@
  * person's own private view). Pure.
  */
 import type { RenderContext } from '../../services/action-model.js';
-import type { OnCallAction, OnCallNow, OnIt } from '../../services/on-call.js';
+import type { OnCallAction, OnCallNow, OnIt } from '../../services/urgent/on-call.js';
 import { slackDate } from '../../time/slack-date.js';
 import { cut } from '../cut.js';
 import { SLACK_LIMITS } from '../limits.js';

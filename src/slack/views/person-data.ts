@@ -1,6 +1,6 @@
 /** What an admin sees of a person's data on request: the erasure's question and answer, the export's DM. Pure. */
 import type { ErasedCounts } from '../../store/index.js';
-import type { ErasurePreview, PersonExport } from '../../services/person-data.js';
+import type { ErasurePreview, PersonExport } from '../../services/evidence/person-data.js';
 import { ActionIds } from '../ids.js';
 import { userText } from '../text.js';
 import { actions, type Block, button, section } from './blocks.js';

@@ -1,6 +1,6 @@
 /** A reassign result DM's Undo: the offer (until when), its progress, its result, and "expired". Pure. */
 import type { types } from '@slack/bolt';
-import type { ReassignOutcome, ReassignPlan, RotaPerson, UndoOffer } from '../../services/reassign.js';
+import type { ReassignOutcome, ReassignPlan, RotaPerson, UndoOffer } from '../../services/reassign/reassign.js';
 import { slackDate } from '../../time/slack-date.js';
 import { ActionIds } from '../ids.js';
 import { escapeMrkdwn } from '../text.js';

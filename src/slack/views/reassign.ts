@@ -1,7 +1,7 @@
 /** Reassign work (admins): the pick, the confirmation that counts what moves, its progress and result, and the summary DMs. Pure. */
 import type { types } from '@slack/bolt';
-import type { OutgoingMessage } from '../../services/delivery.js';
-import type { MovedAction, ReassignOutcome, ReassignPlan, ReassignScope, ReassignSummary, RotaPerson, UndoOffer } from '../../services/reassign.js';
+import type { OutgoingMessage } from '../../services/notices/delivery.js';
+import type { MovedAction, ReassignOutcome, ReassignPlan, ReassignScope, ReassignSummary, RotaPerson, UndoOffer } from '../../services/reassign/reassign.js';
 import { CallbackIds, FIELD_ACTION_ID as V, FieldIds } from '../ids.js';
 import { escapeMrkdwn } from '../text.js';
 import { context, plainText, section } from './blocks.js';

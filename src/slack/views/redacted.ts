@@ -1,6 +1,6 @@
 /**
  * What the app's own post or DM about a completed action becomes once the workspace's retention is over
- * (services/retention.ts): one neutral line, no task, no people, no buttons.
+ * (services/evidence/retention.ts): one neutral line, no task, no people, no buttons.
  */
 import { userText } from '../text.js';
 import { context, type Block } from './blocks.js';

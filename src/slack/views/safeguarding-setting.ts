@@ -1,4 +1,4 @@
-import type { SafeguardingSettings } from '../../services/safeguarding.js';
+import type { SafeguardingSettings } from '../../services/urgent/safeguarding.js';
 import { userText } from '../text.js';
 
 /** The safeguarding tier as an admin reads it (`/care settings safeguarding`). Pure. */

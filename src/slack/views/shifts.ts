@@ -1,4 +1,4 @@
-import type { ShiftsNow } from '../../services/home-shifts.js';
+import type { ShiftsNow } from '../../services/shift-work/home-shifts.js';
 import { describeShifts } from '../../time/shifts.js';
 import { userText } from '../text.js';
 

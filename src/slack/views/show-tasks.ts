@@ -3,7 +3,7 @@
  * reply to `/care digest here … --show-tasks` asks, with a button that says who
  * can read the channel. Pure.
  */
-import type { ShowTasksResult } from '../../services/channel-setup.js';
+import type { ShowTasksResult } from '../../services/shift-work/channel-setup.js';
 import { ActionIds, BlockIds } from '../ids.js';
 import { actions, button, section, type Block } from './blocks.js';
 

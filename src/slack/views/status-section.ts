@@ -1,5 +1,5 @@
 /** The admins' "Status" section of the Home tab: a fixed, small number of blocks whatever the numbers. */
-import type { DeliveryRecipient, FailedDeliveryRow, StatusReport } from '../../services/status.js';
+import type { DeliveryRecipient, FailedDeliveryRow, StatusReport } from '../../services/admin/status.js';
 import { slackDate } from '../../time/slack-date.js';
 import { ActionIds, BlockIds } from '../ids.js';
 import { userText } from '../text.js';

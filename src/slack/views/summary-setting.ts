@@ -1,5 +1,5 @@
 import type { types } from '@slack/bolt';
-import type { SummaryStatus } from '../../services/summary-settings.js';
+import type { SummaryStatus } from '../../services/shift-work/summary-settings.js';
 import { slackDate } from '../../time/slack-date.js';
 import { ActionIds, BlockIds, FIELD_ACTION_ID, FieldIds } from '../ids.js';
 import type { Shift } from '../../time/shifts.js';

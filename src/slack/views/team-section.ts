@@ -1,6 +1,6 @@
 /** The admins' "Team" section of the Home tab: a fixed, small number of blocks whatever the numbers. */
 import type { RenderContext } from '../../services/action-model.js';
-import type { CarerLoad, ChannelPlan, TeamView } from '../../services/team-view.js';
+import type { CarerLoad, ChannelPlan, TeamView } from '../../services/admin/team-view.js';
 import { slackDate } from '../../time/slack-date.js';
 import { zonedToUtc } from '../../time/zones.js';
 import { ActionIds, BlockIds } from '../ids.js';

@@ -6,7 +6,7 @@
  * `action_notes`: one row per note, per workspace (`workspace_id`: the team, '' in a deployment of one).
  * `verb`: what the note went with (`complete`, `take`, and later `on-it`, `cant`…); `slack_user_id` who wrote
  * it, `care_user_id` their care user when linked (null otherwise); `body` the words (at most 500 characters,
- * services/action-notes.ts); `created_at` the app's clock (ms). It may name a resident: it is task text,
+ * services/actions/action-notes.ts); `created_at` the app's clock (ms). It may name a resident: it is task text,
  * deleted by the post-retention rule with the action's messages, shown only in History and in the evidence
  * export with `--with-tasks`, exported with and erased with its writer.
  */

@@ -3,15 +3,15 @@
  * notices' after-write), the answers to urgent posts, notes, history, the posts a person shares, reassigning
  * someone's work and its Undo, each person's Home filter, and the safeguarding settings history is read under.
  */
-import { createActionHistory } from '../../services/action-history.js';
-import { createActionNotes } from '../../services/action-notes.js';
-import { createActionPosts } from '../../services/action-posts.js';
-import { createActionsService } from '../../services/actions.js';
-import { createEpisodeAnswers } from '../../services/episode-answers.js';
-import { createHomeFilters } from '../../services/home-filters.js';
-import { createReassignService } from '../../services/reassign.js';
-import { createReassignUndo } from '../../services/reassign-undo.js';
-import { createSafeguardingSettings } from '../../services/safeguarding-settings.js';
+import { createActionHistory } from '../../services/actions/action-history.js';
+import { createActionNotes } from '../../services/actions/action-notes.js';
+import { createActionPosts } from '../../services/actions/action-posts.js';
+import { createActionsService } from '../../services/actions/actions.js';
+import { createEpisodeAnswers } from '../../services/urgent/episode-answers.js';
+import { createHomeFilters } from '../../services/actions/home-filters.js';
+import { createReassignService } from '../../services/reassign/reassign.js';
+import { createReassignUndo } from '../../services/reassign/reassign-undo.js';
+import { createSafeguardingSettings } from '../../services/urgent/safeguarding-settings.js';
 import { reassignResultMessage, reassignSummaryMessage } from '../../slack/views/reassign.js';
 import type { WorkspaceCore } from './core.js';
 import type { WorkspaceNotices } from './notices.js';
@@ -30,7 +30,7 @@ export function composeActions(core: WorkspaceCore, notices: Pick<WorkspaceNotic
     logger,
     now,
     careWebUrl: core.spec.careWebUrl,
-    // The fast path: what a change made through Slack tells at once (services/after-write.ts). Not awaited, so
+    // The fast path: what a change made through Slack tells at once (services/actions/after-write.ts). Not awaited, so
     // the person's click is answered first; the ledger and the poller make each notice exactly once.
     ...notices.afterWrite,
   });

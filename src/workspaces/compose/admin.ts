@@ -1,12 +1,12 @@
 /**
  * What a workspace's admins work with: the team view and the Status (its Retry runs a delivery kind's
- * unfinished rows now: services/redelivery.ts), channel set-up (digests and routes), and the workspace's
+ * unfinished rows now: services/notices/redelivery.ts), channel set-up (digests and routes), and the workspace's
  * set-up commands (many workspaces: set in Slack, given bound to it; one: the deployment's configuration).
  */
-import { createChannelSetup } from '../../services/channel-setup.js';
-import { redeliveryTable } from '../../services/redelivery.js';
-import { createStatusService } from '../../services/status.js';
-import { createTeamView } from '../../services/team-view.js';
+import { createChannelSetup } from '../../services/shift-work/channel-setup.js';
+import { redeliveryTable } from '../../services/notices/redelivery.js';
+import { createStatusService } from '../../services/admin/status.js';
+import { createTeamView } from '../../services/admin/team-view.js';
 import type { SlackDeps } from '../../slack/deps.js';
 import type { WorkspaceCore } from './core.js';
 import type { WorkspaceNotices } from './notices.js';

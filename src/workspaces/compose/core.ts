@@ -5,17 +5,17 @@
  */
 import { createCareClient } from '../../care/index.js';
 import { createChannelPolicy } from '../../services/channel-policy.js';
-import { createDirectoryService } from '../../services/directory.js';
+import { createDirectoryService } from '../../services/people/directory.js';
 import { createDmChannels } from '../../services/dm-channels.js';
-import type { UncertainDelivery } from '../../services/delivery.js';
-import { createIdentityService } from '../../services/identity.js';
+import type { UncertainDelivery } from '../../services/notices/delivery.js';
+import { createIdentityService } from '../../services/people/identity.js';
 import { createReadCaches } from '../../services/read-cache/read-caches.js';
-import { DEFAULT_RETENTION_DAYS } from '../../services/retention.js';
-import { shiftsOf } from '../../services/shift-settings.js';
-import { createSlackProfiles } from '../../services/slack-profiles.js';
-import { createUncertainNotices } from '../../services/uncertain-notices.js';
-import { createWorkspaceNames } from '../../services/workspace-names.js';
-import { readsOwnPosts } from '../../slack/rate-plan.js';
+import { DEFAULT_RETENTION_DAYS } from '../../services/evidence/retention.js';
+import { shiftsOf } from '../../services/shift-work/shift-settings.js';
+import { createSlackProfiles } from '../../services/people/slack-profiles.js';
+import { createUncertainNotices } from '../../services/notices/uncertain-notices.js';
+import { createWorkspaceNames } from '../../services/people/workspace-names.js';
+import { readsOwnPosts } from '../../slack/web-api/rate-plan.js';
 import type { WorkspaceShared, WorkspaceSpec } from '../workspace-spec.js';
 import { workspaceSlack } from '../workspace-slack.js';
 import { messageRenderers } from './renderers.js';

@@ -4,9 +4,9 @@
  * down once its retention is over).
  */
 import { createEvidenceExport } from '../../services/evidence/evidence-export.js';
-import { createPersonData } from '../../services/person-data.js';
-import { createRetention } from '../../services/retention.js';
-import { dmFileSender } from '../../slack/file-upload.js';
+import { createPersonData } from '../../services/evidence/person-data.js';
+import { createRetention } from '../../services/evidence/retention.js';
+import { dmFileSender } from '../../slack/web-api/file-upload.js';
 import type { WorkspaceCore } from './core.js';
 
 export type WorkspaceEvidence = ReturnType<typeof composeEvidence>;

@@ -1,6 +1,6 @@
 /** A workspace's scheduled work (jobs/index.ts), given the services each job runs. */
 import { type Job, workspaceJobs } from '../../jobs/index.js';
-import { createCareObservations } from '../../services/care-observations.js';
+import { createCareObservations } from '../../services/actions/care-observations.js';
 import type { WorkspaceActions } from './actions.js';
 import type { WorkspaceCore } from './core.js';
 import type { WorkspaceEvidence } from './evidence.js';

@@ -1,21 +1,21 @@
 /**
  * A workspace's notices: completion notices, urgent alerts, the DMs to one person about one action
  * (assignments, changes others made, the creator told of a completion), every post following its action
- * (post-redraw), and each action's due history; with what follows a write through Slack (services/after-write.ts).
+ * (post-redraw), and each action's due history; with what follows a write through Slack (services/actions/after-write.ts).
  */
-import { createAfterWrite } from '../../services/after-write.js';
-import { createAssignmentNotices } from '../../services/assignment-notices.js';
-import { createChangeNotices } from '../../services/change-notices.js';
-import { createCompletionNotices } from '../../services/completion-notices.js';
-import { createCreatorNotices } from '../../services/creator-notices.js';
+import { createAfterWrite } from '../../services/actions/after-write.js';
+import { createAssignmentNotices } from '../../services/notices/assignment-notices.js';
+import { createChangeNotices } from '../../services/notices/change-notices.js';
+import { createCompletionNotices } from '../../services/notices/completion-notices.js';
+import { createCreatorNotices } from '../../services/notices/creator-notices.js';
 import { createDmChannels } from '../../services/dm-channels.js';
-import { createDueHistory } from '../../services/due-history.js';
-import { createFirstLook } from '../../services/first-look.js';
-import { createPostRedraw } from '../../services/post-redraw.js';
-import { redrawKinds } from '../../services/redraw-kinds.js';
-import { keptOutOfChannels } from '../../services/safeguarding.js';
-import { urgentAlertSubscriptionsOf } from '../../services/urgent-audience.js';
-import { createUrgentAlerts } from '../../services/urgent-alerts.js';
+import { createDueHistory } from '../../services/evidence/due-history.js';
+import { createFirstLook } from '../../services/notices/first-look.js';
+import { createPostRedraw } from '../../services/notices/post-redraw.js';
+import { redrawKinds } from '../../services/notices/redraw-kinds.js';
+import { keptOutOfChannels } from '../../services/urgent/safeguarding.js';
+import { urgentAlertSubscriptionsOf } from '../../services/urgent/urgent-audience.js';
+import { createUrgentAlerts } from '../../services/urgent/urgent-alerts.js';
 import type { WorkspaceCore } from './core.js';
 
 export type WorkspaceNotices = ReturnType<typeof composeNotices>;
@@ -60,7 +60,7 @@ export function composeNotices(core: WorkspaceCore) {
   const changes = createChangeNotices({ ...dmNoticeDeps, logger: logger.child({ component: 'change-notices' }) });
   // Whoever created an action through Slack is told when someone else completes it.
   const creators = createCreatorNotices({ ...dmNoticeDeps, teamId: team, logger: logger.child({ component: 'creator-notices' }) });
-  // Every post about an action follows it: drawn again after each change (services/post-redraw.ts).
+  // Every post about an action follows it: drawn again after each change (services/notices/post-redraw.ts).
   const redraw = createPostRedraw({
     store,
     care,

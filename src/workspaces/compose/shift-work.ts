@@ -3,18 +3,18 @@
  * starts), handover at each shift change, urgent actions nobody takes climbing the escalation ladder, the
  * follow-up of urgent work taken but still open, who is on call, and the settings admins keep for each.
  */
-import { createDigests } from '../../services/digests.js';
+import { createDigests } from '../../services/shift-work/digests.js';
 import { createDmChannels } from '../../services/dm-channels.js';
-import { acknowledgedFrom, onItFrom } from '../../services/episode-answers.js';
-import { createEscalationSettings } from '../../services/escalation-settings.js';
-import { createEscalations } from '../../services/escalations.js';
-import { createFollowUps } from '../../services/follow-up.js';
-import { createHandovers } from '../../services/handovers.js';
-import { createHomeShifts } from '../../services/home-shifts.js';
-import { createMorningSummaries } from '../../services/morning-summaries.js';
-import { createOnCall } from '../../services/on-call.js';
-import { createSlackProfiles } from '../../services/slack-profiles.js';
-import { createSummarySettings } from '../../services/summary-settings.js';
+import { acknowledgedFrom, onItFrom } from '../../services/urgent/episode-answers.js';
+import { createEscalationSettings } from '../../services/urgent/escalation-settings.js';
+import { createEscalations } from '../../services/urgent/escalations.js';
+import { createFollowUps } from '../../services/urgent/follow-up.js';
+import { createHandovers } from '../../services/shift-work/handovers.js';
+import { createHomeShifts } from '../../services/shift-work/home-shifts.js';
+import { createMorningSummaries } from '../../services/shift-work/morning-summaries.js';
+import { createOnCall } from '../../services/urgent/on-call.js';
+import { createSlackProfiles } from '../../services/people/slack-profiles.js';
+import { createSummarySettings } from '../../services/shift-work/summary-settings.js';
 import { escalationGapMessage } from '../../slack/views/escalation-setting.js';
 import { renderHandover, renderNotAccepted } from '../../slack/views/handover.js';
 import type { WorkspaceCore } from './core.js';

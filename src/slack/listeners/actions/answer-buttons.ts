@@ -1,12 +1,12 @@
 import type { App, BlockAction, types } from '@slack/bolt';
 
 type KnownBlock = types.KnownBlock;
-import type { AnswerOutcome } from '../../../services/episode-answers.js';
-import { ANSWER_UNDO_MS } from '../../../services/episode-answers.js';
-import { answerUndoValue, readAnswerUndo } from '../../answer-undo-token.js';
+import type { AnswerOutcome } from '../../../services/urgent/episode-answers.js';
+import { ANSWER_UNDO_MS } from '../../../services/urgent/episode-answers.js';
+import { answerUndoValue, readAnswerUndo } from '../../sealed/answer-undo-token.js';
 import type { SlackDeps } from '../../deps.js';
 import { ActionIds, CallbackIds, isCareId } from '../../ids.js';
-import { openThenFill } from '../../modal-flow.js';
+import { openThenFill } from '../modal-flow.js';
 import { actionLabel, assigneeText } from '../../views/action-card.js';
 import { CANT_TITLE, cantModal, ON_IT_TITLE, onItModal } from '../../views/answer-modals.js';
 import { answerConfirmation } from '../../views/answer-confirmation.js';

@@ -3,10 +3,10 @@ import type { Action } from '../../../care/index.js';
 import { parseApiDateTime } from '../../../time/slack-date.js';
 import { localParts } from '../../../time/zones.js';
 import type { SlackDeps } from '../../deps.js';
-import { clickOrigin } from '../../edited-in-place.js';
+import { clickOrigin } from '../../forms/edited-in-place.js';
 import { ActionIds, CallbackIds } from '../../ids.js';
-import { openThenFill } from '../../modal-flow.js';
-import { assigneeInitial } from '../../open-action-form.js';
+import { openThenFill } from '../modal-flow.js';
+import { assigneeInitial } from '../../forms/open-action-form.js';
 import {
   type ActionFormInitial,
   type ActionModalMeta,

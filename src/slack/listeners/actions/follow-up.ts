@@ -12,7 +12,7 @@ const ANSWERS = [
 ] as const;
 
 /**
- * The follow-up DM's buttons (services/follow-up.ts): Done completes the action, Still on it restarts the
+ * The follow-up DM's buttons (services/urgent/follow-up.ts): Done completes the action, Still on it restarts the
  * follow-up's clock once, Hand back (asked first by the button) unassigns it and alerts the channel again. The DM
  * is drawn again where it was pressed; the other posts about the action follow through the redraw engine.
  */

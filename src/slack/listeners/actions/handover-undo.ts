@@ -6,7 +6,7 @@ import { handoverPostOf, NOT_A_HANDOVER_POST } from './handover-post.js';
 import { workspaceOf } from '../../workspace-on-context.js';
 
 /**
- * Undo on an accepted handover post: only the accepter, once, for a few minutes (services/handover-acceptance.ts).
+ * Undo on an accepted handover post: only the accepter, once, for a few minutes (services/shift-work/handover-acceptance.ts).
  * The Accept button comes back, the managers' "not accepted" check with it, and the post says who undid it;
  * anyone else is told why not, and a late Undo leaves the post saying who accepted, without its button.
  */

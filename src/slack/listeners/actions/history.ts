@@ -1,6 +1,6 @@
 import type { App } from '@slack/bolt';
 import { ActionIds, isCareId } from '../../ids.js';
-import { openThenFill } from '../../modal-flow.js';
+import { openThenFill } from '../modal-flow.js';
 import { historyModal } from '../../views/action-history.js';
 import { buttonListener, tellClicker } from '../error-policy.js';
 import { workspaceOf } from '../../workspace-on-context.js';

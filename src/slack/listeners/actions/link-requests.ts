@@ -1,7 +1,7 @@
 import type { App } from '@slack/bolt';
 import { publishHome } from '../../home-publisher.js';
 import { ActionIds, CallbackIds } from '../../ids.js';
-import { openThenFill } from '../../modal-flow.js';
+import { openThenFill } from '../modal-flow.js';
 import { approveLinkModal } from '../../views/simple-modals.js';
 import { buttonListener } from '../error-policy.js';
 import { workspaceOf } from '../../workspace-on-context.js';

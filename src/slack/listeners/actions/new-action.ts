@@ -1,6 +1,6 @@
 import type { App } from '@slack/bolt';
 import { ActionIds } from '../../ids.js';
-import { openCreateForm } from '../../open-action-form.js';
+import { openCreateForm } from '../../forms/open-action-form.js';
 import { buttonListener, tellClicker } from '../error-policy.js';
 import { workspaceOf } from '../../workspace-on-context.js';
 

@@ -1,13 +1,13 @@
 import type { App, OverflowAction } from '@slack/bolt';
-import { clickOrigin } from '../../edited-in-place.js';
+import { clickOrigin } from '../../forms/edited-in-place.js';
 import { ActionIds, CallbackIds } from '../../ids.js';
-import { openThenFill } from '../../modal-flow.js';
+import { openThenFill } from '../modal-flow.js';
 import { clickedOnSharedPost } from '../../surface.js';
 import { actionLabel, assigneeText } from '../../views/action-card.js';
 import { NOTE_TITLE, type NoteMeta, noteModal, parseNoteOption } from '../../views/note-menu.js';
 import { messageModal } from '../../views/simple-modals.js';
 import { buttonListener, tellClicker } from '../error-policy.js';
-import { showWhereClicked } from './complete-reopen.js';
+import { showWhereClicked } from '../after-click.js';
 import { workspaceOf } from '../../workspace-on-context.js';
 
 const NOT_LINKED = 'Only people with a linked care account can complete or take actions. Type `/care link` to link yours.';

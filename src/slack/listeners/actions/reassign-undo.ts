@@ -1,5 +1,5 @@
 import type { App, BlockAction, types } from '@slack/bolt';
-import { REASSIGN_UNDO_WINDOW_MS } from '../../../services/reassign-records.js';
+import { REASSIGN_UNDO_WINDOW_MS } from '../../../services/reassign/reassign-records.js';
 import type { SlackDeps } from '../../deps.js';
 import { ActionIds } from '../../ids.js';
 import { refreshHomes } from '../../home-publisher.js';
@@ -25,7 +25,7 @@ function redrawer(deps: SlackDeps, body: BlockAction): (area: types.KnownBlock[]
 
 /**
  * Undo on a reassign result DM (value: the run's Id), admins only: the actions that run moved go back,
- * once, within the window (services/reassign-undo.ts), with progress and the exact result drawn in the
+ * once, within the window (services/reassign/reassign-undo.ts), with progress and the exact result drawn in the
  * DM in place of the button. A second press (or another admin's) is told it was already undone; after
  * the window, that it expired (and the button goes).
  */

@@ -1,6 +1,6 @@
 import type { App } from '@slack/bolt';
 import { ActionIds, CallbackIds, isCareId } from '../../ids.js';
-import { openThenFill } from '../../modal-flow.js';
+import { openThenFill } from '../modal-flow.js';
 import { REASSIGN_TITLE } from '../../reassign-flow.js';
 import { reassignPickModal } from '../../views/reassign.js';
 import { workspaceOf } from '../../workspace-on-context.js';

@@ -1,6 +1,6 @@
 import type { App, BlockAction, BlockElementAction } from '@slack/bolt';
 import { FIELD_ACTION_ID, REMINDER_WHEN_BLOCK } from '../../ids.js';
-import { type FormViewPayload, redrawActionForm } from '../../redraw-action-form.js';
+import { type FormViewPayload, redrawActionForm } from '../../forms/redraw-action-form.js';
 import { buttonListener } from '../error-policy.js';
 import { workspaceOf } from '../../workspace-on-context.js';
 

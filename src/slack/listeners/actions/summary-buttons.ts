@@ -1,8 +1,8 @@
 import type { App } from '@slack/bolt';
-import { SUMMARY_DEFAULTS } from '../../../services/summary-settings.js';
+import { SUMMARY_DEFAULTS } from '../../../services/shift-work/summary-settings.js';
 import { publishHome } from '../../home-publisher.js';
 import { ActionIds, CallbackIds } from '../../ids.js';
-import { openThenFill } from '../../modal-flow.js';
+import { openThenFill } from '../modal-flow.js';
 import { summaryModal } from '../../views/summary-setting.js';
 import { buttonListener } from '../error-policy.js';
 import { workspaceOf } from '../../workspace-on-context.js';

@@ -4,7 +4,7 @@ import { ActionIds, isCareId } from '../../ids.js';
 import { clickedOnSharedPost, clickedPostOf } from '../../surface.js';
 import { buttonListener } from '../error-policy.js';
 import { safeRespond } from '../../respond.js';
-import { refreshHomesAfterClick, showWhereClicked } from './complete-reopen.js';
+import { refreshHomesAfterClick, showWhereClicked } from '../after-click.js';
 import { workspaceOf } from '../../workspace-on-context.js';
 
 /** Whether the Take it button clicked (on a message or the Home tab, whose blocks Slack sends back) asked nothing: the action was shown as nobody's. */

@@ -1,10 +1,10 @@
 import type { App, BlockAction, types } from '@slack/bolt';
 import type { SlackDeps } from '../../deps.js';
 import { ActionIds, isActionBlock } from '../../ids.js';
-import { readUndoValue, UNDO_WINDOW_MS, type UndoGrant } from '../../undo-token.js';
+import { readUndoValue, UNDO_WINDOW_MS, type UndoGrant } from '../../sealed/undo-token.js';
 import { changedByBlock } from '../../views/changed-by.js';
 import { buttonListener, tellClicker } from '../error-policy.js';
-import { refreshHomesAfterClick, showWhereClicked } from './complete-reopen.js';
+import { refreshHomesAfterClick, showWhereClicked } from '../after-click.js';
 import { clickedPostOf } from '../../surface.js';
 import { workspaceOf } from '../../workspace-on-context.js';
 
@@ -54,7 +54,7 @@ async function dropUndoButton(deps: SlackDeps, body: BlockAction, grant: UndoGra
 /**
  * Undo on a channel post, for UNDO_WINDOW_MS after a Complete, Reopen, Snooze or
  * Edit made there: only the person who made it, once, and only while the action is
- * as that change left it (services/undo-change.ts). Undo of a Complete reopens,
+ * as that change left it (services/actions/undo-change.ts). Undo of a Complete reopens,
  * of a Reopen completes, of a Snooze puts the due time back, of an Edit puts
  * back the assignee, due time and urgency it changed; the post says
  * "Undone by". Otherwise the clicker is told why not and how to change it

@@ -62,7 +62,7 @@ export const whoami: CommandHandler<'whoami'> = async (_cmd, ctx, deps) => {
     return;
   }
   const name = await deps.identity.careUserName(link.careUserId);
-  // Who linked it is cleared when that person's data is erased (services/person-data.ts).
+  // Who linked it is cleared when that person's data is erased (services/evidence/person-data.ts).
   const by = link.linkedBy ? `<@${link.linkedBy}>` : 'an admin';
   const how = link.method === 'email' ? 'email match' : link.method === 'admin' ? by : `request approved by ${by}`;
   await ctx.reply({ text: `You are linked to ${name ? `*${userText(name, 100)}* ` : ''}(care user \`${link.careUserId}\`), by ${how}.` });

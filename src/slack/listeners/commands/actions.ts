@@ -1,10 +1,10 @@
 import type { ActionView } from '../../../services/action-model.js';
-import { resolveWhere } from '../../../services/list-where.js';
+import { resolveWhere } from '../../../services/actions/list-where.js';
 import type { CommandContext, SlackDeps } from '../../deps.js';
 import { refreshHomes } from '../../home-publisher.js';
 import { keepNote, NOTE_KEPT_TEXT } from '../../keep-note.js';
 import { renderCommandList } from '../../lists.js';
-import { openCreateForm } from '../../open-action-form.js';
+import { openCreateForm } from '../../forms/open-action-form.js';
 import { actionCard } from '../../views/action-card.js';
 import { section } from '../../views/blocks.js';
 import { firstWordOf, readAsNewText } from '../../views/action-form-modal.js';

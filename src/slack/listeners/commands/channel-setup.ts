@@ -2,7 +2,7 @@ import type { DigestFilters } from '../../../store/index.js';
 import { slackDate } from '../../../time/slack-date.js';
 import { describeShifts } from '../../../time/shifts.js';
 import { isShiftStart } from '../../../time/start-time.js';
-import { USAGE } from '../../commands/parse.js';
+import { USAGE } from '../../commands/command.js';
 import type { CommandContext } from '../../deps.js';
 import { escapeMrkdwn, userText } from '../../text.js';
 import { nameProblemText } from '../../views/name-lookup.js';

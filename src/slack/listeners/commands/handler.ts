@@ -1,4 +1,4 @@
-import type { Command } from '../../commands/parse.js';
+import type { Command } from '../../commands/command.js';
 import type { CommandContext, SlackDeps } from '../../deps.js';
 
 /** The kinds of `/care` command a handler answers (parse errors are answered by the dispatcher). */

@@ -1,5 +1,6 @@
 import type { App } from '@slack/bolt';
-import { type Command, parseCommand } from '../../commands/parse.js';
+import type { Command } from '../../commands/command.js';
+import { parseCommand } from '../../commands/parse.js';
 import type { CommandContext, SlackDeps } from '../../deps.js';
 import { safeRespond } from '../../respond.js';
 import { patientReply, SLOW_TEXT } from '../slow-answer.js';

@@ -1,4 +1,4 @@
-import { uploadFileToDm } from '../../file-upload.js';
+import { uploadFileToDm } from '../../web-api/file-upload.js';
 import { EXPORT_DM_TEXT, exportFileName, forgetQuestion } from '../../views/person-data.js';
 import type { CommandHandler } from './handler.js';
 

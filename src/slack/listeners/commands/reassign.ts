@@ -1,5 +1,5 @@
 import type { CommandHandler } from './handler.js';
-import { openThenFill } from '../../modal-flow.js';
+import { openThenFill } from '../modal-flow.js';
 import { confirmationView, REASSIGN_TITLE } from '../../reassign-flow.js';
 
 const NOT_ADMIN = 'Only admins can reassign someone’s work. Ask a workspace admin to do it (`/care admins` lists them).';

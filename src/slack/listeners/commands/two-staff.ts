@@ -3,7 +3,7 @@ import type { CommandHandler } from './handler.js';
 /**
  * `/care settings two-staff [<tag Ids>|off]` (admins: which care system tags mean two staff) and
  * `/care two-staff <no> on|off` (anyone linked: mark one action in the app). A two-person action's alert
- * keeps asking until two people answered (services/answer-policy.ts).
+ * keeps asking until two people answered (services/urgent/answer-policy.ts).
  */
 export const twoStaff: CommandHandler<'two-staff'> = async (cmd, ctx, deps) => {
   const actor = { teamId: ctx.teamId, userId: ctx.userId };

@@ -12,8 +12,8 @@
 import { careWebTemplateProblem } from '../../../services/care-web-link.js';
 import type { WorkspaceSettings, WorkspaceSettingsPatch } from '../../../store/index.js';
 import { isValidTimeZone } from '../../../time/zones.js';
-import type { AdminReason } from '../../../services/admin-rule.js';
-import { describeRetention, type RetentionDays } from '../../../services/retention.js';
+import type { AdminReason } from '../../../services/people/admin-rule.js';
+import { describeRetention, type RetentionDays } from '../../../services/evidence/retention.js';
 import { SETTINGS_USAGE, type WorkspaceCommand } from '../../commands/workspace-parse.js';
 
 /** One workspace: its admins and settings are the deployment's configuration. */

@@ -1,6 +1,6 @@
 import type { App, MessageShortcut } from '@slack/bolt';
 import { CallbackIds } from '../../ids.js';
-import { openCreateForm } from '../../open-action-form.js';
+import { openCreateForm } from '../../forms/open-action-form.js';
 import { tellByDm, withDmOnFailure } from '../error-policy.js';
 import { depsOf, workspaceOf } from '../../workspace-on-context.js';
 

@@ -7,14 +7,14 @@ import { argErrorsToFields, FIELD_BLOCKS, onShownFields, parseActionForm } from 
 import { type ActionFormMeta, ActionFormMetaSchema } from '../../forms/action-form-meta.js';
 import { checkDue } from '../../forms/due-check.js';
 import { formStateOf } from '../../forms/form-state.js';
-import { confirmSaved } from '../../confirm-saved.js';
-import { showEditedInPlace } from '../../edited-in-place.js';
+import { confirmSaved } from '../../forms/confirm-saved.js';
+import { showEditedInPlace } from '../../forms/edited-in-place.js';
 import { isSharedConversation } from '../../surface.js';
-import { editedBy } from '../../edit-changed-by.js';
+import { editedBy } from '../../forms/edit-changed-by.js';
 import { editDigest, sharedEditChanges } from '../../forms/edit-question.js';
 import { refreshHomes } from '../../home-publisher.js';
 import { CallbackIds, FieldIds } from '../../ids.js';
-import { failedModal } from '../../modal-flow.js';
+import { failedModal } from '../modal-flow.js';
 import { cutTaskError, isUntouchedCut } from '../../forms/task-limit.js';
 import { actionModal } from '../../views/action-form-modal.js';
 import { logFailure } from '../error-policy.js';

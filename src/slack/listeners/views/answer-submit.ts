@@ -21,7 +21,7 @@ export function readAnswerForm(values: Values): { note: string | null; doer: str
 }
 
 /**
- * "I'm on it" and "I can't" submitted: closes at once, records the answer (services/episode-answers.ts: audited,
+ * "I'm on it" and "I can't" submitted: closes at once, records the answer (services/urgent/episode-answers.ts: audited,
  * the assignee told, every post redrawn) and tells the person privately, with Undo.
  */
 export function registerAnswerSubmits(app: App): void {

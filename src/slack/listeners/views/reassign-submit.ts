@@ -2,7 +2,7 @@ import type { App, types } from '@slack/bolt';
 import { z } from 'zod';
 import { CallbackIds, FIELD_ACTION_ID, FieldIds, isCareId } from '../../ids.js';
 import { ConfirmMetaSchema, confirmationView, progressStart, REASSIGN_TITLE, RotaPersonSchema, runReassign } from '../../reassign-flow.js';
-import { failedModal } from '../../modal-flow.js';
+import { failedModal } from '../modal-flow.js';
 import { logFailure } from '../error-policy.js';
 import { damagedFormModal, messageModal } from '../../views/simple-modals.js';
 import { depsOf, workspaceOf } from '../../workspace-on-context.js';

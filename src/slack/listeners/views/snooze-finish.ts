@@ -1,8 +1,8 @@
 import type { SlackDeps } from '../../deps.js';
-import { type EditOrigin, showEditedInPlace } from '../../edited-in-place.js';
+import { type EditOrigin, showEditedInPlace } from '../../forms/edited-in-place.js';
 import { refreshHomes } from '../../home-publisher.js';
 import { isSharedConversation } from '../../surface.js';
-import { changedWithUndo } from '../actions/complete-reopen.js';
+import { changedWithUndo } from '../after-click.js';
 import { tellByDm, withDmOnFailure } from '../error-policy.js';
 
 /**

@@ -27,13 +27,13 @@ import type {
 import type { types } from '@slack/bolt';
 import { z } from 'zod';
 import type { Logger } from '../../../logging/logger.js';
-import { careAddressChoiceOf } from '../../../services/care-address.js';
-import type { CareHostPolicy } from '../../../services/care-hosts.js';
-import type { CareAccount, CareConnecting } from '../../../services/care-connecting.js';
+import { careAddressChoiceOf } from '../../../services/admin/care-address.js';
+import type { CareHostPolicy } from '../../../services/admin/care-hosts.js';
+import type { CareAccount, CareConnecting } from '../../../services/admin/care-connecting.js';
 import { readConnectCareForm } from '../../forms/connect-care-form.js';
 import { ConnectCareIds as Ids } from '../../ids.js';
-import { failedModal, openThenFill } from '../../modal-flow.js';
-import type { SignedMetadata } from '../../signed-metadata.js';
+import { failedModal, openThenFill } from '../modal-flow.js';
+import type { SignedMetadata } from '../../sealed/signed-metadata.js';
 import { userText } from '../../text.js';
 import { workspaceOf } from '../../workspace-on-context.js';
 import type { Block } from '../../views/blocks.js';
