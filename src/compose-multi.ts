@@ -71,7 +71,7 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Deplo
       careConnections: settings.care?.connections ?? 2,
     },
     // Everything a workspace is given is bound to it here, once: nothing it holds takes a workspace id
-    // (test/e2e/multi-workspace-deps-isolation.test.ts walks its deps).
+    // (test/e2e/multi-workspace-deps-isolation.test.ts walks its deps, services and jobs).
     compose: (workspaceId, spec, installation) => {
       rotation.observe(workspaceId, installation);
       return composeWorkspace(

@@ -241,8 +241,8 @@ export function scopedWorkspaceStore(store: Store, teamId: string): WorkspaceSto
 /**
  * A deployment of one workspace (configured from the environment): the database holds that workspace's rows
  * alone, so its store is the whole store, method by method, with its cursors, leases and keys under their bare
- * names as stored before. Its team is learned from Slack later, and people of other teams (Slack Connect)
- * are served by the same deployment.
+ * names as stored before. Its team is learned from Slack later; people of other teams (Slack Connect) are
+ * answered why nothing happened and run nothing (slack/tenancy/request-workspace.ts).
  */
 /** The workspace key of a deployment of one in tables keyed by workspace (its team is not known up front). */
 const SOLE = '';
