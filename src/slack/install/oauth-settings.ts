@@ -31,7 +31,7 @@ import type { AppOptions, Installation, StateStore } from '@slack/bolt';
 import { HISTORY_SCOPES } from '../../services/notices/history-access.js';
 import { installPageHtml, resultPageHtml } from './install-pages.js';
 
-/** The bot scopes manifest.yml requires (`oauth_config.scopes.bot`; test/slack/oauth-settings.test.ts keeps the two in step). */
+/** The bot scopes manifest.yml requires (`oauth_config.scopes.bot`; test/slack/install/oauth-settings.test.ts keeps the two in step). */
 export const BOT_REQUIRED_SCOPES = [
   'commands',
   'chat:write',
