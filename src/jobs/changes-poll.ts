@@ -59,7 +59,8 @@ export interface ChangesPollReport {
  *
  * What the overlap reads again is not worked again when this instance already worked that exact version
  * (worked-versions.ts): an idle poll that follows this instance's own last run reads nothing from the
- * store but whether any delivery is unfinished, and writes nothing (its cursor is the one it knows, the
+ * store but whether any delivery is unfinished (and not that when the scheduler read it for every workspace
+ * at the start of the tick: JobContext.unfinishedDeliveries), and writes nothing (its cursor is the one it knows, the
  * subscriptions are read only when an action is worked or a sweep runs, and the last run is written when
  * it says something new or its refresh is due: poll-last-run.ts).
  */
@@ -129,7 +130,7 @@ export function changesPollJob(
     knownCursor = ms;
   };
 
-  async function poll({ signal }: JobContext, followsOwn: boolean): Promise<ChangesPollReport> {
+  async function poll({ signal, unfinishedDeliveries }: JobContext, followsOwn: boolean): Promise<ChangesPollReport> {
     const report: ChangesPollReport = { requests: 0, seen: 0, completions: 0 };
     const dueHistory = deps.dueHistory;
     report.requests += await deps.firstLook.ensureTaken([
@@ -163,6 +164,7 @@ export function changesPollJob(
     worked.forgetBefore(firstSince);
     const startedAt = deps.cacheFeed?.started({ sinceMs: firstSince });
     let complete = false;
+    let workedAny = false;
     const before = report.requests;
     const now = () => deps.cacheFeed?.mark() ?? 0;
     for await (const page of changedPages(deps.care, { sinceMs: firstSince, maxRequests: MAX_REQUESTS - before, now })) {
@@ -176,6 +178,7 @@ export function changesPollJob(
       // An exact repeat of a version worked here is left alone: its notices, alerts and memories are as they were.
       report.seen += page.items.length;
       const fresh = page.items.filter((action) => !worked.has(action));
+      if (fresh.length) workedAny = true;
       const changed: typeof page.items = [];
       /** Versions a service asked to be shown again (a completion through Slack under way): not remembered as worked. */
       const readAgain = new Set<Action>();
@@ -212,8 +215,11 @@ export function changesPollJob(
     }
     if (newest > start) await moveCursor(Math.max(newest, cursor));
     if (complete && startedAt !== undefined) deps.cacheFeed?.covered({ sinceMs: firstSince, throughMs: Math.max(newest, cursor), startedAt });
-    // One query first: with nothing pending or failed for a passing reason, every sweep would find nothing.
-    if (await deps.store.anyUnfinishedDeliveries()) {
+    // One query first: with nothing pending or failed for a passing reason, every sweep would find nothing. The
+    // scheduler may have asked it for every workspace at the start of this tick; a run that worked an action
+    // (its deliveries may have been left unfinished just now) asks again.
+    const told = workedAny ? undefined : unfinishedDeliveries;
+    if (told ?? (await deps.store.anyUnfinishedDeliveries())) {
       await deps.notices.retryUnfinished();
       await deps.urgent.retryUnfinished(await subscriptions());
       await deps.assignments.retryUnfinished();

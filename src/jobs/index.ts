@@ -93,7 +93,9 @@ export function workspaceJobKinds(pollSeconds: number) {
     // workspaces with an episode open, found by what is due.
     escalations: { name: 'escalations', schedule: everySeconds(ESCALATION_TICK_SECONDS), byDue: true },
     // At start too: the first run of a workspace takes the app's first look (what is already so is not news).
-    poll: { name: 'changes-poll', schedule: everySeconds(pollSeconds), runOnStart: true },
+    // Each run ends with the retry sweeps of its workspace's unfinished deliveries: whether there are any is read
+    // once a tick for every workspace (with many; workspace-scheduler.ts), not once a run.
+    poll: { name: 'changes-poll', schedule: everySeconds(pollSeconds), runOnStart: true, sweepsDeliveries: true },
     // Each instance's own read of the feed for its read cache, just after each poll tick, without a lease.
     cacheSync: { name: 'read-cache-sync', schedule: everySecondsJustAfter(pollSeconds), runOnStart: true, local: true },
     // Every ten minutes: messages of actions whose retention is over edited down (exactly once, paced; services/evidence/retention.ts).

@@ -5,6 +5,11 @@ export interface JobContext {
   /** Aborted when the scheduler stops or the lease is lost: stop at the next safe point. */
   signal: AbortSignal;
   logger: Logger;
+  /**
+   * Whether this workspace has any delivery a retry sweep could work, as read for the whole tick (one query for
+   * every workspace, before its runs: workspace-scheduler.ts `findDue`); undefined when not read for it (ask).
+   */
+  unfinishedDeliveries?: boolean;
 }
 
 /** What a job is apart from its work: its name, its ticks on the epoch (tick-schedule.ts) and how it runs. */
@@ -22,6 +27,11 @@ export interface JobKind {
    * this kind is due (job_due); a run may resolve to `{ nextDueAt }` (ms; null: nothing known to come).
    */
   byDue?: boolean;
+  /**
+   * Its runs sweep their workspace's unfinished deliveries (the changes poll): with `findDue`, the scheduler reads
+   * which workspaces have any once a tick and tells each run (JobContext.unfinishedDeliveries).
+   */
+  sweepsDeliveries?: boolean;
 }
 
 /** A job as data: its kind and an idempotent, resumable run. */

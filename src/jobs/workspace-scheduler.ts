@@ -49,7 +49,8 @@ export interface WorkspaceSchedulerOptions {
   /**
    * Kinds marked `byDue` run only where due: one query a tick over all workspaces (job-due.ts) leaves out
    * those not due, so an idle workspace takes no lease and reads no cursor for them. Off: every kind runs
-   * for every workspace each tick.
+   * for every workspace each tick. Likewise a kind marked `sweepsDeliveries` is told, from one query a tick,
+   * whether each workspace has any unfinished delivery (instead of each run asking for its own).
    */
   findDue?: boolean;
   /** The longest a `byDue` kind waits between runs of a workspace, whatever its run said (default 1 hour). */
@@ -136,6 +137,12 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
   };
   /** `kind:team` of kept leases whose last run here went well (no job trouble to read before the next). */
   const clean = new Set<string>();
+  /**
+   * `kind:team` of local kinds (with `findDue`: many workspaces) whose last run here went well: work of this
+   * instance alone, so only its own runs here back it off: no job trouble to read before the next (every 5 s,
+   * for every workspace held, it was the most of an idle instance's questions).
+   */
+  const cleanLocal = new Set<string>();
   /** The slot each kept lease's last run here was for: a slot is run once here without reading its cursor. */
   const keptSlot = new Map<string, number>();
   // Kept leases are renewed together, one statement at a third of a lease's length, for as long as this
@@ -201,6 +208,7 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
     force: boolean,
     slot: number | undefined,
     kept = false,
+    unfinished?: boolean,
   ): Promise<WorkspaceRunResult> {
     const log = { job: kind.name, teamId };
     const key = `${kind.name}:${teamId}`;
@@ -209,7 +217,8 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
     const localJob = kind.local ? await o.jobFor(teamId, kind.name).catch(() => undefined) : undefined;
     if (localJob === null) return { ran: false, skipped: 'not-ready' };
     let trouble: WorkspaceTrouble | null = null;
-    if (!(kept && clean.has(key) && !force)) {
+    const knownClean = kind.local ? cleanLocal.has(key) : kept && clean.has(key);
+    if (!(knownClean && !force)) {
       try {
         trouble = await book.read(teamId);
       } catch (err) {
@@ -239,7 +248,7 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
       const job = localJob ?? (await o.jobFor(teamId, kind.name));
       if (!job) return { ran: false, skipped: 'not-ready' };
       if (dueRun) await store.beginDueRun(teamId, kind.name, dueRun);
-      result = await job.run({ signal, logger: logger.child(log) });
+      result = await job.run({ signal, logger: logger.child(log), ...(unfinished === undefined ? {} : { unfinishedDeliveries: unfinished }) });
       if (isErrorResult(result)) [failed, failure] = [true, result.error];
     } catch (err) {
       [failed, failure] = [true, err];
@@ -254,6 +263,7 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
     }
     if (failed) {
       clean.delete(key);
+      cleanLocal.delete(key);
       const state = await book.failed(teamId, kind.name, reason);
       logger.warn('workspace job failed; backed off', {
         ...log,
@@ -266,12 +276,13 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
       if (backedOffUntil(trouble, kind.name) !== null) await book.succeeded(teamId, kind.name);
       // Ran well, not backed off: while this instance keeps the lease, only it writes this kind's trouble here.
       if (o.keepLeases && !kind.local) clean.add(key);
+      if (o.findDue && kind.local) cleanLocal.add(key);
     }
     return ran;
   }
 
-  async function leased(kind: JobKind, teamId: string, force: boolean, slot: number | undefined): Promise<WorkspaceRunResult> {
-    if (kind.local) return withStopSignal(stopping.signal, (signal) => attempt(kind, teamId, signal, force, slot));
+  async function leased(kind: JobKind, teamId: string, force: boolean, slot: number | undefined, unfinished?: boolean): Promise<WorkspaceRunResult> {
+    if (kind.local) return withStopSignal(stopping.signal, (signal) => attempt(kind, teamId, signal, force, slot, false, unfinished));
     const name = `${kind.name}:${teamId}`;
     const keepMs = o.keepLeases ? keptMs : undefined;
     const startedAt = leaseNow();
@@ -288,7 +299,7 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
       observe: countLease(kind.name),
     };
     try {
-      const got = await withLease(name, holding, (signal) => attempt(kind, teamId, signal, force, slot, held));
+      const got = await withLease(name, holding, (signal) => attempt(kind, teamId, signal, force, slot, held, unfinished));
       if (got.held && keepMs && !held) kept.set(name, startedAt);
       if (!got.held) {
         kept.delete(name);
@@ -304,11 +315,11 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
   }
 
   /** One run of a kind for a workspace, never two at once within this instance. */
-  function guarded(kind: JobKind, teamId: string, force: boolean, slot?: number): Promise<WorkspaceRunResult> {
+  function guarded(kind: JobKind, teamId: string, force: boolean, slot?: number, unfinished?: boolean): Promise<WorkspaceRunResult> {
     const key = `${kind.name}:${teamId}`;
     if (stopping.signal.aborted) return Promise.resolve({ ran: false });
     if (running.has(key)) return Promise.resolve({ ran: false, skipped: 'leased' });
-    const work = leased(kind, teamId, force, slot).finally(() => running.delete(key));
+    const work = leased(kind, teamId, force, slot, unfinished).finally(() => running.delete(key));
     running.set(key, work);
     return work;
   }
@@ -318,6 +329,8 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
     const report: WorkspaceTickReport = { ran: 0, skipped: 0, failed: 0 };
     if (stopping.signal.aborted) return report;
     let teams: string[];
+    /** The workspaces with an unfinished delivery, read once for this tick (a kind that sweeps them); undefined: each run asks. */
+    let unfinished: Set<string> | undefined;
     try {
       teams = [...new Set(await o.workspaces())];
       if (byDue(kind) && teams.length) {
@@ -334,6 +347,13 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
         const theirs = await store.leasesHeldElsewhere(prefix, holder).catch(() => new Set<string>());
         teams = teams.filter((t) => !theirs.has(prefix + t));
       }
+      if (o.findDue && kind.sweepsDeliveries && teams.length) {
+        // One query over all workspaces, not one a run: most ticks find none, and no run sweeps.
+        unfinished = await store.workspacesWithUnfinishedDeliveries().catch((err: unknown) => {
+          logger.warn('could not read which workspaces have unfinished deliveries; each run asks', { job: kind.name, error: troubleReason(err) });
+          return undefined;
+        });
+      }
     } catch (err) {
       logger.warn('could not list the workspaces; skipping this tick', { job: kind.name, error: troubleReason(err) });
       return report;
@@ -345,7 +365,7 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
       while (next < teams.length) {
         const teamId = teams[next++]!;
         if (next >= teams.length) dispatching.delete(kind.name); // all handed out: the next tick may begin
-        const r = stopping.signal.aborted ? { ran: false } : await guarded(kind, teamId, false, options.slot);
+        const r = stopping.signal.aborted ? { ran: false } : await guarded(kind, teamId, false, options.slot, unfinished?.has(teamId));
         if (r.ran) report.ran++;
         else report.skipped++;
         if (r.failed) report.failed++;

@@ -4,7 +4,7 @@
  * holder whose claim went stale, within their attempts. Those out of attempts
  * are first given up on (failed, with the reason), so none stays unfinished forever.
  */
-import type { Ctx } from './db.js';
+import { type Ctx, str } from './db.js';
 import { sharedNow } from './shared-clock.js';
 import { COLUMNS, DEFAULT_MAX_ATTEMPTS, GAVE_UP_REASON, toDelivery } from './delivery-rows.js';
 import { recipientTeamWhere } from './recipient-team.js';
@@ -44,4 +44,23 @@ export async function anyUnfinishedDeliveries(ctx: Ctx, teamId?: string): Promis
     team?.params ?? [],
   );
   return row !== undefined;
+}
+
+/**
+ * The workspaces with any delivery a retry sweep could work (as `anyUnfinishedDeliveries` asks of one): one
+ * query for all of them, read once a poll tick by a deployment of many workspaces instead of once a workspace.
+ * A workspace is the team in its rows' recipients (`<type>:<teamId>/<id>`, recipient-team.ts).
+ */
+export async function workspacesWithUnfinishedDeliveries(ctx: Ctx): Promise<Set<string>> {
+  // The recipient's text after its first ':' (its team, a '/', the rest), and that text's first '/'.
+  const at = ctx.db.kind === 'postgres' ? 'strpos' : 'instr';
+  const rest = `substr(recipient, ${at}(recipient, ':') + 1)`;
+  const slash = `${at}(${rest}, '/')`;
+  // Written as the partial index deliveries_unfinished is (migration 014), so the query reads that index alone.
+  const retryable = ctx.db.kind === 'postgres' ? 'retryable' : 'retryable = 1';
+  const rows = await ctx.db.all(
+    `SELECT DISTINCT substr(${rest}, 1, ${slash} - 1) AS team_id FROM deliveries
+     WHERE (state = 'pending' OR (state = 'failed' AND ${retryable})) AND ${at}(recipient, ':') > 0 AND ${slash} > 1`,
+  );
+  return new Set(rows.map((r) => str(r.team_id)));
 }

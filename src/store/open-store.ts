@@ -166,6 +166,7 @@ function createStore(ctx: Ctx, migration: MigrateResult): OpenedStore {
     countDeliveries: (filter) => deliveries.countDeliveries(ctx, filter),
     unfinishedDeliveries: (kind, query) => deliveryRetries.unfinishedDeliveries(ctx, kind, query),
     anyUnfinishedDeliveries: (teamId) => deliveryRetries.anyUnfinishedDeliveries(ctx, teamId),
+    workspacesWithUnfinishedDeliveries: () => deliveryRetries.workspacesWithUnfinishedDeliveries(ctx),
     recentDeliveries: (query) => deliveryAdmin.recentDeliveries(ctx, query),
     reopenDelivery: (id, teamId) => deliveryAdmin.reopenDelivery(ctx, id, teamId),
 

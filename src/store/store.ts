@@ -113,6 +113,8 @@ export interface Store {
   unfinishedDeliveries(kind: string, query: UnfinishedQuery): Promise<Delivery[]>;
   /** Whether any delivery (of one workspace with `teamId`) is pending or failed for a passing reason: one query before every retry sweep. */
   anyUnfinishedDeliveries(teamId?: string): Promise<boolean>;
+  /** The workspaces (team ids) with any delivery pending or failed for a passing reason: the question above for all at once, once a poll tick. */
+  workspacesWithUnfinishedDeliveries(): Promise<Set<string>>;
   /** Rows last changed within a window of the store's clock: counts per state and the newest failed ones (an admin's status). */
   recentDeliveries(query: RecentDeliveriesQuery): Promise<RecentDeliveries>;
   /** An admin's Retry: a failed row becomes claimable again with fresh attempts; null unless it is failed now. */

@@ -6,7 +6,9 @@
  * applied at once (`refresh`). A workspace this instance has not used for
  * `idleMs` (no request, no job run here) is let go with its caches and care
  * client, so an instance's memory follows the workspaces it serves; the next
- * `get` composes it again from the store.
+ * `get` composes it again from the store. A few are let go at each listing
+ * (`letGoAtOnce`), so hundreds idle at once are closed over the next ticks,
+ * not in one burst.
  */
 import type { Logger } from '../logging/logger.js';
 import type { CareConnection, SlackInstallation, Store, WorkspaceSettings, WorkspaceSummary } from '../store/index.js';
@@ -14,6 +16,7 @@ import type { Workspace, WorkspaceSpec } from './compose-workspace.js';
 import { installationOf } from '../deployment/installation-of.js';
 import { namedBy } from '../deployment/workspace-admins.js';
 import type { RetentionDays } from '../services/evidence/retention.js';
+import { idleToLetGo } from './idle-let-go.js';
 
 export type WorkspaceLookup =
   | { state: 'ready'; workspace: Workspace; installation: SlackInstallation | null }
@@ -74,6 +77,8 @@ export interface MultiRegistryOptions {
   idleMs?: number;
   /** A workspace let go is closed this long after (a run that got it just before may still be using it; default 60 s). */
   closeAfterMs?: number;
+  /** At most this many are let go at each `connected` (the longest idle first; default 20): the closes are spread. */
+  letGoAtOnce?: number;
   now?: () => number;
 }
 
@@ -99,6 +104,7 @@ export function multiWorkspaceRegistry(options: MultiRegistryOptions): Workspace
   const recheckMs = options.recheckMs ?? 60_000;
   const idleMs = options.idleMs ?? 10 * 60_000;
   const closeAfterMs = options.closeAfterMs ?? 60_000;
+  const letGoAtOnce = options.letGoAtOnce ?? 20;
   const kept = new Map<string, Kept>();
   const building = new Map<string, Promise<WorkspaceLookup>>();
   /** Let go for idleness, closed a little later: the timers of those not closed yet. */
@@ -114,16 +120,33 @@ export function multiWorkspaceRegistry(options: MultiRegistryOptions): Workspace
     closing.set(workspace, timer);
   };
 
-  /** Let go of the workspaces nobody here asked for within idleMs (not one being built now). */
+  /** Let go of (a few of) the workspaces nobody here asked for within idleMs (not one being built now). */
   const evictIdle = () => {
-    const t = now();
-    for (const [id, entry] of kept) {
-      if (t - entry.usedAt < idleMs || building.has(id)) continue;
+    const candidates = [...kept].map(([id, entry]) => ({ id, usedAt: entry.usedAt }));
+    for (const id of idleToLetGo(candidates, now(), idleMs, letGoAtOnce, (team) => building.has(team))) {
+      const entry = kept.get(id)!;
       kept.delete(id);
       logger.debug('let go of a workspace idle on this instance', { team: id });
       closeLater(id, entry.workspace);
     }
   };
+  /** The listing in flight: ticks of several kinds at one moment share it (one query, one pass over the workspaces). */
+  let listing: Promise<string[]> | undefined;
+
+  async function listConnected(): Promise<string[]> {
+    const all = await store.listWorkspaces();
+    const ids = new Set(all.filter((w) => w.care !== null).map((w) => w.workspaceId));
+    // Rows unchanged since it was composed (the listing says so for all at once): no need to read them again.
+    const t = now();
+    for (const w of all) {
+      const entry = kept.get(w.workspaceId);
+      if (entry && listedStamp(w) === entry.stamp) entry.checkedAt = t;
+    }
+    // Uninstalled or disconnected elsewhere: let go of what this instance kept.
+    for (const id of kept.keys()) if (!ids.has(id)) await drop(id);
+    evictIdle();
+    return [...ids];
+  }
 
   const drop = async (workspaceId: string) => {
     const entry = kept.get(workspaceId);
@@ -197,19 +220,11 @@ export function multiWorkspaceRegistry(options: MultiRegistryOptions): Workspace
         return { state: 'ready', workspace: entry.workspace, installation: entry.installation };
       });
     },
-    async connected() {
-      const all = await store.listWorkspaces();
-      const ids = new Set(all.filter((w) => w.care !== null).map((w) => w.workspaceId));
-      // Rows unchanged since it was composed (the listing says so for all at once): no need to read them again.
-      const t = now();
-      for (const w of all) {
-        const entry = kept.get(w.workspaceId);
-        if (entry && listedStamp(w) === entry.stamp) entry.checkedAt = t;
-      }
-      // Uninstalled or disconnected elsewhere: let go of what this instance kept.
-      for (const id of kept.keys()) if (!ids.has(id)) await drop(id);
-      evictIdle();
-      return [...ids];
+    connected() {
+      listing ??= listConnected().finally(() => {
+        listing = undefined;
+      });
+      return listing;
     },
     async refresh(workspaceId) {
       await building.get(workspaceId)?.catch(() => undefined);

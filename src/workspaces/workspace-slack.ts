@@ -9,6 +9,7 @@ import { type Deliverer, type UncertainDelivery, createDeliverer } from '../serv
 import { createHistoryAccess, type HistoryAccess } from '../services/notices/history-access.js';
 import { createHistoryGate } from '../services/notices/history-gate.js';
 import { historyPace } from '../slack/web-api/rate-plan.js';
+import { lazyWebClient } from '../slack/web-api/lazy-web-client.js';
 import { createSlackWebClient } from '../slack/web-api/web-clients.js';
 import type { Logger } from '../logging/logger.js';
 import type { AppMetrics } from '../metrics/index.js';
@@ -59,12 +60,13 @@ export function workspaceSlack(
 ): WorkspaceSlack {
   const { logger, metrics, staleAfterMs } = shared;
   const options = { apiUrl: shared.slackApiUrl, logger, fetch: metrics.slack.fetch, pacer: shared.slackPacer, botTokens };
-  const slack = createSlackWebClient(token, 'interactive', options);
-  const jobSlack = createSlackWebClient(token, 'jobs', options);
+  // Each made on its first use: an idle workspace held here may never use one (slack/lazy-web-client.ts).
+  const slack = lazyWebClient(() => createSlackWebClient(token, 'interactive', options));
+  const jobSlack = lazyWebClient(() => createSlackWebClient(token, 'jobs', options));
   // The deliverer's posts: no retries of the client's own. It waits for Slack's answer up to a third of a
   // claim's staleness (a slow answer is still an answer: no doubt, no look in the history), so a post
   // started within the claim's first half ends before anyone may take the claim over.
-  const poster = createSlackWebClient(token, 'poster', { ...options, posterTimeoutMs: Math.max(1_000, Math.floor(staleAfterMs / 3)) });
+  const poster = lazyWebClient(() => createSlackWebClient(token, 'poster', { ...options, posterTimeoutMs: Math.max(1_000, Math.floor(staleAfterMs / 3)) }));
   // Reading a channel's history (only to look for a post left in doubt) as often as Slack allows this app.
   const { pace, pageLimit } = historyPace(shared.slackPacer.distribution);
   // Declined history scopes (optional since March 2026): the app then never reads history.

@@ -103,6 +103,28 @@ export function ledgerContract(h: Harness): void {
       expect(await store.anyUnfinishedDeliveries('T7')).toBe(false);
     });
 
+    it('names, in one query, every workspace with a delivery a retry sweep could work (as each would be asked alone)', async () => {
+      const { store } = await h.fresh();
+      expect(await store.workspacesWithUnfinishedDeliveries()).toEqual(new Set());
+      const of = (recipient: string, actionId: string) => key({ recipient, actionId });
+      const a = await store.claimDelivery(of('user:T1/U1', 'A-1'), { holder: 'a', staleAfterMs: STALE });
+      await store.claimDelivery(of('channel:T12/C1', 'A-12'), { holder: 'a', staleAfterMs: STALE });
+      const c = await store.claimDelivery(of('email:T7/x@example.com', 'A-7'), { holder: 'a', staleAfterMs: STALE });
+      const d = await store.claimDelivery(of('user:T9/U1', 'A-9'), { holder: 'a', staleAfterMs: STALE });
+      expect(await store.workspacesWithUnfinishedDeliveries()).toEqual(new Set(['T1', 'T12', 'T7', 'T9']));
+      // Sent, or failed for good: no longer; failed for a passing reason: still.
+      await store.markSent(a.delivery.id, { channel: 'D1', ts: '1.1' });
+      await store.markFailed(c.delivery.id, 'channel_not_found', { retryable: false, holder: 'a' });
+      await store.markFailed(d.delivery.id, 'ratelimited', { retryable: true, holder: 'a' });
+      const named = await store.workspacesWithUnfinishedDeliveries();
+      expect(named).toEqual(new Set(['T12', 'T9']));
+      for (const team of ['T1', 'T12', 'T7', 'T9', 'T']) expect(named.has(team), team).toBe(await store.anyUnfinishedDeliveries(team));
+      // Two unfinished rows of one workspace name it once; a recipient without a team names none.
+      await store.claimDelivery(of('user:T12/U2', 'A-12b'), { holder: 'a', staleAfterMs: STALE });
+      await store.claimDelivery(of('nobody', 'A-x'), { holder: 'a', staleAfterMs: STALE });
+      expect([...(await store.workspacesWithUnfinishedDeliveries())].sort()).toEqual(['T12', 'T9']);
+    });
+
     it('a post in doubt keeps its claim until it goes stale; then the next holder is told to check Slack first', async () => {
       const { store, clock } = await h.fresh();
       const a = await store.claimDelivery(key(), { holder: 'a', staleAfterMs: STALE });
