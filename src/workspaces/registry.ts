@@ -98,6 +98,57 @@ const stampOf = (i: SlackInstallation, c: CareConnection, s: WorkspaceSettings |
 const listedStamp = (w: WorkspaceSummary) =>
   w.care ? `${w.updatedAt}|${w.care.connectedAt}|${w.care.baseUrl}|${w.care.accountId}|${w.settingsUpdatedAt ?? 0}` : null;
 
+/** Workspaces let go for idleness are closed a little later (a run that got one just before may still use it). */
+function closingLater(closeAfterMs: number, logger: Logger) {
+  const timers = new Map<Workspace, ReturnType<typeof setTimeout>>();
+  return {
+    later(workspaceId: string, workspace: Workspace) {
+      const timer = setTimeout(() => {
+        timers.delete(workspace);
+        void workspace.close().catch((error) => logger.warn('closing a workspace failed', { team: workspaceId, error }));
+      }, closeAfterMs);
+      timer.unref();
+      timers.set(workspace, timer);
+    },
+    /** Close every one still waiting, now (the registry is closing). */
+    async now() {
+      for (const [workspace, timer] of timers) {
+        clearTimeout(timer);
+        timers.delete(workspace);
+        await workspace.close().catch(() => undefined);
+      }
+    },
+  };
+}
+
+/** What one workspace is composed from: its rows, the deployment's defaults where a setting is unset. */
+function specOf(
+  workspaceId: string,
+  installation: SlackInstallation,
+  botToken: string,
+  connection: CareConnection,
+  settings: WorkspaceSettings | null,
+  defaults: MultiRegistryOptions['defaults'],
+): WorkspaceSpec {
+  return {
+    teamId: workspaceId,
+    botToken,
+    care: {
+      baseUrl: connection.baseUrl,
+      accountId: connection.accountId,
+      apiKey: connection.apiKey,
+      apiSecret: connection.apiSecret,
+      rateLimitPerSecond: defaults.rateLimitPerSecond,
+      connections: defaults.careConnections,
+    },
+    timezone: settings?.timeZone ?? defaults.timezone,
+    careWebUrl: settings?.careWebUrl ?? defaults.careWebUrl,
+    retentionDays: settings?.retentionDays ?? defaults.retentionDays,
+    // The installer and the admins added in Slack; the workspace's own admins and owners count anyway (services/people/admin-rule.ts).
+    admins: namedBy(installation, settings),
+  };
+}
+
 export function multiWorkspaceRegistry(options: MultiRegistryOptions): WorkspaceRegistry {
   const { store, logger } = options;
   const now = options.now ?? Date.now;
@@ -107,18 +158,7 @@ export function multiWorkspaceRegistry(options: MultiRegistryOptions): Workspace
   const letGoAtOnce = options.letGoAtOnce ?? 20;
   const kept = new Map<string, Kept>();
   const building = new Map<string, Promise<WorkspaceLookup>>();
-  /** Let go for idleness, closed a little later: the timers of those not closed yet. */
-  const closing = new Map<Workspace, ReturnType<typeof setTimeout>>();
-
-  const closeLater = (workspaceId: string, workspace: Workspace) => {
-    const close = () => {
-      closing.delete(workspace);
-      void workspace.close().catch((error) => logger.warn('closing a workspace failed', { team: workspaceId, error }));
-    };
-    const timer = setTimeout(close, closeAfterMs);
-    timer.unref();
-    closing.set(workspace, timer);
-  };
+  const closing = closingLater(closeAfterMs, logger);
 
   /** Let go of (a few of) the workspaces nobody here asked for within idleMs (not one being built now). */
   const evictIdle = () => {
@@ -127,7 +167,7 @@ export function multiWorkspaceRegistry(options: MultiRegistryOptions): Workspace
       const entry = kept.get(id)!;
       kept.delete(id);
       logger.debug('let go of a workspace idle on this instance', { team: id });
-      closeLater(id, entry.workspace);
+      closing.later(id, entry.workspace);
     }
   };
   /** The listing in flight: ticks of several kinds at one moment share it (one query, one pass over the workspaces). */
@@ -178,23 +218,7 @@ export function multiWorkspaceRegistry(options: MultiRegistryOptions): Workspace
     await drop(workspaceId);
     const workspace = options.compose(
       workspaceId,
-      {
-        teamId: workspaceId,
-        botToken: installation.bot.token,
-        care: {
-          baseUrl: connection.baseUrl,
-          accountId: connection.accountId,
-          apiKey: connection.apiKey,
-          apiSecret: connection.apiSecret,
-          rateLimitPerSecond: options.defaults.rateLimitPerSecond,
-          connections: options.defaults.careConnections,
-        },
-        timezone: settings?.timeZone ?? options.defaults.timezone,
-        careWebUrl: settings?.careWebUrl ?? options.defaults.careWebUrl,
-        retentionDays: settings?.retentionDays ?? options.defaults.retentionDays,
-        // The installer and the admins added in Slack; the workspace's own admins and owners count anyway (services/people/admin-rule.ts).
-        admins: namedBy(installation, settings),
-      },
+      specOf(workspaceId, installation, installation.bot.token, connection, settings, options.defaults),
       installation,
     );
     kept.set(workspaceId, { workspace, installation, stamp, checkedAt: now(), usedAt: now() });
@@ -234,11 +258,7 @@ export function multiWorkspaceRegistry(options: MultiRegistryOptions): Workspace
     held: (workspaceId) => kept.get(workspaceId)?.workspace,
     async close() {
       for (const id of [...kept.keys()]) await drop(id);
-      for (const [workspace, timer] of closing) {
-        clearTimeout(timer);
-        closing.delete(workspace);
-        await workspace.close().catch(() => undefined);
-      }
+      await closing.now();
     },
   };
 }

@@ -193,7 +193,7 @@ describe.each(backends)('an idle poll tick over many workspaces, on $name', ({ n
       const idle = await d.tick();
       expect(idle.synced).toBe(9); // backed off: skipped
       // Its trouble read each tick (by the instance holding it), nobody else's.
-      const reads = idle.calls.reduce((n, calls) => n + (calls.getCursor ?? 0), 0);
+      const reads = idle.calls.reduce((n, calls) => n + (calls.readJobState ?? 0), 0);
       expect(reads).toBe(1);
     }
     expect(d.synced.get('T0003')).toBe(1);
