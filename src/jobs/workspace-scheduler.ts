@@ -108,9 +108,6 @@ export interface WorkspaceScheduler {
   stop(): Promise<void>;
 }
 
-/** The cursor saying the last slot a kind ran for a workspace. */
-export const slotCursor = (kind: string, teamId: string): string => `job-slot:${kind}:${teamId}`;
-
 const isErrorResult = (result: unknown): result is { error: unknown } =>
   result !== null && typeof result === 'object' && 'error' in result && (result as { error: unknown }).error !== undefined;
 
@@ -233,9 +230,8 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
     }
     if (slot !== undefined && !kind.local && !kept) {
       // Claimed for this slot before running: the other instance, getting the lease after us, skips it.
-      const last = Number((await store.getCursor(slotCursor(kind.name, teamId))) ?? Number.NaN);
-      if (last >= slot) return { ran: false, skipped: 'leased' };
-      await store.setCursor(slotCursor(kind.name, teamId), String(slot));
+      // One conditional statement: the slot is this run's only if no run took it (or a later one) before.
+      if (!(await store.claimJobSlot(teamId, kind.name, slot, now()))) return { ran: false, skipped: 'leased' };
       if (o.keepLeases) keptSlot.set(key, slot);
     }
     const started = Date.now();
