@@ -1,3 +1,4 @@
+import { urgentAlertSubscriptionsOf } from '../services/urgent/urgent-audience.js';
 import type { Action, CareClient } from '../care/index.js';
 import type { AssignmentNotices } from '../services/notices/assignment-notices.js';
 import type { ChangeNotices } from '../services/notices/change-notices.js';
@@ -156,7 +157,7 @@ export function changesPollJob(
     // Read once a run, when first needed: an action to work, or a retry sweep.
     let urgentChannels: Promise<Subscription[]> | undefined;
     const subscriptions = () => {
-      urgentChannels ??= deps.store.listSubscriptions().then((all) => all.filter((s) => s.urgentAlerts));
+      urgentChannels ??= urgentAlertSubscriptionsOf(deps.store);
       return urgentChannels;
     };
     // `modified_after` has whole-second resolution and excludes its own second (never before 1970).
