@@ -7,7 +7,7 @@
  * and on PostgreSQL, the world's clock stepped.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Store } from '../../src/store/index.js';
+import { countCalls } from '../helpers/count-store-calls.js';
 import { createTestSchema, TEST_DATABASE_URL, type TestSchema } from '../helpers/pg.js';
 import { deliveryActionId, deliveryKind } from './fixtures/jobs-support.js';
 import { urlWithSchema } from './fixtures/spawn-instance.js';
@@ -15,30 +15,6 @@ import { installBoth, linkFirstCareUser, type MultiHarness, startMultiHarness, w
 
 const CARE = 'T0CARE';
 const HOUR = 3600_000;
-
-/** Every store call by method while `counting` is on (the workspaces' stores and the scheduler call through this one). */
-function countCalls(store: Store): { calls: Map<string, number>; on(): void; off(): void } {
-  const calls = new Map<string, number>();
-  let counting = false;
-  const target = store as unknown as Record<string, unknown>;
-  for (const [name, fn] of Object.entries(target)) {
-    if (typeof fn !== 'function') continue;
-    target[name] = (...args: unknown[]) => {
-      if (counting) calls.set(name, (calls.get(name) ?? 0) + 1);
-      return (fn as (...a: unknown[]) => unknown).apply(store, args);
-    };
-  }
-  return {
-    calls,
-    on() {
-      calls.clear();
-      counting = true;
-    },
-    off() {
-      counting = false;
-    },
-  };
-}
 
 const backends: { name: string; skip: boolean }[] = [
   { name: 'SQLite', skip: false },
