@@ -1,4 +1,3 @@
-import { urgentAlertSubscriptionsOf } from '../services/urgent/urgent-audience.js';
 import type { Action, CareClient } from '../care/index.js';
 import type { AssignmentNotices } from '../services/notices/assignment-notices.js';
 import type { ChangeNotices } from '../services/notices/change-notices.js';
@@ -13,6 +12,7 @@ import { CHANGES_CURSOR, lastRunRefreshMs } from '../services/admin/poll-cursors
 import { changedPages } from '../services/read-cache/changes-feed.js';
 import type { ChangesObserver } from '../services/read-cache/change-sync.js';
 import type { UrgentAlerts } from '../services/urgent/urgent-alerts.js';
+import { urgentAlertSubscriptionsOf } from '../services/urgent/urgent-audience.js';
 import type { Subscription, WorkspaceStore } from '../store/index.js';
 import { parseApiDateTime } from '../time/slack-date.js';
 import type { Job, JobContext, JobKind } from './job.js';
