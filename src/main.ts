@@ -9,6 +9,7 @@ import { type AppConfig, ConfigError, loadAppConfig } from './config.js';
 import { parseKeyRing } from './crypto/key-ring.js';
 import { createLogger } from './logging/logger.js';
 import { isStoreError } from './store/index.js';
+import { TeamUnknownError } from './deployment/single-workspace.js';
 
 /** The deployment's secrets, so no log line carries them wherever they turn up (logging/redact.ts). */
 function secretsOf(config: AppConfig): (string | undefined)[] {
@@ -62,6 +63,7 @@ async function main(): Promise<void> {
             ...common,
             slack: {
               botToken: config.SLACK_BOT_TOKEN,
+              teamId: config.SLACK_TEAM_ID,
               signingSecret: config.SLACK_SIGNING_SECRET,
               appToken: config.SLACK_APP_TOKEN,
               apiUrl: config.SLACK_API_URL,
@@ -76,7 +78,7 @@ async function main(): Promise<void> {
             adminSlackUserIds: config.ADMIN_SLACK_USER_IDS,
           });
   } catch (err) {
-    if (isStoreError(err)) {
+    if (isStoreError(err) || err instanceof TeamUnknownError) {
       console.error(`Cannot start: ${(err as Error).message}`);
       process.exit(3);
     }
