@@ -71,8 +71,7 @@ interface Kept {
   retryAt: number;
 }
 
-const queryOf = (i: SlackInstallation): InstallationQuery =>
-  i.isEnterpriseInstall ? { isEnterpriseInstall: true, enterpriseId: i.enterpriseId } : { isEnterpriseInstall: false, teamId: i.teamId };
+const queryOf = (i: SlackInstallation): InstallationQuery => ({ isEnterpriseInstall: false, teamId: i.teamId });
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export function createTokenRotation(deps: TokenRotationDeps): TokenRotation {
