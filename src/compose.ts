@@ -26,6 +26,8 @@ import { storeForWorkspace } from './workspaces/scoped-store.js';
 import { singleWorkspaceTeam } from './deployment/single-workspace.js';
 import { createSlackWebClient } from './slack/web-api/web-clients.js';
 
+export { TeamUnknownError } from './deployment/single-workspace.js';
+
 export interface AppSettings {
   slack: {
     botToken: string;

@@ -3,13 +3,12 @@
  * Slack receiver and the scheduler; stop cleanly on SIGTERM/SIGINT.
  */
 import { appVersion } from './app-version.js';
-import { composeApp, type Deployment } from './compose.js';
+import { composeApp, type Deployment, TeamUnknownError } from './compose.js';
 import { composeMultiApp } from './compose-multi.js';
 import { type AppConfig, ConfigError, loadAppConfig } from './config.js';
 import { parseKeyRing } from './crypto/key-ring.js';
 import { createLogger } from './logging/logger.js';
 import { isStoreError } from './store/index.js';
-import { TeamUnknownError } from './deployment/single-workspace.js';
 
 /** The deployment's secrets, so no log line carries them wherever they turn up (logging/redact.ts). */
 function secretsOf(config: AppConfig): (string | undefined)[] {
