@@ -9,6 +9,10 @@
  * one lease under two names. The renewal leases of org-wide installs go (those installs are refused). The slot
  * cursors migration 015 copied into job_state (`job-slot:<kind>:<team>`) are renamed by the same rule.
  *
+ * An instance of an older release still running beside a new one goes on naming its leases the old way until
+ * it stops, so a workspace's job may run on one of each meanwhile (the delivery ledger still sends each message
+ * once): stop the old instances as the new ones start.
+ *
  * The rows a deployment of one workspace kept under `''`, `'single'` and bare names are adopted under its team
  * when it starts (store/single-workspace.ts): the team is not known here.
  *
