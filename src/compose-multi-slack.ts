@@ -23,8 +23,8 @@ import type { SlackInstallation, Store } from './store/index.js';
 import type { WorkspaceRegistry } from './workspaces/registry.js';
 import type { WorkspaceShared } from './workspaces/workspace-spec.js';
 
-/** The workspace an installation serves: its team, or its org for an org-wide install. */
-const installedWorkspace = (i: SlackInstallation) => (i.isEnterpriseInstall ? i.enterpriseId : i.teamId) ?? '';
+/** The workspace an installation serves: its team (org-wide installs are refused before they are stored). */
+const installedWorkspace = (i: SlackInstallation) => i.teamId ?? '';
 
 export function multiSlackApp(p: {
   settings: MultiAppSettings;

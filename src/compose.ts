@@ -22,11 +22,17 @@ import { composeWorkspace, type WorkspaceShared } from './workspaces/compose-wor
 import { deploymentJobs } from './workspaces/deployment-jobs.js';
 import { forgetUninstalled } from './deployment/uninstall.js';
 import { singleWorkspaceRegistry, type WorkspaceRegistry } from './workspaces/registry.js';
-import { soleWorkspaceStore } from './workspaces/scoped-store.js';
+import { storeForWorkspace } from './workspaces/scoped-store.js';
+import { singleWorkspaceTeam } from './deployment/single-workspace.js';
+import { createSlackWebClient } from './slack/web-api/web-clients.js';
+
+export { TeamUnknownError } from './deployment/single-workspace.js';
 
 export interface AppSettings {
   slack: {
     botToken: string;
+    /** SLACK_TEAM_ID: the bot token's team, so a first start need not ask Slack (auth.test); later starts read it from the database. */
+    teamId?: string | undefined;
     signingSecret: string;
     appToken?: string | undefined;
     apiUrl?: string | undefined;
@@ -84,6 +90,8 @@ export interface Deployment {
 
 /** A single-workspace deployment, with its one workspace's parts at hand (tests, benches, the demo). */
 export interface ComposedApp extends Deployment {
+  /** Its one workspace's id everywhere: the Slack team (bound in the database at the first start). */
+  teamId: string;
   deps: SlackDeps;
   care: CareClient;
   slack: WebClient;
@@ -139,9 +147,20 @@ export async function composeShared(
 export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
   const { logger } = settings;
   const { store, metrics, shared } = await composeShared(settings);
+  // The workspace's one id everywhere: its Slack team, bound in the database at the first start.
+  const teamId = await singleWorkspaceTeam({
+    store,
+    configured: settings.slack.teamId,
+    ask: () => createSlackWebClient(settings.slack.botToken, 'interactive', { apiUrl: settings.slack.apiUrl, logger }).auth.test(),
+    logger,
+  }).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
   const workspace = composeWorkspace(
-    { ...shared, store: soleWorkspaceStore(store) },
+    { ...shared, store: storeForWorkspace(store, teamId) },
     {
+      teamId,
       botToken: settings.slack.botToken,
       care: settings.care,
       timezone: settings.timezone,
@@ -151,7 +170,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     },
   );
   const { deps, care, slack, notices, digests, reads, health } = workspace;
-  const registry = singleWorkspaceRegistry(workspace);
+  const registry = singleWorkspaceRegistry(teamId, workspace);
   // The one workspace's jobs run as many workspaces' do: backed off when they fail, its admins told once.
   const jobs = deploymentJobs({
     store,
@@ -195,6 +214,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
   );
 
   return {
+    teamId,
     deps,
     slackApp,
     store,

@@ -21,6 +21,8 @@ const CARE_URL_HINT = 'e.g. https://api.carehq.co.uk/v1';
 const EnvSchema = z.object({
   // Required in single-workspace mode, refused in multi-workspace mode (checked below).
   SLACK_BOT_TOKEN: optionalString.refine((v) => v === undefined || v.startsWith('xoxb-'), 'must start with xoxb-'),
+  // Optional in single-workspace mode: the bot token's team (T…), so a first start need not ask Slack (auth.test); refused in multi-workspace mode.
+  SLACK_TEAM_ID: optionalString.refine((v) => v === undefined || /^T[A-Z0-9]+$/.test(v), 'must be a Slack team id (T followed by capitals and digits)'),
   SLACK_SIGNING_SECRET: required("the app's signing secret"),
   SLACK_APP_TOKEN: optionalString.refine((v) => v === undefined || v.startsWith('xapp-'), 'must start with xapp- (Socket Mode app token)'),
   SLACK_API_URL: optionalString.refine((v) => v === undefined || URL.canParse(v), 'must be a URL'),
@@ -151,6 +153,7 @@ function modeProblems(env: Record<string, string | undefined>): string[] {
     problems.push(
       'SLACK_APP_TOKEN must be unset in multi-workspace mode: Socket Mode serves one workspace; many workspaces reach the app over HTTP (Request URL https://<your host>/slack/events)',
     );
+  if (present(env, 'SLACK_TEAM_ID')) problems.push('SLACK_TEAM_ID must be unset in multi-workspace mode (each workspace is known by its installation)');
   if (present(env, 'SLACK_BOT_TOKEN'))
     problems.push(
       'SLACK_BOT_TOKEN must be unset in multi-workspace mode (each workspace gets its bot token by installing the app); or unset SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_STATE_SECRET for one workspace',

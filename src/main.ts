@@ -3,7 +3,7 @@
  * Slack receiver and the scheduler; stop cleanly on SIGTERM/SIGINT.
  */
 import { appVersion } from './app-version.js';
-import { composeApp, type Deployment } from './compose.js';
+import { composeApp, type Deployment, TeamUnknownError } from './compose.js';
 import { composeMultiApp } from './compose-multi.js';
 import { type AppConfig, ConfigError, loadAppConfig } from './config.js';
 import { parseKeyRing } from './crypto/key-ring.js';
@@ -62,6 +62,7 @@ async function main(): Promise<void> {
             ...common,
             slack: {
               botToken: config.SLACK_BOT_TOKEN,
+              teamId: config.SLACK_TEAM_ID,
               signingSecret: config.SLACK_SIGNING_SECRET,
               appToken: config.SLACK_APP_TOKEN,
               apiUrl: config.SLACK_API_URL,
@@ -76,7 +77,7 @@ async function main(): Promise<void> {
             adminSlackUserIds: config.ADMIN_SLACK_USER_IDS,
           });
   } catch (err) {
-    if (isStoreError(err)) {
+    if (isStoreError(err) || err instanceof TeamUnknownError) {
       console.error(`Cannot start: ${(err as Error).message}`);
       process.exit(3);
     }

@@ -60,6 +60,19 @@ describe('configuration from env', () => {
     expect((err as Error).message).not.toContain('nope-secret-value');
   });
 
+  it('takes SLACK_TEAM_ID as a Slack team id (unset by default), and says so of anything else', () => {
+    expect(loadConfig(good).SLACK_TEAM_ID).toBeUndefined();
+    expect(loadConfig({ ...good, SLACK_TEAM_ID: 'T0CARE' }).SLACK_TEAM_ID).toBe('T0CARE');
+    const err = (() => {
+      try {
+        loadConfig({ ...good, SLACK_TEAM_ID: 'care-team' });
+      } catch (e) {
+        return e as ConfigError;
+      }
+    })();
+    expect(err?.problems).toEqual(['SLACK_TEAM_ID must be a Slack team id (T followed by capitals and digits)']);
+  });
+
   it('splits the admin list', () => {
     expect(loadConfig({ ...good, ADMIN_SLACK_USER_IDS: 'U1, U2' }).ADMIN_SLACK_USER_IDS).toEqual(['U1', 'U2']);
   });
@@ -129,6 +142,12 @@ describe('configuration from env', () => {
         'SLACK_BOT_TOKEN must be unset in multi-workspace mode (each workspace gets its bot token by installing the app); or unset SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_STATE_SECRET for one workspace',
       ]);
       expect(() => loadConfig(multi)).toThrow(ConfigError);
+    });
+
+    it('refuses SLACK_TEAM_ID beside the OAuth variables: each workspace is known by its installation', () => {
+      expect(problems({ ...multi, SLACK_TEAM_ID: 'T0CARE' })).toEqual([
+        'SLACK_TEAM_ID must be unset in multi-workspace mode (each workspace is known by its installation)',
+      ]);
     });
 
     it('refuses Socket Mode (SLACK_APP_TOKEN) beside the OAuth variables: many workspaces reach the app over HTTP', () => {

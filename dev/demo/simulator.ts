@@ -7,7 +7,7 @@
 import type { ComposedApp } from '../../src/compose.js';
 import type { Logger } from '../../src/logging/logger.js';
 import type { PlaygroundResult, PlaygroundSimulator, SimulatableAction } from '../playground/backend.js';
-import type { Subscription } from '../../src/store/index.js';
+import { type Subscription, workspaceKey } from '../../src/store/index.js';
 import type { Shift } from '../../src/time/shifts.js';
 import { nextStart } from '../../src/time/start-time.js';
 import { type EscalationProgress, parseProgress, progressCursor } from '../../src/services/urgent/escalation-steps.js';
@@ -59,7 +59,9 @@ export function createDemoSimulator(o: DemoSimulatorOptions): PlaygroundSimulato
   async function laddersNow(ids?: string[]): Promise<Map<string, EscalationProgress | null>> {
     const open =
       ids ?? (await o.app.care.actions.list({ filters: { completed: 'no', urgent: 'yes' }, attributes: ['_id'], per_page: 100 })).items.map((a) => a._id);
-    const read = await Promise.all(open.map(async (id) => [id, parseProgress(await o.app.store.getCursor(progressCursor(id)))] as const));
+    const read = await Promise.all(
+      open.map(async (id) => [id, parseProgress(await o.app.store.getCursor(workspaceKey(progressCursor(id), o.app.teamId)))] as const),
+    );
     return new Map(read);
   }
 

@@ -1,9 +1,6 @@
 import type { SlackInstallation, Store } from '../store/index.js';
 
-/** The installation serving a workspace: its own, or its org's (an org-wide Enterprise Grid install, keyed E…). */
+/** The installation serving a workspace: its own (org-wide installs are refused before they are stored). */
 export async function installationOf(store: Pick<Store, 'getInstallation'>, workspaceId: string): Promise<SlackInstallation | null> {
-  return (
-    (await store.getInstallation({ isEnterpriseInstall: false, teamId: workspaceId })) ??
-    (workspaceId.startsWith('E') ? await store.getInstallation({ isEnterpriseInstall: true, enterpriseId: workspaceId }) : null)
-  );
+  return store.getInstallation({ isEnterpriseInstall: false, teamId: workspaceId });
 }

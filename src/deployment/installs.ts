@@ -84,8 +84,8 @@ export function reinstalledText(o: {
 export const REINSTALLER_TEXT =
   'You installed Care Actions again here: its token and permissions are renewed. Who administers it did not change (whoever first installed it, Slack workspace admins and owners, and people they added; `/care admins` shows who), and they have been told.';
 
-const workspaceOf = (i: { isEnterpriseInstall: boolean; enterpriseId?: string | null | undefined; teamId?: string | null | undefined }) =>
-  (i.isEnterpriseInstall ? i.enterpriseId : i.teamId) ?? '';
+/** Its team (org-wide installs are refused before they are stored). */
+const workspaceOf = (i: { teamId?: string | null | undefined }) => i.teamId ?? '';
 
 /** The audit verb of an uninstall; only those written before uninstalls were anonymous name the first installer (`installer`). */
 export const UNINSTALLED_VERB = 'workspace.uninstalled';

@@ -9,7 +9,7 @@
  * - When due, one call per workspace at a time on this instance goes on (the
  *   others wait for it), reads the stored installation (another instance may
  *   have refreshed it: then that token is used), and takes the lease
- *   `slack-token-refresh:<installation>` in the store. The holder reads the
+ *   `slack-token-refresh@<team>` in the store. The holder reads the
  *   row once more, asks Slack (refresh-call.ts), and stores the new pair only
  *   over the refresh token it used (Store.rotateBotToken, compare-and-set).
  * - An instance that does not get the lease waits for the new token to be
@@ -23,7 +23,7 @@
  * trying. Tokens are never logged: log lines name the workspace only.
  */
 import type { Logger } from '../logging/logger.js';
-import type { InstallationQuery, SlackInstallation, Store } from '../store/index.js';
+import { type InstallationQuery, type SlackInstallation, type Store, workspaceKey } from '../store/index.js';
 import type { BotTokenSource } from '../slack/token-rotation/bot-token.js';
 import { TokenRefreshError, type RefreshCall } from '../slack/token-rotation/refresh-call.js';
 import { isDue, isExpired, type TokenTimes, tokenTimes } from '../slack/token-rotation/refresh-timing.js';
@@ -71,9 +71,7 @@ interface Kept {
   retryAt: number;
 }
 
-const queryOf = (i: SlackInstallation): InstallationQuery =>
-  i.isEnterpriseInstall ? { isEnterpriseInstall: true, enterpriseId: i.enterpriseId } : { isEnterpriseInstall: false, teamId: i.teamId };
-const leaseOf = (q: InstallationQuery) => `slack-token-refresh:${q.isEnterpriseInstall ? `enterprise:${q.enterpriseId}` : `team:${q.teamId}`}`;
+const queryOf = (i: SlackInstallation): InstallationQuery => ({ isEnterpriseInstall: false, teamId: i.teamId });
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export function createTokenRotation(deps: TokenRotationDeps): TokenRotation {
@@ -153,7 +151,7 @@ export function createTokenRotation(deps: TokenRotationDeps): TokenRotation {
     await reread(workspaceId);
     let k = kept.get(workspaceId);
     if (!k || !needed(k, used)) return k?.token ?? null;
-    const lease = leaseOf(k.query);
+    const lease = workspaceKey('slack-token-refresh', workspaceId);
     if (!(await store.acquireLease(lease, deps.holder, leaseMs))) return awaitOther(workspaceId, k, used);
     try {
       await reread(workspaceId);

@@ -169,7 +169,8 @@ export function createWorkspaceSetup(deps: WorkspaceSetupDeps): WorkspaceSetup {
     },
 
     async forget(q, why) {
-      const workspaceId = q.isEnterpriseInstall ? q.enterpriseId : q.teamId;
+      // An org-wide install was refused before anything was stored: nothing of it to forget.
+      const workspaceId = q.isEnterpriseInstall ? undefined : q.teamId;
       if (!workspaceId) return null;
       // Nothing of it is kept but the anonymous audit: installed again, it starts afresh (its installer is whoever installs it).
       const { deleted } = await forgetUninstalled(store, { id: workspaceId, all: false }, why);

@@ -30,7 +30,7 @@ import { summaryTickJob } from './summary-tick.js';
 /** What one workspace's jobs are built from. */
 export interface WorkspaceJobsOptions {
   care: CareClient;
-  /** The workspace's own store (a deployment of one: the whole database, soleWorkspaceStore). */
+  /** The workspace's own store (scopedWorkspaceStore: in a deployment of one too). */
   store: WorkspaceStore;
   notices: CompletionNotices;
   urgent: UrgentAlerts;

@@ -2,7 +2,7 @@
  * The one scheduler, for a deployment of one workspace or many (a single
  * workspace is a list of one). Jobs per workspace: each kind (digests, changes poll, …) runs on its schedule
  * for every connected workspace, under a lease per kind and workspace
- * (`digests:T123`) so instances share the work. A tick runs its workspaces
+ * (`digests@T123`) so instances share the work. A tick runs its workspaces
  * through a pool of `concurrency` slots: a slow or hung workspace holds one
  * slot, never the others. A workspace whose runs fail is backed off (per kind,
  * doubling waits) and its trouble is told once per episode, across instances
@@ -10,7 +10,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import type { Logger } from '../logging/logger.js';
-import type { Store } from '../store/index.js';
+import { type Store, workspaceKey } from '../store/index.js';
 import { DEFAULT_BACKOFF } from './backoff.js';
 import { withLease, withStopSignal } from './leased-run.js';
 import type { JobsObserver } from './observer.js';
@@ -208,7 +208,7 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
     unfinished?: boolean,
   ): Promise<WorkspaceRunResult> {
     const log = { job: kind.name, teamId };
-    const key = `${kind.name}:${teamId}`;
+    const key = workspaceKey(kind.name, teamId);
     // Work of this instance alone (its read cache) is for the workspaces it holds, which it knows without asking the
     // store: one it does not hold is left before its job trouble is read (a question per workspace and tick).
     const localJob = kind.local ? await o.jobFor(teamId, kind.name).catch(() => undefined) : undefined;
@@ -279,7 +279,7 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
 
   async function leased(kind: JobKind, teamId: string, force: boolean, slot: number | undefined, unfinished?: boolean): Promise<WorkspaceRunResult> {
     if (kind.local) return withStopSignal(stopping.signal, (signal) => attempt(kind, teamId, signal, force, slot, false, unfinished));
-    const name = `${kind.name}:${teamId}`;
+    const name = workspaceKey(kind.name, teamId);
     const keepMs = o.keepLeases ? keptMs : undefined;
     const startedAt = leaseNow();
     const held = stillOurs(name);
@@ -299,7 +299,7 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
       if (got.held && keepMs && !held) kept.set(name, startedAt);
       if (!got.held) {
         kept.delete(name);
-        clean.delete(`${kind.name}:${teamId}`);
+        clean.delete(workspaceKey(kind.name, teamId));
       }
       if (got.held) return got.value;
       if (got.error !== undefined) logger.warn('could not take a job lease; skipping this run', { job: kind.name, teamId, error: troubleReason(got.error) });
@@ -312,7 +312,7 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
 
   /** One run of a kind for a workspace, never two at once within this instance. */
   function guarded(kind: JobKind, teamId: string, force: boolean, slot?: number, unfinished?: boolean): Promise<WorkspaceRunResult> {
-    const key = `${kind.name}:${teamId}`;
+    const key = workspaceKey(kind.name, teamId);
     if (stopping.signal.aborted) return Promise.resolve({ ran: false });
     if (running.has(key)) return Promise.resolve({ ran: false, skipped: 'leased' });
     const work = leased(kind, teamId, force, slot, unfinished).finally(() => running.delete(key));
@@ -339,7 +339,7 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
       }
       if (o.keepLeases && !kind.local && teams.length) {
         // The workspaces another instance keeps the lease of are its own: one query, not a refused lease each.
-        const prefix = `${kind.name}:`;
+        const prefix = `${kind.name}@`; // workspaceKey(kind.name, t) is prefix + t
         const theirs = await store.leasesHeldElsewhere(prefix, holder).catch(() => new Set<string>());
         teams = teams.filter((t) => !theirs.has(prefix + t));
       }
@@ -403,7 +403,7 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
     async runOnce(kindName, named, options = {}) {
       const kind = kindOf(kindName);
       const teamId = named ?? (await onlyWorkspace());
-      const key = `${kind.name}:${teamId}`;
+      const key = workspaceKey(kind.name, teamId);
       // Wait for this instance's current run (and any that started meanwhile), then run.
       for (let current = running.get(key); current; current = running.get(key)) await current.catch(() => undefined);
       return guarded(kind, teamId, options.force === true);

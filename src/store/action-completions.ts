@@ -1,6 +1,6 @@
 /**
  * When each action was completed, as the changes poll saw it, and whether the app's own messages about it
- * have been redacted (retention, issue 28). Keyed by workspace ('' in a deployment of one) and action Id.
+ * have been redacted (retention, issue 28). Keyed by workspace (its Slack team) and action Id.
  */
 import type { Ctx } from './db.js';
 import { num, str } from './db.js';

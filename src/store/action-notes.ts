@@ -1,6 +1,6 @@
 /**
- * Notes on actions (issue 33): written once, never changed (evidence). Keyed by workspace ('' in a deployment of
- * one) and action Id; read in the order they were written. Deleted only by retention (with the action's messages),
+ * Notes on actions (issue 33): written once, never changed (evidence). Keyed by workspace (its Slack team) and
+ * action Id; read in the order they were written. Deleted only by retention (with the action's messages),
  * by their writer's erasure, and with the workspace.
  */
 import type { Ctx } from './db.js';

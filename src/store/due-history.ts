@@ -1,6 +1,6 @@
 /**
  * Each action's due times as the app saw them (append-only, issue 32): the first, then each reschedule.
- * Keyed by workspace ('' in a deployment of one), action Id and a sequence number; a row is never changed.
+ * Keyed by workspace (its Slack team), action Id and a sequence number; a row is never changed.
  */
 import type { Ctx } from './db.js';
 import { num, str } from './db.js';

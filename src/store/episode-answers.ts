@@ -1,6 +1,6 @@
 /**
  * The answers to urgent episodes (issue 33): "I'm on it", "I can't", "Join", each with who and when, and
- * which actions the app marks as needing two staff. Keyed by workspace ('' in a deployment of one). An
+ * which actions the app marks as needing two staff. Keyed by workspace (its Slack team). An
  * answer is added once per person, kind and episode while it is live (the same press on two instances adds
  * one row); its Undo marks it undone, once. A note is text a person wrote: read here for History, the
  * person's DMs and the evidence export, cleared by retention (dropAnswerNotes) and by their erasure.

@@ -4,7 +4,7 @@
  * thing is removed; what was done, to which action, and when stays, as
  * anonymous evidence). Another workspace's rows are never touched: each
  * statement names the workspace exactly (a team Id, a recipient's team, or a
- * cursor, lease or key's `@<team>` / `:<team>` suffix; T1 never matches T12).
+ * cursor, lease or key's `@<team>` suffix; T1 never matches T12).
  *
  * Left behind, because they name no workspace: the replay memory's hashed
  * request signatures and Slack event Ids (gone within the hour as they expire).
@@ -53,6 +53,7 @@ export const WORKSPACE_TABLES = [
   'action_notes',
   'episode_answers',
   'action_marks',
+  'single_workspace',
 ] as const;
 
 /**

@@ -1,6 +1,6 @@
 /**
  * A care home's named settings (shifts, handover channels, escalation...), one
- * JSON text each, per scope: the team id with many workspaces, '' with one.
+ * JSON text each, per scope: the workspace's Slack team id.
  * Setting null removes one (its default applies again).
  */
 import type { Ctx, Row } from './db.js';

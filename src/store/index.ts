@@ -1,7 +1,7 @@
 /** Public surface of the store. Import from here. */
 export type { Store } from './store.js';
 export type { WorkspaceStore } from './workspace-store.js';
-export { scopedWorkspaceStore, soleWorkspaceStore, workspaceCursor, WORKSPACE_SCOPE } from './workspace-store.js';
+export { scopedWorkspaceStore, workspaceKey, WORKSPACE_SCOPE } from './workspace-store.js';
 export type { OpenedStore, StoreConfig } from './open-store.js';
 export { openStore, isPostgresUrl } from './open-store.js';
 export { StoreError, isStoreError } from './errors.js';
@@ -22,4 +22,5 @@ export type { AdminStanding, ErasedCounts, EraseAdmins, EraseOptions, PersonReco
 export { adminStandingIn } from './person-data.js';
 export type { ForgottenCounts } from './forget-workspace.js';
 export type { JobEpisode, JobFailure, JobFailureOutcome, JobKindState, JobState, JobSuccessOutcome } from './job-state.js';
+export type { SingleWorkspace, SingleWorkspaceBound } from './single-workspace.js';
 export { withoutSlackIds } from './forget-workspace.js';

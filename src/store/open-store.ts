@@ -36,6 +36,7 @@ import { reencryptAll } from './reencrypt.js';
 import * as routes from './routes.js';
 import * as seenEvents from './seen-events.js';
 import * as seenRequests from './seen-requests.js';
+import * as singleWorkspace from './single-workspace.js';
 import { openSqliteDb } from './sqlite-db.js';
 import type { Store } from './store.js';
 import * as subscriptions from './subscriptions.js';
@@ -237,6 +238,8 @@ function createStore(ctx: Ctx, migration: MigrateResult): OpenedStore {
     personRecords: (slackUserId, teamId) => personData.personRecords(ctx, slackUserId, teamId),
     erasePerson: (slackUserId, options) => personData.erasePerson(ctx, slackUserId, options),
     forgetWorkspace: (workspaceId) => forgetWorkspace(ctx, workspaceId),
+    singleWorkspace: () => singleWorkspace.singleWorkspace(ctx),
+    bindSingleWorkspace: (teamId) => singleWorkspace.bindSingleWorkspace(ctx, teamId),
 
     ping: async () => void (await db.get('SELECT 1 AS ok')),
     probeWrite: () => seenRequests.probeWrite(ctx),

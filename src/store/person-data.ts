@@ -168,8 +168,8 @@ export async function personRecords(ctx: Ctx, slackUserId: string, teamId?: stri
     action_marks: await all(`SELECT * FROM action_marks WHERE set_by = ?${w.sql}`, [u, ...w.params]),
     slack_installations: await all(
       `SELECT installation_key, team_id, enterprise_id, installer_user_id, user_scopes, installed_at, updated_at FROM slack_installations
-        WHERE installer_user_id = ?${team('COALESCE(team_id, enterprise_id)').sql}`,
-      [u, ...team('COALESCE(team_id, enterprise_id)').params],
+        WHERE installer_user_id = ?${team('team_id').sql}`,
+      [u, ...team('team_id').params],
     ),
   };
 }
@@ -183,7 +183,7 @@ export function adminStandingIn(records: PersonRecords, slackUserId: string, ins
 
 /** Why the store names the person an admin of the scope now (read inside the erasure's transaction), or null. */
 async function adminStanding(db: Db, slackUserId: string, teamId: string | undefined, installerIsAdmin: boolean): Promise<AdminStanding | null> {
-  const i = teamScope('COALESCE(team_id, enterprise_id)', teamId);
+  const i = teamScope('team_id', teamId);
   const w = teamScope('workspace_id', teamId);
   const installer =
     installerIsAdmin && (await db.get(`SELECT 1 AS one FROM slack_installations WHERE installer_user_id = ?${i.sql}`, [slackUserId, ...i.params]));
@@ -309,7 +309,7 @@ async function eraseRows(ctx: Ctx, slackUserId: string, options: EraseOptions): 
       kept += await run('UPDATE workspace_settings SET admin_user_ids = ? WHERE workspace_id = ?', [rest.join(','), str(row.workspace_id)]);
     }
     // The installer: no longer named (so no longer an admin by it); their own user grant, if any, is deleted.
-    const i = team('COALESCE(team_id, enterprise_id)');
+    const i = team('team_id');
     kept += await run(
       `UPDATE slack_installations SET installer_user_id = ?, user_token = NULL, user_refresh_token = NULL, user_token_expires_at = NULL, user_scopes = NULL
         WHERE installer_user_id = ?${i.sql}`,

@@ -20,17 +20,12 @@ export function recipientTeamWhere(dialect: Dialect, teamId: string): { sql: str
 
 /**
  * SQL (no leading AND) and its params: the rows of `column` (a cursor, lease or one-time key name) that are
- * `teamId`'s: named `<name>@<team>` (the workspace's own) or `…:<team>` (the scheduler's per-workspace names).
+ * `teamId`'s: named `<name>@<team>` (store/workspace-store.ts workspaceKey: the one rule for scoped names).
  */
 export function nameTeamWhere(dialect: Dialect, column: string, teamId: string): { sql: string; params: Param[] } {
   const len = dialect === 'postgres' ? 'char_length' : 'length';
   const at = `@${teamId}`;
-  const colon = `:${teamId}`;
-  const n = Array.from(at).length;
-  return {
-    sql: `(substr(${column}, ${len}(${column}) - ? + 1) = ? OR substr(${column}, ${len}(${column}) - ? + 1) = ?)`,
-    params: [n, at, n, colon],
-  };
+  return { sql: `substr(${column}, ${len}(${column}) - ? + 1) = ?`, params: [Array.from(at).length, at] };
 }
 
 /** `id = ?`, and with a team only the row if it is of that workspace (its recipient's team). */

@@ -56,6 +56,7 @@ import type {
 import type { ErasedCounts, EraseOptions, PersonRecords } from './person-data.js';
 import type { ForgottenCounts } from './forget-workspace.js';
 import type { JobFailure, JobFailureOutcome, JobState, JobSuccessOutcome } from './job-state.js';
+import type { SingleWorkspace, SingleWorkspaceBound } from './single-workspace.js';
 
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
@@ -120,13 +121,13 @@ export interface Store {
   /** An admin's Retry: a failed row becomes claimable again with fresh attempts; null unless it is failed now. */
   reopenDelivery(id: number, teamId?: string): Promise<Delivery | null>;
 
-  // a care home's settings (scope: the team id with many workspaces, '' with one)
+  // a care home's settings (scope: the workspace's Slack team id)
   getHomeSetting(scope: string, name: string): Promise<HomeSetting | null>;
   listHomeSettings(scope: string): Promise<HomeSetting[]>;
   /** null removes it (its default applies again). */
   setHomeSetting(scope: string, name: string, value: string | null, updatedBy: string | null): Promise<void>;
   // retention: when actions were completed, and whether the app's messages about them are redacted
-  /** `workspaceId`: the team ('' in a deployment of one). `completedAt` null: the action is open again. */
+  /** `workspaceId`: the team. `completedAt` null: the action is open again. */
   noteCompletion(workspaceId: string, actionId: string, completion: { actionNo: string; completedAt: number } | null): Promise<void>;
   /** Completions at or before `completedBefore` (ms) not yet redacted, oldest first. */
   dueRedactions(workspaceId: string, completedBefore: number, limit?: number): Promise<ActionCompletion[]>;
@@ -257,6 +258,10 @@ export interface Store {
    * transaction. Without a workspace (a deployment of one): every row of the database but the audit, all of it anonymised.
    */
   forgetWorkspace(workspaceId?: string): Promise<ForgottenCounts>;
+  /** The team a deployment of one workspace serves, once bound (single-workspace.ts); null before. */
+  singleWorkspace(): Promise<SingleWorkspace | null>;
+  /** Bind a deployment of one workspace to its team, adopting its rows kept under the old keys; refused for another team. */
+  bindSingleWorkspace(teamId: string): Promise<SingleWorkspaceBound>;
 
   /** Resolves when the database answers; throws StoreError('unreachable' | 'closed') otherwise. */
   ping(): Promise<void>;

@@ -25,8 +25,8 @@ type Own<T> = Omit<T, 'teamId'>;
 export const WORKSPACE_SCOPE: unique symbol = Symbol('workspace scope');
 
 export interface WorkspaceStore {
-  /** The team it answers for; null for a deployment of one workspace (soleWorkspaceStore). */
-  readonly [WORKSPACE_SCOPE]: string | null;
+  /** The team it answers for (in a deployment of one workspace too). */
+  readonly [WORKSPACE_SCOPE]: string;
 
   // identity links (keyed by team and Slack user)
   upsertLink: Store['upsertLink'];
@@ -126,14 +126,17 @@ export interface WorkspaceStore {
   probeWrite: Store['probeWrite'];
 }
 
-/** The name a workspace's cursor is kept under (single-workspace deployments keep the bare name). */
-export const workspaceCursor = (name: string, teamId: string) => `${name}@${teamId}`;
+/**
+ * The one naming rule for what a workspace keeps by name (its cursors, leases, one-time keys; the scheduler's
+ * lease of a job kind there): `<name>@<team>`. Team ids hold no '@', so no name of one workspace is another's.
+ */
+export const workspaceKey = (name: string, teamId: string) => `${name}@${teamId}`;
 
 /** Every method of a workspace's store, each written out (no method may be left to a default). */
 type EveryMethod = { [K in keyof WorkspaceStore]-?: WorkspaceStore[K] };
 
 /**
- * One workspace's store, for a deployment serving many: every method is answered inside `teamId`, in the
+ * One workspace's store, in a deployment of one workspace or of many: every method is answered inside `teamId`, in the
  * query itself (the team is a condition of its SQL, or the row's key names the team and another team's key
  * reads as absent and is refused a write), and its cursors, leases and one-time keys are its own
  * (`name@teamId`: team ids hold no '@', so no name of one workspace is another's).
@@ -148,7 +151,7 @@ export function scopedWorkspaceStore(store: Store, teamId: string): WorkspaceSto
   const refuse = (what: string, rowTeam: string): never => {
     throw new StoreError('other-workspace', `A ${what} of workspace ${rowTeam} cannot be written through workspace ${teamId}'s store.`);
   };
-  const named = (name: string) => workspaceCursor(name, teamId);
+  const named = (name: string) => workspaceKey(name, teamId);
   const scoped: EveryMethod = {
     [WORKSPACE_SCOPE]: teamId,
 
@@ -236,97 +239,4 @@ export function scopedWorkspaceStore(store: Store, teamId: string): WorkspaceSto
     probeWrite: () => store.probeWrite(),
   };
   return scoped;
-}
-
-/**
- * A deployment of one workspace (configured from the environment): the database holds that workspace's rows
- * alone, so its store is the whole store, method by method, with its cursors, leases and keys under their bare
- * names as stored before. Its team is learned from Slack later; people of other teams (Slack Connect) are
- * answered why nothing happened and run nothing (slack/tenancy/request-workspace.ts).
- */
-/** The workspace key of a deployment of one in tables keyed by workspace (its team is not known up front). */
-const SOLE = '';
-
-export function soleWorkspaceStore(store: Store): WorkspaceStore {
-  const sole: EveryMethod = {
-    [WORKSPACE_SCOPE]: null,
-
-    upsertLink: (input) => store.upsertLink(input),
-    getLinkBySlackUser: (team, slackUserId) => store.getLinkBySlackUser(team, slackUserId),
-    getLinksByCareUser: (careUserId) => store.getLinksByCareUser(careUserId),
-    listLinks: () => store.listLinks(),
-    deleteLink: (team, slackUserId) => store.deleteLink(team, slackUserId),
-
-    createLinkRequest: (input) => store.createLinkRequest(input),
-    getLinkRequest: (id) => store.getLinkRequest(id),
-    listLinkRequests: (filter) => store.listLinkRequests(filter),
-    decideLinkRequest: (id, decision, decidedBy, options) => store.decideLinkRequest(id, decision, decidedBy, options),
-
-    upsertSubscription: (input) => store.upsertSubscription(input),
-    getSubscription: (team, channelId) => store.getSubscription(team, channelId),
-    listSubscriptions: () => store.listSubscriptions(),
-    deleteSubscription: (team, channelId) => store.deleteSubscription(team, channelId),
-
-    upsertSummarySetting: (input) => store.upsertSummarySetting(input),
-    getSummarySetting: (team, slackUserId) => store.getSummarySetting(team, slackUserId),
-    listEnabledSummarySettings: () => store.listEnabledSummarySettings(),
-
-    upsertRoute: (input) => store.upsertRoute(input),
-    listRoutes: () => store.listRoutes(),
-    routesForGroups: (groupIds) => store.routesForGroups(groupIds),
-    deleteRoute: (team, groupId) => store.deleteRoute(team, groupId),
-
-    claimDelivery: (key, options) => store.claimDelivery(key, options),
-    markSent: (id, sent) => store.markSent(id, sent),
-    markFailed: (id, error, options) => store.markFailed(id, error, options),
-    markInDoubt: (id, error, options) => store.markInDoubt(id, error, options),
-    getDelivery: (key) => store.getDelivery(key),
-    getDeliveryById: (id) => store.getDeliveryById(id),
-    listDeliveries: (filter) => store.listDeliveries(filter),
-    countDeliveries: (filter) => store.countDeliveries(filter),
-    unfinishedDeliveries: (kind, query) => store.unfinishedDeliveries(kind, query),
-    anyUnfinishedDeliveries: () => store.anyUnfinishedDeliveries(),
-    recentDeliveries: (query) => store.recentDeliveries(query),
-    reopenDelivery: (id) => store.reopenDelivery(id),
-
-    getHomeSetting: (name) => store.getHomeSetting('', name),
-    listHomeSettings: () => store.listHomeSettings(''),
-    setHomeSetting: (name, value, updatedBy) => store.setHomeSetting('', name, value, updatedBy),
-    noteCompletion: (actionId, completion) => store.noteCompletion(SOLE, actionId, completion),
-    dueRedactions: (completedBefore, limit) => store.dueRedactions(SOLE, completedBefore, limit),
-    markRedacted: (completion) => store.markRedacted(SOLE, completion),
-    noteDue: (actionId, seen) => store.noteDue(SOLE, actionId, seen),
-    dueHistories: (actionIds) => store.dueHistories(SOLE, actionIds),
-    firstDueBetween: (start, end, limit) => store.firstDueBetween(SOLE, start, end, limit),
-    addNote: (note) => store.addNote(SOLE, note),
-    listNotes: (actionIds) => store.listNotes(SOLE, actionIds),
-    dropNotes: (actionId, writtenBefore) => store.dropNotes(SOLE, actionId, writtenBefore),
-    addEpisodeAnswer: (answer) => store.addEpisodeAnswer(SOLE, answer),
-    listEpisodeAnswers: (actionId) => store.listEpisodeAnswers(SOLE, actionId),
-    episodeAnswersOf: (actionIds) => store.episodeAnswersOf(SOLE, actionIds),
-    undoEpisodeAnswer: (id, at) => store.undoEpisodeAnswer(SOLE, id, at),
-    dropAnswerNotes: (actionId) => store.dropAnswerNotes(SOLE, actionId),
-    setTwoStaff: (actionId, twoStaff, setBy) => store.setTwoStaff(SOLE, actionId, twoStaff, setBy),
-    twoStaffMark: (actionId) => store.twoStaffMark(SOLE, actionId),
-    twoStaffMarked: (actionIds) => store.twoStaffMarked(SOLE, actionIds),
-
-    getCursor: (name) => store.getCursor(name),
-    setCursor: (name, value) => store.setCursor(name, value),
-    listCursors: (prefix) => store.listCursors(prefix),
-    deleteCursor: (name) => store.deleteCursor(name),
-    acquireLease: (name, holder, ttlMs) => store.acquireLease(name, holder, ttlMs),
-
-    markRequestSeen: (key, at) => store.markRequestSeen(key, at),
-    forgetRequestSeen: (key) => store.forgetRequestSeen(key),
-
-    appendAudit: (input) => store.appendAudit(input),
-    listAudit: (query) => store.listAudit(query),
-
-    personRecords: (slackUserId) => store.personRecords(slackUserId),
-    erasePerson: (slackUserId, options) => store.erasePerson(slackUserId, options),
-
-    ping: () => store.ping(),
-    probeWrite: () => store.probeWrite(),
-  };
-  return sole;
 }

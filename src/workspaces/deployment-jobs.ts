@@ -1,7 +1,7 @@
 /**
  * A deployment's scheduled work, one workspace or many alike: each kind of
  * job (jobs/index.ts) runs for every connected workspace of the registry,
- * under a lease per kind and workspace (`changes-poll:T123`); a workspace
+ * under a lease per kind and workspace (`changes-poll@T123`); a workspace
  * whose runs fail is backed off, and its admins are told once when its
  * scheduled work stops working and once when it works again.
  */
@@ -43,7 +43,7 @@ export function deploymentJobs(o: DeploymentJobsOptions): WorkspaceScheduler {
     const workspace = await ready(workspaceId);
     if (!workspace) return null;
     return createWorkspaceTrouble({
-      // Its Slack team (a single workspace's registry id is not one): the DMs are its people's.
+      // Its Slack team: the DMs are its people's.
       teamId: await workspace.teamId(),
       deliverer: workspace.deliverer,
       dm: createDmChannels(workspace.jobSlack),

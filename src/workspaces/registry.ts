@@ -40,20 +40,17 @@ export interface WorkspaceRegistry {
 }
 
 /**
- * The one workspace's id in a single-workspace deployment's registry: the key of its leases
- * (`changes-poll:single`) and of its job trouble. Known without asking Slack who the app is,
- * so its jobs run (and fail, and are backed off) whether or not Slack answers.
+ * A single-workspace deployment: a registry of one, the workspace from the environment under its Slack team id
+ * (bound in the database at its first start: deployment/single-workspace.ts), whatever team asks (a person of
+ * another team is refused before: slack/tenancy/request-workspace.ts).
  */
-export const SINGLE_WORKSPACE = 'single';
-
-/** A single-workspace deployment: a registry of one, the workspace from the environment, whatever team asks. */
-export function singleWorkspaceRegistry(workspace: Workspace): WorkspaceRegistry {
+export function singleWorkspaceRegistry(teamId: string, workspace: Workspace): WorkspaceRegistry {
   return {
     mode: 'single',
     get: async () => ({ state: 'ready', workspace, installation: null }),
-    connected: async () => [SINGLE_WORKSPACE],
+    connected: async () => [teamId],
     refresh: async () => undefined,
-    composed: () => new Map([[SINGLE_WORKSPACE, workspace]]),
+    composed: () => new Map([[teamId, workspace]]),
     held: () => workspace,
     close: () => workspace.close(),
   };

@@ -15,7 +15,7 @@ import type { SlackShared } from './workspace-slack.js';
 
 /** What every workspace of a deployment shares. */
 export interface WorkspaceShared extends SlackShared {
-  /** This workspace's store (scoped-store.ts): storeForWorkspace in a deployment of many, soleWorkspaceStore in one of one. */
+  /** This workspace's store (scoped-store.ts), bound to its team. */
   store: WorkspaceStore;
   pollSeconds: number;
   overlapMs: number;
@@ -33,8 +33,8 @@ export interface WorkspaceShared extends SlackShared {
 
 /** One workspace: its tokens, its care account and its settings. */
 export interface WorkspaceSpec {
-  /** Known in multi-workspace mode; in single-workspace mode learned from auth.test when first needed. */
-  teamId?: string | undefined;
+  /** Its Slack team id: its one id everywhere (with one workspace too: learned at start-up, deployment/single-workspace.ts). */
+  teamId: string;
   botToken: string;
   /** Token rotation (many workspaces): where every Slack call of this workspace gets its current bot token. */
   botTokens?: BotTokenSource | undefined;

@@ -23,7 +23,7 @@ const browser = await launchChromium();
 try {
   // Set up as at the start of the shift on now, so the job hands it over at once (the command would wait for the next change).
   const channels = [{ channelId: 'C0LEADS', showTasks: true, channelPrivate: true, publicConfirmed: false, setUpBy: 'U0AMELIA', at: 0 }];
-  await demo.app.store.setHomeSetting('', 'handover-channels', JSON.stringify(channels), 'U0AMELIA');
+  await demo.app.store.setHomeSetting(demo.fake.teamId, 'handover-channels', JSON.stringify(channels), 'U0AMELIA');
   const run = await demo.app.jobs.runOnce('handovers');
   console.log('handover job:', JSON.stringify(run));
   const page = await browser.newPage({ viewport: { width: 1280, height: 1100 } });

@@ -103,7 +103,7 @@ describe('the action form', () => {
     expect(action).toMatchObject({ due: '2026-03-12 09:30:00', urgent: true, pin_to_calendar: 'location' });
     expect(action.notify_on_complete).toHaveLength(1);
     // Two staff is the app's own mark (issue 33), audited.
-    await h.fake.waitFor(async () => ((await h.app.store.twoStaffMark('', String(action._id))) ? true : undefined), {
+    await h.fake.waitFor(async () => ((await h.app.store.twoStaffMark(h.fake.teamId, String(action._id))) ? true : undefined), {
       timeoutMs: 10_000,
       message: 'not marked two staff',
     });

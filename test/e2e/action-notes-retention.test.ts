@@ -32,7 +32,7 @@ describe.each(DATABASES)('notes, retention and erasure on %s', (_name, kind) => 
   let dataDir: string | undefined;
   const care: Record<string, string> = {};
   const naming = (value: string) => rowsNaming(kind, raw, value, schema?.name);
-  const notesOf = (id: string) => h.app.store.listNotes('', [id]);
+  const notesOf = (id: string) => h.app.store.listNotes(h.fake.teamId, [id]);
 
   beforeAll(async () => {
     if (skip) return;

@@ -46,7 +46,10 @@ describe('notes on Complete and Take it', () => {
 
   /** Waits until the action has a note kept (the form's work runs after it closed). */
   const noteKept = (actionId: string) =>
-    h.fake.waitFor(async () => ((await h.app.store.listNotes('', [actionId])).length ? true : undefined), { timeoutMs: 10_000, message: 'no note kept' });
+    h.fake.waitFor(async () => ((await h.app.store.listNotes(h.fake.teamId, [actionId])).length ? true : undefined), {
+      timeoutMs: 10_000,
+      message: 'no note kept',
+    });
 
   /** Everything posted, edited or said in Slack's conversations (channels, DMs, ephemeral answers), as JSON. */
   const everyMessage = () =>
@@ -118,7 +121,7 @@ describe('notes on Complete and Take it', () => {
     expect(h.fake.inlineError('sophie', 'Note')).toBe('The note is empty: write a few words, or complete without one.');
     await h.driver.modal('sophie').close();
     expect((await action(a._id)).completed).toBeNull();
-    expect(await h.app.store.listNotes('', [a._id])).toEqual([]);
+    expect(await h.app.store.listNotes(h.fake.teamId, [a._id])).toEqual([]);
   });
 
   it('"Take it with note…" on a channel’s urgent alert: the form names the assignee; the post says who took it, never the note; the assignee is told', async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { workspaceKey } from '../../src/store/index.js';
 import { command, linkDirectly, startHarness, webAppAction, type Harness } from './harness.js';
 
 describe('completion notices', () => {
@@ -120,11 +121,16 @@ describe('completion notices when the first poll ever is cut short', () => {
     )!._id;
     const action = await webAppAction(h, { task: 'Check the fridge temperatures', due: new Date(h.now().getTime() + 3600_000), notify_on_complete: [nurses] });
     await h.control(`actions/${action._id}/complete`, {});
-    // The first poll ever reads the completion but dies before it is done (Slack cannot say who the app is).
-    h.fake.faults.failNext('auth.test', 20, 'internal_error');
-    const first = await h.app.jobs.runOnce('changes-poll');
+    // The first poll ever keeps where it starts, then dies before it is done (the care system stops answering
+    // just as it reads the changes: its answers are slow, and fail from the moment the starting point is kept).
+    await h.control('faults', { latencyMs: 1_500 });
+    const running = h.app.jobs.runOnce('changes-poll');
+    const kept = workspaceKey('changes-poll', h.fake.teamId);
+    await h.fake.waitFor(async () => ((await h.app.store.getCursor(kept)) !== null ? true : undefined), { timeoutMs: 30_000 });
+    await h.control('faults', { errorRate: 1, latencyMs: 0 });
+    const first = await running;
     expect((first.result as { error?: string }).error).toBeTruthy();
-    h.fake.faults.clear();
+    await h.control('faults', { reset: true });
     // Something else changes later, before the next poll (a minute on: a failed poll waits a minute, jobs/backoff.ts).
     await h.setTime(new Date(h.now().getTime() + 60_000));
     await webAppAction(h, { task: 'Something else', due: new Date(h.now().getTime() + 3600_000) });

@@ -104,7 +104,7 @@ function creatorSuite(name: string, databaseUrl: () => string | undefined) {
       const a = await createInSlack('amelia', 'Defrost the kitchen freezer', 'Sophie Marsh');
       await later();
       // Sophie's Complete is under way: marked, the care system has completed it, the audit row not yet written.
-      await h.app.store.setCursor(`completing:${a._id}`, String(h.now().getTime()));
+      await h.app.store.setCursor(`completing:${a._id}@${h.fake.teamId}`, String(h.now().getTime()));
       await h.control(`actions/${a._id}/complete`, {});
       await poll(h);
       expect(creatorDms('amelia', a._id)).toHaveLength(0);

@@ -138,7 +138,7 @@ describe('answers to an urgent alert (issue 33)', () => {
     expect(managersPosts(c.id)).toHaveLength(1);
 
     // The note is kept for History and the evidence export, and in no channel message (alerts, threads, the managers' post).
-    const answers = await h.app.store.listEpisodeAnswers('', c.id);
+    const answers = await h.app.store.listEpisodeAnswers(h.fake.teamId, c.id);
     expect(answers.find((x) => x.slackUserId === 'U0PRIYA')).toMatchObject({ answer: 'cant', reason: 'with-resident', note: NOTE });
     const channels = Object.entries(h.fake.store.state.messages).filter(([id]) => !id.startsWith('D'));
     expect(channels.length).toBeGreaterThan(1);
@@ -233,7 +233,7 @@ describe('answers to an urgent alert (issue 33)', () => {
     expect(seniorDms('oliver', t.id)).toHaveLength(0);
     expect(managersPosts(t.id)).toHaveLength(0);
     // Both are kept: who took it (the audit) and who joined.
-    expect((await h.app.store.listEpisodeAnswers('', t.id)).map((x) => [x.slackUserId, x.answer])).toEqual([['U0PRIYA', 'join']]);
+    expect((await h.app.store.listEpisodeAnswers(h.fake.teamId, t.id)).map((x) => [x.slackUserId, x.answer])).toEqual([['U0PRIYA', 'join']]);
     expect((await h.app.store.listAudit({ actionId: t.id, verb: 'action.assign' }))[0]?.userId).toBe('U0SOPHIE');
   });
 });
@@ -254,15 +254,15 @@ describe('a note on an answer follows the retention of task text (issue 33)', ()
     await h.setTime(new Date(a.began + 2 * MIN));
     await h.driver.clickButton('priya', { channel: '#care-leads', ts: alert.ts, text: 'I can’t' });
     await h.driver.modal('priya').fill('Why?', 'with another resident').fill('Note', NOTE).submit();
-    await h.fake.waitFor(async () => ((await h.app.store.listEpisodeAnswers('', a.id)).length ? true : undefined), { timeoutMs: 10_000 });
-    expect((await h.app.store.listEpisodeAnswers('', a.id))[0]?.note).toBe(NOTE);
+    await h.fake.waitFor(async () => ((await h.app.store.listEpisodeAnswers(h.fake.teamId, a.id)).length ? true : undefined), { timeoutMs: 10_000 });
+    expect((await h.app.store.listEpisodeAnswers(h.fake.teamId, a.id))[0]?.note).toBe(NOTE);
 
     await h.control(`actions/${a.id}/complete`, {});
     await h.setTime(new Date(a.began + 10 * MIN));
     await poll(h);
     const run = await h.app.jobs.runOnce('retention');
     expect(run.ran).toBe(true);
-    const [kept] = await h.app.store.listEpisodeAnswers('', a.id);
+    const [kept] = await h.app.store.listEpisodeAnswers(h.fake.teamId, a.id);
     expect(kept).toMatchObject({ slackUserId: 'U0PRIYA', answer: 'cant', reason: 'with-resident', note: null });
   });
 });

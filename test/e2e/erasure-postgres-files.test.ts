@@ -80,7 +80,8 @@ describe.skipIf(!TEST_DATABASE_URL)('what PostgreSQL keeps after an erasure, in 
     await h.driver.modal('priya').fill('Note', 'Going to room 2 now').submit();
     await h.fake.waitFor(
       async () =>
-        (await h.app.store.listEpisodeAnswers('', dressing.action._id)).length && (await h.app.store.listEpisodeAnswers('', fall.action._id)).length
+        (await h.app.store.listEpisodeAnswers(h.fake.teamId, dressing.action._id)).length &&
+        (await h.app.store.listEpisodeAnswers(h.fake.teamId, fall.action._id)).length
           ? true
           : undefined,
       { message: 'the answers' },

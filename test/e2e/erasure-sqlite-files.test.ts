@@ -10,7 +10,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SQLITE_FILE_NAME, workspaceCursor } from '../../src/store/index.js';
+import { SQLITE_FILE_NAME, workspaceKey } from '../../src/store/index.js';
 import { rowsNaming, sqliteRaw } from '../helpers/db-scan.js';
 import { poll } from './fixtures/jobs-support.js';
 import { careUserIdByEmail, command, startHarness, webAppAction } from './harness.js';
@@ -74,7 +74,7 @@ describe('SQLite’s files after an erasure and an uninstall', () => {
     await h.app.store.upsertRoute({ teamId: team, groupId: 'g-night', groupName: 'Night staff', channelId: 'C0CARE', setUpBy: SOPHIE });
     await h.app.store.createLinkRequest({ teamId: team, slackUserId: SOPHIE, careUserId: 'care-9', note: 'second account' });
     await h.app.store.setHomeSetting(team, 'escalation', JSON.stringify({ ladder: ['U0OLIVER', SOPHIE] }), SOPHIE);
-    await h.app.store.setCursor(workspaceCursor(`home-where:${SOPHIE}`, team), 'loc-rose');
+    await h.app.store.setCursor(workspaceKey(`home-where:${SOPHIE}`, team), 'loc-rose');
     const tables = new Set((await rowsNaming('sqlite', sqliteRaw(join(dir, SQLITE_FILE_NAME)), SOPHIE)).map((r) => r.table));
     expect([...tables].sort()).toEqual(
       expect.arrayContaining([

@@ -260,7 +260,7 @@ describe('/care escalation: the ladder’s settings', () => {
     expect((await command(h, 'amelia', '/care escalation managers #care-team')).text).toContain('Managers’ channel: @care-team'.replace('@', '#'));
     expect((await command(h, 'amelia', '/care escalation seniors night <@U0PRIYA|priya>')).text).toContain('Night: @priya');
     expect((await command(h, 'amelia', '/care escalation off')).text).toContain('Escalation is off');
-    const stored = JSON.parse((await h.app.store.getHomeSetting('', 'escalation'))!.value);
+    const stored = JSON.parse((await h.app.store.getHomeSetting(h.fake.teamId, 'escalation'))!.value);
     expect(stored).toEqual({ afterMinutes: 20, steps: [], managersChannel: 'C0CARE', seniors: { Night: ['U0PRIYA'] } });
     const audit = await h.app.store.listAudit({ verb: 'escalation.set' });
     expect(audit).toHaveLength(5);
@@ -294,10 +294,10 @@ describe('/care escalation: the ladder’s settings', () => {
   });
 
   it('refuses someone who is not an admin, changing nothing', async () => {
-    const before = await h.app.store.getHomeSetting('', 'escalation');
+    const before = await h.app.store.getHomeSetting(h.fake.teamId, 'escalation');
     for (const line of ['/care escalation', '/care escalation after 30', '/care escalation steps thread'])
       expect((await command(h, 'sophie', line)).text).toContain('Only admins can do that.');
-    expect(await h.app.store.getHomeSetting('', 'escalation')).toEqual(before);
+    expect(await h.app.store.getHomeSetting(h.fake.teamId, 'escalation')).toEqual(before);
   });
 });
 
@@ -341,7 +341,7 @@ function twoInstances(
       expect(r.managersPosts(a.id)).toHaveLength(1);
 
       // An instance that sent a step but died before remembering it: the other finds it in the ledger and sends nothing again.
-      await h.app.store.setCursor(`escalation:${a.id}`, '');
+      await h.app.store.setCursor(`escalation:${a.id}@${h.fake.teamId}`, '');
       await b.jobs.runOnce('escalations');
       await h.app.jobs.runOnce('escalations');
       expect(r.threadReminders(a.id)).toHaveLength(1);

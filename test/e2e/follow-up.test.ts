@@ -314,7 +314,7 @@ describe('/care escalation followup', () => {
     expect((await command(h, 'amelia', '/care escalation')).text).toContain('still open after 30 minutes gets one DM to whoever holds it');
     expect((await command(h, 'amelia', '/care escalation followup 45')).text).toContain('still open after 45 minutes');
     expect((await command(h, 'amelia', '/care escalation followup off')).text).toContain('Follow-up of taken work: off');
-    expect(JSON.parse((await h.app.store.getHomeSetting('', 'escalation'))!.value).followupMinutes).toBeNull();
+    expect(JSON.parse((await h.app.store.getHomeSetting(h.fake.teamId, 'escalation'))!.value).followupMinutes).toBeNull();
     expect((await h.app.store.listAudit({ verb: 'escalation.set' })).map((e) => e.details)).toEqual([{ followupMinutes: null }, { followupMinutes: 45 }]);
     expect((await command(h, 'amelia', '/care escalation followup 2')).text).toContain('whole number from 5 to 240 (not 2), or off');
     expect((await command(h, 'sophie', '/care escalation followup 20')).text).toContain('Only admins can do that.');

@@ -467,7 +467,7 @@ describe('a handover missed while the app was down, and a managers’ channel', 
     h = await startHarness({ startAt: new Date('2027-06-15T10:00:00Z'), sandbox: { seed: 'empty' } });
     await command(h, 'amelia', '/care handover here', { channel: '#care-team' });
     // The escalation setting names the managers' channel: they are told there, not by DM.
-    await h.app.store.setHomeSetting('', 'escalation', JSON.stringify({ managersChannel: 'C0LEADS' }), 'U0AMELIA'); // single-workspace scope
+    await h.app.store.setHomeSetting(h.fake.teamId, 'escalation', JSON.stringify({ managersChannel: 'C0LEADS' }), 'U0AMELIA'); // the workspace's own scope
   });
   afterAll(async () => h?.close());
 

@@ -9,7 +9,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { lastRunRefreshMs, type LastPollRun } from '../../src/services/admin/poll-cursors.js';
-import { workspaceCursor } from '../../src/store/index.js';
+import { workspaceKey } from '../../src/store/index.js';
 import { countCalls } from '../helpers/count-store-calls.js';
 import { createTestSchema, TEST_DATABASE_URL, type TestSchema } from '../helpers/pg.js';
 import { deliveryActionId, deliveryKind } from './fixtures/jobs-support.js';
@@ -120,7 +120,7 @@ describe.each(backends)('the changes poll when nothing is new, on $name', ({ nam
       await pollCare(w); // the first look
       await w.world!.advance(50_000);
       await pollCare(w); // the first idle poll: its counts are new, so it is written
-      const lastRun = async () => JSON.parse((await w.app.store.getCursor(workspaceCursor('changes-poll:last-run', CARE)))!) as LastPollRun;
+      const lastRun = async () => JSON.parse((await w.app.store.getCursor(workspaceKey('changes-poll:last-run', CARE)))!) as LastPollRun;
       const written = [Date.parse((await lastRun()).at)];
       // A poll every 50 s (the poll's interval is 60 s; its refresh 90 s, half of the 180 s the Status calls late) for five minutes.
       const refreshMs = lastRunRefreshMs(60);

@@ -97,7 +97,7 @@ if (!TEST_DATABASE_URL) {
         expect(a.ran + b.ran, `minute ${minute}: each workspace polled once`).toBe(2);
         expect(a.failed + b.failed).toBe(0);
         for (const team of [CARE, SUN]) {
-          const lease = await one.app.store.getLease(`changes-poll:${team}`);
+          const lease = await one.app.store.getLease(`changes-poll@${team}`);
           pollers.get(team)!.add(lease?.holder ?? '-');
         }
       }

@@ -18,8 +18,7 @@ import { createCareClient } from '../../src/care/index.js';
 import { careWorkspace } from '../../dev/demo/care-workspace.js';
 import { startSandbox, type RunningSandbox } from '../../dev/sandbox/index.js';
 import { createSlackDriver, startSlackFake, type SlackFake } from '../../dev/slack-fake/index.js';
-import { openStore } from '../../src/store/index.js';
-import { SINGLE_WORKSPACE } from '../../src/workspaces/registry.js';
+import { openStore, workspaceKey } from '../../src/store/index.js';
 import { createTestSchema, databaseNowMs, PG_SKIPPED, TEST_DATABASE_URL, type TestSchema } from '../helpers/pg.js';
 import { deliveryActionId, deliveryKind } from './fixtures/jobs-support.js';
 import type { InstanceConfig } from './fixtures/instance.js';
@@ -186,7 +185,7 @@ if (!TEST_DATABASE_URL) {
             // SIGKILL the instance that is inside a poll right now (it holds the changes-poll lease).
             const deadline = Date.now() + 15_000;
             while (!killed && Date.now() < deadline) {
-              const lease = await store.getLease(`changes-poll:${SINGLE_WORKSPACE}`); // one lease per kind and workspace
+              const lease = await store.getLease(workspaceKey('changes-poll', fake.teamId)); // one lease per kind and workspace
               // Leases run on the database's clock, not this process's (which test:clock moves).
               if (lease && lease.expiresAt > (await databaseNowMs(databaseUrl)) && instances.has(lease.holder)) killed = lease.holder;
               else await sleep(10);

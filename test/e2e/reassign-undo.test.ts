@@ -33,7 +33,7 @@ function scenario(kind: 'sqlite' | 'postgres') {
   const results = () => h.fake.dms('amelia').filter((m) => deliveryKind(m) === 'reassign-result');
   const summaries = (user: string) => h.fake.dms(user).filter((m) => deliveryKind(m) === 'reassign-summary');
   const seen = (m: Parameters<Harness['fake']['visibleText']>[0], user = 'amelia') => h.fake.visibleText(m, { viewer: user });
-  const records = async () => (await h.app.store.listCursors('reassign:')).map((c) => c.value);
+  const records = async () => (await h.app.store.listCursors('reassign:', h.fake.teamId)).map((c) => c.value);
   const assigneeOf = async (id: string) => (await h.control(`actions/${id}`)).assigned_to as string;
   const workOf = async (careUserId: string, n: number, label: string) => {
     const made = [];

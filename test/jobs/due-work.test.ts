@@ -222,7 +222,7 @@ describe.each(backends)('work found by what is due, on $name', ({ name, skip }) 
       const b = await instance('instance-b', { keepLeases: true });
       const holders = new Map<string, string>();
       expect(await both(a.s, b.s, 'changes-poll', 1)).toEqual({ ran: N, failed: 0 });
-      for (const t of teams) holders.set(t, (await a.store.getLease(`changes-poll:${t}`))?.holder ?? '-');
+      for (const t of teams) holders.set(t, (await a.store.getLease(`changes-poll@${t}`))?.holder ?? '-');
       expect(new Set(holders.values()).has('-')).toBe(false);
       for (let tick = 2; tick <= 4; tick++) {
         now += 5_000; // a poll every 5 s, within half a kept lease's length of its taking (renewed on a timer after)
@@ -238,7 +238,7 @@ describe.each(backends)('work found by what is due, on $name', ({ name, skip }) 
           // One query for the leases the other instance keeps.
           expect(calls.get('leasesHeldElsewhere')).toBe(1);
         }
-        for (const t of teams) expect((await a.store.getLease(`changes-poll:${t}`))?.holder).toBe(holders.get(t));
+        for (const t of teams) expect((await a.store.getLease(`changes-poll@${t}`))?.holder).toBe(holders.get(t));
       }
       expect(teams.every((t) => ranFor('changes-poll', t) === 4)).toBe(true);
       // One instance stops: it gives its leases back, and the other polls every workspace at the next tick.

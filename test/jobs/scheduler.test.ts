@@ -19,7 +19,7 @@ function createScheduler(o: Omit<WorkspaceSchedulerOptions, 'kinds' | 'workspace
   });
 }
 /** A job's lease: one per kind and workspace. */
-const leaseOf = (job: string) => `${job}:${TEAM}`;
+const leaseOf = (job: string) => `${job}@${TEAM}`;
 
 /** A job that records how many runs overlap and waits on a gate the test opens. */
 function gatedJob(name = 'job') {

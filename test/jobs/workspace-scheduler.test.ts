@@ -154,7 +154,7 @@ describe('workspace scheduler with a real SQLite store', () => {
     expect(events.length).toBeGreaterThan(0);
     expect(new Set(events.map(([job]) => job))).toEqual(new Set(['changes-poll']));
     for (const e of [leaseEvents.a, leaseEvents.b]) if (e.length) expect(e.at(-1)).toEqual(['changes-poll', false]);
-    for (const t of list) expect(await a.store.getLease(`changes-poll:${t}`)).toBeNull();
+    for (const t of list) expect(await a.store.getLease(`changes-poll@${t}`)).toBeNull();
   });
 
   it('skips a workspace whose lease another instance holds, and runs the others', async () => {
@@ -168,7 +168,7 @@ describe('workspace scheduler with a real SQLite store', () => {
 
     const held = a.runOnce('changes-poll', 'T001');
     await vi.waitFor(() => expect(f.count('changes-poll', 'T001')).toBe(1));
-    expect((await b.store.getLease('changes-poll:T001'))?.holder).toBe('instance-a');
+    expect((await b.store.getLease('changes-poll@T001'))?.holder).toBe('instance-a');
     expect(await b.runOnce('changes-poll', 'T001')).toEqual({ ran: false, skipped: 'leased' });
     expect(await b.tick('changes-poll')).toEqual({ ran: 2, skipped: 1, failed: 0 });
     expect(f.count('changes-poll', 'T001')).toBe(1);
@@ -222,13 +222,13 @@ describe('workspace scheduler with a real SQLite store', () => {
     });
     await vi.waitFor(() => expect(teams(20).every((t) => f.count('changes-poll', t) === 1)).toBe(true));
     expect(settled).toBe(false); // the tick ends when every run has, and one is hung
-    expect((await a.store.getLease('changes-poll:HUNG'))?.holder).toBe('instance-a');
+    expect((await a.store.getLease('changes-poll@HUNG'))?.holder).toBe('instance-a');
     // A second tick meanwhile runs the others again and leaves the hung one alone.
     expect(await a.tick('changes-poll')).toEqual({ ran: 20, skipped: 1, failed: 0 });
 
     await a.stop();
     expect(await ticking).toEqual({ ran: 21, skipped: 0, failed: 0 });
-    expect(await a.store.getLease('changes-poll:HUNG')).toBeNull();
+    expect(await a.store.getLease('changes-poll@HUNG')).toBeNull();
     expect(await troubleOf(a.store, 'HUNG')).toBeNull(); // stopped, not failed
     expect(await a.runOnce('changes-poll', 'T000')).toEqual({ ran: false });
     expect(logger.lines.join('\n')).not.toContain('failed');
@@ -382,7 +382,7 @@ describe('workspace scheduler with a real SQLite store', () => {
     const [ra, rb] = await Promise.all([a.tick('cache-sync', { slot: now }), b.tick('cache-sync', { slot: now })]);
     expect([ra.ran, rb.ran]).toEqual([3, 3]);
     expect(f.total('cache-sync')).toBe(6);
-    expect(await a.store.getLease('cache-sync:T000')).toBeNull();
+    expect(await a.store.getLease('cache-sync@T000')).toBeNull();
   });
 
   it('on a per-second schedule, two started instances share the workspaces without overlap; a runOnStart kind ticks at start', async () => {

@@ -5,7 +5,7 @@ import { WebClient } from '@slack/web-api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createChannelPolicy } from '../../src/services/channel-policy.js';
 import { type SlackFake, startSlackFake } from '../../dev/slack-fake/index.js';
-import { type OpenedStore, openStore, soleWorkspaceStore } from '../../src/store/index.js';
+import { type OpenedStore, openStore, scopedWorkspaceStore } from '../../src/store/index.js';
 
 /** Where task text may appear, against the Slack fake's conversations.info and a real SQLite store. */
 describe('task text in a channel', () => {
@@ -22,7 +22,7 @@ describe('task text in a channel', () => {
     const store = await openStore({ dataDir: dir });
     cleanups.push(() => store.close());
     const slack = new WebClient(fake.botToken, { slackApiUrl: fake.apiUrl, retryConfig: { retries: 0 } });
-    return { fake, store, policy: createChannelPolicy({ slack, store: soleWorkspaceStore(store), teamId: async () => fake.teamId, ttlMs: 0 }) };
+    return { fake, store, policy: createChannelPolicy({ slack, store: scopedWorkspaceStore(store, fake.teamId), teamId: async () => fake.teamId, ttlMs: 0 }) };
   }
   const digest = (teamId: string, channelId: string, showTaskText: boolean, channelPrivate: boolean) => ({
     teamId,

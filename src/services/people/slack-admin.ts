@@ -24,18 +24,17 @@ export interface SlackUserFlags {
     | undefined;
 }
 
-/** Pure: whether this person is a full member of the workspace (or org, for an org-wide install, `E…`): no guest, no outsider. */
+/**
+ * Pure: whether this person is a full member of the workspace: no guest, no outsider. An Enterprise Grid member
+ * (a `W…` user, whose `team_id` may be the org's) is one when the workspace is among their org's `teams`.
+ */
 export function isMemberOf(user: SlackUserFlags, workspaceId: string): boolean {
   if (user.deleted || user.is_bot || user.is_restricted || user.is_ultra_restricted) return false;
-  const org = user.enterprise_user;
-  return user.team_id === workspaceId || org?.enterprise_id === workspaceId || (org?.teams ?? []).includes(workspaceId);
+  return user.team_id === workspaceId || (user.enterprise_user?.teams ?? []).includes(workspaceId);
 }
 
-/** Pure: whether Slack reports this person as an admin or owner of that workspace (or org). */
+/** Pure: whether Slack reports this person as an admin or owner of that workspace. */
 export function isSlackAdminOf(user: SlackUserFlags, workspaceId: string): boolean {
   if (!isMemberOf(user, workspaceId)) return false;
-  const org = user.enterprise_user;
-  // An org-wide install is administered by the org's admins and owners, not by one workspace's.
-  if (org?.enterprise_id === workspaceId) return Boolean(org.is_admin || org.is_owner);
   return Boolean(user.is_admin || user.is_owner || user.is_primary_owner);
 }

@@ -14,6 +14,7 @@ import { migration012 } from './012-action-notes.js';
 import { migration013 } from './013-episode-answers.js';
 import { migration014 } from './014-job-due.js';
 import { migration015 } from './015-job-state.js';
+import { migration016 } from './016-one-workspace-key.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -34,4 +35,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration013,
   migration014,
   migration015,
+  migration016,
 ];

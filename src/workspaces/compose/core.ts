@@ -19,14 +19,13 @@ import { readsOwnPosts } from '../../slack/web-api/rate-plan.js';
 import type { WorkspaceShared, WorkspaceSpec } from '../workspace-spec.js';
 import { workspaceSlack } from '../workspace-slack.js';
 import { messageRenderers } from './renderers.js';
-import { lazyTeamId } from './team-id.js';
 
 export type WorkspaceCore = ReturnType<typeof composeCore>;
 
 export function composeCore(shared: WorkspaceShared, spec: WorkspaceSpec) {
   const { store, metrics, logger, now, staleAfterMs, pollSeconds } = shared;
   const care = createCareClient({ ...spec.care, logger: logger.child({ component: 'care-api' }), onAttempt: metrics.careAttempt });
-  const team = lazyTeamId(spec.teamId, () => jobSlack.auth.test());
+  const team = async () => spec.teamId;
   // A delivery marked uncertain (its answer lost; the history scopes declined) is told to the admins once.
   // Called only once deliveries run, when `identity` below exists.
   const tellUncertain = (d: UncertainDelivery) =>

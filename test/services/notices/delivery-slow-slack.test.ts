@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/logging/logger.js';
 import { createDeliverer, DELIVERY_EVENT_TYPE, type DeliveryResult, unfinishedDeliveries } from '../../../src/services/notices/delivery.js';
 import { type SlackFake, startSlackFake } from '../../../dev/slack-fake/index.js';
-import { type DeliveryKey, type OpenedStore, openStore, soleWorkspaceStore } from '../../../src/store/index.js';
+import { type DeliveryKey, type OpenedStore, openStore, scopedWorkspaceStore } from '../../../src/store/index.js';
 
 /**
  * A third of the times this ran with before (claims stale after 30 s, Slack answering after 12 s): what matters
@@ -57,7 +57,15 @@ describe('a post Slack answers only after the poster gave up', () => {
     });
     // An internal app: history read as often as the client allows.
     const history = { pageLimit: 200, tryRead: async () => true, readable: async () => true };
-    const deliverer = createDeliverer({ store: soleWorkspaceStore(store), slack, poster, history, holder: 'instance-1', logger: silentLogger, staleAfterMs });
+    const deliverer = createDeliverer({
+      store: scopedWorkspaceStore(store, fake.teamId),
+      slack,
+      poster,
+      history,
+      holder: 'instance-1',
+      logger: silentLogger,
+      staleAfterMs,
+    });
 
     const channel = fake.channel('#care-team')!.id;
     const key: DeliveryKey = { kind: 'completion', actionId: 'act-1', occurrence: '2025-01-06T09:00:00Z', recipient: `channel:${fake.teamId}/${channel}` };
@@ -76,7 +84,7 @@ describe('a post Slack answers only after the poster gave up', () => {
     for (let i = 0; i < 120; i++) {
       const row = await store.getDelivery(key);
       if (row?.state === 'sent' || (row?.state === 'failed' && !row.retryable)) break;
-      for (const d of await unfinishedDeliveries(soleWorkspaceStore(store), 'completion', { staleAfterMs })) {
+      for (const d of await unfinishedDeliveries(scopedWorkspaceStore(store, fake.teamId), 'completion', { staleAfterMs })) {
         results.push(await deliverer.deliver({ kind: d.kind, actionId: d.actionId, occurrence: d.occurrence, recipient: d.recipient }, channel, message));
       }
       await sleep(1_000);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { unfinishedDeliveries } from '../../../src/services/notices/delivery.js';
-import { DEFAULT_MAX_ATTEMPTS, type DeliveryKey, type Store, soleWorkspaceStore } from '../../../src/store/index.js';
+import { DEFAULT_MAX_ATTEMPTS, type DeliveryKey, type Store, scopedWorkspaceStore } from '../../../src/store/index.js';
 import { PG_SKIPPED, TEST_DATABASE_URL } from '../../helpers/pg.js';
 import { type Harness, postgresHarness, sqliteHarness } from '../../store/harness.js';
 
@@ -33,7 +33,7 @@ function suite(h: Harness): void {
     let retries = 0;
     for (let round = 0; round < 10; round++) {
       clock.advance(1_000);
-      const todo = await unfinishedDeliveries(soleWorkspaceStore(store), 'completion', { now: clock(), staleAfterMs: STALE });
+      const todo = await unfinishedDeliveries(scopedWorkspaceStore(store, 'T1'), 'completion', { now: clock(), staleAfterMs: STALE });
       const mine = todo.find((d) => d.actionId === 'act-retry');
       if (!mine) break;
       const claim = await store.claimDelivery(key('act-retry'), { holder: 'b', staleAfterMs: STALE });
@@ -58,7 +58,7 @@ function suite(h: Harness): void {
     await store.claimDelivery(key('act-stale'), { holder: 'crashed', staleAfterMs: STALE });
     clock.advance(STALE);
 
-    const todo = await unfinishedDeliveries(soleWorkspaceStore(store), 'completion', { now: clock(), staleAfterMs: STALE });
+    const todo = await unfinishedDeliveries(scopedWorkspaceStore(store, 'T1'), 'completion', { now: clock(), staleAfterMs: STALE });
     expect(todo.map((d) => d.actionId)).toEqual(['act-stale']);
     expect(await store.countDeliveries({ state: 'pending' })).toBe(1);
     const dead = await store.listDeliveries({ state: 'failed', limit: 1000 });

@@ -24,11 +24,12 @@ describe('who Slack says administers a workspace', () => {
     expect(isSlackAdminOf({ ...admin, is_bot: true }, HERE)).toBe(false);
   });
 
-  it("an org-wide install is administered by the org's admins and owners, not by one of its workspaces' admins", () => {
+  it("an Enterprise Grid member counts in the org's workspaces they are in, as that workspace's admin or not", () => {
     const org = 'E0GROUP';
-    expect(isSlackAdminOf({ team_id: 'T0ONE', enterprise_user: { enterprise_id: org, teams: ['T0ONE'], is_admin: true } }, org)).toBe(true);
-    expect(isSlackAdminOf({ team_id: 'T0ONE', is_admin: true, enterprise_user: { enterprise_id: org, teams: ['T0ONE'] } }, org)).toBe(false);
     // A workspace of the org, installed on its own: that workspace's admins.
     expect(isSlackAdminOf({ team_id: org, is_admin: true, enterprise_user: { enterprise_id: org, teams: ['T0ONE', 'T0TWO'] } }, 'T0TWO')).toBe(true);
+    // The org's own admin flag makes nobody an admin of a workspace (org-wide installs are refused).
+    expect(isSlackAdminOf({ team_id: 'T0ONE', enterprise_user: { enterprise_id: org, teams: ['T0ONE'], is_admin: true } }, 'T0ONE')).toBe(false);
+    expect(isSlackAdminOf({ team_id: org, is_admin: true, enterprise_user: { enterprise_id: org, teams: ['T0ONE'] } }, 'T0TWO')).toBe(false);
   });
 });

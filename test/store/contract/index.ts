@@ -9,6 +9,7 @@ import { ledgerAdminContract } from './ledger-admin.js';
 import { personDataContract } from './person-data.js';
 import { seenEventsContract } from './seen-events.js';
 import { seenRequestsContract } from './seen-requests.js';
+import { singleWorkspaceContract } from './single-workspace.js';
 import { summariesContract } from './summaries.js';
 import { teamScopeContract } from './team-scope.js';
 import { workspaceIsolationContract } from './workspace-isolation.js';
@@ -39,4 +40,5 @@ export function storeContractWithoutIsolation(h: Harness): void {
   teamScopeContract(h);
   workspacesContract(h);
   personDataContract(h);
+  singleWorkspaceContract(h);
 }

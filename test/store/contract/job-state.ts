@@ -263,7 +263,7 @@ export function jobStateContract(h: Harness): void {
         { kind: 'changes-poll', failures: 0, firstFailedAt: null, lastFailedAt: null, backedOffUntil: null, lastError: null, slot: 1736150400000 },
       ]);
       expect(await store.claimJobSlot('T3', 'changes-poll', 1736150400000, 0)).toBe(false);
-      expect(await store.getCursor('job-slot:digests:T1')).toBe('1736150400000');
+      expect(await store.getCursor('job-slot:digests@T1')).toBe('1736150400000'); // renamed by migration 016 (one naming rule)
       expect(await store.readJobState('T2')).toMatchObject({
         episode: { since: 1, failures: 2, lastKind: 'poll', lastError: 'x', toldAt: null },
         kinds: [{ kind: 'poll', failures: 2, backedOffUntil: 500 }],

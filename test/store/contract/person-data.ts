@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { KeyRing } from '../../../src/crypto/key-ring.js';
 import type { Store } from '../../../src/store/index.js';
-import { workspaceCursor } from '../../../src/store/index.js';
+import { workspaceKey } from '../../../src/store/index.js';
 import { everyRow, rowsNaming } from '../../helpers/db-scan.js';
 import type { Fresh, Harness } from '../harness.js';
 
@@ -74,23 +74,23 @@ async function seed(store: Store, team: string): Promise<void> {
     { holder: AMELIA, staleAfterMs: 60_000 },
   );
   await store.markSent(take.delivery.id, { channel: '', ts: '' }, team);
-  await store.setCursor(workspaceCursor('assignment:act-1', team), JSON.stringify({ to: 'care-1', by: AMELIA }));
-  await store.setCursor(`job-slot:digests:${team}`, '12');
-  await store.acquireLease(workspaceCursor('slack-history', team), 'holder', 60_000);
-  await store.markRequestSeen(workspaceCursor('undo:k', team), { now: 0, expiresAt: Date.UTC(2100, 0, 1) });
+  await store.setCursor(workspaceKey('assignment:act-1', team), JSON.stringify({ to: 'care-1', by: AMELIA }));
+  await store.setCursor(workspaceKey('job-slot:digests', team), '12');
+  await store.acquireLease(workspaceKey('slack-history', team), 'holder', 60_000);
+  await store.markRequestSeen(workspaceKey('undo:k', team), { now: 0, expiresAt: Date.UTC(2100, 0, 1) });
   await store.appendAudit({ teamId: team, userId: AMELIA, verb: 'action.complete', actionId: 'act-1', details: { completedBy: AMELIA } });
   await store.appendAudit({ teamId: team, userId: ADMIN, verb: 'link.admin', details: { slackUserId: AMELIA, careUserId: 'care-1' } });
   await store.appendAudit({ teamId: team, userId: OLIVER, verb: 'summary.set', details: { time: '08:00' } });
   await store.setHomeSetting(team, 'escalation', JSON.stringify({ ladder: [OLIVER, AMELIA] }), AMELIA);
   // What the rota remembers: a person's Home-tab location, and a reassign run naming people.
-  await store.setCursor(workspaceCursor(`home-where:${AMELIA}`, team), 'loc-rose');
+  await store.setCursor(workspaceKey(`home-where:${AMELIA}`, team), 'loc-rose');
   await store.setCursor(
-    workspaceCursor('reassign:run-1', team),
+    workspaceKey('reassign:run-1', team),
     JSON.stringify({ state: 'done', plan: { from: { slackUserId: AMELIA, name: 'Amelia Hughes' } } }),
   );
   // A reassign run's Undo (until its window ends): the two sides and the actions moved.
   await store.setCursor(
-    workspaceCursor('reassign:run-2', team),
+    workspaceKey('reassign:run-2', team),
     JSON.stringify({
       state: 'undoable',
       from: { careUserId: 'care-2', slackUserId: OLIVER },
@@ -160,9 +160,9 @@ export function personDataContract(h: Harness): void {
       const counts = await fresh.store.erasePerson(AMELIA, { teamId: 'T1', audit: { teamId: 'T1', userId: ADMIN, verb: 'person.erased' }, admins: REMOVE });
       expect(counts).toMatchObject({ links: 1, linkRequests: 2, summarySettings: 1, deliveries: 1, adminRemoved: { was: 'installer', token: 'erased-1' } });
       // Both reassign runs naming her are gone (the Undo names her as the receiving side), and her Home location.
-      expect(await fresh.store.getCursor(workspaceCursor('reassign:run-2', 'T1'))).toBeNull();
-      expect(await fresh.store.getCursor(workspaceCursor('reassign:run-1', 'T1'))).toBeNull();
-      expect(await fresh.store.getCursor(workspaceCursor('reassign:run-2', 'T12'))).not.toBeNull();
+      expect(await fresh.store.getCursor(workspaceKey('reassign:run-2', 'T1'))).toBeNull();
+      expect(await fresh.store.getCursor(workspaceKey('reassign:run-1', 'T1'))).toBeNull();
+      expect(await fresh.store.getCursor(workspaceKey('reassign:run-2', 'T12'))).not.toBeNull();
 
       const left = (await scan(fresh, AMELIA)).filter((f) => !JSON.stringify(f.row).includes('T12'));
       expect(left).toEqual([]);
@@ -270,11 +270,11 @@ export function personDataContract(h: Harness): void {
         );
         await fresh.store.markSent(delivery.id, { channel: 'D0', ts: '1.1' }, 'T1');
         await fresh.store.appendAudit({ teamId: 'T1', userId: id, verb: 'summary.set', details: { slackUserId: id, text: `by ${id}SOPHIE`, n: 1 } });
-        await fresh.store.setCursor(workspaceCursor(`home-where:${id}X`, 'T1'), 'loc-rose');
+        await fresh.store.setCursor(workspaceKey(`home-where:${id}X`, 'T1'), 'loc-rose');
         await fresh.store.setHomeSetting('T1', `escalation-${i}`, JSON.stringify({ ladder: [`${id}0`, 'U0SOPHIE'] }), 'U0SOPHIE');
       }
-      await fresh.store.setCursor(workspaceCursor('changes-poll', 'T1'), JSON.stringify({ since: '2026-01-01T10:00:01Z', n: 1 }));
-      await fresh.store.setCursor(workspaceCursor('assignment:act-1', 'T1'), JSON.stringify({ by: 'U0SOPHIE', to: 'U0S', was: ['U0', 'xU0S'] }));
+      await fresh.store.setCursor(workspaceKey('changes-poll', 'T1'), JSON.stringify({ since: '2026-01-01T10:00:01Z', n: 1 }));
+      await fresh.store.setCursor(workspaceKey('assignment:act-1', 'T1'), JSON.stringify({ by: 'U0SOPHIE', to: 'U0S', was: ['U0', 'xU0S'] }));
       const before = await every(fresh);
 
       const counts = await fresh.store.erasePerson('U0S', { teamId: 'T1', audit: { teamId: 'T1', userId: ADMIN, verb: 'person.erased' }, admins: REMOVE });

@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DeliveryKey, Store, SubscriptionInput, WorkspaceStore } from '../../../src/store/index.js';
 import { isStoreError, WORKSPACE_SCOPE } from '../../../src/store/index.js';
-import { storeForWorkspace, workspaceCursor } from '../../../src/workspaces/scoped-store.js';
+import { storeForWorkspace, workspaceKey } from '../../../src/workspaces/scoped-store.js';
 import type { Fresh, Harness } from '../harness.js';
 
 const STALE = 60_000;
@@ -107,10 +107,10 @@ async function rowsOf(c: CaseContext, h: Harness, team: string): Promise<unknown
     summaries: await store.getSummarySetting(team, 'U1'),
     routes: await store.listRoutes(team),
     deliveries: await store.listDeliveries({ teamId: team }),
-    cursors: await Promise.all(CURSORS.map((name) => store.getCursor(workspaceCursor(name, team)))),
+    cursors: await Promise.all(CURSORS.map((name) => store.getCursor(workspaceKey(name, team)))),
     homeSettings: await store.listHomeSettings(team),
-    lease: await store.getLease(workspaceCursor('slack-history', team)),
-    seen: await h.raw(fresh, 'SELECT request_key, expires_at FROM seen_requests WHERE request_key = ?', [workspaceCursor(UNDO_KEY, team)]),
+    lease: await store.getLease(workspaceKey('slack-history', team)),
+    seen: await h.raw(fresh, 'SELECT request_key, expires_at FROM seen_requests WHERE request_key = ?', [workspaceKey(UNDO_KEY, team)]),
     audit: await store.listAudit({ teamId: team }),
     completions: await store.dueRedactions(team, Date.UTC(2100, 0, 1)),
     dueTimes: [...(await store.dueHistories(team, ['act-1'])).values()],
