@@ -16,8 +16,11 @@ import type { WorkspaceRegistry } from './registry.js';
 
 export interface DeploymentJobsOptions {
   store: Store;
-  /** The workspaces to run for (`connected`) and each one's jobs and admins (`get`). */
-  registry: Pick<WorkspaceRegistry, 'mode' | 'get' | 'connected' | 'held'>;
+  /**
+   * The workspaces to run for (`connected`), the jobs of those composed here (`jobTable`), and, on a miss, each
+   * one's composition (`get`), as for its admins.
+   */
+  registry: Pick<WorkspaceRegistry, 'mode' | 'get' | 'connected' | 'held' | 'jobTable'>;
   holder: string;
   logger: Logger;
   now: () => Date;
@@ -61,6 +64,8 @@ export function deploymentJobs(o: DeploymentJobsOptions): WorkspaceScheduler {
     logger,
     kinds,
     workspaces: () => registry.connected(),
+    // A workspace composed here: its job from the table, no `get`. A miss composes it (or reads its rows again).
+    jobTable: registry.jobTable,
     // Work of this instance alone (its read cache) is for the workspaces it holds: it never composes one.
     jobFor: async (workspaceId, kind) => (local.has(kind) ? registry.held(workspaceId) : await ready(workspaceId))?.jobs.find((j) => j.name === kind) ?? null,
     ...(o.concurrency ? { concurrency: o.concurrency } : {}),
