@@ -1,15 +1,6 @@
 /**
- * One workspace's view of the store, for a deployment serving many: a
- * WorkspaceStore (src/store/workspace-store.ts) whose every method stays
- * inside the workspace's team. A workspace's services are built over it,
- * never over the whole store, so one care provider's data cannot reach
- * another's Slack. A deployment of one workspace builds its services over
- * soleWorkspaceStore instead.
+ * A deployment of one workspace builds its services over soleWorkspaceStore (the whole database); a deployment
+ * of many binds each workspace's store where the registry composes it (compose-multi.ts: scopedWorkspaceStore,
+ * src/store/workspace-store.ts, every query inside the workspace's team). This file goes with soleWorkspaceStore.
  */
-import { scopedWorkspaceStore, type Store, type WorkspaceStore } from '../store/index.js';
-
-export { soleWorkspaceStore, workspaceCursor } from '../store/index.js';
-
-export function storeForWorkspace(store: Store, teamId: string): WorkspaceStore {
-  return scopedWorkspaceStore(store, teamId);
-}
+export { soleWorkspaceStore } from '../store/index.js';

@@ -15,7 +15,7 @@ import type { SlackShared } from './workspace-slack.js';
 
 /** What every workspace of a deployment shares. */
 export interface WorkspaceShared extends SlackShared {
-  /** This workspace's store (scoped-store.ts): storeForWorkspace in a deployment of many, soleWorkspaceStore in one of one. */
+  /** This workspace's store (src/store/workspace-store.ts): scopedWorkspaceStore in a deployment of many (compose-multi.ts), soleWorkspaceStore in one of one. */
   store: WorkspaceStore;
   pollSeconds: number;
   overlapMs: number;
