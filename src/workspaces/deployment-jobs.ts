@@ -3,7 +3,9 @@
  * job (jobs/index.ts) runs for every connected workspace of the registry,
  * under a lease per kind and workspace (`changes-poll:T123`); a workspace
  * whose runs fail is backed off, and its admins are told once when its
- * scheduled work stops working and once when it works again.
+ * scheduled work stops working and once when it works again. A run takes its
+ * job from the registry's job table (jobs/job-table.ts); only a workspace not
+ * composed here (or composed from rows since changed) is asked of the registry.
  */
 import { workspaceJobKinds, type JobsObserver } from '../jobs/index.js';
 import type { JobKind } from '../jobs/job.js';
