@@ -110,6 +110,22 @@ const stampOf = (i: SlackInstallation, c: CareConnection, s: WorkspaceSettings |
 const listedStamp = (w: WorkspaceSummary) =>
   w.care ? `${w.updatedAt}|${w.care.connectedAt}|${w.care.baseUrl}|${w.care.accountId}|${w.settingsUpdatedAt ?? 0}` : null;
 
+/**
+ * What the listing of every workspace (one query for all) says of each kept here: its rows unchanged since it was
+ * composed (no need to read them again; its jobs stay in the table), or changed (its jobs leave the table, so its
+ * runs ask `get`, which reads them again within recheckMs, as a request's does).
+ */
+function noteListing(all: WorkspaceSummary[], kept: Map<string, Kept>, jobTable: JobTable, t: number): void {
+  for (const w of all) {
+    const entry = kept.get(w.workspaceId);
+    if (!entry) continue;
+    if (listedStamp(w) === entry.stamp) {
+      entry.checkedAt = t;
+      jobTable.enter(w.workspaceId, entry.workspace.jobs);
+    } else jobTable.withdraw(w.workspaceId);
+  }
+}
+
 /** Workspaces let go for idleness are closed a little later (a run that got one just before may still use it). */
 function closingLater(closeAfterMs: number, logger: Logger) {
   const timers = new Map<Workspace, ReturnType<typeof setTimeout>>();
@@ -190,13 +206,7 @@ export function multiWorkspaceRegistry(options: MultiRegistryOptions): Workspace
   async function listConnected(): Promise<string[]> {
     const all = await store.listWorkspaces();
     const ids = new Set(all.filter((w) => w.care !== null).map((w) => w.workspaceId));
-    // Rows unchanged since it was composed (the listing says so for all at once): not read again; changed: its jobs leave the table (its runs ask `get`).
-    const t = now();
-    for (const w of all) {
-      const entry = kept.get(w.workspaceId);
-      if (entry && listedStamp(w) === entry.stamp) entry.checkedAt = t;
-      else if (entry) jobTable.withdraw(w.workspaceId);
-    }
+    noteListing(all, kept, jobTable, now());
     // Uninstalled or disconnected elsewhere: let go of what this instance kept.
     for (const id of kept.keys()) if (!ids.has(id)) await drop(id);
     evictIdle();
