@@ -16,9 +16,8 @@ import { createDmChannels } from './services/dm-channels.js';
 import { DEFAULT_RETENTION_DAYS } from './services/evidence/retention.js';
 import type { SelfServiceSetup } from './slack/listeners/commands/workspace-answers.js';
 import { connectCareHomeBlocks } from './slack/views/connect-care.js';
-import type { Store } from './store/index.js';
+import { scopedWorkspaceStore, type Store } from './store/index.js';
 import type { WorkspaceRegistry } from './workspaces/registry.js';
-import { storeForWorkspace } from './workspaces/scoped-store.js';
 import type { WorkspaceShared } from './workspaces/workspace-spec.js';
 import { workspaceSlack } from './workspaces/workspace-slack.js';
 
@@ -50,7 +49,7 @@ export function composeMultiSetup(p: {
   const messenger = (workspaceId: string, botToken: string) => {
     const { jobSlack, deliverer } = workspaceSlack(
       shared,
-      storeForWorkspace(store, workspaceId),
+      scopedWorkspaceStore(store, workspaceId),
       botToken,
       async () => workspaceId,
       rotation.forWorkspace(workspaceId),

@@ -18,10 +18,10 @@ import { createTokenRotation } from './deployment/token-rotation.js';
 import { careHostPolicy } from './services/admin/care-hosts.js';
 import { oauthRefresh } from './slack/token-rotation/refresh-call.js';
 import { createSlackWebClient } from './slack/web-api/web-clients.js';
+import { scopedWorkspaceStore } from './store/index.js';
 import { composeWorkspace } from './workspaces/compose-workspace.js';
 import { deploymentJobs } from './workspaces/deployment-jobs.js';
 import { multiWorkspaceRegistry } from './workspaces/registry.js';
-import { storeForWorkspace } from './workspaces/scoped-store.js';
 
 export type { MultiAppSettings } from './compose-multi-settings.js';
 
@@ -77,7 +77,8 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Deplo
       return composeWorkspace(
         {
           ...shared,
-          store: storeForWorkspace(store, workspaceId),
+          // Its view of the store: every query inside its team (store/workspace-store.ts).
+          store: scopedWorkspaceStore(store, workspaceId),
           logger: logger.child({ team: workspaceId }),
           // Admins see this workspace's care connection (Reconnect, Disconnect) at the end of their Home tab.
           adminHomeExtra: () => setup.connectionCard(workspaceId, true, spec.timezone),

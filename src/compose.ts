@@ -17,12 +17,11 @@ import { createReplayGuard } from './slack/receivers/replay-guard.js';
 import type { SlackDistribution } from './slack/web-api/rate-plan.js';
 import { createSlackPacer, pacerClockOf } from './slack/web-api/slack-pacer.js';
 import { createSignedMetadata, metadataKey } from './slack/sealed/signed-metadata.js';
-import { openStore, type Store } from './store/index.js';
+import { openStore, scopedWorkspaceStore, type Store } from './store/index.js';
 import { composeWorkspace, type WorkspaceShared } from './workspaces/compose-workspace.js';
 import { deploymentJobs } from './workspaces/deployment-jobs.js';
 import { forgetUninstalled } from './deployment/uninstall.js';
 import { singleWorkspaceRegistry, type WorkspaceRegistry } from './workspaces/registry.js';
-import { storeForWorkspace } from './workspaces/scoped-store.js';
 import { singleWorkspaceTeam } from './deployment/single-workspace.js';
 import { createSlackWebClient } from './slack/web-api/web-clients.js';
 
@@ -158,7 +157,7 @@ export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
     throw error;
   });
   const workspace = composeWorkspace(
-    { ...shared, store: storeForWorkspace(store, teamId) },
+    { ...shared, store: scopedWorkspaceStore(store, teamId) },
     {
       teamId,
       botToken: settings.slack.botToken,

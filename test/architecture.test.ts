@@ -149,6 +149,20 @@ describe('the source tree', () => {
     expect([...users].sort()).toEqual(expect.arrayContaining(['compose-multi.ts', 'compose.ts', 'workspaces/registry.ts']));
   });
 
+  it('has a tick reach its job without climbing: nothing under src/jobs imports the composition (workspaces/, compose*.ts)', () => {
+    // The scheduler finds a run's job in the job table (jobs/job-table.ts) the registry fills; a miss asks the
+    // composition through the port it was given at start (`jobFor`), never by an import.
+    const jobs = files.filter((f) => name(f).startsWith('jobs/'));
+    expect(jobs.map(name)).toEqual(expect.arrayContaining(['jobs/workspace-scheduler.ts', 'jobs/job-table.ts']));
+    const climbing = jobs.flatMap((f) =>
+      graph
+        .get(f)!
+        .filter((t) => /^(workspaces\/|compose[\w-]*\.ts$|main\.ts$)/.test(name(t)))
+        .map((t) => `${name(f)} -> ${name(t)}`),
+    );
+    expect(climbing).toEqual([]);
+  });
+
   it('keeps the care client and the store free of the app (the store may use crypto, and crypto nothing of ours)', () => {
     const outward = files
       .filter((f) => /^(care|store|crypto)\//.test(name(f)))

@@ -15,6 +15,7 @@ import { DEFAULT_BACKOFF } from './backoff.js';
 import { withLease, withStopSignal } from './leased-run.js';
 import type { JobsObserver } from './observer.js';
 import type { Job, JobKind } from './job.js';
+import type { JobTable } from './job-table.js';
 import { createTickDriver } from './tick-driver.js';
 import { createTroubleBook } from './trouble-book.js';
 import { troubleReason } from './trouble-reason.js';
@@ -28,7 +29,12 @@ export interface WorkspaceSchedulerOptions {
   kinds: JobKind[];
   /** The workspaces to run for now (connected ones), asked at every tick. */
   workspaces(): Promise<string[]>;
-  /** That workspace's job of this kind; null when the workspace is gone or not ready (skip it). */
+  /**
+   * The jobs of the workspaces composed on this instance (job-table.ts): a run finds its job there first and
+   * asks `jobFor` only on a miss. Without it, every run asks `jobFor`.
+   */
+  jobTable?: Pick<JobTable, 'take'> | undefined;
+  /** That workspace's job of this kind (asked on a miss of `jobTable`); null when the workspace is gone or not ready (skip it). */
   jobFor(teamId: string, kind: string): Promise<Job | null>;
   /** At most this many workspace runs at once per tick of a kind (default 8). */
   concurrency?: number;
@@ -211,7 +217,7 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
     const key = workspaceKey(kind.name, teamId);
     // Work of this instance alone (its read cache) is for the workspaces it holds, which it knows without asking the
     // store: one it does not hold is left before its job trouble is read (a question per workspace and tick).
-    const localJob = kind.local ? await o.jobFor(teamId, kind.name).catch(() => undefined) : undefined;
+    const localJob = kind.local ? (o.jobTable?.take(teamId, kind) ?? (await o.jobFor(teamId, kind.name).catch(() => undefined))) : undefined;
     if (localJob === null) return { ran: false, skipped: 'not-ready' };
     let trouble: WorkspaceTrouble | null = null;
     const knownClean = kind.local ? cleanLocal.has(key) : kept && clean.has(key);
@@ -241,7 +247,7 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
     // Noted before the run: a change made while it runs (job_due's triggers) leaves the workspace due.
     const dueRun = byDue(kind) ? `${holder}/${started}/${Math.random().toString(36).slice(2)}` : undefined;
     try {
-      const job = localJob ?? (await o.jobFor(teamId, kind.name));
+      const job = localJob ?? o.jobTable?.take(teamId, kind) ?? (await o.jobFor(teamId, kind.name));
       if (!job) return { ran: false, skipped: 'not-ready' };
       if (dueRun) await store.beginDueRun(teamId, kind.name, dueRun);
       result = await job.run({ signal, logger: logger.child(log), ...(unfinished === undefined ? {} : { unfinishedDeliveries: unfinished }) });

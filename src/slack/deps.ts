@@ -26,6 +26,7 @@ import type { StatusService } from '../services/admin/status.js';
 import type { SummarySettings } from '../services/shift-work/summary-settings.js';
 import type { TeamViewService } from '../services/admin/team-view.js';
 import type { WorkspaceNames } from '../services/people/workspace-names.js';
+import type { Command } from './commands/command.js';
 import type { SignedMetadata } from './sealed/signed-metadata.js';
 import type { Block } from './views/blocks.js';
 import type { WorkspaceCommandDeps } from './listeners/commands/workspace-answers.js';
@@ -39,6 +40,15 @@ export interface CommandContext {
   /** The person already sees an answer elsewhere (a modal opened): a slow command then posts no "slow" line. */
   answeredElsewhere(): void;
 }
+
+/** The kinds of `/care` command a handler answers (parse errors are answered by the dispatcher). */
+export type CommandKind = Exclude<Command['kind'], 'error'>;
+
+/**
+ * Answers one kind of parsed `/care` command (listeners/commands/, one file per family), with the workspace's
+ * deps below. Errors it throws become a sentence for the person.
+ */
+export type CommandHandler<K extends CommandKind> = (cmd: Command & { kind: K }, ctx: CommandContext, deps: SlackDeps) => Promise<void>;
 
 /** One person's Home tab publishes: the newest render wins, one publish at a time. */
 export interface HomeQueue {

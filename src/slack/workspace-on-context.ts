@@ -4,6 +4,15 @@
  * listener through `workspaceOf` (its Id) and `depsOf` (its services, care
  * client and Slack client).
  *
+ * One rule for every payload kind: a request acts in the installation Bolt
+ * authorised it for (`authorizedWorkspace`): `context.teamId` (or
+ * `context.enterpriseId` for an org-wide Enterprise Grid install), which
+ * Bolt's authorize takes from an event's `authorizations`, a command's
+ * `team_id`, an interaction's `team` and, for a view submission,
+ * `view.app_installed_team_id` first (a modal opened through a Slack Connect
+ * channel in another organisation's workspace). A person of another
+ * workspace is refused before (tenancy/request-workspace.ts).
+ *
  * - Many workspaces: the tenancy middleware (tenancy/tenancy.ts) resolves the
  *   request's workspace and puts both (its deps once it is ready).
  * - One workspace: `registerOneWorkspace` puts the workspace Bolt authorised
@@ -18,10 +27,14 @@
  */
 import type { App, Context } from '@slack/bolt';
 import type { SlackDeps } from './deps.js';
-import { authorizedWorkspace } from './tenancy/request-workspace.js';
 
 const KEY = 'careActionsWorkspaceId';
 const DEPS_KEY = 'careActionsWorkspaceDeps';
+
+/** The workspace Bolt authorised a request for: the org for an org-wide install, else the team. */
+export function authorizedWorkspace(context: Context): string | undefined {
+  return (context.isEnterpriseInstall ? context.enterpriseId : context.teamId) ?? undefined;
+}
 
 /** A context the workspace was put on. */
 export interface WorkspaceContext extends Context {

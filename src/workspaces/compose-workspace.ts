@@ -45,7 +45,7 @@ export interface Workspace {
   digests: Digests;
   /** Its delivery ledger's poster (exactly-once posts of this workspace). */
   deliverer: Deliverer;
-  /** This workspace's scheduled work (digest tick, summary tick, changes poll, read-cache sync). */
+  /** This workspace's scheduled work (digest tick, summary tick, changes poll, read-cache sync): entered in the job table by the registry. */
   jobs: Job[];
   /**
    * Every service of this workspace, as its feature composition built it (listeners get `deps` alone): the

@@ -3,7 +3,9 @@
  * job (jobs/index.ts) runs for every connected workspace of the registry,
  * under a lease per kind and workspace (`changes-poll@T123`); a workspace
  * whose runs fail is backed off, and its admins are told once when its
- * scheduled work stops working and once when it works again.
+ * scheduled work stops working and once when it works again. A run takes its
+ * job from the registry's job table (jobs/job-table.ts); only a workspace not
+ * composed here (or composed from rows since changed) is asked of the registry.
  */
 import { workspaceJobKinds, type JobsObserver } from '../jobs/index.js';
 import type { JobKind } from '../jobs/job.js';
@@ -16,8 +18,11 @@ import type { WorkspaceRegistry } from './registry.js';
 
 export interface DeploymentJobsOptions {
   store: Store;
-  /** The workspaces to run for (`connected`) and each one's jobs and admins (`get`). */
-  registry: Pick<WorkspaceRegistry, 'mode' | 'get' | 'connected' | 'held'>;
+  /**
+   * The workspaces to run for (`connected`), the jobs of those composed here (`jobTable`), and, on a miss, each
+   * one's composition (`get`), as for its admins.
+   */
+  registry: Pick<WorkspaceRegistry, 'mode' | 'get' | 'connected' | 'held' | 'jobTable'>;
   holder: string;
   logger: Logger;
   now: () => Date;
@@ -61,6 +66,8 @@ export function deploymentJobs(o: DeploymentJobsOptions): WorkspaceScheduler {
     logger,
     kinds,
     workspaces: () => registry.connected(),
+    // A workspace composed here: its job from the table, no `get`. A miss composes it (or reads its rows again).
+    jobTable: registry.jobTable,
     // Work of this instance alone (its read cache) is for the workspaces it holds: it never composes one.
     jobFor: async (workspaceId, kind) => (local.has(kind) ? registry.held(workspaceId) : await ready(workspaceId))?.jobs.find((j) => j.name === kind) ?? null,
     ...(o.concurrency ? { concurrency: o.concurrency } : {}),

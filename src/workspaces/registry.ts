@@ -10,6 +10,7 @@
  * (`letGoAtOnce`), so hundreds idle at once are closed over the next ticks,
  * not in one burst.
  */
+import { createJobTable, type JobTable } from '../jobs/job-table.js';
 import type { Logger } from '../logging/logger.js';
 import type { CareConnection, SlackInstallation, Store, WorkspaceSettings, WorkspaceSummary } from '../store/index.js';
 import type { Workspace, WorkspaceSpec } from './compose-workspace.js';
@@ -36,6 +37,11 @@ export interface WorkspaceRegistry {
   composed(): Map<string, Workspace>;
   /** The workspace as composed on this instance now, if it is: never composed by asking, and not counted as a use. */
   held(workspaceId: string): Workspace | undefined;
+  /**
+   * The jobs of the workspaces composed here and up to date, entered as each is composed and taken out as it is let
+   * go, found changed or closed: the scheduler finds a run's job there (jobs/job-table.ts), and asks `get` on a miss.
+   */
+  readonly jobTable: Pick<JobTable, 'take'>;
   close(): Promise<void>;
 }
 
@@ -45,14 +51,20 @@ export interface WorkspaceRegistry {
  * another team is refused before: slack/tenancy/request-workspace.ts).
  */
 export function singleWorkspaceRegistry(teamId: string, workspace: Workspace): WorkspaceRegistry {
+  const jobTable = createJobTable(Date.now);
+  jobTable.enter(teamId, workspace.jobs);
   return {
     mode: 'single',
+    jobTable,
     get: async () => ({ state: 'ready', workspace, installation: null }),
     connected: async () => [teamId],
     refresh: async () => undefined,
     composed: () => new Map([[teamId, workspace]]),
     held: () => workspace,
-    close: () => workspace.close(),
+    close: () => {
+      jobTable.withdraw(teamId);
+      return workspace.close();
+    },
   };
 }
 
@@ -94,6 +106,22 @@ const stampOf = (i: SlackInstallation, c: CareConnection, s: WorkspaceSettings |
 /** The same stamp from the listing of every workspace (one query for all). */
 const listedStamp = (w: WorkspaceSummary) =>
   w.care ? `${w.updatedAt}|${w.care.connectedAt}|${w.care.baseUrl}|${w.care.accountId}|${w.settingsUpdatedAt ?? 0}` : null;
+
+/**
+ * What the listing of every workspace (one query for all) says of each kept here: its rows unchanged since it was
+ * composed (no need to read them again; its jobs stay in the table), or changed (its jobs leave the table, so its
+ * runs ask `get`, which reads them again within recheckMs, as a request's does).
+ */
+function noteListing(all: WorkspaceSummary[], kept: Map<string, Kept>, jobTable: JobTable, t: number): void {
+  for (const w of all) {
+    const entry = kept.get(w.workspaceId);
+    if (!entry) continue;
+    if (listedStamp(w) === entry.stamp) {
+      entry.checkedAt = t;
+      jobTable.enter(w.workspaceId, entry.workspace.jobs);
+    } else jobTable.withdraw(w.workspaceId);
+  }
+}
 
 /** Workspaces let go for idleness are closed a little later (a run that got one just before may still use it). */
 function closingLater(closeAfterMs: number, logger: Logger) {
@@ -156,13 +184,15 @@ export function multiWorkspaceRegistry(options: MultiRegistryOptions): Workspace
   const kept = new Map<string, Kept>();
   const building = new Map<string, Promise<WorkspaceLookup>>();
   const closing = closingLater(closeAfterMs, logger);
+  const jobTable = createJobTable(now);
 
-  /** Let go of (a few of) the workspaces nobody here asked for within idleMs (not one being built now). */
+  /** Let go of (a few of) the workspaces nobody here asked for (or ran a job of) within idleMs (not one being built now). */
   const evictIdle = () => {
-    const candidates = [...kept].map(([id, entry]) => ({ id, usedAt: entry.usedAt }));
+    const candidates = [...kept].map(([id, entry]) => ({ id, usedAt: Math.max(entry.usedAt, jobTable.takenAt(id) ?? 0) }));
     for (const id of idleToLetGo(candidates, now(), idleMs, letGoAtOnce, (team) => building.has(team))) {
       const entry = kept.get(id)!;
       kept.delete(id);
+      jobTable.withdraw(id);
       logger.debug('let go of a workspace idle on this instance', { team: id });
       closing.later(id, entry.workspace);
     }
@@ -173,12 +203,7 @@ export function multiWorkspaceRegistry(options: MultiRegistryOptions): Workspace
   async function listConnected(): Promise<string[]> {
     const all = await store.listWorkspaces();
     const ids = new Set(all.filter((w) => w.care !== null).map((w) => w.workspaceId));
-    // Rows unchanged since it was composed (the listing says so for all at once): no need to read them again.
-    const t = now();
-    for (const w of all) {
-      const entry = kept.get(w.workspaceId);
-      if (entry && listedStamp(w) === entry.stamp) entry.checkedAt = t;
-    }
+    noteListing(all, kept, jobTable, now());
     // Uninstalled or disconnected elsewhere: let go of what this instance kept.
     for (const id of kept.keys()) if (!ids.has(id)) await drop(id);
     evictIdle();
@@ -188,6 +213,7 @@ export function multiWorkspaceRegistry(options: MultiRegistryOptions): Workspace
   const drop = async (workspaceId: string) => {
     const entry = kept.get(workspaceId);
     kept.delete(workspaceId);
+    jobTable.withdraw(workspaceId);
     if (entry) await entry.workspace.close().catch((error) => logger.warn('closing a workspace failed', { team: workspaceId, error }));
   };
 
@@ -210,6 +236,7 @@ export function multiWorkspaceRegistry(options: MultiRegistryOptions): Workspace
     if (current && current.stamp === stamp) {
       current.checkedAt = now();
       current.usedAt = now();
+      jobTable.enter(workspaceId, current.workspace.jobs);
       return { state: 'ready', workspace: current.workspace, installation };
     }
     await drop(workspaceId);
@@ -219,11 +246,13 @@ export function multiWorkspaceRegistry(options: MultiRegistryOptions): Workspace
       installation,
     );
     kept.set(workspaceId, { workspace, installation, stamp, checkedAt: now(), usedAt: now() });
+    jobTable.enter(workspaceId, workspace.jobs);
     return { state: 'ready', workspace, installation };
   }
 
   return {
     mode: 'multi',
+    jobTable,
     async get(workspaceId) {
       const entry = kept.get(workspaceId);
       if (entry) entry.usedAt = now();

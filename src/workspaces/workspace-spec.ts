@@ -15,7 +15,7 @@ import type { SlackShared } from './workspace-slack.js';
 
 /** What every workspace of a deployment shares. */
 export interface WorkspaceShared extends SlackShared {
-  /** This workspace's store (scoped-store.ts), bound to its team. */
+  /** This workspace's store (src/store/workspace-store.ts: scopedWorkspaceStore), bound to its team where it is composed (compose.ts for one workspace, compose-multi.ts for many). */
   store: WorkspaceStore;
   pollSeconds: number;
   overlapMs: number;

@@ -1,6 +1,7 @@
 import type { Context } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
-import { authorizedWorkspace as workspaceOf, foreignTeamOf } from '../../src/slack/tenancy/request-workspace.js';
+import { foreignTeamOf } from '../../src/slack/tenancy/request-workspace.js';
+import { authorizedWorkspace as workspaceOf } from '../../src/slack/workspace-on-context.js';
 
 /** Bolt's context as its authorize leaves it for an installation of Brightwater Care (T0CARE). */
 const care = { teamId: 'T0CARE', isEnterpriseInstall: false } as Context;

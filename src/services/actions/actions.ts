@@ -10,20 +10,14 @@ import { UserFacingError } from '../errors.js';
 import type { ListWhere } from './list-where.js';
 import { sameActionAssignedTo, sameActionDueAt } from './keep-action.js';
 import { withCareWebLinks } from '../care-web-link.js';
-import type { ActionChange } from '../notices/change-notices.js';
 import { editedFields } from '../notices/change-kinds.js';
 import { completingCursor } from '../notices/creator-notices.js';
 import type { Actor, IdentityService } from '../people/identity.js';
 import type { ActionCache } from '../read-cache/action-cache.js';
 import { createOpenActions } from '../read-cache/open-actions.js';
+import type { AfterWrite } from './after-write.js';
 import { claimTake } from './take-claim.js';
 import { type EditRestore, type UndoOutcome, type UndoRequest, undoChange } from './undo-change.js';
-
-/** A change made through Slack: who made it, and the action as it was before (null: it is new). */
-export interface WriteChange {
-  by: Actor;
-  before: Action | null;
-}
 
 export interface ActionsService {
   /** By Id: the whole action. By number: the action with ACTION_ATTRIBUTES only (enough for cards). */
@@ -100,40 +94,28 @@ export function editDetails(before: Action, after: Action): Record<string, unkno
   return details;
 }
 
-export function createActionsService(deps: {
+/**
+ * What the actions service is built from. What follows each change it makes through Slack (a completion's notices,
+ * a new assignee told, an urgent alert, the posts redrawn, the assignee told of another's change) is AfterWrite's
+ * (after-write.ts): called, not awaited, and never throwing; the changes poll finds what it missed.
+ */
+export interface ActionsServiceDeps extends AfterWrite {
+  /** The care client; the composition gives the read cache's (read-cache/observe-writes.ts), which tells the cache each write. */
   care: CareClient;
   store: WorkspaceStore;
   identity: IdentityService;
   /** The workspace it serves (bound at composition: no caller names one). */
   teamId: () => Promise<string>;
   logger: Logger;
-  /**
-   * Called (not awaited) after each completion made through Slack: the fast
-   * path of completion notices. It must not throw; what it cannot deliver the
-   * changes poll delivers later through the same ledger.
-   */
-  announceCompletion: (action: Action) => void;
   /** CARE_WEB_URL: views carry a link to the action in the care system's web app. */
   careWebUrl?: string | undefined;
-  /**
-   * Called (not awaited) after each change made through Slack (create, edit,
-   * Take it, snooze, complete, reopen), with who made it and the action as it
-   * was before (null: new): the fast path of assignment DMs and urgent alerts,
-   * which tell only what this change made so. It must not throw; the changes
-   * poll finds what it missed.
-   */
-  announceWrite: (action: Action, change: WriteChange) => void;
-  /**
-   * Called (not awaited) after each Complete, Reopen, Take it or Snooze made
-   * through Slack: the assignee (for Take it, the one it was taken from) is told
-   * when someone else did it. It must not throw.
-   */
-  announceChange?: (action: Action, change: ActionChange) => void;
   /** Lists and cards read through the instance's action cache (read-cache/); writes go through `care` as before. */
   reads: ActionCache;
   /** The app's clock (how long a spent Undo is remembered). Default: the system clock. */
   now?: () => Date;
-}): ActionsService {
+}
+
+export function createActionsService(deps: ActionsServiceDeps): ActionsService {
   const { care, store, identity, logger, reads } = deps;
   const open = createOpenActions(reads, logger);
 
@@ -141,11 +123,11 @@ export function createActionsService(deps: {
   function announceEdit(actor: Actor, before: Action, after: Action): void {
     const from = before.assigned_to ?? null;
     if (from !== (after.assigned_to ?? null)) {
-      if (from) deps.announceChange?.(after, { kind: 'unassign', by: actor, assignee: from });
+      if (from) deps.announceChange(after, { kind: 'unassign', by: actor, assignee: from });
       return;
     }
     const fields = editedFields(before, after);
-    if (fields.length) deps.announceChange?.(after, { kind: 'edit', by: actor, assignee: from, fields });
+    if (fields.length) deps.announceChange(after, { kind: 'edit', by: actor, assignee: from, fields });
   }
 
   async function audit(actor: Actor, verb: string, actionId: string, details: Record<string, unknown> = {}) {
@@ -304,7 +286,7 @@ export function createActionsService(deps: {
       await store.setCursor(completingCursor(id), ''); // written: the poll need not wait any more
       deps.announceCompletion(done);
       deps.announceWrite(done, { by: actor, before: current });
-      deps.announceChange?.(done, { kind: 'complete', by: actor, assignee: done.assigned_to ?? null });
+      deps.announceChange(done, { kind: 'complete', by: actor, assignee: done.assigned_to ?? null });
       return { action: done, changed: true };
     },
 
@@ -315,7 +297,7 @@ export function createActionsService(deps: {
       const open = (await care.actions.reopen(id)) ?? (await care.actions.retrieve(id));
       await audit(actor, 'action.reopen', id, { completed: current.completed ?? null, ...(options.undo ? { undo: true } : {}) });
       deps.announceWrite(open, { by: actor, before: current });
-      deps.announceChange?.(open, { kind: 'reopen', by: actor, assignee: open.assigned_to ?? null });
+      deps.announceChange(open, { kind: 'reopen', by: actor, assignee: open.assigned_to ?? null });
       return { action: open, changed: true };
     },
 
@@ -346,7 +328,7 @@ export function createActionsService(deps: {
       }
       await claim.done().catch((e) => logger.warn('could not record a Take it as done', { actionId: id, error: e }));
       deps.announceWrite(taken, { by: actor, before: current });
-      deps.announceChange?.(taken, { kind: 'take', by: actor, assignee: previousAssignee });
+      deps.announceChange(taken, { kind: 'take', by: actor, assignee: previousAssignee });
       return { action: taken, changed: true, previousAssignee };
     },
 
@@ -372,7 +354,7 @@ export function createActionsService(deps: {
       await audit(actor, 'action.snooze', id, { from: previousDue, to: snoozed.due ?? null, ...(options.undo ? { undo: true } : {}) });
       const earlier = !options.undo && movesEarlier(parseApiDateTime(previousDue), parseApiDateTime(snoozed.due));
       deps.announceWrite(snoozed, { by: actor, before: current });
-      deps.announceChange?.(snoozed, { kind: options.undo ? 'unsnooze' : earlier ? 'earlier' : 'snooze', by: actor, assignee: snoozed.assigned_to ?? null });
+      deps.announceChange(snoozed, { kind: options.undo ? 'unsnooze' : earlier ? 'earlier' : 'snooze', by: actor, assignee: snoozed.assigned_to ?? null });
       return { action: snoozed, changed: true, previousDue, earlier };
     },
 

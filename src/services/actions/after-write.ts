@@ -10,15 +10,22 @@
 import type { Action } from '../../care/index.js';
 import type { Logger } from '../../logging/logger.js';
 import type { Subscription } from '../../store/index.js';
-import type { WriteChange } from './actions.js';
 import type { AssignmentNotices } from '../notices/assignment-notices.js';
 import type { ActionChange, ChangeNotices } from '../notices/change-notices.js';
+import type { Actor } from '../people/identity.js';
 import type { CompletionNotices } from '../notices/completion-notices.js';
 import type { CreatorNotices } from '../notices/creator-notices.js';
 import type { DueHistoryService } from '../evidence/due-history.js';
 import type { PostRedraw } from '../notices/post-redraw.js';
 import type { UrgentAlerts } from '../urgent/urgent-alerts.js';
 
+/** A change made through Slack: who made it, and the action as it was before (null: it is new). */
+export interface WriteChange {
+  by: Actor;
+  before: Action | null;
+}
+
+/** What the actions service (actions.ts) calls after each change it makes, not awaited; none of it throws. */
 export interface AfterWrite {
   /** After a completion made through Slack. */
   announceCompletion(action: Action): void;

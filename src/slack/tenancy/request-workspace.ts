@@ -1,12 +1,6 @@
 /**
- * Which workspace a Slack request acts in: one rule for every payload kind.
- *
- * A request acts in the installation Bolt authorised it for: `context.teamId`
- * (or `context.enterpriseId` for an org-wide Enterprise Grid install), which
- * Bolt's authorize takes from an event's `authorizations`, a command's
- * `team_id`, an interaction's `team` and, for a view submission,
- * `view.app_installed_team_id` first (a modal opened through a Slack Connect
- * channel in another organisation's workspace).
+ * A person of another workspace is refused, whatever the payload kind. A request acts in the installation Bolt
+ * authorised it for (`authorizedWorkspace`, workspace-on-context.ts).
  *
  * Identity and workspace must agree: where the payload says the person is of
  * another workspace (an interaction's `user.team_id` or `team.id`, an event's
@@ -21,11 +15,7 @@ import type { AnyMiddlewareArgs, App, Context } from '@slack/bolt';
 import type { Logger } from '../../logging/logger.js';
 import { safeRespond } from '../respond.js';
 import { messageModal } from '../views/simple-modals.js';
-
-/** The workspace Bolt authorised a request for: the org for an org-wide install, else the team (workspace-on-context.ts puts it on the context). */
-export function authorizedWorkspace(context: Context): string | undefined {
-  return (context.isEnterpriseInstall ? context.enterpriseId : context.teamId) ?? undefined;
-}
+import { authorizedWorkspace } from '../workspace-on-context.js';
 
 export const NOT_YOUR_WORKSPACE =
   'This app is not set up for your workspace: the Care Actions you used belongs to another organisation’s Slack, so it cannot act for you. Ask an admin of your own workspace about installing Care Actions there.';

@@ -4,8 +4,8 @@
  * listener (after request-workspace.ts has refused a person of another
  * workspace), this middleware
  * - resolves the request's workspace (Bolt's context: the team, or the org for
- *   an org-wide install; request-workspace.ts), puts it on the context, where
- *   listeners read it (workspace-on-context.ts), and, once the workspace is
+ *   an org-wide install: `authorizedWorkspace`), puts it on the context, where
+ *   listeners read it (both in workspace-on-context.ts), and, once the workspace is
  *   ready, puts its deps there too, so listeners use that workspace's
  *   services only (`depsOf`);
  * - answers the workspace's own set-up commands (`/care admins`, `/care
@@ -22,8 +22,7 @@ import type { Logger } from '../../logging/logger.js';
 import type { WorkspaceSetup } from '../../deployment/workspace-setup.js';
 import type { SlackDeps } from '../deps.js';
 import { safeRespond } from '../respond.js';
-import { putDeps, putWorkspace } from '../workspace-on-context.js';
-import { authorizedWorkspace } from './request-workspace.js';
+import { authorizedWorkspace, putDeps, putWorkspace } from '../workspace-on-context.js';
 import { parseCommand } from '../commands/parse.js';
 import { answerWorkspaceCommand, type SelfServiceSetup } from '../listeners/commands/workspace-answers.js';
 

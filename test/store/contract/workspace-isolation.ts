@@ -1,5 +1,5 @@
 /**
- * Contract: a workspace's store (storeForWorkspace) keeps tenants apart by construction. Every method of it
+ * Contract: a workspace's store (scopedWorkspaceStore) keeps tenants apart by construction. Every method of it
  * is walked with two workspaces whose team ids are prefixes of each other (T1, T12), each seeded through its
  * own workspace store with the same names (Slack user U1, channel C1, care user care-1, group g1, action
  * act-1, cursor poll...): neither sees, changes or deletes the other's rows, nor names them by key or id.
@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DeliveryKey, Store, SubscriptionInput, WorkspaceStore } from '../../../src/store/index.js';
 import { isStoreError, WORKSPACE_SCOPE } from '../../../src/store/index.js';
-import { storeForWorkspace, workspaceKey } from '../../../src/workspaces/scoped-store.js';
+import { scopedWorkspaceStore as storeForWorkspace, workspaceKey } from '../../../src/store/index.js';
 import type { Fresh, Harness } from '../harness.js';
 
 const STALE = 60_000;

@@ -1,4 +1,4 @@
-import type { CommandContext, SlackDeps } from '../../deps.js';
+import type { CommandContext, CommandHandler, SlackDeps } from '../../deps.js';
 import { publishHome } from '../../home-publisher.js';
 import { slackDate } from '../../../time/slack-date.js';
 import { userText } from '../../text.js';
@@ -6,7 +6,6 @@ import { valueWithin } from '../../within.js';
 import { section } from '../../views/blocks.js';
 import { helpBlocks } from '../../views/help.js';
 import { careAccountText, linkedNotice, linkRequestBlocks, linksBlocks } from '../../views/links.js';
-import type { CommandHandler } from './handler.js';
 
 const actorOf = (ctx: CommandContext) => ({ teamId: ctx.teamId, userId: ctx.userId });
 

@@ -1,6 +1,6 @@
 import type { ActionView } from '../../../services/action-model.js';
 import { resolveWhere } from '../../../services/actions/list-where.js';
-import type { CommandContext, SlackDeps } from '../../deps.js';
+import type { CommandContext, CommandHandler, SlackDeps } from '../../deps.js';
 import { refreshHomes } from '../../home-publisher.js';
 import { keepNote, NOTE_KEPT_TEXT } from '../../keep-note.js';
 import { renderCommandList } from '../../lists.js';
@@ -10,7 +10,6 @@ import { section } from '../../views/blocks.js';
 import { firstWordOf, readAsNewText } from '../../views/action-form-modal.js';
 import { notLinkedBlocks } from '../../views/help.js';
 import { nameProblemText } from '../../views/name-lookup.js';
-import type { CommandHandler } from './handler.js';
 
 const actorOf = (ctx: CommandContext) => ({ teamId: ctx.teamId, userId: ctx.userId });
 

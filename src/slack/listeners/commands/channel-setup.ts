@@ -3,13 +3,12 @@ import { slackDate } from '../../../time/slack-date.js';
 import { describeShifts } from '../../../time/shifts.js';
 import { isShiftStart } from '../../../time/start-time.js';
 import { USAGE } from '../../commands/command.js';
-import type { CommandContext } from '../../deps.js';
+import type { CommandContext, CommandHandler } from '../../deps.js';
 import { escapeMrkdwn, userText } from '../../text.js';
 import { nameProblemText } from '../../views/name-lookup.js';
 import { section } from '../../views/blocks.js';
 import { showTasksQuestion } from '../../views/show-tasks.js';
 import { describeSummarySchedule } from '../../views/summary-setting.js';
-import type { CommandHandler } from './handler.js';
 
 const adminOf = (ctx: CommandContext) => ({ teamId: ctx.teamId, userId: ctx.userId });
 

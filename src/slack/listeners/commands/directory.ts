@@ -1,5 +1,5 @@
 import { literatureBlocks, locationsBlocks } from '../../views/directory.js';
-import type { CommandHandler } from './handler.js';
+import type { CommandHandler } from '../../deps.js';
 
 /** `/care locations [words]` */
 export const locations: CommandHandler<'locations'> = async (cmd, ctx, deps) => {

@@ -2,7 +2,7 @@ import { REPEAT_USAGE } from '../../commands/escalation-parse.js';
 import { userText } from '../../text.js';
 import { escalationSettingText } from '../../views/escalation-setting.js';
 import { nameProblemText } from '../../views/name-lookup.js';
-import type { CommandHandler } from './handler.js';
+import type { CommandHandler } from '../../deps.js';
 
 /** `/care escalation …` (admins): show the ladder, or change one part of it. */
 export const escalation: CommandHandler<'escalation'> = async (cmd, ctx, deps) => {

@@ -1,5 +1,5 @@
 import { userText } from '../../text.js';
-import type { CommandHandler } from './handler.js';
+import type { CommandHandler } from '../../deps.js';
 
 const dayText = (date: string) =>
   new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' }).format(new Date(`${date}T00:00:00Z`));

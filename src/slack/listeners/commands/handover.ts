@@ -1,6 +1,5 @@
 import { slackDate } from '../../../time/slack-date.js';
-import type { CommandContext } from '../../deps.js';
-import type { CommandHandler } from './handler.js';
+import type { CommandContext, CommandHandler } from '../../deps.js';
 
 const adminOf = (ctx: CommandContext) => ({ teamId: ctx.teamId, userId: ctx.userId });
 

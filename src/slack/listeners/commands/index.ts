@@ -1,7 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { Command } from '../../commands/command.js';
 import { parseCommand } from '../../commands/parse.js';
-import type { CommandContext, SlackDeps } from '../../deps.js';
+import type { CommandContext, CommandHandler, CommandKind, SlackDeps } from '../../deps.js';
 import { safeRespond } from '../../respond.js';
 import { patientReply, SLOW_TEXT } from '../slow-answer.js';
 import { escapeMrkdwn } from '../../text.js';
@@ -17,7 +17,6 @@ import { handoverHere, handoverList, handoverOff } from './handover.js';
 import { escalation } from './escalation.js';
 import { safeguarding } from './safeguarding.js';
 import { twoStaff } from './two-staff.js';
-import type { CommandHandler, CommandKind } from './handler.js';
 import { personExport, personForget } from './person-data.js';
 import { shiftsSet, shiftsShow } from './shifts.js';
 import { onCall } from './on-call.js';

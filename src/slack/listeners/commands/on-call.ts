@@ -1,5 +1,5 @@
 import { onCallMessage } from '../../views/on-call.js';
-import type { CommandHandler } from './handler.js';
+import type { CommandHandler } from '../../deps.js';
 
 /** `/care oncall`: who's on now and who is on each open urgent action, as a private answer (anyone linked). */
 export const onCall: CommandHandler<'oncall'> = async (_cmd, ctx, deps) => {

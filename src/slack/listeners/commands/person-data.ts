@@ -1,6 +1,6 @@
 import { uploadFileToDm } from '../../web-api/file-upload.js';
 import { EXPORT_DM_TEXT, exportFileName, forgetQuestion } from '../../views/person-data.js';
-import type { CommandHandler } from './handler.js';
+import type { CommandHandler } from '../../deps.js';
 
 /**
  * `/care export @person` (admins): everything the app holds about them, as a JSON file in the admin's own DM

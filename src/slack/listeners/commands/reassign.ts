@@ -1,4 +1,4 @@
-import type { CommandHandler } from './handler.js';
+import type { CommandHandler } from '../../deps.js';
 import { openThenFill } from '../modal-flow.js';
 import { confirmationView, REASSIGN_TITLE } from '../../reassign-flow.js';
 

@@ -1,7 +1,7 @@
 import { userText } from '../../text.js';
 import { nameProblemText } from '../../views/name-lookup.js';
 import { safeguardingSettingText } from '../../views/safeguarding-setting.js';
-import type { CommandHandler } from './handler.js';
+import type { CommandHandler } from '../../deps.js';
 
 /** `/care settings safeguarding …` (admins): show the safeguarding tier, or change one part of it. */
 export const safeguarding: CommandHandler<'safeguarding'> = async (cmd, ctx, deps) => {

@@ -1,6 +1,5 @@
-import type { CommandContext } from '../../deps.js';
+import type { CommandContext, CommandHandler } from '../../deps.js';
 import { shiftsText } from '../../views/shifts.js';
-import type { CommandHandler } from './handler.js';
 
 const actorOf = (ctx: CommandContext) => ({ teamId: ctx.teamId, userId: ctx.userId });
 

@@ -1,8 +1,7 @@
-import type { CommandContext, SlackDeps } from '../../deps.js';
+import type { CommandContext, CommandHandler, SlackDeps } from '../../deps.js';
 import { publishHome } from '../../home-publisher.js';
 import { notLinkedBlocks } from '../../views/help.js';
 import { summaryStatusText } from '../../views/summary-setting.js';
-import type { CommandHandler } from './handler.js';
 
 const actorOf = (ctx: CommandContext) => ({ teamId: ctx.teamId, userId: ctx.userId });
 

@@ -1,4 +1,4 @@
-import type { CommandHandler } from './handler.js';
+import type { CommandHandler } from '../../deps.js';
 
 /**
  * `/care settings two-staff [<tag Ids>|off]` (admins: which care system tags mean two staff) and

@@ -1,4 +1,4 @@
-import type { CommandHandler } from './handler.js';
+import type { CommandHandler } from '../../deps.js';
 import { answerWorkspaceCommand } from './workspace-answers.js';
 
 /** `/care admins|settings|connect …`: answered as this deployment sets workspaces up (workspace-answers.ts). */
