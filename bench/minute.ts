@@ -13,7 +13,7 @@
  * 1. Warm-up: every workspace is polled once (its first look; each is composed by the instance whose lease
  *    it got) and every other kind ticks once (each workspace's first run says when it is next due).
  * 2. Idle minutes: 12 whole minutes of every job, as the tick driver fires them (workspaceJobKinds: digests,
- *    summaries and handovers at :00, the changes poll at the app's default interval — every 5 s at
+ *    summaries and handovers at :00, the changes poll at the app's default interval — every 6 s at
  *    CARE_RATE_LIMIT 10, jobs/poll-interval.ts; BENCH_POLL_SECONDS to try another — and the read-cache sync
  *    just after each poll, escalations every 5 s, retention at :30 every 10 minutes), each moment ticked on
  *    both instances with the same slot, the world's clock set to it. After 10 idle minutes an instance has let go of the workspaces it does not run (registry idleMs).
@@ -61,9 +61,11 @@ const MINUTE = 60_000;
 /** 06:00 in London on a Tuesday: no digest, summary or shift change in the bench's hour. */
 const START = new Date('2027-06-15T05:00:00Z');
 const BOUND = { minuteMs: 3_000, xactPerWorkspaceMinute: 5, bytesPerWorkspace: 0.3 * 1024 * 1024, latenessMs: 5_000 };
-/** The app's default poll (COMPLETION_POLL_SECONDS unset, CARE_RATE_LIMIT 10: every 5 s); BENCH_POLL_SECONDS to try another. */
+/** The app's default poll (COMPLETION_POLL_SECONDS unset, CARE_RATE_LIMIT 10: every 6 s); BENCH_POLL_SECONDS to try another. */
 const POLL_SECONDS = Number(process.env.BENCH_POLL_SECONDS ?? defaultPollSeconds(10));
-const IDLE_MINUTES = 12;
+/** BENCH_IDLE_MINUTES (default 12) and BENCH_MINUTES_ONLY=1 (no memory or lateness phase): for a quicker profile. */
+const IDLE_MINUTES = Math.max(4, Number(process.env.BENCH_IDLE_MINUTES ?? 12));
+const MINUTES_ONLY = process.env.BENCH_MINUTES_ONLY === '1';
 const RUNTIME = import.meta.url.endsWith('.js') ? 'compiled (tsc), as shipped' : 'under tsx (every function named: more heap per workspace than shipped)';
 const MEASURED_MINUTES = 3;
 
@@ -272,6 +274,13 @@ async function main(): Promise<void> {
       [...calls].sort((x, y) => y[1] - x[1]).map(([k, v]) => [k, Number((v / (N * MEASURED_MINUTES)).toFixed(2))]),
     );
     progress(`store calls per idle workspace-minute: ${JSON.stringify(callsPerWorkspaceMinute)}`);
+    if (MINUTES_ONLY) {
+      const busy = measured.map((m) => m.busyMs);
+      process.stdout.write(
+        `minutes only: busy ${busy.map(secs).join(', ')}; CPU ${measured.map((m) => secs(m.cpuMs)).join(', ')}; runs ${measured.map((m) => m.ran).join(', ')}; ${xactPerWorkspaceMinute.toFixed(2)} transactions per idle workspace-minute\n`,
+      );
+      return;
+    }
 
     // ---------------------------------------------------------------- 3. memory
     const heldNow = apps.map((x) => x.registry.composed().size);

@@ -15,6 +15,7 @@ import { multiSlackApp } from './compose-multi-slack.js';
 import { adminNoticesOf } from './deployment/admin-notices.js';
 import { installationOf } from './deployment/installation-of.js';
 import { createTokenRotation } from './deployment/token-rotation.js';
+import { createCarePools } from './care/shared-pools.js';
 import { careHostPolicy } from './services/admin/care-hosts.js';
 import { oauthRefresh } from './slack/token-rotation/refresh-call.js';
 import { createSlackWebClient } from './slack/web-api/web-clients.js';
@@ -38,6 +39,9 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Deplo
   });
   // Which care API hosts admins may connect to; every care client of a connected workspace connects only there too.
   const careHosts = careHostPolicy(settings.careApiHosts);
+  // One set of connections to the care API for every workspace here: a workspace polled every few seconds
+  // reuses a warm connection instead of opening one a poll (care/shared-pools.ts).
+  const carePools = createCarePools();
   const clientSettings = { apiUrl: settings.slack.apiUrl, logger, fetch: metrics.slack.fetch, pacer: shared.slackPacer };
   // Token rotation: each workspace's bot token refreshed before it expires, once across instances (deployment/token-rotation.ts).
   // The refresh is never repeated blindly (a poster's client: no retries of its own), as Slack spends a refresh token once used.
@@ -86,7 +90,11 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Deplo
           workspaceSetup: setup.selfServiceOf(workspaceId),
           adminNotices: adminNoticesOf(setup.adminNotices, workspaceId),
         },
-        { ...spec, botTokens: rotation.forWorkspace(workspaceId), care: { ...spec.care, allowAddress: careHosts.addressRuleFor(spec.care.baseUrl) } },
+        {
+          ...spec,
+          botTokens: rotation.forWorkspace(workspaceId),
+          care: { ...spec.care, allowAddress: careHosts.addressRuleFor(spec.care.baseUrl), pools: carePools },
+        },
       );
     },
   });
@@ -111,6 +119,6 @@ export async function composeMultiApp(settings: MultiAppSettings): Promise<Deplo
     registry,
     slackApp,
     jobs,
-    ...lifecycle({ slackApp, metrics, jobs, logger, close: [() => registry.close(), () => store.close()] }),
+    ...lifecycle({ slackApp, metrics, jobs, logger, close: [() => registry.close(), () => carePools.close(), () => store.close()] }),
   };
 }

@@ -90,7 +90,7 @@ const EnvSchema = z.object({
     .refine((ids) => ids.every((id) => /^[UW][A-Z0-9]+$/.test(id)), 'must be a comma list of Slack user Ids (U...)'),
   PORT: z.coerce.number().int('must be a whole number').min(0).max(65535, 'must be a port number').default(3000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent'], { error: 'must be one of debug, info, warn, error, silent' }).default('info'),
-  // Unset: as often as 3% of CARE_RATE_LIMIT pays for, at least every 5 s (jobs/poll-interval.ts); 5 s at 10 requests a second.
+  // Unset: as often as 3% of CARE_RATE_LIMIT pays for, at least 6 s apart (jobs/poll-interval.ts); 6 s at 10 requests a second.
   COMPLETION_POLL_SECONDS: optionalString.pipe(
     z.coerce
       .number<string | undefined>({ error: 'must be a whole number of seconds' })

@@ -40,8 +40,8 @@ export type HttpHeaders = Record<string, string | string[] | undefined>;
 
 export type HttpResult = { ok: true; status: number; headers: HttpHeaders; body: string } | { ok: false; outcome: FailureOutcome; error: unknown };
 
-/** `allowAddress`: connect only to addresses it accepts (address-guard.ts); any address when absent. */
-export function createPool(origin: string, timeoutMs: number, connections = 10, allowAddress?: AddressRule): Pool {
+/** `allowAddress`: connect only to addresses it accepts (address-guard.ts); any address when absent. `connections` null: no cap. */
+export function createPool(origin: string, timeoutMs: number, connections: number | null = 10, allowAddress?: AddressRule): Pool {
   const connectTimeout = Math.min(timeoutMs, 10_000);
   return new Pool(origin, {
     connections,

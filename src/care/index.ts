@@ -17,6 +17,7 @@ import { createUsersResource, type UsersResource } from './resources/users.js';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './retry-policy.js';
 import type { CareAttemptObserver } from './observer.js';
 import type { CareClientStats } from './stats.js';
+import type { CarePools } from './shared-pools.js';
 import { createTransport } from './transport.js';
 
 export interface CareClientOptions {
@@ -35,8 +36,10 @@ export interface CareClientOptions {
   retryBackoff?: Partial<BackoffOptions> | undefined;
   /** A 429 whose reset is further away than this is thrown, not waited for. Default 30 000 ms. */
   maxRateLimitWaitMs?: number | undefined;
-  /** Connections in the keep-alive pool. Default 10. */
+  /** Connections in the keep-alive pool (with `pools`: requests at once). Default 10. */
   connections?: number | undefined;
+  /** The instance's shared connections to the care API (shared-pools.ts): closed by their owner, not by the client. */
+  pools?: CarePools | undefined;
   logger?: CareLogger | undefined;
   /** For tests: virtual time. */
   clock?: CareClock | undefined;
@@ -102,6 +105,7 @@ export function createCareClient(options: CareClientOptions): CareClient {
     backoff: { ...DEFAULT_BACKOFF, ...options.retryBackoff },
     maxRateLimitWaitMs,
     connections: options.connections,
+    pools: options.pools,
     onAttempt: options.onAttempt,
     allowAddress: options.allowAddress,
   });

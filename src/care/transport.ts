@@ -11,9 +11,10 @@ import { createPool, sendOnce, type Endpoint, type HttpResult } from './http.js'
 import type { CareLogger } from './logger.js';
 import { compactParams, encodeParams } from './params.js';
 import { parseRateLimitHeaders, type RateLimiter } from './rate-limiter.js';
-import { shouldRetry, type AttemptOutcome, type BackoffOptions } from './retry-policy.js';
+import { outcomeOfError, shouldRetry, type AttemptOutcome, type BackoffOptions } from './retry-policy.js';
 import { authHeaders, canonicalPath, type WireValue } from './signing.js';
 import { type CareAttempt, type CareAttemptObserver, resourceOf } from './observer.js';
+import type { CarePools } from './shared-pools.js';
 import { createStats, type CareClientStats } from './stats.js';
 
 export interface Credentials {
@@ -33,7 +34,10 @@ export interface TransportOptions {
   maxRetries: number;
   backoff: BackoffOptions;
   maxRateLimitWaitMs: number;
+  /** At most this many requests at once (default 10): the size of its own pool, or its share of a shared one. */
   connections?: number | undefined;
+  /** The instance's shared connections (shared-pools.ts); absent: a pool of this client's own, closed with it. */
+  pools?: CarePools | undefined;
   /** Connect only to IP addresses this accepts (checked after resolving, and connected to as checked). */
   allowAddress?: AddressRule | undefined;
   /** Told about every attempt (metrics); its errors are ignored. */
@@ -65,8 +69,37 @@ type Attempt = { done: true; value: unknown } | { done: false; error: CareApiErr
 
 export function createTransport(options: TransportOptions): Transport {
   const { endpoint, credentials, limiter, clock, logger } = options;
-  const pool = createPool(endpoint.origin, options.timeoutMs, options.connections, options.allowAddress);
+  const pool = options.pools
+    ? options.pools.poolFor(endpoint.origin, options.timeoutMs, options.allowAddress)
+    : createPool(endpoint.origin, options.timeoutMs, options.connections, options.allowAddress);
   const stats = createStats();
+  /** With a shared pool, this client's own cap on requests at once (its own pool caps them by its connections). */
+  const cap = options.pools ? Math.max(1, options.connections ?? 10) : Number.POSITIVE_INFINITY;
+  let sending = 0;
+  const waiting: (() => void)[] = [];
+  /** Closed, with a shared pool: what a closed pool of its own would answer (no retry helps). */
+  let closedShared = false;
+  let drained: (() => void) | undefined;
+  async function send(request: Parameters<typeof sendOnce>[1]): Promise<HttpResult> {
+    if (sending >= cap) await new Promise<void>((resolve) => waiting.push(resolve));
+    if (closedShared) {
+      waiting.shift()?.();
+      return { ok: false, outcome: outcomeOfError('UND_ERR_CLOSED'), error: new Error('the care client was closed') };
+    }
+    sending++;
+    try {
+      return await sendOnce(pool, request);
+    } finally {
+      sending--;
+      waiting.shift()?.();
+      if (sending === 0) drained?.();
+    }
+  }
+  /** A client of a shared pool closes alone: nothing new is sent, and those in flight are waited for. */
+  const closeShared = async () => {
+    closedShared = true;
+    if (sending > 0) await new Promise<void>((resolve) => (drained = resolve));
+  };
 
   /** Tell the observer (if any) about one attempt; an observer's failure never fails a request. */
   function report(req: CareRequest<unknown>, apiPath: string, timing: AttemptTiming, status: CareAttempt['status'], started: number): void {
@@ -89,7 +122,7 @@ export function createTransport(options: TransportOptions): Transport {
     const fullPath = endpoint.prefix + apiPath + (isGet && encoded ? `?${encoded}` : '');
     const started = clock.now();
     stats.count('requests');
-    const result: HttpResult = await sendOnce(pool, {
+    const result: HttpResult = await send({
       method: req.method,
       path: fullPath,
       headers,
@@ -162,7 +195,8 @@ export function createTransport(options: TransportOptions): Transport {
   return {
     request,
     stats: () => stats.snapshot(),
-    close: () => (closing ??= pool.close()),
+    // A shared pool is the instance's to close.
+    close: () => (closing ??= options.pools ? closeShared() : pool.close()),
   };
 }
 

@@ -37,6 +37,11 @@ export interface JobKind {
 /** A job as data: its kind and an idempotent, resumable run. */
 export interface Job extends JobKind {
   run(ctx: JobContext): Promise<unknown>;
+  /**
+   * A local kind's quick word that a run now would do nothing (synchronous, no I/O): the scheduler then
+   * leaves the run out, before any of a run's bookkeeping (the read-cache sync where a poll here covered it).
+   */
+  notDue?(): boolean;
 }
 
 export { everySeconds, everySecondsJustAfter } from './tick-schedule.js';

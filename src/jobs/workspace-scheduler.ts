@@ -77,7 +77,7 @@ export interface WorkspaceSchedulerOptions {
   leaseClock?: () => number;
 }
 
-export type WorkspaceRunSkip = 'leased' | 'backoff' | 'not-ready';
+export type WorkspaceRunSkip = 'leased' | 'backoff' | 'not-ready' | 'not-due';
 
 export interface WorkspaceRunResult {
   ran: boolean;
@@ -90,7 +90,7 @@ export interface WorkspaceRunResult {
 export interface WorkspaceTickReport {
   /** Runs made here (failed ones included). */
   ran: number;
-  /** Workspaces not run here: held by another instance (or already run for this slot), backed off, not ready, or stopping. */
+  /** Workspaces not run here: held by another instance (or already run for this slot), backed off, not ready, not due (a local kind), or stopping. */
   skipped: number;
   /** Of the runs made here, those that failed. */
   failed: number;
@@ -212,13 +212,10 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
     slot: number | undefined,
     kept = false,
     unfinished?: boolean,
+    localJob?: Job,
   ): Promise<WorkspaceRunResult> {
     const log = { job: kind.name, teamId };
     const key = workspaceKey(kind.name, teamId);
-    // Work of this instance alone (its read cache) is for the workspaces it holds, which it knows without asking the
-    // store: one it does not hold is left before its job trouble is read (a question per workspace and tick).
-    const localJob = kind.local ? (o.jobTable?.take(teamId, kind) ?? (await o.jobFor(teamId, kind.name).catch(() => undefined))) : undefined;
-    if (localJob === null) return { ran: false, skipped: 'not-ready' };
     let trouble: WorkspaceTrouble | null = null;
     const knownClean = kind.local ? cleanLocal.has(key) : kept && clean.has(key);
     if (!(knownClean && !force)) {
@@ -284,7 +281,15 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
   }
 
   async function leased(kind: JobKind, teamId: string, force: boolean, slot: number | undefined, unfinished?: boolean): Promise<WorkspaceRunResult> {
-    if (kind.local) return withStopSignal(stopping.signal, (signal) => attempt(kind, teamId, signal, force, slot, false, unfinished));
+    if (kind.local) {
+      // Work of this instance alone (its read cache) is for the workspaces it holds, which it knows without asking the
+      // store: one it does not hold is left before its job trouble is read (a question per workspace and tick), and
+      // one whose job says it has nothing to do now is left before any of a run's bookkeeping.
+      const localJob = o.jobTable?.take(teamId, kind) ?? (await o.jobFor(teamId, kind.name).catch(() => undefined));
+      if (localJob === null) return { ran: false, skipped: 'not-ready' };
+      if (!force && localJob?.notDue?.()) return { ran: false, skipped: 'not-due' };
+      return withStopSignal(stopping.signal, (signal) => attempt(kind, teamId, signal, force, slot, false, unfinished, localJob));
+    }
     const name = workspaceKey(kind.name, teamId);
     const keepMs = o.keepLeases ? keptMs : undefined;
     const startedAt = leaseNow();

@@ -3,6 +3,7 @@
  * already bound to the workspace) and the workspace's own tokens, care account and settings.
  */
 import type { AddressRule } from '../care/index.js';
+import type { CarePools } from '../care/shared-pools.js';
 import type { WorkspaceAdminNotices } from '../services/people/admin-changes.js';
 import type { NamedAdmins } from '../services/people/admin-rule.js';
 import type { ReadCacheSettings } from '../services/read-cache/read-caches.js';
@@ -47,6 +48,8 @@ export interface WorkspaceSpec {
     connections?: number | undefined;
     /** Connect only to addresses this allows (a workspace's admin typed the address: services/admin/care-hosts.ts). */
     allowAddress?: AddressRule | undefined;
+    /** The instance's connections to the care API, shared by its workspaces' clients (care/shared-pools.ts). */
+    pools?: CarePools | undefined;
   };
   timezone: string;
   careWebUrl?: string | undefined;

@@ -55,6 +55,8 @@ export interface CareTestServer {
   collections: Record<string, Item[]>;
   /** Misbehave for the next requests, one fault per request, in order. */
   fail(...faults: Fault[]): void;
+  /** TCP connections accepted so far, and the most requests answered at once. */
+  connections(): { opened: number; mostAtOnce: number };
   close(): Promise<void>;
 }
 
@@ -179,7 +181,13 @@ export async function startCareTestServer(options: CareTestServerOptions = {}): 
     return { status: 405, body: { hint: 'Method not allowed' } };
   };
 
+  let opened = 0;
+  let atOnce = 0;
+  let mostAtOnce = 0;
   const server = createServer((req, res) => {
+    atOnce++;
+    mostAtOnce = Math.max(mostAtOnce, atOnce);
+    res.once('close', () => atOnce--);
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       const method = req.method ?? 'GET';
@@ -233,6 +241,7 @@ export async function startCareTestServer(options: CareTestServerOptions = {}): 
     });
   });
 
+  server.on('connection', () => opened++);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
@@ -245,6 +254,7 @@ export async function startCareTestServer(options: CareTestServerOptions = {}): 
     requests,
     collections,
     fail: (...more) => void faults.push(...more),
+    connections: () => ({ opened, mostAtOnce }),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

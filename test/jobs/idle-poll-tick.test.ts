@@ -77,7 +77,7 @@ describe.each(backends)('an idle poll tick over many workspaces, on $name', ({ n
    * Two instances over `teams`. The poll's run notes what it was told; told nothing, it asks the store (as the
    * changes poll does). The sync runs only where the poll of its workspace ran (the instance holding it).
    */
-  async function deployment(teams: string[], syncFails: Set<string> = new Set()) {
+  async function deployment(teams: string[], syncFails: Set<string> = new Set(), syncNotDue: Set<string> = new Set()) {
     const told = new Map<string, boolean | undefined>();
     const synced = new Map<string, number>();
     const instance = async (holder: string) => {
@@ -102,6 +102,7 @@ describe.each(backends)('an idle poll tick over many workspaces, on $name', ({ n
             synced.set(teamId, (synced.get(teamId) ?? 0) + 1);
             if (syncFails.has(teamId)) throw new Error('the care system did not answer');
           },
+          notDue: () => syncNotDue.has(teamId),
         };
       };
       const scheduler = createWorkspaceScheduler({
@@ -196,6 +197,24 @@ describe.each(backends)('an idle poll tick over many workspaces, on $name', ({ n
       const reads = idle.calls.reduce((n, calls) => n + (calls.readJobState ?? 0), 0);
       expect(reads).toBe(1);
     }
+    expect(d.synced.get('T0003')).toBe(1);
+  });
+
+  it.skipIf(skip)('a sync whose job says it has nothing to do now (a poll here covered it, or its cache is dormant) is left out', async () => {
+    const teams = teamsOf(30);
+    const notDue = new Set(teams.slice(0, 20));
+    const d = await deployment(teams, new Set(), notDue);
+    const first = await d.tick();
+    expect(first.synced).toBe(10);
+    for (let i = 0; i < 3; i++) {
+      const idle = await d.tick();
+      expect(idle.synced).toBe(10);
+      for (const calls of idle.calls) expect(calls).toEqual({ leasesHeldElsewhere: 1, workspacesWithUnfinishedDeliveries: 1 });
+    }
+    expect(teams.filter((t) => d.synced.has(t))).toEqual(teams.slice(20));
+    // Due again (someone read its cache): it runs at the next tick.
+    notDue.delete('T0003');
+    expect((await d.tick()).synced).toBe(11);
     expect(d.synced.get('T0003')).toBe(1);
   });
 });

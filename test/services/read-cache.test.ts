@@ -149,6 +149,7 @@ describe('the action cache against the sandbox', () => {
     }
     expect(requests.slice(0, 9).every((n) => n >= 1)).toBe(true);
     expect(requests.slice(-1)).toEqual([0]);
+    expect(sync.notDue()).toBe(true); // what the scheduler asks first: the run is left out
     expect(cache.stats()).toMatchObject({ records: 0, lists: 0, trusted: false });
     // A poll run on this instance meanwhile neither fills it nor makes it answer from memory.
     const at = sync.started({ sinceMs: clock - 300_000 });
@@ -161,6 +162,7 @@ describe('the action cache against the sandbox', () => {
     await control(`actions/${target._id}/complete`, {});
     expect((await cache.list(open)).map((a) => a._id)).not.toContain(target._id);
     clock += 60_000;
+    expect(sync.notDue()).toBe(false);
     expect((await sync.syncIfDue()).requests).toBe(1); // awake again: a first sync, one request
     await control(`actions/${target._id}/reopen`, {});
   });

@@ -39,6 +39,9 @@ export interface CareHostPolicy {
   readonly listedHosts: string | undefined;
 }
 
+/** One rule for every client that may connect nowhere (the instance's shared connections are keyed by their rule). */
+const refuseEvery: AddressRule = () => false;
+
 const EXAMPLE = 'api.carehq.co.uk,127.0.0.1:4010';
 
 /** `host` or `host:port`, host as a URL spells it; or the problem. */
@@ -108,10 +111,10 @@ export function careHostPolicy(listed?: readonly CareHost[]): CareHostPolicy {
       try {
         url = new URL(baseUrl);
       } catch {
-        return () => false;
+        return refuseEvery;
       }
       if (isListed(url)) return undefined;
-      return listed ? () => false : isPublicAddress;
+      return listed ? refuseEvery : isPublicAddress;
     },
   };
 }

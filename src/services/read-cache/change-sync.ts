@@ -40,6 +40,8 @@ export interface ChangeSync extends ChangesObserver {
    * since the cursor.
    */
   syncIfDue(): Promise<{ skipped: boolean; requests: number }>;
+  /** Whether `syncIfDue` would skip now (no request): synchronous, so a scheduler can leave the run out for nothing. */
+  notDue(): boolean;
 }
 
 const MAX_REQUESTS = 200;
@@ -98,6 +100,29 @@ export function createChangeSync(deps: {
     return { skipped: false, requests };
   }
 
+  /** Dormant (nobody read the cache here lately: it lets go of everything), or a poll or sync here covered this round. */
+  function notDue(): boolean {
+    if (deps.dormantAfterMs !== undefined) {
+      const { hits, misses } = cache.stats();
+      if (hits + misses !== reads) {
+        reads = hits + misses;
+        lastReadAt = cache.now();
+        dormant = false;
+      } else if (cache.now() - lastReadAt >= deps.dormantAfterMs) {
+        if (!dormant) {
+          dormant = true;
+          cursorMs = null;
+          lastSyncAt = null;
+          coveringPollAt = null;
+          cache.forget();
+        }
+        return true;
+      }
+    }
+    // A poll here began this round and reads from no later than we would: it is this instance's sync.
+    return recent(coveringPollAt) || recent(lastSyncAt);
+  }
+
   const covers = (sinceMs: number) => cursorMs === null || sinceMs <= secondFloor(cursorMs - overlapMs);
   const recent = (at: number | null) => at !== null && cache.now() - at < deps.intervalMs / 2;
 
@@ -116,26 +141,9 @@ export function createChangeSync(deps: {
       // It covers us only if it read from no later than we would have.
       if (!dormant && covers(sinceMs)) synced(startedAt, throughMs);
     },
+    notDue,
     syncIfDue() {
-      if (deps.dormantAfterMs !== undefined) {
-        const { hits, misses } = cache.stats();
-        if (hits + misses !== reads) {
-          reads = hits + misses;
-          lastReadAt = cache.now();
-          dormant = false;
-        } else if (cache.now() - lastReadAt >= deps.dormantAfterMs) {
-          if (!dormant) {
-            dormant = true;
-            cursorMs = null;
-            lastSyncAt = null;
-            coveringPollAt = null;
-            cache.forget();
-          }
-          return Promise.resolve({ skipped: true, requests: 0 });
-        }
-      }
-      // A poll here began this round and reads from no later than we would: it is this instance's sync.
-      if (recent(coveringPollAt) || recent(lastSyncAt)) return Promise.resolve({ skipped: true, requests: 0 });
+      if (notDue()) return Promise.resolve({ skipped: true, requests: 0 });
       running ??= readChanges().finally(() => {
         running = undefined;
       });
