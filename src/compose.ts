@@ -139,8 +139,10 @@ export async function composeShared(
 export async function composeApp(settings: AppSettings): Promise<ComposedApp> {
   const { logger } = settings;
   const { store, metrics, shared } = await composeShared(settings);
+  // The one workspace's rows keyed by team (links, audit) are kept under its team, learned from Slack when first needed.
+  const team = () => workspace.teamId();
   const workspace = composeWorkspace(
-    { ...shared, store: soleWorkspaceStore(store) },
+    { ...shared, store: soleWorkspaceStore(store, team) },
     {
       botToken: settings.slack.botToken,
       care: settings.care,

@@ -11,7 +11,7 @@ import { showTasksQuestion } from '../../views/show-tasks.js';
 import { describeSummarySchedule } from '../../views/summary-setting.js';
 import type { CommandHandler } from './handler.js';
 
-const adminOf = (ctx: CommandContext) => ({ teamId: ctx.teamId, userId: ctx.userId });
+const adminOf = (ctx: CommandContext) => ({ userId: ctx.userId });
 
 const describeFilters = (f: DigestFilters) =>
   f.urgentOnly

@@ -4,7 +4,7 @@ import { notLinkedBlocks } from '../../views/help.js';
 import { summaryStatusText } from '../../views/summary-setting.js';
 import type { CommandHandler } from './handler.js';
 
-const actorOf = (ctx: CommandContext) => ({ teamId: ctx.teamId, userId: ctx.userId });
+const actorOf = (ctx: CommandContext) => ({ userId: ctx.userId });
 
 /** It shows a person's own actions: unlinked people are told how to link (true when they were). */
 async function toldToLink(ctx: CommandContext, deps: SlackDeps): Promise<boolean> {
