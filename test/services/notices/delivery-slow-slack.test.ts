@@ -57,7 +57,15 @@ describe('a post Slack answers only after the poster gave up', () => {
     });
     // An internal app: history read as often as the client allows.
     const history = { pageLimit: 200, tryRead: async () => true, readable: async () => true };
-    const deliverer = createDeliverer({ store: soleWorkspaceStore(store), slack, poster, history, holder: 'instance-1', logger: silentLogger, staleAfterMs });
+    const deliverer = createDeliverer({
+      store: soleWorkspaceStore(store, async () => fake.teamId),
+      slack,
+      poster,
+      history,
+      holder: 'instance-1',
+      logger: silentLogger,
+      staleAfterMs,
+    });
 
     const channel = fake.channel('#care-team')!.id;
     const key: DeliveryKey = { kind: 'completion', actionId: 'act-1', occurrence: '2025-01-06T09:00:00Z', recipient: `channel:${fake.teamId}/${channel}` };
@@ -76,7 +84,11 @@ describe('a post Slack answers only after the poster gave up', () => {
     for (let i = 0; i < 120; i++) {
       const row = await store.getDelivery(key);
       if (row?.state === 'sent' || (row?.state === 'failed' && !row.retryable)) break;
-      for (const d of await unfinishedDeliveries(soleWorkspaceStore(store), 'completion', { staleAfterMs })) {
+      for (const d of await unfinishedDeliveries(
+        soleWorkspaceStore(store, async () => fake.teamId),
+        'completion',
+        { staleAfterMs },
+      )) {
         results.push(await deliverer.deliver({ kind: d.kind, actionId: d.actionId, occurrence: d.occurrence, recipient: d.recipient }, channel, message));
       }
       await sleep(1_000);

@@ -33,7 +33,11 @@ function suite(h: Harness): void {
     let retries = 0;
     for (let round = 0; round < 10; round++) {
       clock.advance(1_000);
-      const todo = await unfinishedDeliveries(soleWorkspaceStore(store), 'completion', { now: clock(), staleAfterMs: STALE });
+      const todo = await unfinishedDeliveries(
+        soleWorkspaceStore(store, async () => 'T1'),
+        'completion',
+        { now: clock(), staleAfterMs: STALE },
+      );
       const mine = todo.find((d) => d.actionId === 'act-retry');
       if (!mine) break;
       const claim = await store.claimDelivery(key('act-retry'), { holder: 'b', staleAfterMs: STALE });
@@ -58,7 +62,11 @@ function suite(h: Harness): void {
     await store.claimDelivery(key('act-stale'), { holder: 'crashed', staleAfterMs: STALE });
     clock.advance(STALE);
 
-    const todo = await unfinishedDeliveries(soleWorkspaceStore(store), 'completion', { now: clock(), staleAfterMs: STALE });
+    const todo = await unfinishedDeliveries(
+      soleWorkspaceStore(store, async () => 'T1'),
+      'completion',
+      { now: clock(), staleAfterMs: STALE },
+    );
     expect(todo.map((d) => d.actionId)).toEqual(['act-stale']);
     expect(await store.countDeliveries({ state: 'pending' })).toBe(1);
     const dead = await store.listDeliveries({ state: 'failed', limit: 1000 });
