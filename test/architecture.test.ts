@@ -292,7 +292,7 @@ describe('the source tree', () => {
           'export function createThing(deps: { teamId: () => Promise<string> }) {',
           '  return { async read(actor: Actor, teamId: string) { return [actor, teamId, deps]; } };',
           '}',
-          'export const keyOf = (teamId: string, id: string) => `${teamId}/${id}`;',
+          'export const keyOf = (teamId: string, id: string) => teamId + id;',
         ].join('\n'),
       );
       const found = workspaceIdsTaken([file], { 'sample.ts keyOf': 'pure' }, (f) => relative(dir, f));
