@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { functionLengths } from './helpers/function-lengths.js';
+import { parametersAndMembers } from './helpers/team-parameters.js';
 
 /**
  * The house rules of the source tree, checked on the real files: the domain
@@ -45,6 +46,41 @@ const MAX_COMPOSITION_LINES = 120;
  * its entry goes once it fits. None today.
  */
 const STILL_LONG: Record<string, number> = {};
+/** The names a workspace's id goes by: no per-workspace service takes one (it is bound at composition). */
+const WORKSPACE_ID_NAMES = ['teamId', 'team', 'workspaceId'];
+/**
+ * Functions under src/services/ that take a workspace's id and are no per-workspace service: pure functions of
+ * values, shared by every workspace (a ledger key or recipient from its parts, Slack's answer about a person
+ * read against a workspace), and the deployment's care set-up (services/admin/care-connecting.ts: implemented by
+ * src/deployment/workspace-setup.ts, it serves every workspace and is not composed per workspace). Each with why.
+ */
+const TAKES_A_TEAM_AND_IS_NO_SERVICE: Record<string, string> = {
+  'services/actions/action-posts.ts postRecipient': 'pure: the ledger recipient of a post',
+  'services/actions/take-claim.ts takeKey': 'pure: the ledger key of a take',
+  'services/notices/change-notices.ts recipientOf': 'pure: the ledger recipient of a DM',
+  'services/notices/creator-notices.ts recipientOf': 'pure: the ledger recipient of a DM',
+  'services/notices/completion-notices.ts addressRecipient': 'pure: the ledger recipient of an email address',
+  'services/shift-work/handover-acceptance.ts handoverRecipient': 'pure: the ledger recipient of a handover post',
+  'services/shift-work/morning-summaries.ts summaryKey': 'pure: the ledger key of a summary',
+  'services/people/slack-admin.ts isMemberOf': "pure: Slack's flags about a person, read against a workspace",
+  'services/people/slack-admin.ts isSlackAdminOf': "pure: Slack's flags about a person, read against a workspace",
+  'services/people/admin-rule.ts adminReasonBy': 'the one admin rule, shared with the deployment (deployment/workspace-admins.ts)',
+  'services/admin/care-connecting.ts careAccount': "the deployment's care set-up (deployment/workspace-setup.ts)",
+  'services/admin/care-connecting.ts connectCare': "the deployment's care set-up (deployment/workspace-setup.ts)",
+  'services/admin/care-connecting.ts disconnectCare': "the deployment's care set-up (deployment/workspace-setup.ts)",
+};
+
+/** Parameters named as a workspace's id in these files (outside the allowance), and whether `Actor` has a `teamId`. */
+function workspaceIdsTaken(among: readonly string[], allowed: Record<string, string>, nameOf: (f: string) => string) {
+  const { parameters, members } = parametersAndMembers(among, WORKSPACE_ID_NAMES);
+  const key = (p: { file: string; function: string }) => `${nameOf(p.file)} ${p.function}`;
+  return {
+    taken: parameters.filter((p) => !(key(p) in allowed)).map((p) => `${nameOf(p.file)}:${p.line} ${p.function}(${p.parameter})`),
+    unused: Object.keys(allowed).filter((k) => !parameters.some((p) => key(p) === k)),
+    actorTeam: members.filter((m) => m.type === 'Actor' && WORKSPACE_ID_NAMES.includes(m.member)).map((m) => `${nameOf(m.file)} Actor.${m.member}`),
+    slackDepsMembers: members.filter((m) => m.type === 'SlackDeps').length,
+  };
+}
 
 describe('the source tree', () => {
   it('reads every module (the check sees the whole tree)', () => {
@@ -245,6 +281,42 @@ describe('the source tree', () => {
     // An allowance goes as soon as its function fits.
     const fitting = Object.keys(STILL_LONG).filter((k) => !lengths.some((f) => key(f) === k && f.lines > MAX_COMPOSITION_LINES));
     expect(fitting).toEqual([]);
+  });
+
+  it("binds a workspace once: no per-workspace service (src/services/, SlackDeps) takes a workspace's id, and the actor is the person alone", () => {
+    const perWorkspace = files.filter((f) => name(f).startsWith('services/') || name(f) === 'slack/deps.ts');
+    expect(perWorkspace.length).toBeGreaterThan(100);
+    const found = workspaceIdsTaken(perWorkspace, TAKES_A_TEAM_AND_IS_NO_SERVICE, name);
+    expect(found.slackDepsMembers).toBeGreaterThan(20); // SlackDeps was read, member by member
+    expect(found.taken).toEqual([]);
+    expect(found.actorTeam).toEqual([]);
+    // An allowance goes as soon as its function takes no team.
+    expect(found.unused).toEqual([]);
+  });
+
+  it("finds a workspace's id taken by a function, a method, a method of an interface or a function type, and an actor that carries one", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'team-parameters-'));
+    try {
+      const file = join(dir, 'sample.ts');
+      writeFileSync(
+        file,
+        [
+          'export interface Actor { userId: string; teamId: string }',
+          'export interface SlackDeps { refresh(team: string): Promise<void>; setup: (workspaceId: string) => void; fine(userId: string): void }',
+          'export function createThing(deps: { teamId: () => Promise<string> }) {',
+          '  return { async read(actor: Actor, teamId: string) { return [actor, teamId, deps]; } };',
+          '}',
+          'export const keyOf = (teamId: string, id: string) => teamId + id;',
+        ].join('\n'),
+      );
+      const found = workspaceIdsTaken([file], { 'sample.ts keyOf': 'pure' }, (f) => relative(dir, f));
+      expect(found.taken).toEqual(['sample.ts:2 refresh(team)', 'sample.ts:2 setup(workspaceId)', 'sample.ts:4 read(teamId)']);
+      expect(found.actorTeam).toEqual(['sample.ts Actor.teamId']);
+      expect(found.unused).toEqual([]);
+      expect(workspaceIdsTaken([file], { 'sample.ts gone': 'pure' }, (f) => relative(dir, f)).unused).toEqual(['sample.ts gone']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('measures a function by the lines of its body, as the compiler parses it (a 121-line body is too long, 120 is not)', () => {

@@ -4,15 +4,18 @@ import { parseApiDateTime } from '../time/slack-date.js';
 import { ACTION_ATTRIBUTES, type ActionView } from './action-model.js';
 import type { IdentityService } from './people/identity.js';
 
-/** The audit log as views read it: who completed what through Slack. */
-export type CompletionAudit = Pick<WorkspaceStore, 'listAudit'>;
+/** The audit log as views read it: who completed what through Slack, in the workspace's own rows (its team bound at composition). */
+export interface CompletionAudit {
+  store: Pick<WorkspaceStore, 'listAudit'>;
+  teamId: () => Promise<string>;
+}
 
 /**
  * Who completed each completed action through Slack: the `action.complete`
  * audit entry whose completion time is the action's (a later completion in
  * the care system, after a reopen, is not theirs). One store read for the list.
  */
-export async function completersOf(audit: CompletionAudit, teamId: string, actions: Action[]): Promise<Map<string, string>> {
+export async function completersOf(audit: CompletionAudit, actions: Action[]): Promise<Map<string, string>> {
   const done = new Map<string, number>();
   for (const a of actions) {
     const at = parseApiDateTime(a.completed)?.getTime();
@@ -22,7 +25,8 @@ export async function completersOf(audit: CompletionAudit, teamId: string, actio
   if (done.size === 0) return by;
   // Newest first: the latest entry for a completion time wins.
   // The store is the workspace's own; a deployment of one also serves people of other teams (Slack Connect).
-  for (const e of (await audit.listAudit({ verb: 'action.complete', actionIds: [...done.keys()], limit: 1000 })).filter((x) => x.teamId === teamId)) {
+  const [rows, teamId] = await Promise.all([audit.store.listAudit({ verb: 'action.complete', actionIds: [...done.keys()], limit: 1000 }), audit.teamId()]);
+  for (const e of rows.filter((x) => x.teamId === teamId)) {
     const completed = typeof e.details.completed === 'string' ? parseApiDateTime(e.details.completed)?.getTime() : undefined;
     if (e.actionId && !by.has(e.actionId) && completed !== undefined && completed === done.get(e.actionId)) by.set(e.actionId, e.userId);
   }
@@ -33,7 +37,7 @@ export async function completersOf(audit: CompletionAudit, teamId: string, actio
  * Care actions -> view models, with assignees resolved to Slack mentions and Slack names (linked) or care names, and,
  * given the audit log, who completed them through Slack.
  */
-export async function toActionViews(actions: Action[], teamId: string, identity: IdentityService, audit?: CompletionAudit): Promise<ActionView[]> {
+export async function toActionViews(actions: Action[], identity: IdentityService, audit?: CompletionAudit): Promise<ActionView[]> {
   const assignees = [...new Set(actions.map((a) => a.assigned_to).filter((v): v is string => Boolean(v)))];
   const slackIds = new Map<string, string | null>();
   await Promise.all(assignees.map(async (id) => slackIds.set(id, await identity.slackUserFor(id))));
@@ -43,7 +47,7 @@ export async function toActionViews(actions: Action[], teamId: string, identity:
     unlinked.length ? identity.careUserNames(unlinked) : new Map<string, string>(),
     linked.length ? identity.slackNames(linked) : new Map<string, string>(),
   ]);
-  const completers = audit ? await completersOf(audit, teamId, actions) : new Map<string, string>();
+  const completers = audit ? await completersOf(audit, actions) : new Map<string, string>();
   return actions.map((a) => {
     const slackUserId = a.assigned_to ? slackIds.get(a.assigned_to) : undefined;
     const slackName = slackUserId ? slackNames.get(slackUserId) : undefined;

@@ -21,14 +21,7 @@ export interface ChannelPolicy {
   showTasksIn(channelId: string): Promise<boolean>;
 }
 
-export function createChannelPolicy(deps: {
-  slack: WebClient;
-  store: WorkspaceStore;
-  /** The workspace whose channels these are (bound at composition: no caller names one). */
-  teamId: () => Promise<string>;
-  ttlMs?: number;
-  now?: () => number;
-}): ChannelPolicy {
+export function createChannelPolicy(deps: { slack: WebClient; store: WorkspaceStore; ttlMs?: number; now?: () => number }): ChannelPolicy {
   const ttl = deps.ttlMs ?? 10 * 60_000;
   const now = deps.now ?? Date.now;
   const cache = new Map<string, { at: number; info: ChannelInfo }>();
@@ -58,7 +51,7 @@ export function createChannelPolicy(deps: {
       } catch {
         return false; // unknown privacy: hide
       }
-      const sub = await deps.store.getSubscription(await deps.teamId(), channelId);
+      const sub = await deps.store.getSubscription(channelId);
       return Boolean(sub?.showTaskText && !sub.channelPrivate);
     },
   };

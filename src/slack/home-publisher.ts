@@ -18,8 +18,8 @@ function queueFor(deps: SlackDeps, key: string): HomeQueue {
 }
 
 /** Admins only: the Team and Status sections (each stands in with a sentence when it cannot be read). */
-async function adminHome(deps: SlackDeps, teamId: string, userId: string): Promise<AdminHome | undefined> {
-  const actor = { teamId, userId };
+async function adminHome(deps: SlackDeps, userId: string): Promise<AdminHome | undefined> {
+  const actor = { userId };
   if (!(await deps.identity.isAdmin(actor).catch(() => false))) return undefined;
   const failed = (what: string) => (err: unknown) => ({
     error: `The ${what} could not be read: ${shownInstead(deps.logger, `could not read the ${what} for an admin's Home tab`, err, { userId })}`,
@@ -83,7 +83,7 @@ export async function publishHome(deps: SlackDeps, teamId: string, userId: strin
   queue.renderedVersion = deps.careVersion?.() ?? null;
   try {
     // Read side by side with the person's own list (adminHome never rejects).
-    const admin = adminHome(deps, teamId, userId).then((a) => (a ? { admin: a } : {}));
+    const admin = adminHome(deps, userId).then((a) => (a ? { admin: a } : {}));
     // The shift on now, for everyone (a line under the title; left out when it cannot be read).
     const shift = deps.shifts
       .now()
@@ -92,29 +92,29 @@ export async function publishHome(deps: SlackDeps, teamId: string, userId: strin
         deps.logger.warn('could not read the shifts for the Home tab', { userId, error: err });
         return {};
       });
-    const link = await deps.identity.getLink({ teamId, userId });
+    const link = await deps.identity.getLink({ userId });
     const tz = await deps.profiles.tz(userId);
     const ctx = { now: deps.now(), timezone: tz, showTask: true };
     let view: ReturnType<typeof homeView>;
     if (!link) {
-      const pending = await deps.identity.pendingRequestOf({ teamId, userId });
+      const pending = await deps.identity.pendingRequestOf({ userId });
       const pendingRequest = pending ? { pendingRequest: { requestedAt: new Date(pending.requestedAt), admins: deps.identity.adminIds() } } : {};
       view = homeView({ linked: false, groups: [], limit, ...pendingRequest, ...(await shift), ...(await admin) }, ctx);
     } else {
       const careUserName = await deps.identity.careUserName(link.careUserId);
-      const summary = await deps.summaries.status({ teamId, userId }).catch((err) => {
+      const summary = await deps.summaries.status({ userId }).catch((err) => {
         deps.logger.warn('could not read the morning summary setting for the Home tab', { userId, error: err });
         return undefined;
       });
       // Who's on now, for a linked person (left out when it cannot be read).
-      const onCall = await (deps.onCall?.now({ teamId, userId }) ?? Promise.resolve(undefined)).catch((err: unknown) => {
+      const onCall = await (deps.onCall?.now({ userId }) ?? Promise.resolve(undefined)).catch((err: unknown) => {
         deps.logger.warn("could not read who's on now for the Home tab", { userId, error: err });
         return undefined;
       });
       const extra = { ...(summary ? { summary } : {}), ...(await shift), ...(onCall ? { onCall } : {}) };
       // The location filter: the person's choice (remembered), and the locations to choose from (a cached read).
       const [where, locations] = await Promise.all([
-        deps.homeFilters.get({ teamId, userId }).catch(() => undefined),
+        deps.homeFilters.get({ userId }).catch(() => undefined),
         deps.directory.locations('').then(
           (all) => all.filter((l) => !l.suspended).map((l) => ({ id: l.id, name: l.name ?? l.id })),
           () => [],

@@ -1,5 +1,6 @@
 import type { ActionNotes, NoteVerb } from '../services/actions/action-notes.js';
 import type { Logger } from '../logging/logger.js';
+import type { Actor } from '../services/people/identity.js';
 
 /** What became of a note given with a Complete or Take it. */
 export type NoteKept = 'kept' | 'not-yours' | 'failed';
@@ -10,7 +11,7 @@ export type NoteKept = 'kept' | 'not-yours' | 'failed';
  */
 export async function keepNote(
   deps: { notes: Pick<ActionNotes, 'addNote'>; logger: Logger },
-  actor: { teamId: string; userId: string },
+  actor: Actor,
   result: { action: { _id: string }; changed: boolean },
   text: string,
   verb: NoteVerb,

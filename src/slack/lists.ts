@@ -85,7 +85,7 @@ export async function renderCommandList(
   }
   if (source.kind === 'due') {
     const whoId = source.slackUserId;
-    const link = await deps.identity.getLink({ teamId: actor.teamId, userId: whoId });
+    const link = await deps.identity.getLink({ userId: whoId });
     if (!link) {
       throw new UserFacingError(
         whoId === actor.userId

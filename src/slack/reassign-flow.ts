@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { types } from '@slack/bolt';
 import { z } from 'zod';
+import type { Actor } from '../services/people/identity.js';
 import type { ReassignScope, RotaPerson } from '../services/reassign/reassign.js';
 import type { SlackDeps } from './deps.js';
 import { refreshHomes } from './home-publisher.js';
@@ -36,15 +37,23 @@ export const ConfirmMetaSchema = z.object({
 });
 export type ConfirmMeta = z.infer<typeof ConfirmMetaSchema>;
 
-type Actor = { teamId: string; userId: string };
-
-/** The confirmation ("Move 25 open actions from … to …?"), or a plain sentence when there is nothing to move. */
-export async function confirmationView(deps: SlackDeps, admin: Actor, from: RotaPerson, to: RotaPerson, scope: ReassignScope): Promise<types.ModalView> {
+/**
+ * The confirmation ("Move 25 open actions from … to …?"), or a plain sentence when there is nothing to move.
+ * `admin` is the person alone; `teamId` (their workspace, from Bolt's context) seals the confirmation to them there.
+ */
+export async function confirmationView(
+  deps: SlackDeps,
+  teamId: string,
+  admin: Actor,
+  from: RotaPerson,
+  to: RotaPerson,
+  scope: ReassignScope,
+): Promise<types.ModalView> {
   const run = randomUUID();
   const plan = await deps.reassign.plan(admin, from, to, scope, run);
   if (plan.total === 0) return messageModal(REASSIGN_TITLE, nothingToMoveText(from, scope));
   const meta: ConfirmMeta = { from, to, scope, run };
-  return reassignConfirmModal(plan, deps.signedMetadata.encode(meta, { ...admin, form: CallbackIds.reassignConfirm }));
+  return reassignConfirmModal(plan, deps.signedMetadata.encode(meta, { teamId, ...admin, form: CallbackIds.reassignConfirm }));
 }
 
 /**
@@ -52,7 +61,7 @@ export async function confirmationView(deps: SlackDeps, admin: Actor, from: Rota
  * confirmed, with the modal updated every few moves, then the exact result there (and, with Undo,
  * in a DM to the admin, sent by the service). Never throws.
  */
-export async function runReassign(deps: SlackDeps, admin: Actor, meta: ConfirmMeta, viewId: string): Promise<void> {
+export async function runReassign(deps: SlackDeps, teamId: string, admin: Actor, meta: ConfirmMeta, viewId: string): Promise<void> {
   const show = (view: types.ModalView) => deps.slack.views.update({ view_id: viewId, view });
   let shown = true;
   try {
@@ -65,7 +74,7 @@ export async function runReassign(deps: SlackDeps, admin: Actor, meta: ConfirmMe
     });
     // The result (with Undo) is in the admin's DMs too (the service sends it): the modal says so.
     if (shown) await show(reassignResultModal(p, outcome)).catch(() => undefined);
-    if (outcome.moved.length) await refreshHomes(deps, admin.teamId, [meta.from.slackUserId, meta.to.slackUserId, admin.userId]);
+    if (outcome.moved.length) await refreshHomes(deps, teamId, [meta.from.slackUserId, meta.to.slackUserId, admin.userId]);
   } catch (err) {
     logFailure(deps.logger, 'a reassignment failed', err);
     await show(failedModal(REASSIGN_TITLE, err)).catch(() => undefined);

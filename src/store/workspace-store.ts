@@ -3,23 +3,38 @@
  * remember, and nothing else. Unlike `Store` (the whole database: the
  * installation registry, leases, migrations, retention across every
  * workspace), no method here takes a team to filter by: each is answered
- * inside the workspace it was built for (scopedWorkspaceStore below). A
- * row named by another team's key reads as absent, and a write naming another
- * team is refused (StoreError 'other-workspace').
- *
- * Methods that key a row by its team (a link by team and Slack user) keep the
- * key as it is, so the same services run in a deployment of one workspace and
- * in one of many. Care Ids (actions, care users, groups) are not unique
- * across care accounts: every list by a care Id is narrowed to the team.
+ * inside the workspace it was built for (scopedWorkspaceStore below). Rows
+ * keyed by their team (a link by team and Slack user, an audit entry) are
+ * written and read under the store's own team, filled in here: no caller names
+ * a team, so the same services run in a deployment of one workspace and in one
+ * of many. A delivery whose recipient names another team reads as absent, and
+ * its claim is refused (StoreError 'other-workspace'). Care Ids (actions, care
+ * users, groups) are not unique across care accounts: every list by a care Id
+ * is narrowed to the team.
  */
 import { StoreError } from './errors.js';
 import { recipientInTeam } from './recipient-team.js';
 import type { EraseOptions } from './person-data.js';
 import type { Store } from './store.js';
-import type { AuditQuery, DeliveryFilter, LinkDecision, LinkRequestState, RecentDeliveriesQuery, UnfinishedQuery } from './types.js';
+import type {
+  AuditInput,
+  AuditQuery,
+  DeliveryFilter,
+  GroupRouteInput,
+  LinkDecision,
+  LinkInput,
+  LinkRequestInput,
+  LinkRequestState,
+  RecentDeliveriesQuery,
+  SubscriptionInput,
+  SummarySettingInput,
+  UnfinishedQuery,
+} from './types.js';
 
 /** A filter of this workspace's rows: the team is the store's own. */
 type Own<T> = Omit<T, 'teamId'>;
+/** An erasure in this workspace: its audit row names the person who erased, the team is the store's own. */
+type OwnErasure = Omit<EraseOptions, 'teamId' | 'audit'> & { audit: Own<EraseOptions['audit']> };
 
 /** Marks a workspace's store, so a whole Store is not taken for one. */
 export const WORKSPACE_SCOPE: unique symbol = Symbol('workspace scope');
@@ -29,35 +44,35 @@ export interface WorkspaceStore {
   readonly [WORKSPACE_SCOPE]: string;
 
   // identity links (keyed by team and Slack user)
-  upsertLink: Store['upsertLink'];
-  getLinkBySlackUser: Store['getLinkBySlackUser'];
+  upsertLink(input: Own<LinkInput>): ReturnType<Store['upsertLink']>;
+  getLinkBySlackUser(slackUserId: string): ReturnType<Store['getLinkBySlackUser']>;
   /** Every Slack user of this workspace linked to a care user. */
   getLinksByCareUser(careUserId: string): ReturnType<Store['getLinksByCareUser']>;
   listLinks(): ReturnType<Store['listLinks']>;
-  deleteLink: Store['deleteLink'];
+  deleteLink(slackUserId: string): ReturnType<Store['deleteLink']>;
 
   // link requests
-  createLinkRequest: Store['createLinkRequest'];
+  createLinkRequest(input: Own<LinkRequestInput>): ReturnType<Store['createLinkRequest']>;
   getLinkRequest(id: number): ReturnType<Store['getLinkRequest']>;
   listLinkRequests(filter?: { state?: LinkRequestState }): ReturnType<Store['listLinkRequests']>;
   decideLinkRequest(id: number, decision: LinkDecision, decidedBy: string, options?: { careUserId?: string }): ReturnType<Store['decideLinkRequest']>;
 
   // channel digest subscriptions
-  upsertSubscription: Store['upsertSubscription'];
-  getSubscription: Store['getSubscription'];
+  upsertSubscription(input: Own<SubscriptionInput>): ReturnType<Store['upsertSubscription']>;
+  getSubscription(channelId: string): ReturnType<Store['getSubscription']>;
   listSubscriptions(): ReturnType<Store['listSubscriptions']>;
-  deleteSubscription: Store['deleteSubscription'];
+  deleteSubscription(channelId: string): ReturnType<Store['deleteSubscription']>;
 
   // personal morning summaries
-  upsertSummarySetting: Store['upsertSummarySetting'];
-  getSummarySetting: Store['getSummarySetting'];
+  upsertSummarySetting(input: Own<SummarySettingInput>): ReturnType<Store['upsertSummarySetting']>;
+  getSummarySetting(slackUserId: string): ReturnType<Store['getSummarySetting']>;
   listEnabledSummarySettings(): ReturnType<Store['listEnabledSummarySettings']>;
 
   // notification-group routes
-  upsertRoute: Store['upsertRoute'];
+  upsertRoute(input: Own<GroupRouteInput>): ReturnType<Store['upsertRoute']>;
   listRoutes(): ReturnType<Store['listRoutes']>;
   routesForGroups(groupIds: readonly string[]): ReturnType<Store['routesForGroups']>;
-  deleteRoute: Store['deleteRoute'];
+  deleteRoute(groupId: string): ReturnType<Store['deleteRoute']>;
 
   // delivery ledger (a row's workspace is in its recipient: `<type>:<teamId>/…`)
   claimDelivery: Store['claimDelivery'];
@@ -113,13 +128,13 @@ export interface WorkspaceStore {
   forgetRequestSeen: Store['forgetRequestSeen'];
 
   // audit
-  appendAudit: Store['appendAudit'];
+  appendAudit(input: Own<AuditInput>): ReturnType<Store['appendAudit']>;
   listAudit(query?: Own<AuditQuery>): ReturnType<Store['listAudit']>;
 
   // one person's data (an admin's export and erasure)
   personRecords(slackUserId: string): ReturnType<Store['personRecords']>;
   /** The erasure's audit row is this workspace's. */
-  erasePerson(slackUserId: string, options: Omit<EraseOptions, 'teamId'>): ReturnType<Store['erasePerson']>;
+  erasePerson(slackUserId: string, options: OwnErasure): ReturnType<Store['erasePerson']>;
 
   // health: the database answers and accepts a write (no workspace's rows)
   ping: Store['ping'];
@@ -146,7 +161,6 @@ type EveryMethod = { [K in keyof WorkspaceStore]-?: WorkspaceStore[K] };
  * two workspaces (T1, T12) on SQLite and PostgreSQL.
  */
 export function scopedWorkspaceStore(store: Store, teamId: string): WorkspaceStore {
-  const own = (rowTeam: string) => rowTeam === teamId;
   /** A write naming another workspace's row: refused, never done. */
   const refuse = (what: string, rowTeam: string): never => {
     throw new StoreError('other-workspace', `A ${what} of workspace ${rowTeam} cannot be written through workspace ${teamId}'s store.`);
@@ -155,30 +169,30 @@ export function scopedWorkspaceStore(store: Store, teamId: string): WorkspaceSto
   const scoped: EveryMethod = {
     [WORKSPACE_SCOPE]: teamId,
 
-    upsertLink: async (input) => (own(input.teamId) ? store.upsertLink(input) : refuse('link', input.teamId)),
-    getLinkBySlackUser: async (team, slackUserId) => (own(team) ? store.getLinkBySlackUser(team, slackUserId) : null),
+    upsertLink: (input) => store.upsertLink({ ...input, teamId }),
+    getLinkBySlackUser: (slackUserId) => store.getLinkBySlackUser(teamId, slackUserId),
     getLinksByCareUser: (careUserId) => store.getLinksByCareUser(careUserId, teamId),
     listLinks: () => store.listLinks(teamId),
-    deleteLink: async (team, slackUserId) => own(team) && store.deleteLink(team, slackUserId),
+    deleteLink: (slackUserId) => store.deleteLink(teamId, slackUserId),
 
-    createLinkRequest: async (input) => (own(input.teamId) ? store.createLinkRequest(input) : refuse('link request', input.teamId)),
+    createLinkRequest: (input) => store.createLinkRequest({ ...input, teamId }),
     getLinkRequest: (id) => store.getLinkRequest(id, teamId),
     listLinkRequests: (filter) => store.listLinkRequests({ ...filter, teamId }),
     decideLinkRequest: (id, decision, decidedBy, options) => store.decideLinkRequest(id, decision, decidedBy, { ...options, teamId }),
 
-    upsertSubscription: async (input) => (own(input.teamId) ? store.upsertSubscription(input) : refuse('subscription', input.teamId)),
-    getSubscription: async (team, channelId) => (own(team) ? store.getSubscription(team, channelId) : null),
+    upsertSubscription: (input) => store.upsertSubscription({ ...input, teamId }),
+    getSubscription: (channelId) => store.getSubscription(teamId, channelId),
     listSubscriptions: () => store.listSubscriptions(teamId),
-    deleteSubscription: async (team, channelId) => own(team) && store.deleteSubscription(team, channelId),
+    deleteSubscription: (channelId) => store.deleteSubscription(teamId, channelId),
 
-    upsertSummarySetting: async (input) => (own(input.teamId) ? store.upsertSummarySetting(input) : refuse('summary setting', input.teamId)),
-    getSummarySetting: async (team, slackUserId) => (own(team) ? store.getSummarySetting(team, slackUserId) : null),
+    upsertSummarySetting: (input) => store.upsertSummarySetting({ ...input, teamId }),
+    getSummarySetting: (slackUserId) => store.getSummarySetting(teamId, slackUserId),
     listEnabledSummarySettings: () => store.listEnabledSummarySettings(teamId),
 
-    upsertRoute: async (input) => (own(input.teamId) ? store.upsertRoute(input) : refuse('group route', input.teamId)),
+    upsertRoute: (input) => store.upsertRoute({ ...input, teamId }),
     listRoutes: () => store.listRoutes(teamId),
     routesForGroups: (groupIds) => store.routesForGroups(groupIds, teamId),
-    deleteRoute: async (team, groupId) => own(team) && store.deleteRoute(team, groupId),
+    deleteRoute: (groupId) => store.deleteRoute(teamId, groupId),
 
     claimDelivery: async (key, options) => (recipientInTeam(key.recipient, teamId) ? store.claimDelivery(key, options) : refuse('delivery', key.recipient)),
     markSent: (id, sent) => store.markSent(id, sent, teamId),
@@ -228,12 +242,11 @@ export function scopedWorkspaceStore(store: Store, teamId: string): WorkspaceSto
     markRequestSeen: (key, at) => store.markRequestSeen(named(key), at),
     forgetRequestSeen: (key) => store.forgetRequestSeen(named(key)),
 
-    appendAudit: async (input) => (own(input.teamId) ? store.appendAudit(input) : refuse('audit entry', input.teamId)),
+    appendAudit: (input) => store.appendAudit({ ...input, teamId }),
     listAudit: (query) => store.listAudit({ ...query, teamId }),
 
     personRecords: (slackUserId) => store.personRecords(slackUserId, teamId),
-    erasePerson: async (slackUserId, options) =>
-      own(options.audit.teamId) ? store.erasePerson(slackUserId, { ...options, teamId }) : refuse('erasure', options.audit.teamId),
+    erasePerson: (slackUserId, options) => store.erasePerson(slackUserId, { ...options, teamId, audit: { ...options.audit, teamId } }),
 
     ping: () => store.ping(),
     probeWrite: () => store.probeWrite(),

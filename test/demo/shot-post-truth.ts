@@ -69,7 +69,7 @@ async function moveClocksTo(at: Date): Promise<void> {
 
 try {
   // Amelia names a managers' channel and no seniors (the default): the ladder's seniors step has nobody to reach.
-  await demo.app.deps.escalation!.change({ teamId: demo.fake.teamId, userId: AMELIA }, { kind: 'managers', channel: { type: 'id', id: 'C0GENERAL' } });
+  await demo.app.deps.escalation!.change({ userId: AMELIA }, { kind: 'managers', channel: { type: 'id', id: 'C0GENERAL' } });
 
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await page.goto(`${demo.url}#user=${AMELIA}&c=C0LEADS`);

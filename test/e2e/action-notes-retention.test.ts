@@ -66,7 +66,7 @@ describe.each(DATABASES)('notes, retention and erasure on %s', (_name, kind) => 
     expect(await notesOf(done._id)).toEqual([]);
     expect(await naming('Halloran')).toEqual([]);
     // History says nothing of it any more (the completion itself stays).
-    const history = await h.app.deps.history.of({ teamId: 'T0CARE', userId: 'U0PRIYA' }, done._id);
+    const history = await h.app.deps.history.of({ userId: 'U0PRIYA' }, done._id);
     expect(history.entries.map((e) => e.verb)).toContain('action.complete');
     expect(history.entries.some((e) => e.verb === 'note')).toBe(false);
   });
@@ -74,8 +74,8 @@ describe.each(DATABASES)('notes, retention and erasure on %s', (_name, kind) => 
   it.skipIf(skip)('`/care forget @sophie` deletes her notes: no row of any table holds her Id or her note’s words', async () => {
     await h.setTime(new Date('2026-11-24T11:00:00Z'));
     const open = await webAppAction(h, { task: 'Hoist transfer', due: new Date('2026-11-24T15:00:00Z') });
-    await h.app.deps.notes.addNote({ teamId: 'T0CARE', userId: SOPHIE }, { actionId: open._id, verb: 'take', text: SOPHIES_NOTE });
-    await h.app.deps.notes.addNote({ teamId: 'T0CARE', userId: 'U0PRIYA' }, { actionId: open._id, verb: 'take', text: `asked <@${SOPHIE}> to help` });
+    await h.app.deps.notes.addNote({ userId: SOPHIE }, { actionId: open._id, verb: 'take', text: SOPHIES_NOTE });
+    await h.app.deps.notes.addNote({ userId: 'U0PRIYA' }, { actionId: open._id, verb: 'take', text: `asked <@${SOPHIE}> to help` });
     await h.app.jobs.runOnce('retention'); // open: its notes stay
     expect((await notesOf(open._id)).map((n) => n.text)).toEqual([SOPHIES_NOTE, `asked <@${SOPHIE}> to help`]);
     const question = await command(h, 'amelia', `/care forget <@${SOPHIE}>`);

@@ -22,7 +22,7 @@ describe('task text in a channel', () => {
     const store = await openStore({ dataDir: dir });
     cleanups.push(() => store.close());
     const slack = new WebClient(fake.botToken, { slackApiUrl: fake.apiUrl, retryConfig: { retries: 0 } });
-    return { fake, store, policy: createChannelPolicy({ slack, store: scopedWorkspaceStore(store, fake.teamId), teamId: async () => fake.teamId, ttlMs: 0 }) };
+    return { fake, store, policy: createChannelPolicy({ slack, store: scopedWorkspaceStore(store, fake.teamId), ttlMs: 0 }) };
   }
   const digest = (teamId: string, channelId: string, showTaskText: boolean, channelPrivate: boolean) => ({
     teamId,

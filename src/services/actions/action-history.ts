@@ -163,6 +163,8 @@ export function createActionHistory(deps: {
   safeguarding?: Pick<SafeguardingSettingsService, 'covers' | 'mayReadHistory'>;
   /** The notes people wrote when they completed or took it (action-notes.ts), each a line in order. */
   notes?: Pick<ActionNotes, 'notesOf'>;
+  /** The workspace it serves (bound at composition). */
+  teamId: () => Promise<string>;
 }): ActionHistoryService {
   const withAnswerNotes = async (entries: HistoryEntry[], actionId: string) =>
     deps.store.listEpisodeAnswers && entries.some((e) => e.details.note === true) ? notesOn(entries, await deps.store.listEpisodeAnswers(actionId)) : entries;
@@ -174,7 +176,8 @@ export function createActionHistory(deps: {
       if (deps.safeguarding && (await deps.safeguarding.covers(action)) && !(await deps.safeguarding.mayReadHistory(actor)))
         return { action: view!, entries: [], people: {}, omitted: 0, restricted: true };
       // The workspace's own rows (a deployment of one also serves people of other teams: Slack Connect).
-      const rows = (await deps.store.listAudit({ actionId, limit: 1000 })).filter((r) => r.teamId === actor.teamId);
+      const teamId = await deps.teamId();
+      const rows = (await deps.store.listAudit({ actionId, limit: 1000 })).filter((r) => r.teamId === teamId);
       const all = withNotes(historyEntries(action, rows), deps.notes ? await deps.notes.notesOf(action._id) : []);
       const entries = await withAnswerNotes(all.slice(-HISTORY_SHOWN), actionId);
       const ids = [...new Set(entries.flatMap(careUsersOf))];

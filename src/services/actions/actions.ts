@@ -16,7 +16,7 @@ import type { Actor, IdentityService } from '../people/identity.js';
 import type { ActionCache } from '../read-cache/action-cache.js';
 import { createOpenActions } from '../read-cache/open-actions.js';
 import type { AfterWrite } from './after-write.js';
-import { claimTake } from './take-claim.js';
+import { claimTake, takeKey } from './take-claim.js';
 import { type EditRestore, type UndoOutcome, type UndoRequest, undoChange } from './undo-change.js';
 
 export interface ActionsService {
@@ -131,7 +131,7 @@ export function createActionsService(deps: ActionsServiceDeps): ActionsService {
   }
 
   async function audit(actor: Actor, verb: string, actionId: string, details: Record<string, unknown> = {}) {
-    await store.appendAudit({ teamId: actor.teamId, userId: actor.userId, verb, actionId, details });
+    await store.appendAudit({ userId: actor.userId, verb, actionId, details });
   }
 
   function input(form: ActionFormValue, assignedTo: string | null, keep?: Action): ActionInput {
@@ -191,7 +191,7 @@ export function createActionsService(deps: ActionsServiceDeps): ActionsService {
       throw new UserFacingError(`There is no action #${ref.no}. Check the number on its card, or search by words: \`/care find &lt;words&gt;\``, 'not-found');
     },
 
-    views: async (actions) => withCareWebLinks(deps.careWebUrl, await toActionViews(actions, await deps.teamId(), identity, store)),
+    views: async (actions) => withCareWebLinks(deps.careWebUrl, await toActionViews(actions, identity, { store, teamId: deps.teamId })),
 
     async mine(careUserId, now, tz, where) {
       const week = dueWindow('week', now, tz);
@@ -316,7 +316,7 @@ export function createActionsService(deps: ActionsServiceDeps): ActionsService {
       const update = sameActionAssignedTo(current, link.careUserId);
       if (!update) throw new UserFacingError(`${label} has no due time, so it cannot be taken here: open it with \`/care show\` and use Edit.`, 'invalid');
       // One press of this version writes; the rest are told who took it (their copy is the one it was taken from).
-      const claim = await claimTake(store, actor.teamId, actor.userId, current);
+      const claim = await claimTake(store, takeKey(await deps.teamId(), current), actor.userId);
       if (!claim.won) return { action: current, changed: false, previousAssignee, takenBy: claim.by };
       let taken: Action;
       try {
@@ -364,6 +364,7 @@ export function createActionsService(deps: ActionsServiceDeps): ActionsService {
           care,
           store,
           now: deps.now ?? (() => new Date()),
+          teamId: deps.teamId,
           moves: {
             complete: (a, id) => service.complete(a, id, { undo: true }),
             reopen: (a, id) => service.reopen(a, id, { undo: true }),

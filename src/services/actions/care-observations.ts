@@ -87,7 +87,7 @@ export function createCareObservations(deps: { store: WorkspaceStore; teamId: ()
         rows.filter((r) => r.teamId === teamId),
         { assignee: a ? { to: a.to, seen: a.seen } : null, urgent: u ? { urgent: u.since !== null, seen: u.seen } : null },
       );
-      for (const o of seen) await deps.store.appendAudit({ teamId, userId: CARE_SYSTEM_USER, verb: o.verb, actionId: action._id, details: o.details });
+      for (const o of seen) await deps.store.appendAudit({ userId: CARE_SYSTEM_USER, verb: o.verb, actionId: action._id, details: o.details });
       return seen.length;
     },
   };

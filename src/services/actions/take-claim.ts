@@ -26,14 +26,13 @@ export type TakeClaim =
   /** Another press of this version holds or has done it: `by` is the Slack user who did (null: not known). */
   | { won: false; by: string | null };
 
-/** Claim taking this version of the action for `userId` (a Slack user of `teamId`). */
+/** Claim taking one version of an action (`key`: takeKey) for `userId` (a Slack user of the store's workspace). */
 export async function claimTake(
   store: Pick<WorkspaceStore, 'claimDelivery' | 'markSent' | 'markFailed'>,
-  teamId: string,
+  key: DeliveryKey,
   userId: string,
-  action: Action,
 ): Promise<TakeClaim> {
-  const claim = await store.claimDelivery(takeKey(teamId, action), { holder: userId, staleAfterMs: TAKE_STALE_MS, maxAttempts: TAKE_MAX_ATTEMPTS });
+  const claim = await store.claimDelivery(key, { holder: userId, staleAfterMs: TAKE_STALE_MS, maxAttempts: TAKE_MAX_ATTEMPTS });
   if (claim.outcome === 'busy' || claim.outcome === 'sent') return { won: false, by: claim.delivery.claimedBy };
   // 'failed' (out of attempts): no claim to hold, the press goes ahead as before claims were kept.
   const id = claim.delivery.id;

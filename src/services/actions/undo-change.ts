@@ -64,9 +64,9 @@ export interface UndoMoves {
 
 const KEY_MARGIN_MS = 60_000;
 
-function spendKey(actor: Actor, request: UndoRequest): string {
-  const what = [actor.teamId, actor.userId, request.actionId, request.kind, request.after].join('|');
-  return `undo:${createHash('sha256').update(what).digest('hex')}`;
+/** The one-time key of an Undo: its workspace, its person, and the change it undoes. */
+function spendKey(what: readonly string[]): string {
+  return `undo:${createHash('sha256').update(what.join('|')).digest('hex')}`;
 }
 
 /** Whether the action is no longer as the change left it. */
@@ -79,7 +79,14 @@ function changedSince(current: Action, request: UndoRequest): boolean {
 }
 
 export async function undoChange(
-  deps: { care: CareClient; store: Pick<WorkspaceStore, 'markRequestSeen' | 'forgetRequestSeen'>; moves: UndoMoves; now: () => Date },
+  deps: {
+    care: CareClient;
+    store: Pick<WorkspaceStore, 'markRequestSeen' | 'forgetRequestSeen'>;
+    moves: UndoMoves;
+    now: () => Date;
+    /** The workspace it undoes in (bound at composition). */
+    teamId: () => Promise<string>;
+  },
   actor: Actor,
   request: UndoRequest,
 ): Promise<UndoOutcome> {
@@ -87,7 +94,7 @@ export async function undoChange(
   if (request.kind === 'snooze' && !previousDue)
     throw new UserFacingError('It had no due time before the snooze, and the care system needs one: use Edit on its card to set the time you want.', 'invalid');
   if (request.kind === 'edit' && !request.previous) throw new UserFacingError('This Undo does not say what to put back: use Edit on its card.', 'invalid');
-  const key = spendKey(actor, request);
+  const key = spendKey([await deps.teamId(), actor.userId, request.actionId, request.kind, request.after]);
   const now = deps.now().getTime();
   if (!(await deps.store.markRequestSeen(key, { now, expiresAt: Math.max(request.expiresAt, now) + KEY_MARGIN_MS }))) return { kind: 'spent' };
   try {

@@ -98,6 +98,8 @@ export function createStatusService(deps: {
   now: () => Date;
   /** The clock the care client stamps its stats with (default the wall clock). */
   careNow?: () => number;
+  /** The workspace it reports on (bound at composition). */
+  teamId: () => Promise<string>;
 }): StatusService {
   const { store } = deps;
   const careNow = deps.careNow ?? Date.now;
@@ -111,7 +113,8 @@ export function createStatusService(deps: {
     }
   }
 
-  async function digests(teamId: string, now: Date): Promise<StatusReport['digests']> {
+  async function digests(now: Date): Promise<StatusReport['digests']> {
+    const teamId = await deps.teamId();
     const subs = (await store.listSubscriptions()).filter((s) => s.teamId === teamId);
     if (!subs.length) return [];
     // One read for every channel: the newest digests sent, the first per channel is its last post.
@@ -135,21 +138,21 @@ export function createStatusService(deps: {
   }
 
   /** Why this failed row cannot be run again now, or null when it can. */
-  async function refusal(d: Delivery, teamId: string): Promise<string | null> {
+  async function refusal(d: Delivery): Promise<string | null> {
     if (!deps.redeliver[d.kind]) return 'That kind of message is not sent again from here.';
     if (d.lastError && DECIDED.test(d.lastError)) return `That one was not sent on purpose (${d.lastError}); trying again would decide the same.`;
     const to = recipientOf(d.recipient);
     if (d.kind === 'digest' || d.kind === 'digest-part') {
       if (d.occurrence.startsWith('now:'))
         return 'A digest posted with `/care digest now` is not posted again from here: type `/care digest now` in the channel.';
-      const sub = to.type === 'channel' ? await store.getSubscription(teamId, to.id) : null;
+      const sub = to.type === 'channel' ? await store.getSubscription(to.id) : null;
       if (!sub) return 'That channel has no digest any more.';
       if (d.occurrence.split('#')[0] !== localParts(deps.now(), sub.timeZone).date) {
         return 'Only today’s digest is posted again: an earlier day’s would show old numbers.';
       }
     }
     if (d.kind === 'summary') {
-      const setting = to.type === 'user' ? await store.getSummarySetting(teamId, to.id) : null;
+      const setting = to.type === 'user' ? await store.getSummarySetting(to.id) : null;
       if (!setting?.enabled || to.type !== 'user') return 'That person’s morning summary is off now.';
       if (d.occurrence !== localParts(deps.now(), await deps.profiles.tz(to.id)).date) {
         return 'Only today’s morning summary is sent again: an earlier day’s would show old numbers.';
@@ -164,11 +167,12 @@ export function createStatusService(deps: {
       const now = deps.now();
       const stats = deps.care.stats();
       const wall = careNow();
-      const [run, cursor, recent, digestRows] = await Promise.all([
+      const [run, cursor, recent, digestRows, teamId] = await Promise.all([
         lastPollRun(),
         store.getCursor(CHANGES_CURSOR),
         store.recentDeliveries({ windowMs: WINDOW_MS, failedLimit: options.failedRows ?? 5 }),
-        digests(admin.teamId, now),
+        digests(now),
+        deps.teamId(),
       ]);
       const newest = cursor ? Date.parse(cursor) : Number.NaN;
       const lastOk = run ? Date.parse(run.lastOkAt ?? (run.ok ? run.at : '')) : Number.NaN;
@@ -206,7 +210,7 @@ export function createStatusService(deps: {
           pending: recent.pending,
           failed: recent.failed,
           rows: recent.failedRows
-            .filter((d) => teamOf(d.recipient) === admin.teamId)
+            .filter((d) => teamOf(d.recipient) === teamId)
             .map((d) => ({
               id: d.id,
               kind: d.kind,
@@ -222,10 +226,10 @@ export function createStatusService(deps: {
     async retry(admin, deliveryId) {
       await deps.identity.requireAdmin(admin);
       const row = Number.isSafeInteger(deliveryId) ? await store.getDeliveryById(deliveryId) : null;
-      if (!row || teamOf(row.recipient) !== admin.teamId) throw new UserFacingError('That delivery is no longer in the ledger.', 'not-found');
+      if (!row || teamOf(row.recipient) !== (await deps.teamId())) throw new UserFacingError('That delivery is no longer in the ledger.', 'not-found');
       if (row.state === 'sent') return { result: 'sent', delivery: row };
       if (row.state === 'pending') return { result: 'busy', delivery: row };
-      const why = await refusal(row, admin.teamId);
+      const why = await refusal(row);
       if (why) throw new UserFacingError(why, 'invalid');
       const reopened = await store.reopenDelivery(row.id);
       // Someone else took it meanwhile (another admin's Retry, the sweep): their claim decides.
@@ -234,7 +238,6 @@ export function createStatusService(deps: {
         return { result: now.state === 'sent' ? 'sent' : 'busy', delivery: now };
       }
       await store.appendAudit({
-        teamId: admin.teamId,
         userId: admin.userId,
         verb: 'delivery.retry',
         ...(row.actionId !== '-' ? { actionId: row.actionId } : {}),

@@ -80,11 +80,14 @@ export function createTeamView(deps: {
   reads?: Pick<ActionCache, 'list'>;
   /** The care home's shifts, for digests at each shift start. */
   shifts?: () => Promise<readonly Shift[]>;
+  /** The workspace it shows (bound at composition). */
+  teamId: () => Promise<string>;
 }): TeamViewService {
   const maxRead = deps.maxRead ?? TEAM_VIEW_MAX_READ;
   const readOpen = (query: ListQuery) => (deps.reads ? deps.reads.list(query) : deps.care.actions.collect(query));
 
-  async function channelPlans(teamId: string, now: Date): Promise<ChannelPlan[]> {
+  async function channelPlans(now: Date): Promise<ChannelPlan[]> {
+    const teamId = await deps.teamId();
     const inTeam = <T extends { teamId: string }>(rows: T[]) => rows.filter((r) => r.teamId === teamId);
     const [subs, routes] = await Promise.all([deps.store.listSubscriptions().then(inTeam), deps.store.listRoutes().then(inTeam)]);
     const plans = new Map<string, ChannelPlan>();
@@ -123,9 +126,9 @@ export function createTeamView(deps: {
           per_page: 100,
           limit: maxRead,
         }),
-        channelPlans(admin.teamId, now),
+        channelPlans(now),
       ]);
-      const views = await toActionViews(actions, admin.teamId, deps.identity);
+      const views = await toActionViews(actions, deps.identity);
       const careUserOf = new Map(actions.map((a) => [a._id, a.assigned_to ?? null]));
       const buckets = bucketByDue(views, now, tz);
 

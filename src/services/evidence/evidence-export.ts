@@ -13,7 +13,7 @@ import type { Logger } from '../../logging/logger.js';
 import type { DueHistory, WorkspaceStore } from '../../store/index.js';
 import { parseApiDateTime } from '../../time/slack-date.js';
 import { type DmFileSender, FileSendRefused } from '../file-sender.js';
-import type { IdentityService } from '../people/identity.js';
+import type { Actor, IdentityService } from '../people/identity.js';
 import type { SlackProfiles } from '../people/slack-profiles.js';
 import { answerNotes, evidenceAnswers } from './answers-evidence.js';
 import { evidenceCsv } from './evidence-csv.js';
@@ -43,7 +43,7 @@ export type EvidenceOutcome =
   | { kind: 'sent'; range: EvidenceRange; location: string | null; figures: EvidenceFigures; filename: string; withTasks: boolean; truncated: boolean };
 
 export interface EvidenceExport {
-  send(admin: { teamId: string; userId: string }, request: EvidenceRequest): Promise<EvidenceOutcome>;
+  send(admin: Actor, request: EvidenceRequest): Promise<EvidenceOutcome>;
 }
 
 const ATTRIBUTES = [
@@ -107,6 +107,8 @@ export function createEvidenceExport(deps: {
   timezone: string;
   now: () => Date;
   logger: Logger;
+  /** The workspace it exports (bound at composition). */
+  teamId: () => Promise<string>;
 }): EvidenceExport {
   const { care, store, logger } = deps;
 
@@ -176,7 +178,8 @@ export function createEvidenceExport(deps: {
   }
 
   /** Each completed action's completion as the audit log has it (the row whose completion time is the action's). */
-  async function sources(teamId: string, actions: EvidenceAction[]): Promise<Map<string, CompletionSource>> {
+  async function sources(actions: EvidenceAction[]): Promise<Map<string, CompletionSource>> {
+    const teamId = await deps.teamId();
     const done = new Map(actions.filter((a) => a.completed !== null).map((a) => [a.id, a.completed!]));
     const out = new Map<string, CompletionSource>();
     const ids = [...done.keys()];
@@ -220,7 +223,7 @@ export function createEvidenceExport(deps: {
       }
       const read = await actionsInRange(range);
       const actions = locationId ? read.actions.filter((a) => a.locationId === locationId) : read.actions;
-      const bySource = await sources(admin.teamId, actions);
+      const bySource = await sources(actions);
       // Notes may name residents: read only with task text (then a Notes column), else none is in the file.
       const notes = request.withTasks ? await store.listNotes(actions.map((a) => a.id)) : [];
       // The answers to urgent episodes: who and when in the file always; their notes only with task text.

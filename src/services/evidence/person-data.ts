@@ -74,6 +74,8 @@ export function createPersonData(deps: {
   adminNotices?: WorkspaceAdminNotices | undefined;
   now: () => Date;
   logger: Logger;
+  /** The workspace whose people it exports and erases (bound at composition). */
+  teamId: () => Promise<string>;
 }): PersonData {
   const { store, identity } = deps;
 
@@ -129,9 +131,10 @@ export function createPersonData(deps: {
     async exportOf(actor, slackUserId) {
       await identity.requireAdmin(actor);
       const tables = await store.personRecords(slackUserId);
-      await store.appendAudit({ teamId: actor.teamId, userId: actor.userId, verb: EXPORTED_VERB, details: { slackUserId } });
-      deps.logger.info('person data exported', { team: actor.teamId, by: actor.userId });
-      return { about: ABOUT, slackUserId, workspace: actor.teamId, exportedAt: deps.now().toISOString(), tables };
+      await store.appendAudit({ userId: actor.userId, verb: EXPORTED_VERB, details: { slackUserId } });
+      const team = await deps.teamId();
+      deps.logger.info('person data exported', { team, by: actor.userId });
+      return { about: ABOUT, slackUserId, workspace: team, exportedAt: deps.now().toISOString(), tables };
     },
 
     async preview(actor, slackUserId) {
@@ -143,12 +146,13 @@ export function createPersonData(deps: {
       const { standing } = await erasable(actor, slackUserId);
       const { email } = await nameOf(slackUserId);
       // Completion notices sent to their email address are in the ledger under a hash of it.
-      const extraRecipients = email ? [addressRecipient(actor.teamId, email)] : [];
+      const team = await deps.teamId();
+      const extraRecipients = email ? [addressRecipient(team, email)] : [];
       let counts: ErasedCounts;
       try {
         counts = await store.erasePerson(slackUserId, {
           extraRecipients,
-          audit: { teamId: actor.teamId, userId: actor.userId, verb: ERASED_VERB },
+          audit: { userId: actor.userId, verb: ERASED_VERB },
           // Checked again in the erasure's transaction: someone made an admin since is refused, not demoted.
           admins: { installerIsAdmin: deps.installerIsAdmin, remove: standing !== null, verb: ADMIN_REMOVED_VERB },
         });
@@ -161,10 +165,10 @@ export function createPersonData(deps: {
         throw err;
       }
       deps.profiles.forget(slackUserId);
-      deps.logger.info('person erased', { team: actor.teamId, by: actor.userId, ...counts, adminRemoved: counts.adminRemoved?.was });
+      deps.logger.info('person erased', { team, by: actor.userId, ...counts, adminRemoved: counts.adminRemoved?.was });
       const removed = counts.adminRemoved;
       if (removed) {
-        deps.logger.info('an erasure took away Care Actions admin rights', { team: actor.teamId, by: actor.userId, was: removed.was });
+        deps.logger.info('an erasure took away Care Actions admin rights', { team, by: actor.userId, was: removed.was });
         // In the background: the answer does not wait for the DMs (each is sent once, through the ledger).
         void deps.adminNotices?.announce({
           kind: 'removed',

@@ -217,7 +217,6 @@ export function createRetention(deps: {
         if (await store.markRedacted(completion)) {
           const edited = await store.countDeliveries({ kind: REDACT_KIND, actionId: completion.actionId, state: 'sent' });
           await store.appendAudit({
-            teamId: await deps.teamId(),
             userId: '-',
             verb: REDACT_VERB,
             actionId: completion.actionId,

@@ -112,7 +112,6 @@ export function nextAssignment(
 
 export function createAssignmentNotices(
   deps: DmNoticeDeps<'assignmentNotice'> & {
-    teamId: () => Promise<string>;
     firstLook: Pick<FirstLook, 'isNews'>;
   },
 ): AssignmentNotices {
@@ -138,7 +137,7 @@ export function createAssignmentNotices(
       if ((await deps.store.getDelivery(keyFor(p.slackUserId)))?.state !== 'sent') untold.push(p);
     }
     if (untold.length === 0) return report;
-    const [view] = await toActionViews([action], teamId, deps.identity);
+    const [view] = await toActionViews([action], deps.identity);
     for (const p of untold) {
       const tz = await deps.profiles.tz(p.slackUserId);
       const message = deps.render.assignmentNotice(view!, { now: deps.now(), timezone: tz, showTask: true }, { by: assignment.by });

@@ -62,8 +62,8 @@ function parseRecipient(recipient: string): { teamId: string; slackUserId: strin
 export function createChangeNotices(deps: DmNoticeDeps<'changeNotice'>): ChangeNotices {
   const dmChannel = createDmChannels(deps.slack);
 
-  async function send(action: Action, teamId: string, key: DeliveryKey, slackUserId: string, change: ChangeSaid): Promise<DeliveryResult> {
-    const [view] = await toActionViews([action], teamId, deps.identity, deps.store);
+  async function send(action: Action, key: DeliveryKey, slackUserId: string, change: ChangeSaid): Promise<DeliveryResult> {
+    const [view] = await toActionViews([action], deps.identity, { store: deps.store, teamId: deps.teamId });
     const tz = await deps.profiles.tz(slackUserId);
     const message = deps.render.changeNotice(view!, { now: deps.now(), timezone: tz, showTask: true }, change);
     return deps.deliverer.deliver(key, () => dmChannel(slackUserId), message);
@@ -74,13 +74,13 @@ export function createChangeNotices(deps: DmNoticeDeps<'changeNotice'>): ChangeN
       if (!change.assignee) return [];
       const actorLink = await deps.identity.getLink(change.by);
       if (actorLink?.careUserId === change.assignee) return []; // the assignee did it themselves
-      const teamId = change.by.teamId;
+      const teamId = await deps.teamId();
       const people = (await deps.store.getLinksByCareUser(change.assignee)).filter((l) => l.teamId === teamId && l.slackUserId !== change.by.userId);
       const occurrence = changeOccurrence(action, change, deps.now().toISOString());
       const results: DeliveryResult[] = [];
       for (const p of people) {
         const key = { kind: CHANGE_DELIVERY_KIND, actionId: action._id, occurrence, recipient: recipientOf(teamId, p.slackUserId) };
-        results.push(await send(action, teamId, key, p.slackUserId, { kind: change.kind, by: change.by.userId, fields: change.fields }));
+        results.push(await send(action, key, p.slackUserId, { kind: change.kind, by: change.by.userId, fields: change.fields }));
       }
       return results;
     },
@@ -108,7 +108,7 @@ export function createChangeNotices(deps: DmNoticeDeps<'changeNotice'>): ChangeN
             });
             continue;
           }
-          await send(action, to.teamId, d, to.slackUserId, change);
+          await send(action, d, to.slackUserId, change);
         } catch (err) {
           deps.logger.warn('retrying a change DM failed; it stays in the ledger for the next run', { actionId: d.actionId, error: err });
         }

@@ -10,16 +10,17 @@ import type { CompletionFacts } from './completion-roles.js';
 import { creatorOf } from './creator-notices.js';
 
 export async function completionFacts(
-  store: Pick<WorkspaceStore, 'listAudit' | 'getLinksByCareUser' | 'getLinkBySlackUser'>,
-  teamId: string,
+  workspace: { store: Pick<WorkspaceStore, 'listAudit' | 'getLinksByCareUser' | 'getLinkBySlackUser'>; teamId: () => Promise<string> },
   action: Action,
 ): Promise<CompletionFacts> {
-  const [completers, creator, assignee] = await Promise.all([
-    completersOf(store, teamId, [action]),
-    creatorOf(store, teamId, action._id),
+  const { store } = workspace;
+  const [completers, creator, assignee, teamId] = await Promise.all([
+    completersOf(workspace, [action]),
+    creatorOf(workspace, action._id),
     action.assigned_to ? store.getLinksByCareUser(action.assigned_to) : Promise.resolve([]),
+    workspace.teamId(),
   ]);
-  const linkedCreator = creator && (await store.getLinkBySlackUser(teamId, creator)) ? creator : null;
+  const linkedCreator = creator && (await store.getLinkBySlackUser(creator)) ? creator : null;
   return {
     completer: completers.get(action._id) ?? null,
     creator: linkedCreator,

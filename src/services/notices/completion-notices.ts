@@ -196,7 +196,7 @@ export function createCompletionNotices(deps: {
 
       // One notice per person per completion (completion-roles.ts): nothing to whoever completed it, and a
       // creator or an assignee told by their own notice is not also told as a group member.
-      const facts = await completionFacts(deps.store, teamId, action);
+      const facts = await completionFacts({ store: deps.store, teamId: deps.teamId }, action);
       if (!facts.completer && !options.occurrence && !options.madeInSlack) {
         // A completion through Slack under way (its audit row not yet written): its own fast path tells the groups.
         if (await completingInSlack(deps.store, action._id, deps.now())) return { ...report, waiting: true };
@@ -204,7 +204,7 @@ export function createCompletionNotices(deps: {
       const toldElsewhere = new Set([...people.keys()].filter((p) => completionNoticeFor(p, facts, { group: true }) !== 'group'));
       for (const p of toldElsewhere) people.delete(p);
 
-      const [view] = await toActionViews([action], teamId, deps.identity, deps.store);
+      const [view] = await toActionViews([action], deps.identity, { store: deps.store, teamId: deps.teamId });
       // Each person's DM is its own delivery: they go out side by side (Slack limits posts per conversation).
       await Promise.all(
         [...people].map(async ([slackUserId, groupNames]) => {

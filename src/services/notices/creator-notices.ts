@@ -1,6 +1,6 @@
 import type { Action } from '../../care/index.js';
 import type { DeliveryKey, WorkspaceStore } from '../../store/index.js';
-import { completersOf, readActionsByIds, toActionViews } from '../action-views.js';
+import { type CompletionAudit, completersOf, readActionsByIds, toActionViews } from '../action-views.js';
 import { unfinishedDeliveries, type DeliveryResult } from './delivery.js';
 import { completionNoticeFor } from './completion-roles.js';
 import { createDmChannels } from '../dm-channels.js';
@@ -55,16 +55,13 @@ const WORKED_KEPT = 500;
 const recipientOf = (teamId: string, slackUserId: string) => `user:${teamId}/${slackUserId}`;
 
 /** Who created an action through Slack in this workspace (the `action.create` audit row), if anyone. */
-export async function creatorOf(store: Pick<WorkspaceStore, 'listAudit'>, teamId: string, actionId: string): Promise<string | null> {
-  const rows = (await store.listAudit({ actionId, verb: CREATE_VERB, limit: 5 })).filter((e) => e.teamId === teamId);
+export async function creatorOf(audit: CompletionAudit, actionId: string): Promise<string | null> {
+  const [all, teamId] = await Promise.all([audit.store.listAudit({ actionId, verb: CREATE_VERB, limit: 5 }), audit.teamId()]);
+  const rows = all.filter((e) => e.teamId === teamId);
   return rows.at(-1)?.userId ?? null; // the oldest: an action is created once
 }
 
-export function createCreatorNotices(
-  deps: DmNoticeDeps<'creatorNotice'> & {
-    teamId: () => Promise<string>;
-  },
-): CreatorNotices {
+export function createCreatorNotices(deps: DmNoticeDeps<'creatorNotice'>): CreatorNotices {
   const dmChannel = createDmChannels(deps.slack);
   // Completions already worked here (`<action Id>|<completed>`): the poll's overlap re-reads them at every poll.
   const worked = new Set<string>();
@@ -80,18 +77,18 @@ export function createCreatorNotices(
       const workedKey = `${action._id}|${action.completed}`;
       if (!options.retry && worked.has(workedKey)) return { results: [] };
       const teamId = await deps.teamId();
-      const creator = await creatorOf(deps.store, teamId, action._id);
+      const creator = await creatorOf({ store: deps.store, teamId: deps.teamId }, action._id);
       const done = (): CreatorReport => {
         remember(workedKey);
         return { results: [] };
       };
       if (!creator) return done();
       // Who completed it through Slack (matched by the completion time); nobody: in the care system.
-      const completer = (await completersOf(deps.store, teamId, [action])).get(action._id);
+      const completer = (await completersOf({ store: deps.store, teamId: deps.teamId }, [action])).get(action._id);
       if (!completer && !options.retry) {
         if (await completingInSlack(deps.store, action._id, deps.now())) return { results: [], waiting: true }; // a Slack completion under way: it tells them
       }
-      const link = await deps.identity.getLink({ teamId, userId: creator });
+      const link = await deps.identity.getLink({ userId: creator });
       // One notice per person per completion (completion-roles.ts): not when they did it themselves, nor once
       // unlinked (no care data for them), nor when their own action was completed by someone else through
       // Slack (the assignee's change DM tells them, change-notices.ts). A creator in a notification group
@@ -104,7 +101,7 @@ export function createCreatorNotices(
       if (completionNoticeFor(creator, facts, { group: false }) !== 'creator') return done();
       const key: DeliveryKey = { kind: CREATOR_DELIVERY_KIND, actionId: action._id, occurrence: action.completed, recipient: recipientOf(teamId, creator) };
       if ((await deps.store.getDelivery(key))?.state === 'sent') return done();
-      const [view] = await toActionViews([action], teamId, deps.identity, deps.store);
+      const [view] = await toActionViews([action], deps.identity, { store: deps.store, teamId: deps.teamId });
       const tz = await deps.profiles.tz(creator);
       const message = deps.render.creatorNotice(view!, { now: deps.now(), timezone: tz, showTask: true });
       const result = await deps.deliverer.deliver(key, () => dmChannel(creator), message);

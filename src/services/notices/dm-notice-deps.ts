@@ -20,4 +20,6 @@ export interface DmNoticeDeps<R extends keyof MessageRenderers> {
   now: () => Date;
   /** A claim left pending this long is taken over (the deliverer's). */
   staleAfterMs: number;
+  /** The workspace whose people it tells (bound at composition: the team of its DMs' recipients). */
+  teamId: () => Promise<string>;
 }

@@ -151,7 +151,8 @@ export function createPostRedraw(deps: {
     return out;
   }
 
-  async function factsOf(action: Action, team: string): Promise<RedrawFacts> {
+  async function factsOf(action: Action): Promise<RedrawFacts> {
+    const team = await deps.teamId();
     const [progress, remembered, audit, location, known] = await Promise.all([
       store.getCursor(progressCursor(action._id)).then(parseProgress),
       rememberedAssignment(store, action._id),
@@ -281,7 +282,6 @@ export function createPostRedraw(deps: {
       // was posted, nothing else is news to it).
       const asAlerted = Boolean(action.urgent) && !action.completed && !answered;
       const drawn = await drawnSoFar(action._id);
-      const team = await deps.teamId();
       // A safeguarding concern is in no channel: its channel posts go (its DMs still follow it).
       const outOfChannels = (await deps.keepOutOfChannels?.(action)) ?? false;
       let view: Awaited<ReturnType<typeof toActionViews>>[number] | undefined;
@@ -305,8 +305,8 @@ export function createPostRedraw(deps: {
         }
         const outcome = await drawOne(row, version, action.action_no ?? '', async () => {
           if (outOfChannels && kind.shared(row)) return REMOVE;
-          view ??= (await toActionViews([action], team, deps.identity, store))[0]!;
-          facts ??= await factsOf(action, team);
+          view ??= (await toActionViews([action], deps.identity, { store, teamId: deps.teamId }))[0]!;
+          facts ??= await factsOf(action);
           const shared = kind.shared(row);
           const showTask = shared ? await deps.channels.showTasksIn(row.slackChannel!) : true;
           return kind.render({ view, row, ctx: { now: deps.now(), timezone: deps.timezone, showTask, shared }, facts });

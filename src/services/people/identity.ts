@@ -4,12 +4,12 @@ import type { IdentityLink, LinkRequest, WorkspaceStore } from '../../store/inde
 import { UserFacingError } from '../errors.js';
 import { type CareUserDirectory, type CareUserRow, fullName, usersUnavailable } from '../read-cache/care-users.js';
 import { CareUserTakenError, createLinkGuard } from './link-guard.js';
-import { adminReasonBy, type NamedAdmins, namedAdmins } from './admin-rule.js';
+import { adminReasonBy, type NamedAdmins, namedAdminReason, namedAdmins } from './admin-rule.js';
 import { isSlackAdminOf } from './slack-admin.js';
 import type { SlackProfiles } from './slack-profiles.js';
 
+/** The person acting: their workspace is the one the service was composed for, never carried here. */
 export interface Actor {
-  teamId: string;
   userId: string;
   /** The channel post the change was made from, when it was one: its listener draws it there itself (post-redraw.ts). */
   at?: { channel: string; ts: string } | undefined;
@@ -135,10 +135,10 @@ export function createIdentityService(deps: {
 }): IdentityService {
   const { store, care, profiles, users, logger } = deps;
   // One care user, at most one Slack person per workspace: every way of linking goes through the guard.
-  const guard = createLinkGuard({ store, profiles, careUserName: async (id) => (await users.names([id])).get(id) });
+  const guard = createLinkGuard({ store, profiles, teamId: deps.teamId, careUserName: async (id) => (await users.names([id])).get(id) });
 
   async function audit(actor: Actor, verb: string, details: Record<string, unknown>) {
-    await store.appendAudit({ teamId: actor.teamId, userId: actor.userId, verb, details });
+    await store.appendAudit({ userId: actor.userId, verb, details });
   }
 
   async function findCareUserByEmail(email: string): Promise<CareUserRow | null> {
@@ -170,17 +170,18 @@ export function createIdentityService(deps: {
   }
 
   const service: IdentityService = {
-    getLink: (actor) => store.getLinkBySlackUser(actor.teamId, actor.userId),
+    getLink: (actor) => store.getLinkBySlackUser(actor.userId),
 
     async requireLink(actor) {
-      const link = await store.getLinkBySlackUser(actor.teamId, actor.userId);
+      const link = await store.getLinkBySlackUser(actor.userId);
       if (!link) throw new UserFacingError('Only people with a linked care account can do that. Type `/care link` to link yours.', 'not-linked');
       return link;
     },
 
     async isAdmin(actor) {
       // The one admin rule (admin-rule.ts): the ids the deployment names, or Slack's admins and owners of this workspace.
-      return (await adminReasonBy(actor.userId, actor.teamId, deps.admins, async () => (await profiles.get(actor.userId)).flags)) !== null;
+      if (namedAdminReason(actor.userId, deps.admins)) return true;
+      return (await adminReasonBy(actor.userId, await deps.teamId(), deps.admins, async () => (await profiles.get(actor.userId)).flags)) !== null;
     },
 
     async requireAdmin(actor) {
@@ -190,14 +191,14 @@ export function createIdentityService(deps: {
 
     async isSlackAdmin(actor) {
       // Slack failing to answer counts as "not" (the safe side), as in the admin rule.
-      return profiles.get(actor.userId).then(
-        (p) => isSlackAdminOf(p.flags, actor.teamId),
+      return Promise.all([profiles.get(actor.userId), deps.teamId()]).then(
+        ([p, teamId]) => isSlackAdminOf(p.flags, teamId),
         () => false,
       );
     },
 
     async linkSelf(actor, requestedCareUserId) {
-      const existing = await store.getLinkBySlackUser(actor.teamId, actor.userId);
+      const existing = await store.getLinkBySlackUser(actor.userId);
       if (existing) return { kind: 'already', link: existing };
       const profile = await profiles.get(actor.userId);
       let reason: 'no-users-permission' | 'no-email-match' | 'no-email' = 'no-email';
@@ -207,8 +208,8 @@ export function createIdentityService(deps: {
           if (match) {
             let link: IdentityLink;
             try {
-              link = await guard.link(actor.teamId, match._id, actor.userId, () =>
-                store.upsertLink({ teamId: actor.teamId, slackUserId: actor.userId, careUserId: match._id, method: 'email', linkedBy: null }),
+              link = await guard.link(match._id, actor.userId, () =>
+                store.upsertLink({ slackUserId: actor.userId, careUserId: match._id, method: 'email', linkedBy: null }),
               );
             } catch (err) {
               if (err instanceof CareUserTakenError) return { kind: 'taken', error: err };
@@ -223,7 +224,7 @@ export function createIdentityService(deps: {
           reason = 'no-users-permission';
         }
       }
-      const { request, created } = await store.createLinkRequest({ teamId: actor.teamId, slackUserId: actor.userId, careUserId: requestedCareUserId ?? null });
+      const { request, created } = await store.createLinkRequest({ slackUserId: actor.userId, careUserId: requestedCareUserId ?? null });
       if (created) await audit(actor, 'link.request', { requestId: request.id });
       return { kind: 'requested', request, created, reason };
     },
@@ -231,16 +232,14 @@ export function createIdentityService(deps: {
     async adminLink(admin, slackUserId, careUserId) {
       await service.requireAdmin(admin);
       await checkCareUser(careUserId);
-      const link = await guard.link(admin.teamId, careUserId, slackUserId, () =>
-        store.upsertLink({ teamId: admin.teamId, slackUserId, careUserId, method: 'admin', linkedBy: admin.userId }),
-      );
+      const link = await guard.link(careUserId, slackUserId, () => store.upsertLink({ slackUserId, careUserId, method: 'admin', linkedBy: admin.userId }));
       await audit(admin, 'link.admin', { slackUserId, careUserId });
       return link;
     },
 
     async unlink(actor, slackUserId) {
       if (slackUserId !== actor.userId) await service.requireAdmin(actor);
-      const removed = await store.deleteLink(actor.teamId, slackUserId);
+      const removed = await store.deleteLink(slackUserId);
       if (removed) await audit(actor, 'link.remove', { slackUserId });
       return removed;
     },
@@ -248,13 +247,12 @@ export function createIdentityService(deps: {
     async decideRequest(admin, requestId, decision, careUserId) {
       await service.requireAdmin(admin);
       const request = Number.isSafeInteger(requestId) ? await store.getLinkRequest(requestId) : null;
-      if (!request || request.teamId !== admin.teamId) throw new UserFacingError('That link request no longer exists.', 'not-found');
+      if (!request || request.teamId !== (await deps.teamId())) throw new UserFacingError('That link request no longer exists.', 'not-found');
       const chosen = careUserId ?? request.careUserId ?? undefined;
       if (decision === 'approved' && !chosen) throw new UserFacingError('Pick the care user to link them to, or give their care user Id.', 'invalid');
       if (decision === 'approved' && chosen && request.state === 'pending') await checkCareUser(chosen);
       const decide = () => store.decideLinkRequest(requestId, decision, admin.userId, chosen ? { careUserId: chosen } : {});
-      const result =
-        decision === 'approved' && chosen && request.state === 'pending' ? await guard.link(admin.teamId, chosen, request.slackUserId, decide) : await decide();
+      const result = decision === 'approved' && chosen && request.state === 'pending' ? await guard.link(chosen, request.slackUserId, decide) : await decide();
       if (!result.ok) {
         if (result.reason === 'already-decided')
           throw new UserFacingError(`That request was already ${result.request.state} by <@${result.request.decidedBy}>.`, 'invalid');
@@ -339,10 +337,11 @@ export function createIdentityService(deps: {
       }
     },
 
-    async linkChoices(admin, query, requestId) {
+    async linkChoices(_admin, query, requestId) {
+      const teamId = await deps.teamId();
       const [found, links, request] = await Promise.all([
         service.findCareUsers(query),
-        store.listLinks().then((all) => all.filter((l) => l.teamId === admin.teamId)),
+        store.listLinks().then((all) => all.filter((l) => l.teamId === teamId)),
         requestId === undefined ? null : service.pendingRequest(requestId).catch(() => null),
       ]);
       const email = request ? (await profiles.get(request.slackUserId).catch(() => null))?.email?.toLowerCase() : undefined;
@@ -355,8 +354,9 @@ export function createIdentityService(deps: {
       return { available: found.available, users };
     },
 
-    async assigneeChoices(actor, query) {
-      const [found, links] = await Promise.all([service.findCareUsers(query), store.listLinks().then((all) => all.filter((l) => l.teamId === actor.teamId))]);
+    async assigneeChoices(_actor, query) {
+      const teamId = await deps.teamId();
+      const [found, links] = await Promise.all([service.findCareUsers(query), store.listLinks().then((all) => all.filter((l) => l.teamId === teamId))]);
       const slackOf = new Map<string, string>();
       for (const l of links) if (!slackOf.has(l.careUserId)) slackOf.set(l.careUserId, l.slackUserId);
       const users = found.users.map((u): AssigneeChoice => {
@@ -377,15 +377,16 @@ export function createIdentityService(deps: {
     },
 
     async pendingRequestOf(actor) {
-      const pending = await store.listLinkRequests({ state: 'pending' });
-      return pending.find((r) => r.teamId === actor.teamId && r.slackUserId === actor.userId) ?? null;
+      const [pending, teamId] = await Promise.all([store.listLinkRequests({ state: 'pending' }), deps.teamId()]);
+      return pending.find((r) => r.teamId === teamId && r.slackUserId === actor.userId) ?? null;
     },
 
     adminIds: () => namedAdmins(deps.admins).map((a) => a.userId),
 
     async listLinks(admin) {
       await service.requireAdmin(admin);
-      const inTeam = <T extends { teamId: string }>(rows: T[]) => rows.filter((r) => r.teamId === admin.teamId);
+      const teamId = await deps.teamId();
+      const inTeam = <T extends { teamId: string }>(rows: T[]) => rows.filter((r) => r.teamId === teamId);
       const [links, pending] = await Promise.all([store.listLinks().then(inTeam), store.listLinkRequests({ state: 'pending' }).then(inTeam)]);
       // Slack names (one users.info each, kept 10 minutes) only of the first rows: `/care links` shows 45.
       const [users, slackNames] = await Promise.all([

@@ -33,14 +33,16 @@ export class CareUserTakenError extends UserFacingError {
 
 export interface LinkGuard {
   /** Refuses (CareUserTakenError) when the care user is linked to someone else of the workspace than `slackUserId`. */
-  ensureFree(teamId: string, careUserId: string, slackUserId: string): Promise<void>;
+  ensureFree(careUserId: string, slackUserId: string): Promise<void>;
   /** `write` (a link) after ensureFree; a refusal by the store (someone linked them meanwhile) becomes the same error. */
-  link<T>(teamId: string, careUserId: string, slackUserId: string, write: () => Promise<T>): Promise<T>;
+  link<T>(careUserId: string, slackUserId: string, write: () => Promise<T>): Promise<T>;
 }
 
 export function createLinkGuard(deps: {
   store: WorkspaceStore;
   profiles: SlackProfiles;
+  /** The workspace it guards (bound at composition). */
+  teamId: () => Promise<string>;
   careUserName: (careUserId: string) => Promise<string | undefined>;
 }): LinkGuard {
   async function taken(careUserId: string, linkedTo: string): Promise<CareUserTakenError> {
@@ -56,18 +58,19 @@ export function createLinkGuard(deps: {
   }
 
   const guard: LinkGuard = {
-    async ensureFree(teamId, careUserId, slackUserId) {
+    async ensureFree(careUserId, slackUserId) {
+      const teamId = await deps.teamId();
       const other = (await deps.store.getLinksByCareUser(careUserId)).find((l) => l.teamId === teamId && l.slackUserId !== slackUserId);
       if (other) throw await taken(careUserId, other.slackUserId);
     },
 
-    async link(teamId, careUserId, slackUserId, write) {
-      await guard.ensureFree(teamId, careUserId, slackUserId);
+    async link(careUserId, slackUserId, write) {
+      await guard.ensureFree(careUserId, slackUserId);
       try {
         return await write();
       } catch (err) {
         if (!isStoreError(err, 'care-user-taken')) throw err;
-        await guard.ensureFree(teamId, careUserId, slackUserId);
+        await guard.ensureFree(careUserId, slackUserId);
         throw new UserFacingError('Someone else was linked to that care user a moment ago. Type `/care links` to see who.', 'invalid');
       }
     },

@@ -56,7 +56,6 @@ export async function moveOne(deps: MoveDeps, admin: Actor, req: MoveRequest): P
     }
     await undo.settled(moved).catch((err) => logger.warn('could not remember a reassigned action as told', { actionId: id, error: err }));
     await deps.store.appendAudit({
-      teamId: admin.teamId,
       userId: admin.userId,
       verb: req.verb,
       actionId: id,

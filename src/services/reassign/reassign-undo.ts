@@ -52,6 +52,8 @@ export function createReassignUndo(deps: {
   render: Pick<ReassignRenderers, 'summary'>;
   now: () => Date;
   logger: Logger;
+  /** The workspace it undoes in (bound at composition: the team of its DMs' recipients). */
+  teamId: () => Promise<string>;
 }): ReassignUndo {
   const { store, identity, logger } = deps;
   const dmChannel = createDmChannels(deps.slack);
@@ -70,7 +72,12 @@ export function createReassignUndo(deps: {
       ['to', from],
     ] as const) {
       if (!p.slackUserId || p.slackUserId === admin.userId) continue;
-      const key = { kind: 'reassign-summary', actionId: `run:${runId}`, occurrence: `undo:${runId}`, recipient: `user:${admin.teamId}/${p.slackUserId}` };
+      const key = {
+        kind: 'reassign-summary',
+        actionId: `run:${runId}`,
+        occurrence: `undo:${runId}`,
+        recipient: `user:${await deps.teamId()}/${p.slackUserId}`,
+      };
       const message = deps.render.summary({ by: admin.userId, from: to, to: from, moved: outcome.moved, reader, back: true });
       await deps.deliverer.deliver(key, () => dmChannel(p.slackUserId!), message);
     }

@@ -117,7 +117,7 @@ export function createReassignService(deps: {
   }
 
   async function fromSlack(slackUserId: string): Promise<RotaPerson> {
-    const link = await identity.getLink({ teamId: await deps.teamId(), userId: slackUserId });
+    const link = await identity.getLink({ userId: slackUserId });
     if (!link)
       throw new UserFacingError(
         `<@${slackUserId}> has not linked a care account, so I cannot tell which care user they are: type their name as the care system has it, or their care user Id.`,
@@ -138,7 +138,7 @@ export function createReassignService(deps: {
     for (const reader of ['from', 'to'] as const) {
       const person = plan[reader];
       if (!person.slackUserId || person.slackUserId === admin.userId) continue;
-      const key = { kind: 'reassign-summary', actionId: `run:${runId}`, occurrence: runId, recipient: `user:${admin.teamId}/${person.slackUserId}` };
+      const key = { kind: 'reassign-summary', actionId: `run:${runId}`, occurrence: runId, recipient: `user:${await deps.teamId()}/${person.slackUserId}` };
       const message = deps.render.summary({ by: admin.userId, from: plan.from, to: plan.to, moved: outcome.moved, reader });
       results.push(await deps.deliverer.deliver(key, () => dmChannel(person.slackUserId!), message));
     }
@@ -231,7 +231,7 @@ export function createReassignService(deps: {
       await tell(admin, plan, outcome, runId).catch((err) => logger.warn('could not send a reassignment summary', { error: err }));
       await deps.deliverer
         .deliver(
-          { kind: 'reassign-result', actionId: `run:${runId}`, occurrence: runId, recipient: `user:${admin.teamId}/${admin.userId}` },
+          { kind: 'reassign-result', actionId: `run:${runId}`, occurrence: runId, recipient: `user:${await deps.teamId()}/${admin.userId}` },
           () => dmChannel(admin.userId),
           deps.render.result(plan, outcome, undo ? { runId, expiresAt: undo.expiresAt, windowMs: REASSIGN_UNDO_WINDOW_MS } : null),
         )

@@ -119,10 +119,11 @@ export function createChannelSetup(deps: {
   /** The care home's shifts (services/shift-work/shift-settings.ts). */
   shifts: () => Promise<readonly Shift[]>;
   now: () => Date;
+  /** The workspace whose channels it sets up (bound at composition). */
+  teamId: () => Promise<string>;
 }): ChannelSetup {
   const { store, identity } = deps;
-  const audit = (admin: Actor, verb: string, details: Record<string, unknown>) =>
-    store.appendAudit({ teamId: admin.teamId, userId: admin.userId, verb, details });
+  const audit = (admin: Actor, verb: string, details: Record<string, unknown>) => store.appendAudit({ userId: admin.userId, verb, details });
   const isMember = async (channelId: string) => (await deps.channels.info(channelId).catch(() => null))?.isMember === true;
 
   const resolvePeople = (refs: NameRef[]) => slackIdsOfPeople(deps.names, refs);
@@ -169,7 +170,6 @@ export function createChannelSetup(deps: {
       // In a public channel everyone in the workspace, guests included, reads the text: a second step first.
       const showTasksPending = req.showTasks && !info.isPrivate;
       const subscription = await store.upsertSubscription({
-        teamId: admin.teamId,
         channelId: req.channelId,
         time,
         days: req.days,
@@ -190,14 +190,14 @@ export function createChannelSetup(deps: {
         ...(showTasksPending ? { showTasksPending: true } : {}),
       });
       const unlinkedSlackUserIds: string[] = [];
-      for (const u of filters.slackUserIds ?? []) if (!(await identity.getLink({ teamId: admin.teamId, userId: u }))) unlinkedSlackUserIds.push(u);
+      for (const u of filters.slackUserIds ?? []) if (!(await identity.getLink({ userId: u }))) unlinkedSlackUserIds.push(u);
       const next = nextStart({ time: subscription.time, days: subscription.days, timezone: subscription.timeZone, shifts }, deps.now())?.at ?? deps.now();
       return { kind: 'set', subscription, isPrivate: info.isPrivate, showTasksPending, next, unlinkedSlackUserIds, shifts };
     },
 
     async confirmShowTasks(admin, channelId, setUpAt) {
       await identity.requireAdmin(admin);
-      const sub = await store.getSubscription(admin.teamId, channelId);
+      const sub = await store.getSubscription(channelId);
       if (!sub) return 'no-digest';
       if (sub.setUpAt !== setUpAt) return 'changed';
       if (sub.showTaskText) return 'shown'; // pressed twice
@@ -209,19 +209,20 @@ export function createChannelSetup(deps: {
 
     async removeDigest(admin, channelId) {
       await identity.requireAdmin(admin);
-      const removed = await store.deleteSubscription(admin.teamId, channelId);
+      const removed = await store.deleteSubscription(channelId);
       if (removed) await audit(admin, 'subscription.remove', { channelId });
       return removed;
     },
 
     async listDigests(admin) {
       await identity.requireAdmin(admin);
-      return (await store.listSubscriptions()).filter((s) => s.teamId === admin.teamId);
+      const teamId = await deps.teamId();
+      return (await store.listSubscriptions()).filter((s) => s.teamId === teamId);
     },
 
     async postDigestNow(admin, channelId) {
       await identity.requireAdmin(admin);
-      const sub = await store.getSubscription(admin.teamId, channelId);
+      const sub = await store.getSubscription(channelId);
       if (!sub) return 'no-digest';
       const report = await deps.digests.postNow(sub, deps.now());
       if ((report.results.sent ?? 0) > 0) return 'posted';
@@ -240,7 +241,7 @@ export function createChannelSetup(deps: {
       if (!(await isMember(channelId))) return { kind: 'not-member', channelId };
       const group = await deps.directory.groupByName(groupName);
       if (!group) return { kind: 'no-such-group', groups: await groupSuggestions(groupName) };
-      const route = await store.upsertRoute({ teamId: admin.teamId, groupId: group.id, groupName: group.name, channelId, setUpBy: admin.userId });
+      const route = await store.upsertRoute({ groupId: group.id, groupName: group.name, channelId, setUpBy: admin.userId });
       await audit(admin, 'route.set', { groupId: group.id, channelId });
       return { kind: 'set', route };
     },
@@ -248,14 +249,15 @@ export function createChannelSetup(deps: {
     async removeRoute(admin, groupName) {
       await identity.requireAdmin(admin);
       const group = await deps.directory.groupByName(groupName);
-      const removed = group ? await store.deleteRoute(admin.teamId, group.id) : false;
+      const removed = group ? await store.deleteRoute(group.id) : false;
       if (removed && group) await audit(admin, 'route.remove', { groupId: group.id });
       return removed;
     },
 
     async listRoutes(admin) {
       await identity.requireAdmin(admin);
-      return (await store.listRoutes()).filter((r) => r.teamId === admin.teamId);
+      const teamId = await deps.teamId();
+      return (await store.listRoutes()).filter((r) => r.teamId === teamId);
     },
   };
 }

@@ -55,12 +55,12 @@ export function createDigests(deps: {
     let assignedTo: string[] | null = null;
     const f = sub.filters;
     if (f.mineOnly) {
-      const link = await store.getLinkBySlackUser(sub.teamId, sub.setUpBy);
+      const link = await store.getLinkBySlackUser(sub.setUpBy);
       assignedTo = link ? [link.careUserId] : [];
     } else if (f.slackUserIds?.length || f.careUserIds?.length) {
       const ids = new Set(f.careUserIds ?? []);
       for (const u of f.slackUserIds ?? []) {
-        const link = await store.getLinkBySlackUser(sub.teamId, u);
+        const link = await store.getLinkBySlackUser(u);
         if (link) ids.add(link.careUserId);
       }
       assignedTo = [...ids].sort();
@@ -101,7 +101,7 @@ export function createDigests(deps: {
     const shown = actions.filter((a) => !safeguarding(a));
     const atLocation = sub.filters.locationId ? shown.filter((a) => a.location === sub.filters.locationId) : shown;
     const mine = sub.filters.residentId ? await aboutResident(String(sub.filters.residentId), atLocation) : atLocation;
-    const views = await toActionViews(mine, sub.teamId, deps.identity);
+    const views = await toActionViews(mine, deps.identity);
     const showTask = await deps.channels.showTasksIn(sub.channelId);
     const filterText = [
       sub.filters.urgentOnly ? 'urgent only' : '',

@@ -121,7 +121,10 @@ export function createAcceptance(deps: {
 }): HandoverAcceptance {
   const { store, identity } = deps;
   const acceptAuditId = (ref: HandoverRef) => `handover:${ref.channelId}/${ref.occurrence}`;
-  const handoverKey = (team: string, ref: HandoverRef): HandoverKey => ({ recipient: handoverRecipient(team, ref.channelId), occurrence: ref.occurrence });
+  const handoverKey = async (ref: HandoverRef): Promise<HandoverKey> => ({
+    recipient: handoverRecipient(await deps.teamId(), ref.channelId),
+    occurrence: ref.occurrence,
+  });
 
   async function acceptedBy(ref: HandoverRef, round: number) {
     const entries = await store.listAudit({ verb: 'handover.accept', actionId: acceptAuditId(ref), limit: 200 });
@@ -131,7 +134,6 @@ export function createAcceptance(deps: {
   /** The audit row of a press (no task text: which handover post, and which round of it). */
   const audit = (actor: Actor, verb: string, ref: HandoverRef, round: number) =>
     store.appendAudit({
-      teamId: actor.teamId,
       userId: actor.userId,
       verb,
       actionId: acceptAuditId(ref),
@@ -142,7 +144,6 @@ export function createAcceptance(deps: {
   return {
     acceptedBy,
     async accept(actor, ref, post) {
-      const team = await deps.teamId();
       const shiftName = shiftNameOf(ref.occurrence);
       const refusal = acceptRefusal({
         userId: actor.userId,
@@ -152,8 +153,9 @@ export function createAcceptance(deps: {
         seniors: (await escalationOf(store)).seniors?.[shiftName],
       });
       if (refusal) return refusal;
-      const { round, accepted } = await acceptanceOf(store, handoverKey(team, ref));
-      if (!accepted && (await recordOnce(deps.deliverer, acceptKey(handoverKey(team, ref), round), { channel: ref.channelId, ts: post.ts }))) {
+      const key = await handoverKey(ref);
+      const { round, accepted } = await acceptanceOf(store, key);
+      if (!accepted && (await recordOnce(deps.deliverer, acceptKey(key, round), { channel: ref.channelId, ts: post.ts }))) {
         const entry = await audit(actor, 'handover.accept', ref, round);
         return { kind: 'accepted', by: actor.userId, at: new Date(entry.at), round };
       }
@@ -166,8 +168,7 @@ export function createAcceptance(deps: {
     },
 
     async undoAccept(actor, ref, round, post) {
-      const team = await deps.teamId();
-      const key = handoverKey(team, ref);
+      const key = await handoverKey(ref);
       const now = await acceptanceOf(store, key);
       if (!now.accepted || now.round !== round) return { kind: 'spent' };
       const entry = await acceptedBy(ref, round);

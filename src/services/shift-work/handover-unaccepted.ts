@@ -40,7 +40,9 @@ export function createUnacceptedCheck(deps: {
   dm: (userId: string) => Promise<string>;
   timezone: string;
   logger: Logger;
-}): (team: string, channels: HandoverChannel[], now: Date) => Promise<number> {
+  /** The workspace it checks (bound at composition). */
+  teamId: () => Promise<string>;
+}): (channels: HandoverChannel[], now: Date) => Promise<number> {
   const { store, identity, logger } = deps;
   const tz = deps.timezone;
 
@@ -50,8 +52,9 @@ export function createUnacceptedCheck(deps: {
   }
 
   /** Tell the managers once that the handover in `ch` to `shift` was not accepted in time; true once everyone was told. */
-  async function tellManagers(team: string, ch: HandoverChannel, shift: { name: string; startsAt: Date; occurrence: string }, now: Date) {
+  async function tellManagers(ch: HandoverChannel, shift: { name: string; startsAt: Date; occurrence: string }, now: Date) {
     const who = await managersOf();
+    const team = await deps.teamId();
     const { occurrence } = shift;
     const message = deps.notAccepted(
       { channelId: ch.channelId, shiftName: shift.name, startsAt: shift.startsAt, minutes: ACCEPT_WITHIN_MS / 60_000 },
@@ -82,8 +85,8 @@ export function createUnacceptedCheck(deps: {
    * (or after its shift began, if later): the managers are told, once each (the ledger). A handover is then
    * settled (a cursor), as is one accepted for good (its Undo window over): later runs pass it by unread.
    */
-  return async function lookBack(team: string, channels: HandoverChannel[], now: Date): Promise<number> {
-    const shifts = await shiftsOf(store);
+  return async function lookBack(channels: HandoverChannel[], now: Date): Promise<number> {
+    const [shifts, team] = await Promise.all([shiftsOf(store), deps.teamId()]);
     /** When the incoming shift of `occurrence` started (null: no shift of that name now). */
     const startOf = (occurrence: string) => {
       const shift = shifts.find((s) => s.name === shiftNameOf(occurrence));
@@ -114,7 +117,7 @@ export function createUnacceptedCheck(deps: {
           if (by && now.getTime() >= by.at + ACCEPT_UNDO_MS) await store.setCursor(settledCursor(ref.channelId, ref.occurrence), 'accepted');
           continue;
         }
-        const result = await tellManagers(team, ch, { name: shiftNameOf(ref.occurrence), startsAt, occurrence: ref.occurrence }, now);
+        const result = await tellManagers(ch, { name: shiftNameOf(ref.occurrence), startsAt, occurrence: ref.occurrence }, now);
         told += result.told;
         if (result.settled) await store.setCursor(settledCursor(ref.channelId, ref.occurrence), 'told');
       } catch (err) {

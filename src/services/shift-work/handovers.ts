@@ -123,7 +123,7 @@ export function createHandovers(deps: {
   }
 
   /** What the handover says, read once per run for every channel. */
-  async function readContent(team: string, shifts: HandoverShifts, now: Date): Promise<HandoverContent> {
+  async function readContent(shifts: HandoverShifts, now: Date): Promise<HandoverContent> {
     const weekEnd = apiDateRange(dueWindow('week', now, tz)).end_date;
     const open = await deps.care.actions.collect({
       filters: { completed: 'no', end_date: weekEnd },
@@ -144,14 +144,12 @@ export function createHandovers(deps: {
     const safeguarding = await safeguardingFilter(store);
     const openViews = await toActionViews(
       open.filter((a) => !safeguarding(a)),
-      team,
       identity,
     );
     const changedViews = await toActionViews(
       changed.filter((a) => !safeguarding(a)),
-      team,
       identity,
-      store,
+      { store, teamId: deps.teamId },
     );
     const created = new Map(changed.map((a) => [a._id, parseApiDateTime((a as { created?: string | null }).created ?? null)]));
     return handoverContent(
@@ -178,7 +176,6 @@ export function createHandovers(deps: {
       const list = (await handoverChannels(store)).filter((c) => c.channelId !== req.channelId);
       await saveHandoverChannels(store, [...list, channel], admin.userId);
       await store.appendAudit({
-        teamId: admin.teamId,
         userId: admin.userId,
         verb: 'handover.here',
         details: { channelId: req.channelId, showTasks: req.showTasks, publicConfirmed: channel.publicConfirmed, channelPrivate: info.isPrivate },
@@ -200,7 +197,7 @@ export function createHandovers(deps: {
       const rest = list.filter((c) => c.channelId !== channelId);
       if (rest.length === list.length) return false;
       await saveHandoverChannels(store, rest, admin.userId);
-      await store.appendAudit({ teamId: admin.teamId, userId: admin.userId, verb: 'handover.off', details: { channelId } });
+      await store.appendAudit({ userId: admin.userId, verb: 'handover.off', details: { channelId } });
       return true;
     },
 
@@ -225,7 +222,7 @@ export function createHandovers(deps: {
           const row = await store.getDelivery(key);
           if (row?.state === 'failed' && !row.retryable) continue;
           if (row?.state !== 'sent') {
-            content ??= await readContent(team, shifts, now);
+            content ??= await readContent(shifts, now);
             const showTask = showTasksNow(ch, await privateNow(ch.channelId));
             const message = deps.render.post(content, { now, timezone: tz, showTask, shared: true }, { channelId: ch.channelId, occurrence });
             const result = await deps.deliverer.deliver(key, ch.channelId, { ...message, unfurl_links: false });
@@ -240,7 +237,7 @@ export function createHandovers(deps: {
           logger.error('a handover could not be posted; the next run tries again', { channel: ch.channelId, error: err });
         }
       }
-      report.managersTold += await lookBack(team, channels, now);
+      report.managersTold += await lookBack(channels, now);
       return report;
     },
 

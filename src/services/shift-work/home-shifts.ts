@@ -64,7 +64,6 @@ export function createHomeShifts(deps: {
       await saveShifts(store, shifts, admin.userId);
       const after = shifts ?? DEFAULT_SHIFTS;
       await store.appendAudit({
-        teamId: admin.teamId,
         userId: admin.userId,
         verb: 'shifts.set',
         details: { before: describeShifts(before), after: describeShifts(after), ...(shifts === null ? { default: true } : {}) },

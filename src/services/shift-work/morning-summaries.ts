@@ -82,7 +82,7 @@ export function createMorningSummaries(deps: {
   }
 
   async function send(s: SummarySetting, tz: string, occurrence: string, now: Date, shifts: readonly Shift[]): Promise<SummaryOutcome> {
-    const link = await store.getLinkBySlackUser(s.teamId, s.slackUserId);
+    const link = await store.getLinkBySlackUser(s.slackUserId);
     // Unlinked since: nothing of theirs to show; it resumes if they link again.
     if (!link) return 'not-linked';
     let views: Awaited<ReturnType<typeof toActionViews>>;
@@ -94,7 +94,7 @@ export function createMorningSummaries(deps: {
         per_page: 100,
         limit: MAX_READ,
       });
-      views = await toActionViews(actions, s.teamId, deps.identity);
+      views = await toActionViews(actions, deps.identity);
     } catch (err) {
       logger.warn('a morning summary could not read its actions; it is tried again next minute', { userId: s.slackUserId, error: err });
       return 'read-failed';

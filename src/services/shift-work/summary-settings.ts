@@ -43,6 +43,8 @@ export function createSummarySettings(deps: {
   timezone: string;
   /** The care home's shifts (services/shift-work/shift-settings.ts). */
   shifts: () => Promise<readonly Shift[]>;
+  /** The workspace whose people it serves (bound at composition). */
+  teamId: () => Promise<string>;
 }): SummarySettings {
   const { store, identity } = deps;
 
@@ -53,7 +55,7 @@ export function createSummarySettings(deps: {
     const schedule = { time: setting.time, days: setting.days, timezone, shifts };
     let next = nextStart(schedule, deps.now());
     // This one already went out (e.g. the time was moved later after it was sent): the next is another.
-    const sent = next && (await store.getDelivery(summaryKey(actor.teamId, actor.userId, next.id)));
+    const sent = next && (await store.getDelivery(summaryKey(await deps.teamId(), actor.userId, next.id)));
     if (next && sent?.state === 'sent') next = nextStart(schedule, next.at);
     return { setting, timezone, shifts, next: next?.at ?? null };
   }
@@ -75,30 +77,29 @@ export function createSummarySettings(deps: {
   return {
     async status(actor) {
       await identity.requireLink(actor);
-      return statusOf(actor, await store.getSummarySetting(actor.teamId, actor.userId));
+      return statusOf(actor, await store.getSummarySetting(actor.userId));
     },
 
     async set(actor, change) {
       await identity.requireLink(actor);
       const time = await checkedTime(change.time);
-      const before = await store.getSummarySetting(actor.teamId, actor.userId);
+      const before = await store.getSummarySetting(actor.userId);
       const setting = await store.upsertSummarySetting({
-        teamId: actor.teamId,
         slackUserId: actor.userId,
         time: time ?? before?.time ?? SUMMARY_DEFAULTS.time,
         days: change.days ?? before?.days ?? SUMMARY_DEFAULTS.days,
         enabled: true,
       });
-      await store.appendAudit({ teamId: actor.teamId, userId: actor.userId, verb: 'summary.set', details: { time: setting.time, days: setting.days } });
+      await store.appendAudit({ userId: actor.userId, verb: 'summary.set', details: { time: setting.time, days: setting.days } });
       return statusOf(actor, setting);
     },
 
     async turnOff(actor) {
       await identity.requireLink(actor);
-      const before = await store.getSummarySetting(actor.teamId, actor.userId);
+      const before = await store.getSummarySetting(actor.userId);
       if (!before?.enabled) return false;
       await store.upsertSummarySetting({ ...before, enabled: false, setAt: deps.now().getTime() });
-      await store.appendAudit({ teamId: actor.teamId, userId: actor.userId, verb: 'summary.off', details: {} });
+      await store.appendAudit({ userId: actor.userId, verb: 'summary.off', details: {} });
       return true;
     },
   };

@@ -156,6 +156,8 @@ export function createEpisodeAnswers(deps: {
   timezone: string;
   now: () => Date;
   logger: Logger;
+  /** The workspace whose people it tells (bound at composition). */
+  teamId: () => Promise<string>;
 }): EpisodeAnswers {
   const { store } = deps;
   const dm = createDmChannels(deps.slack);
@@ -173,10 +175,10 @@ export function createEpisodeAnswers(deps: {
     if (answer.answer === 'cant' || !action.assigned_to || !deps.render.answerNotice) return;
     const assignee = await deps.identity.slackUserFor(action.assigned_to);
     if (!assignee || assignee === actor.userId) return;
-    const [view] = await toActionViews([action], actor.teamId, deps.identity);
+    const [view] = await toActionViews([action], deps.identity);
     const ctx: RenderContext = { now: deps.now(), timezone: deps.timezone, showTask: true, shared: false };
     const message = deps.render.answerNotice(view!, ctx, answerLines([answer])[0]!);
-    const key = { kind: ANSWER_KIND, actionId: action._id, occurrence: `${answer.episode}#${answer.id}`, recipient: `user:${actor.teamId}/${assignee}` };
+    const key = { kind: ANSWER_KIND, actionId: action._id, occurrence: `${answer.episode}#${answer.id}`, recipient: `user:${await deps.teamId()}/${assignee}` };
     await deps.deliverer.deliver(key, () => dm(assignee), message);
   }
 
@@ -235,7 +237,6 @@ export function createEpisodeAnswers(deps: {
       });
       if (!answer) return { kind: 'already', action };
       await store.appendAudit({
-        teamId: actor.teamId,
         userId: actor.userId,
         verb: request.answer,
         actionId: action._id,
@@ -263,7 +264,6 @@ export function createEpisodeAnswers(deps: {
       if (deps.now().getTime() - answer.at >= ANSWER_UNDO_MS) return 'too-late';
       if (!(await store.undoEpisodeAnswer(answerId, deps.now().getTime()))) return 'spent';
       await store.appendAudit({
-        teamId: actor.teamId,
         userId: actor.userId,
         verb: `${answer.answer}.undo`,
         actionId,
@@ -279,7 +279,7 @@ export function createEpisodeAnswers(deps: {
       await deps.identity.requireAdmin(actor);
       const value = tags?.length ? JSON.stringify([...new Set(tags)]) : null;
       await store.setHomeSetting(TWO_STAFF_SETTING, value, actor.userId);
-      await store.appendAudit({ teamId: actor.teamId, userId: actor.userId, verb: 'two-staff.tags', details: { tags: tags ?? [] } });
+      await store.appendAudit({ userId: actor.userId, verb: 'two-staff.tags', details: { tags: tags ?? [] } });
       return readTwoStaffTags(value);
     },
 
@@ -287,7 +287,7 @@ export function createEpisodeAnswers(deps: {
 
     async setTwoStaff(actor, actionId, on) {
       await store.setTwoStaff(actionId, on, actor.userId);
-      await store.appendAudit({ teamId: actor.teamId, userId: actor.userId, verb: 'two-staff', actionId, details: { on } });
+      await store.appendAudit({ userId: actor.userId, verb: 'two-staff', actionId, details: { on } });
     },
   };
 }

@@ -81,7 +81,7 @@ export function createEscalationSettings(deps: {
     const { followupMinutes, ...rest } = next;
     const stored = followupMinutes === DEFAULT_FOLLOWUP_MINUTES ? rest : next;
     await store.setHomeSetting(ESCALATION_SETTING, JSON.stringify(stored), admin.userId);
-    await store.appendAudit({ teamId: admin.teamId, userId: admin.userId, verb: 'escalation.set', details });
+    await store.appendAudit({ userId: admin.userId, verb: 'escalation.set', details });
   }
 
   // A change is read and written with nothing between (names and channels are looked up before), one at a time

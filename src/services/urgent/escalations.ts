@@ -139,7 +139,8 @@ export function createEscalations(deps: {
    * Tell the workspace's admins, once (the ledger: per workspace and missing setting, across instances and runs),
    * that a step had nobody to reach and how to fix it.
    */
-  async function tellAdmins(team: string, gap: EscalationGap, occurrence: string): Promise<void> {
+  async function tellAdmins(gap: EscalationGap, occurrence: string): Promise<void> {
+    const team = await deps.teamId();
     const message = deps.render.escalationGap(gap, { timezone: deps.timezone });
     for (const admin of deps.identity.adminIds()) {
       const key = { kind: ESCALATION_GAP_KIND, actionId: '-', occurrence, recipient: `user:${team}/${admin}` };
@@ -255,7 +256,7 @@ export function createEscalations(deps: {
           }
           answers = standing.shown;
 
-          const [view] = await toActionViews([action], team, deps.identity);
+          const [view] = await toActionViews([action], deps.identity);
           const location =
             action.location && deps.locationNames ? ((await deps.locationNames([action.location]).catch(() => null))?.get(action.location) ?? null) : null;
           // What the steps before this one did, as recorded: the post says that, never a guess from the settings.
@@ -349,7 +350,6 @@ export function createEscalations(deps: {
           const { at: _at, step: _step, ...record } = done;
           if (!audited)
             await store.appendAudit({
-              teamId: team,
               userId: '-',
               verb: 'escalate',
               actionId: action._id,
@@ -376,7 +376,7 @@ export function createEscalations(deps: {
               actionId: action._id,
               at: now,
             };
-            await tellAdmins(team, gap, due.step === 'seniors' ? `seniors/${shift}` : 'managers-channel');
+            await tellAdmins(gap, due.step === 'seniors' ? `seniors/${shift}` : 'managers-channel');
           }
         }
         // The alert shows every step recorded, a skipped one in words (once a run, after its steps).

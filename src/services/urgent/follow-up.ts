@@ -121,9 +121,9 @@ export function createFollowUps(deps: {
     return { since, via: 'taken', careUserId: remembered.to };
   }
 
-  async function auditOnce(team: string, userId: string, verb: string, actionId: string, details: Record<string, unknown>) {
+  async function auditOnce(userId: string, verb: string, actionId: string, details: Record<string, unknown>) {
     const done = (await store.listAudit({ actionId, verb, limit: 50 })).some((e) => e.details.ref === details.ref);
-    if (!done) await store.appendAudit({ teamId: team, userId, verb, actionId, details });
+    if (!done) await store.appendAudit({ userId, verb, actionId, details });
   }
 
   /** The ladder runs again in this episode (escalations.ts), from the seniors' step. */
@@ -135,8 +135,8 @@ export function createFollowUps(deps: {
     await store.setCursor(progressCursor(actionId), JSON.stringify({ ...progress, resumed: resumeAt(settings, now.getTime(), why) }));
   }
 
-  async function viewOf(action: Action, team: string): Promise<ActionView> {
-    return (await toActionViews([action], team, deps.identity, store))[0]!;
+  async function viewOf(action: Action): Promise<ActionView> {
+    return (await toActionViews([action], deps.identity, { store, teamId: deps.teamId }))[0]!;
   }
 
   function dmMessage(view: ActionView, ref: string, state: FollowUpDmState): OutgoingMessage {
@@ -149,17 +149,19 @@ export function createFollowUps(deps: {
   }
 
   /** The follow-up DM as it reads now (the action read again, its answers from the audit). */
-  async function drawn(actionId: string, ref: string, holder: string, team: string, action?: Action): Promise<OutgoingMessage> {
+  async function drawn(actionId: string, ref: string, holder: string, action?: Action): Promise<OutgoingMessage> {
     const now = action ?? (await deps.care.actions.retrieve(actionId, { attributes: [...ACTION_ATTRIBUTES] }));
-    const view = await viewOf(now, team);
+    const view = await viewOf(now);
+    const team = await deps.teamId();
     const audit = (await store.listAudit({ actionId, limit: 200 })).filter((e) => e.teamId === team);
     return dmMessage(view, ref, followUpDmState(view, holder, ref, audit));
   }
 
   /** The urgent alert again, in the channels that take urgent alerts (a safeguarding action's: its officers' DMs), once per hold. */
-  async function alertAgain(action: Action, state: FollowUpState, by: string, team: string, now: Date) {
+  async function alertAgain(action: Action, state: FollowUpState, by: string, now: Date) {
     const occurrence = `${state.occurrence}@${state.heldSince}@${by}`;
-    const view = await viewOf(action, team);
+    const view = await viewOf(action);
+    const team = await deps.teamId();
     const safeguarding = await safeguardingOf(store);
     if (isSafeguarding(action, safeguarding)) {
       for (const userId of safeguardingAudience(safeguarding, deps.identity.adminIds())) {
@@ -217,7 +219,7 @@ export function createFollowUps(deps: {
           const steps = resumeSteps(settings.steps);
           if (steps.length) await resume(action._id, episode.occurrence, now, 'followup');
           await saveState(action._id, { ...state, resumedAt: now.toISOString() });
-          await auditOnce(team, '-', FOLLOWUP_VERBS.resume, action._id, { episode: episode.occurrence, ref, steps });
+          await auditOnce('-', FOLLOWUP_VERBS.resume, action._id, { episode: episode.occurrence, ref, steps });
           report.resumed.push(action._id);
           continue;
         }
@@ -228,7 +230,7 @@ export function createFollowUps(deps: {
         let reached = false;
         if (holder) {
           const key: DeliveryKey = { kind: FOLLOWUP_KIND, actionId: action._id, occurrence: ref, recipient: `user:${team}/${holder}` };
-          const result = await deps.deliverer.deliver(key, () => dm(holder), dmMessage(await viewOf(action, team), ref, { kind: 'open' }));
+          const result = await deps.deliverer.deliver(key, () => dm(holder), dmMessage(await viewOf(action), ref, { kind: 'open' }));
           // Waiting on Slack (its rate limit, another instance's claim): tried again next minute.
           if (!FINAL.includes(result)) {
             const row = result === 'failed' ? await store.getDelivery(key) : null;
@@ -238,7 +240,7 @@ export function createFollowUps(deps: {
         }
         // Not linked to Slack, or Slack refused the DM for good: nobody was told; the ladder still resumes after another N minutes.
         await saveState(action._id, { ...state, holder, dmAt: now.toISOString() });
-        await auditOnce(team, '-', FOLLOWUP_VERBS.dm, action._id, {
+        await auditOnce('-', FOLLOWUP_VERBS.dm, action._id, {
           episode: episode.occurrence,
           ref,
           to: reached && holder ? [holder] : [],
@@ -250,7 +252,7 @@ export function createFollowUps(deps: {
     },
 
     async answer(actor, { actionId, ref }, what) {
-      const team = actor.teamId;
+      const team = await deps.teamId();
       const of = parseFollowUpOccurrence(ref);
       const sent = of ? await store.getDelivery({ kind: FOLLOWUP_KIND, actionId, occurrence: ref, recipient: `user:${team}/${actor.userId}` }) : null;
       if (!of || !sent) return { kind: 'note', text: 'This follow-up is not yours to answer; nothing was changed.' };
@@ -261,7 +263,7 @@ export function createFollowUps(deps: {
 
       if (what === 'done') {
         const done = await deps.actions.complete(actor, actionId);
-        return { kind: 'drawn', message: await drawn(actionId, ref, actor.userId, team, done.action) };
+        return { kind: 'drawn', message: await drawn(actionId, ref, actor.userId, done.action) };
       }
 
       const action = await deps.care.actions.retrieve(actionId, { attributes: [...ACTION_ATTRIBUTES] });
@@ -270,38 +272,37 @@ export function createFollowUps(deps: {
 
       if (what === 'still-on-it') {
         if (over || live.resumedAt || live.stillOnItAt)
-          return { kind: 'drawn', message: await drawn(actionId, ref, actor.userId, team, action), note: 'This follow-up has already been answered.' };
+          return { kind: 'drawn', message: await drawn(actionId, ref, actor.userId, action), note: 'This follow-up has already been answered.' };
         const minutes = (await escalationOf(store)).followupMinutes ?? 0;
         await saveState(actionId, { ...live, stillOnItAt: now.toISOString() });
-        await auditOnce(team, actor.userId, FOLLOWUP_VERBS.stillOnIt, actionId, { episode: of.episode, ref, until: checkAgainAt(minutes, now.getTime()) });
-        return { kind: 'drawn', message: await drawn(actionId, ref, actor.userId, team, action) };
+        await auditOnce(actor.userId, FOLLOWUP_VERBS.stillOnIt, actionId, { episode: of.episode, ref, until: checkAgainAt(minutes, now.getTime()) });
+        return { kind: 'drawn', message: await drawn(actionId, ref, actor.userId, action) };
       }
 
       // Hand back: unassigned in the care system (taken), the channel alerted again, the ladder resumed.
-      if (over)
-        return { kind: 'drawn', message: await drawn(actionId, ref, actor.userId, team, action), note: 'This follow-up is over: nothing was handed back.' };
+      if (over) return { kind: 'drawn', message: await drawn(actionId, ref, actor.userId, action), note: 'This follow-up is over: nothing was handed back.' };
       let after = action;
       if (of.via === 'taken') {
         const link = await deps.identity.requireLink(actor);
         if (action.assigned_to !== link.careUserId)
           return {
             kind: 'drawn',
-            message: await drawn(actionId, ref, actor.userId, team, action),
+            message: await drawn(actionId, ref, actor.userId, action),
             note: 'It is not assigned to you any more: nothing was handed back.',
           };
         // Recorded first: every post drawn after the write already says it was handed back.
         await saveState(actionId, { ...live, handedBackAt: now.toISOString() });
-        await auditOnce(team, actor.userId, FOLLOWUP_VERBS.handBack, actionId, { episode: of.episode, ref, from: link.careUserId });
+        await auditOnce(actor.userId, FOLLOWUP_VERBS.handBack, actionId, { episode: of.episode, ref, from: link.careUserId });
         after = (await deps.actions.handBack(actor, actionId, link.careUserId)).action;
       } else {
         await saveState(actionId, { ...live, handedBackAt: now.toISOString() });
-        await auditOnce(team, actor.userId, FOLLOWUP_VERBS.handBack, actionId, { episode: of.episode, ref });
+        await auditOnce(actor.userId, FOLLOWUP_VERBS.handBack, actionId, { episode: of.episode, ref });
       }
       await resume(actionId, of.episode, now, 'hand-back');
-      await alertAgain(after, live, actor.userId, team, now).catch((err: unknown) =>
+      await alertAgain(after, live, actor.userId, now).catch((err: unknown) =>
         deps.logger.warn('could not post the urgent alert again after a hand-back', { actionId, error: err }),
       );
-      return { kind: 'drawn', message: await drawn(actionId, ref, actor.userId, team, after) };
+      return { kind: 'drawn', message: await drawn(actionId, ref, actor.userId, after) };
     },
   };
 }

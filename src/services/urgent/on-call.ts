@@ -118,7 +118,7 @@ export function createOnCall(deps: {
       const action = await deps.care.actions.retrieve(episode.actionId, { attributes: [...ACTION_ATTRIBUTES] }).catch(() => null);
       if (!action || action.completed || !action.urgent) continue;
       const began = parseApiDateTime(episode.occurrence) ?? new Date(0);
-      const [view] = await toActionViews([action], await deps.teamId(), deps.identity);
+      const [view] = await toActionViews([action], deps.identity);
       const remembered = await rememberedAssignment(store, action._id);
       const since = remembered ? (parseApiDateTime(remembered.since) ?? began) : began;
       const taken = isTaken(action.assigned_to ?? null, remembered ? { to: remembered.to, since: since.getTime() } : null, began.getTime());

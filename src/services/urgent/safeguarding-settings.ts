@@ -40,7 +40,7 @@ export function createSafeguardingSettings(deps: {
   async function save(admin: Actor, next: SafeguardingSettings, details: Record<string, unknown>) {
     const empty = !next.tags.length && !next.groups.length && !next.officers.length;
     await store.setHomeSetting(SAFEGUARDING_SETTING, empty ? null : JSON.stringify(next), admin.userId);
-    await store.appendAudit({ teamId: admin.teamId, userId: admin.userId, verb: 'safeguarding.set', details });
+    await store.appendAudit({ userId: admin.userId, verb: 'safeguarding.set', details });
   }
 
   return {

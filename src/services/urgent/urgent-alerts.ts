@@ -153,7 +153,7 @@ export function createUrgentAlerts(deps: {
       if (isSafeguarding(action, safeguarding)) {
         // Never to a channel: by DM to the officers (the admins when none are named), the lock-screen text the same.
         const team = await deps.teamId();
-        const [view] = await toActionViews([action], team, deps.identity);
+        const [view] = await toActionViews([action], deps.identity);
         for (const userId of safeguardingAudience(safeguarding, deps.identity.adminIds())) {
           const alert = deps.render.urgentAlert(view!, { now: deps.now(), timezone: deps.timezone, showTask: true, shared: false, answers });
           results.push(
@@ -169,7 +169,7 @@ export function createUrgentAlerts(deps: {
       const targets = urgentAlertChannelsFor(subscriptions, action);
       const views = new Map<string, ActionView>(); // one view per team, however many channels
       for (const sub of targets) {
-        const view = views.get(sub.teamId) ?? (await toActionViews([action], sub.teamId, deps.identity))[0]!;
+        const view = views.get(sub.teamId) ?? (await toActionViews([action], deps.identity))[0]!;
         views.set(sub.teamId, view);
         const showTask = await deps.channels.showTasksIn(sub.channelId);
         const alert = deps.render.urgentAlert(view, { now: deps.now(), timezone: sub.timeZone, showTask, shared: true, answers });

@@ -65,7 +65,7 @@ export async function showWhereClicked(
     // Slack does not send an ephemeral message's blocks back: a list answer is rendered again from where it came from.
     const source = patched ? null : listSourceOf(body);
     const list = source
-      ? await renderCommandList(deps, { teamId, userId: body.user.id }, source, tz, view).catch((err) => {
+      ? await renderCommandList(deps, { userId: body.user.id }, source, tz, view).catch((err) => {
           deps.logger.warn('could not render the list again', { error: err });
           return null;
         })

@@ -58,6 +58,7 @@ export function composeActions(core: WorkspaceCore, notices: Pick<WorkspaceNotic
     render: { summary: reassignSummaryMessage },
     now,
     logger: logger.child({ component: 'reassign' }),
+    teamId: core.team,
   });
   const safeguarding = createSafeguardingSettings({ store, identity, names, directory });
   const notes = createActionNotes({ store, identity });
@@ -73,6 +74,7 @@ export function composeActions(core: WorkspaceCore, notices: Pick<WorkspaceNotic
     timezone,
     now,
     logger: logger.child({ component: 'episode-answers' }),
+    teamId: core.team,
   });
   return {
     actions,
@@ -82,7 +84,7 @@ export function composeActions(core: WorkspaceCore, notices: Pick<WorkspaceNotic
     reassign,
     reassignUndo,
     posts: createActionPosts({ deliverer, logger: logger.child({ component: 'action-posts' }) }),
-    history: createActionHistory({ actions, store, identity, safeguarding, notes }),
+    history: createActionHistory({ actions, store, identity, safeguarding, notes, teamId: core.team }),
     homeFilters: createHomeFilters({ store }),
   };
 }

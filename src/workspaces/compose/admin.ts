@@ -26,6 +26,7 @@ export function composeAdmin(core: WorkspaceCore, notices: WorkspaceNotices, { d
     pollSeconds: shared.pollSeconds,
     now,
     redeliver: redeliveryTable({ ...notices, digests, summaries, now }),
+    teamId: core.team,
   });
   const workspaceSetup: SlackDeps['workspaceSetup'] = shared.workspaceSetup ?? {
     mode: 'configured',
@@ -36,7 +37,7 @@ export function composeAdmin(core: WorkspaceCore, notices: WorkspaceNotices, { d
   };
   return {
     // Admins' Home tab: the team view, and the status with Retry.
-    teamView: createTeamView({ care, store, identity, timezone, now, reads: core.reads.actions, shifts: homeShifts }),
+    teamView: createTeamView({ care, store, identity, timezone, now, reads: core.reads.actions, shifts: homeShifts, teamId: core.team }),
     status,
     channelSetup: createChannelSetup({
       store,
@@ -48,6 +49,7 @@ export function composeAdmin(core: WorkspaceCore, notices: WorkspaceNotices, { d
       timezone,
       shifts: homeShifts,
       now,
+      teamId: core.team,
     }),
     workspaceSetup,
   };

@@ -60,7 +60,7 @@ export function composeCore(shared: WorkspaceShared, spec: WorkspaceSpec) {
     reads,
     identity,
     directory: createDirectoryService({ care, reference: reads.reference }),
-    channels: createChannelPolicy({ slack, store, teamId: team }),
+    channels: createChannelPolicy({ slack, store }),
     names: createWorkspaceNames({ slack, now: () => now().getTime() }),
     // The posts services make show the same "Open in care system" link as every other card.
     render: messageRenderers(spec.careWebUrl),

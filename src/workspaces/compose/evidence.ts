@@ -23,6 +23,7 @@ export function composeEvidence(core: WorkspaceCore) {
       timezone,
       now,
       logger: logger.child({ component: 'evidence' }),
+      teamId: core.team,
     }),
     personData: createPersonData({
       store,
@@ -33,6 +34,7 @@ export function composeEvidence(core: WorkspaceCore) {
       adminNotices: core.shared.adminNotices,
       now,
       logger,
+      teamId: core.team,
     }),
     retention: createRetention({
       store,

@@ -55,11 +55,11 @@ export function composeNotices(core: WorkspaceCore) {
     timezone,
   });
   // The DMs to one person about one action (assignments, changes others made) share what they are built from.
-  const dmNoticeDeps = { care, store, slack: jobSlack, identity, profiles, deliverer, render, now, staleAfterMs };
-  const assignments = createAssignmentNotices({ ...dmNoticeDeps, teamId: team, firstLook, logger: logger.child({ component: 'assignment-notices' }) });
+  const dmNoticeDeps = { care, store, slack: jobSlack, identity, profiles, deliverer, render, now, staleAfterMs, teamId: team };
+  const assignments = createAssignmentNotices({ ...dmNoticeDeps, firstLook, logger: logger.child({ component: 'assignment-notices' }) });
   const changes = createChangeNotices({ ...dmNoticeDeps, logger: logger.child({ component: 'change-notices' }) });
   // Whoever created an action through Slack is told when someone else completes it.
-  const creators = createCreatorNotices({ ...dmNoticeDeps, teamId: team, logger: logger.child({ component: 'creator-notices' }) });
+  const creators = createCreatorNotices({ ...dmNoticeDeps, logger: logger.child({ component: 'creator-notices' }) });
   // Every post about an action follows it: drawn again after each change (services/notices/post-redraw.ts).
   const redraw = createPostRedraw({
     store,

@@ -92,7 +92,7 @@ export function composeShiftWork(core: WorkspaceCore, { actions }: Pick<Workspac
     handovers,
     escalations,
     followUps,
-    summarySettings: createSummarySettings({ store, identity, profiles: core.profiles, now, timezone, shifts: homeShifts }),
+    summarySettings: createSummarySettings({ store, identity, profiles: core.profiles, now, timezone, shifts: homeShifts, teamId: team }),
     escalationSettings: createEscalationSettings({ store, identity, channels, names: core.names }),
     shifts: createHomeShifts({ store, identity, timezone, now }),
     // Who's on now (`/care oncall`, the Home tab): the shift, its seniors, the open urgent actions and who is on each.

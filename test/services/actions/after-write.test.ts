@@ -15,7 +15,7 @@ import type { Subscription } from '../../../src/store/index.js';
 const settled = () => new Promise((resolve) => setImmediate(resolve));
 
 const channel = (channelId: string, urgentAlerts: boolean) => ({ channelId, urgentAlerts }) as Subscription;
-const priya: Actor = { teamId: 'T1', userId: 'U-priya', at: { channel: 'C-ward', ts: '1.2' } };
+const priya: Actor = { userId: 'U-priya', at: { channel: 'C-ward', ts: '1.2' } };
 const action: Action = { _id: 'a1', urgent: true, assigned_to: 'care-sam', modified: '2026-03-10 09:00:00' };
 
 function world(fail: Partial<Record<'notices' | 'assignments' | 'urgent' | 'redraw' | 'changes', boolean>> = {}) {

@@ -70,7 +70,7 @@ export function registerAnswerButtons(app: App): void {
     app.action(
       kind === 'on-it' ? ActionIds.onIt : ActionIds.cant,
       buttonListener(kind === 'on-it' ? 'on it' : 'cant', async ({ body, action, context }, deps) => {
-        const actor = { teamId: workspaceOf(context), userId: body.user.id };
+        const actor = { userId: body.user.id };
         const id = action.value ?? '';
         if (!isCareId(id)) throw new Error('the answer button carried no action Id');
         const title = kind === 'on-it' ? ON_IT_TITLE : CANT_TITLE;
@@ -81,7 +81,7 @@ export function registerAnswerButtons(app: App): void {
             return messageModal(title, `${actionLabel(view!)} is not asking for anyone now (it is completed, no longer urgent, or was never alerted).`);
           const form = kind === 'on-it' ? CallbackIds.onItModal : CallbackIds.cantModal;
           const meta: AnswerModalMeta = { actionId: id, channel: placeOf(body).channel };
-          const sealed = deps.signedMetadata.encode(meta, { ...actor, form });
+          const sealed = deps.signedMetadata.encode(meta, { teamId: workspaceOf(context), ...actor, form });
           return kind === 'on-it'
             ? onItModal(sealed, { label: actionLabel(view!), assignee: view!.assignee ? assigneeText(view!) : null })
             : cantModal(sealed, { label: actionLabel(view!) });
@@ -93,19 +93,19 @@ export function registerAnswerButtons(app: App): void {
   app.action(
     ActionIds.joinIn,
     buttonListener('join', async ({ body, action, context }, deps) => {
-      const actor = { teamId: workspaceOf(context), userId: body.user.id };
+      const actor = { userId: body.user.id };
       const id = action.value ?? '';
       if (!isCareId(id)) throw new Error('the Join button carried no action Id');
       const outcome = await deps.answers.answer(actor, { actionId: id, answer: 'join' });
-      await tellAnswerer(deps, actor, placeOf(body), outcome);
+      await tellAnswerer(deps, { teamId: workspaceOf(context), ...actor }, placeOf(body), outcome);
     }),
   );
 
   app.action(
     ActionIds.answerUndo,
     buttonListener('undo an answer', async ({ body, action, respond, context }, deps) => {
-      const actor = { teamId: workspaceOf(context), userId: body.user.id };
-      const grant = readAnswerUndo(deps.signedMetadata, actor.teamId, action.value);
+      const actor = { userId: body.user.id };
+      const grant = readAnswerUndo(deps.signedMetadata, workspaceOf(context), action.value);
       if (!grant) {
         await tellClicker(deps, body, respond, 'This Undo is no longer valid.');
         return;

@@ -15,7 +15,7 @@ export function registerCompleteReopen(app: App): void {
     app.action(
       ActionIds[kind],
       buttonListener(kind, async ({ body, action, respond, context }, deps) => {
-        const actor = { teamId: workspaceOf(context), userId: body.user.id, at: clickedPostOf(body) };
+        const actor = { userId: body.user.id, at: clickedPostOf(body) };
         const id = action.value ?? '';
         const result = kind === 'complete' ? await deps.actions.complete(actor, id) : await deps.actions.reopen(actor, id);
         const [view] = await deps.actions.views([result.action]);
@@ -24,9 +24,10 @@ export function registerCompleteReopen(app: App): void {
           : kind === 'complete'
             ? 'That action was already complete; the card now shows its current state.'
             : 'That action was already open; the card now shows its current state.';
-        const changedBy = result.changed && clickedOnSharedPost(body) ? changedWithUndo(deps, actor.teamId, actor.userId, result.action, { kind }) : undefined;
-        await showWhereClicked(deps, actor.teamId, body, respond, view!, note, changedBy);
-        if (result.changed) await refreshHomesAfterClick(deps, actor.teamId, body, view!);
+        const changedBy =
+          result.changed && clickedOnSharedPost(body) ? changedWithUndo(deps, workspaceOf(context), actor.userId, result.action, { kind }) : undefined;
+        await showWhereClicked(deps, workspaceOf(context), body, respond, view!, note, changedBy);
+        if (result.changed) await refreshHomesAfterClick(deps, workspaceOf(context), body, view!);
       }),
     );
   }

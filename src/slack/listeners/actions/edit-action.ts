@@ -65,7 +65,7 @@ export function registerEditButton(app: App): void {
   app.action(
     ActionIds.edit,
     buttonListener('edit', async ({ body, action, respond, context }, deps) => {
-      const actor = { teamId: workspaceOf(context), userId: body.user.id };
+      const actor = { userId: body.user.id };
       if (!(await deps.identity.getLink(actor))) {
         await tellClicker(deps, body, respond, 'Only people with a linked care account can edit actions. Type `/care link`.');
         return;
@@ -88,7 +88,7 @@ export function registerEditButton(app: App): void {
         };
         const initial = await initialValues(deps, current, tz, fitted.task);
         if (clickedOnSharedPost(body)) meta.shared = sharedWas(current, initial);
-        const sealed = deps.signedMetadata.encode(meta, { ...actor, form: CallbackIds.actionModal });
+        const sealed = deps.signedMetadata.encode(meta, { teamId: workspaceOf(context), ...actor, form: CallbackIds.actionModal });
         return actionModal(meta, sealed, initial);
       });
     }),

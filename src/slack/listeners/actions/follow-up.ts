@@ -2,7 +2,7 @@ import type { App } from '@slack/bolt';
 import { ActionIds, parseFollowUpValue } from '../../ids.js';
 import { safeRespond } from '../../respond.js';
 import { clickedPostOf } from '../../surface.js';
-import { workspaceOf } from '../../workspace-on-context.js';
+
 import { buttonListener, tellClicker } from '../error-policy.js';
 
 const ANSWERS = [
@@ -20,14 +20,14 @@ export function registerFollowUpButtons(app: App): void {
   for (const [actionId, what, name] of ANSWERS) {
     app.action(
       actionId,
-      buttonListener(name, async ({ body, action, respond, context }, deps) => {
+      buttonListener(name, async ({ body, action, respond }, deps) => {
         const ref = parseFollowUpValue(action.value);
         if (!ref || !deps.followUps) {
           await tellClicker(deps, body, respond, 'This button is not on a follow-up I can read; nothing was changed.');
           return;
         }
         const at = clickedPostOf(body);
-        const actor = { teamId: workspaceOf(context), userId: body.user.id, at };
+        const actor = { userId: body.user.id, at };
         const answer = await deps.followUps.answer(actor, ref, what);
         if (answer.kind === 'note') {
           await tellClicker(deps, body, respond, answer.text);

@@ -4,7 +4,6 @@ import { safeRespond } from '../../respond.js';
 import { acceptedAnswer, acceptedBlocks, refusedAnswer } from '../../views/handover.js';
 import { buttonListener, tellClicker } from '../error-policy.js';
 import { handoverPostOf, NOT_A_HANDOVER_POST } from './handover-post.js';
-import { workspaceOf } from '../../workspace-on-context.js';
 
 /**
  * **Accept handover** on a handover post: the first press of someone who may accept (a linked person;
@@ -15,7 +14,7 @@ import { workspaceOf } from '../../workspace-on-context.js';
 export function registerHandoverAcceptButton(app: App): void {
   app.action(
     ActionIds.handoverAccept,
-    buttonListener('accept handover', async ({ body, action, respond, context }, deps) => {
+    buttonListener('accept handover', async ({ body, action, respond }, deps) => {
       const ref = parseHandoverRef(action.value);
       const post = handoverPostOf(body, ref);
       if (!ref || !post) {
@@ -23,7 +22,7 @@ export function registerHandoverAcceptButton(app: App): void {
         return;
       }
       const { ts, channelId } = post;
-      const actor = { teamId: workspaceOf(context), userId: body.user.id };
+      const actor = { userId: body.user.id };
       const result = await deps.handovers.accept(actor, ref, { ts });
       if (result.kind === 'refused') {
         await tellClicker(deps, body, respond, refusedAnswer(result));

@@ -3,7 +3,6 @@ import { ActionIds, parseHandoverUndo } from '../../ids.js';
 import { undoneBlocks, withoutUndo } from '../../views/handover.js';
 import { buttonListener, tellClicker } from '../error-policy.js';
 import { handoverPostOf, NOT_A_HANDOVER_POST } from './handover-post.js';
-import { workspaceOf } from '../../workspace-on-context.js';
 
 /**
  * Undo on an accepted handover post: only the accepter, once, for a few minutes (services/shift-work/handover-acceptance.ts).
@@ -13,7 +12,7 @@ import { workspaceOf } from '../../workspace-on-context.js';
 export function registerHandoverUndoButton(app: App): void {
   app.action(
     ActionIds.handoverUndo,
-    buttonListener('undo a handover acceptance', async ({ body, action, respond, context }, deps) => {
+    buttonListener('undo a handover acceptance', async ({ body, action, respond }, deps) => {
       const undo = parseHandoverUndo(action.value);
       const post = handoverPostOf(body, undo?.ref);
       if (!undo || !post) {
@@ -21,7 +20,7 @@ export function registerHandoverUndoButton(app: App): void {
         return;
       }
       const { ts, channelId } = post;
-      const actor = { teamId: workspaceOf(context), userId: body.user.id };
+      const actor = { userId: body.user.id };
       const result = await deps.handovers.undoAccept(actor, undo.ref, undo.round, { ts });
       const blocks = (body.message?.blocks ?? []) as types.KnownBlock[];
       const update = (next: unknown[]) =>

@@ -3,7 +3,6 @@ import { ActionIds, isCareId } from '../../ids.js';
 import { openThenFill } from '../modal-flow.js';
 import { historyModal } from '../../views/action-history.js';
 import { buttonListener, tellClicker } from '../error-policy.js';
-import { workspaceOf } from '../../workspace-on-context.js';
 
 /**
  * History (value: the action Id), on every card: the action's life as the app
@@ -13,8 +12,8 @@ import { workspaceOf } from '../../workspace-on-context.js';
 export function registerHistoryButton(app: App): void {
   app.action(
     ActionIds.history,
-    buttonListener('history', async ({ body, action, respond, context }, deps) => {
-      const actor = { teamId: workspaceOf(context), userId: body.user.id };
+    buttonListener('history', async ({ body, action, respond }, deps) => {
+      const actor = { userId: body.user.id };
       if (!(await deps.identity.getLink(actor))) {
         await tellClicker(deps, body, respond, 'Only people with a linked care account can see an action’s history. Type `/care link`.');
         return;

@@ -13,14 +13,14 @@ export function registerHomeLocationMenu(app: App): void {
   app.action<BlockAction<StaticSelectAction>>(
     ActionIds.homeLocation,
     buttonListener<StaticSelectAction>('home location', async ({ body, action, context }, deps) => {
-      const actor = { teamId: workspaceOf(context), userId: body.user.id };
+      const actor = { userId: body.user.id };
       const value = action.selected_option?.value ?? 'all';
       if (value === 'all' || !isCareId(value)) await deps.homeFilters.set(actor, null);
       else {
         const known = (await deps.directory.locations('')).find((l) => l.id === value);
         await deps.homeFilters.set(actor, { type: 'location', id: value, name: known?.name ?? action.selected_option?.text.text ?? 'this location' });
       }
-      await publishHome(deps, actor.teamId, actor.userId);
+      await publishHome(deps, workspaceOf(context), actor.userId);
     }),
   );
 }

@@ -15,7 +15,7 @@ export function registerLinkRequestButtons(app: App): void {
     buttonListener('approve link', async ({ body, action, context }, deps) => {
       // Only the store is read before views.open (the trigger lives 3 s); that the clicker is an
       // admin is checked when the form is submitted (decideRequest), before anything changes.
-      const admin = { teamId: workspaceOf(context), userId: body.user.id };
+      const admin = { userId: body.user.id };
       const request = await deps.identity.pendingRequest(Number(action.value));
       await openThenFill(deps, { triggerId: body.trigger_id, title: TITLE, log: 'could not fill the approval form' }, async () => {
         const meta = {
@@ -23,7 +23,7 @@ export function registerLinkRequestButtons(app: App): void {
           ...(body.channel?.id ? { channel: body.channel.id } : {}),
           ...(body.message?.ts ? { ts: body.message.ts } : {}),
         };
-        const sealed = deps.signedMetadata.encode(meta, { ...admin, form: CallbackIds.approveLinkModal });
+        const sealed = deps.signedMetadata.encode(meta, { teamId: workspaceOf(context), ...admin, form: CallbackIds.approveLinkModal });
         // Who asked (name and email from Slack), whether care users can be listed, and the care user they named, if any.
         const [profile, canSearch, named] = await Promise.all([
           deps.profiles.get(request.slackUserId).catch(() => null),
@@ -40,7 +40,7 @@ export function registerLinkRequestButtons(app: App): void {
   app.action(
     ActionIds.rejectLink,
     buttonListener('reject link', async ({ body, action, context }, deps) => {
-      const admin = { teamId: workspaceOf(context), userId: body.user.id };
+      const admin = { userId: body.user.id };
       const request = await deps.identity.decideRequest(admin, Number(action.value), 'rejected');
       if (body.channel?.id && body.message?.ts) {
         await deps.slack.chat.update({
@@ -54,7 +54,7 @@ export function registerLinkRequestButtons(app: App): void {
         channel: request.slackUserId,
         text: 'An admin did not approve your request to link your care account. Ask them if you think this is wrong.',
       });
-      await publishHome(deps, admin.teamId, request.slackUserId);
+      await publishHome(deps, workspaceOf(context), request.slackUserId);
     }),
   );
 }

@@ -9,12 +9,12 @@ export function registerNewActionButton(app: App): void {
   app.action(
     ActionIds.newAction,
     buttonListener('new action', async ({ body, respond, context }, deps) => {
-      const actor = { teamId: workspaceOf(context), userId: body.user.id };
+      const actor = { userId: body.user.id };
       if (!(await deps.identity.getLink(actor))) {
         await tellClicker(deps, body, respond, 'Link your care account first: type `/care link`.');
         return;
       }
-      await openCreateForm(deps, body.trigger_id, actor, { channelId: body.channel?.id });
+      await openCreateForm(deps, body.trigger_id, { teamId: workspaceOf(context), ...actor }, { channelId: body.channel?.id });
     }),
   );
 }

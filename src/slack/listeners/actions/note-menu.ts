@@ -23,7 +23,7 @@ export function registerNoteMenu(app: App): void {
     buttonListener<OverflowAction>('note-menu', async ({ body, action, respond, context }, deps) => {
       const picked = parseNoteOption(action.selected_option?.value);
       if (!picked) throw new Error('the note menu sent an option it does not have');
-      const actor = { teamId: workspaceOf(context), userId: body.user.id };
+      const actor = { userId: body.user.id };
       if (!(await deps.identity.getLink(actor))) {
         await tellClicker(deps, body, respond, NOT_LINKED);
         return;
@@ -39,7 +39,7 @@ export function registerNoteMenu(app: App): void {
         const [view] = await deps.actions.views([current]);
         const origin = clickOrigin(body, action.block_id);
         const meta: NoteMeta = { actionId: current._id, move: picked.move, tz, shownAssignee: current.assigned_to ?? null, ...(origin ? { origin } : {}) };
-        const sealed = deps.signedMetadata.encode(meta, { ...actor, form: CallbackIds.noteModal });
+        const sealed = deps.signedMetadata.encode(meta, { teamId: workspaceOf(context), ...actor, form: CallbackIds.noteModal });
         return noteModal(sealed, {
           move: picked.move,
           label: actionLabel(view!),
@@ -49,7 +49,7 @@ export function registerNoteMenu(app: App): void {
       });
       if (shown && found.complete) {
         const [view] = await deps.actions.views([found.complete]);
-        await showWhereClicked(deps, actor.teamId, body, respond, view!);
+        await showWhereClicked(deps, workspaceOf(context), body, respond, view!);
       }
     }),
   );

@@ -33,7 +33,7 @@ export function registerReassignUndoButton(app: App): void {
   app.action(
     ActionIds.reassignUndo,
     buttonListener('reassign undo', async ({ body, action, respond, context }, deps) => {
-      const admin = { teamId: workspaceOf(context), userId: body.user.id };
+      const admin = { userId: body.user.id };
       const runId = action.value ?? '';
       const redraw = redrawer(deps, body);
       let shown = 0;
@@ -57,7 +57,7 @@ export function registerReassignUndoButton(app: App): void {
         return;
       }
       await redraw(undoResultBlocks(admin.userId, result.from, result.to, result.outcome));
-      if (result.outcome.moved.length) await refreshHomes(deps, admin.teamId, [result.from.slackUserId, result.to.slackUserId, admin.userId]);
+      if (result.outcome.moved.length) await refreshHomes(deps, workspaceOf(context), [result.from.slackUserId, result.to.slackUserId, admin.userId]);
     }),
   );
 }

@@ -15,14 +15,14 @@ export function registerReassignWorkButton(app: App): void {
   app.action(
     ActionIds.reassignWork,
     buttonListener('reassign-work', async ({ body, action, context }, deps) => {
-      const admin = { teamId: workspaceOf(context), userId: body.user.id };
+      const admin = { userId: body.user.id };
       const careUserId = action.value ?? '';
       if (!isCareId(careUserId)) throw new Error('the Reassign work button carried no care user Id');
       const flow = { triggerId: body.trigger_id, title: REASSIGN_TITLE, log: 'could not open Reassign work' };
       await openThenFill(deps, flow, async () => {
         await deps.identity.requireAdmin(admin);
         const from = await deps.reassign.person({ type: 'care', id: careUserId });
-        return reassignPickModal(from, deps.signedMetadata.encode({ from }, { ...admin, form: CallbackIds.reassignPick }));
+        return reassignPickModal(from, deps.signedMetadata.encode({ from }, { teamId: workspaceOf(context), ...admin, form: CallbackIds.reassignPick }));
       });
     }),
   );

@@ -9,10 +9,10 @@ export function registerRetryDeliveryButton(app: App): void {
   app.action(
     ActionIds.retryDelivery,
     buttonListener('retry delivery', async ({ body, action, context }, deps) => {
-      const actor = { teamId: workspaceOf(context), userId: body.user.id };
+      const actor = { userId: body.user.id };
       const { result, delivery } = await deps.status.retry(actor, Number(action.value));
       deps.logger.info('an admin retried a delivery', { userId: actor.userId, deliveryId: delivery.id, kind: delivery.kind, result });
-      await publishHome(deps, actor.teamId, actor.userId);
+      await publishHome(deps, workspaceOf(context), actor.userId);
     }),
   );
 }

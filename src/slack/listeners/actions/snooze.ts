@@ -53,7 +53,7 @@ async function openForAction(
  * else tomorrow at the same time. From a channel post it names the assignee and says everyone sees it.
  */
 async function openSnoozeForm(deps: SlackDeps, teamId: string, body: SnoozeClick, respond: Responder, actionId: string, blockId: string): Promise<void> {
-  const actor = { teamId, userId: body.user.id };
+  const actor = { userId: body.user.id };
   await openForAction(deps, teamId, body, respond, actionId, async ({ tz, current }) => {
     const [view] = await deps.actions.views([current]);
     const now = deps.now();
@@ -61,7 +61,7 @@ async function openSnoozeForm(deps: SlackDeps, teamId: string, body: SnoozeClick
     const start = localParts(due && due > now ? due : snoozeDue('tomorrow', { now, due, tz }), tz);
     const origin = clickOrigin(body, blockId);
     const meta: SnoozeMeta = { actionId: current._id, tz, ...(origin ? { origin } : {}) };
-    const sealed = deps.signedMetadata.encode(meta, { ...actor, form: CallbackIds.snoozeModal });
+    const sealed = deps.signedMetadata.encode(meta, { teamId, ...actor, form: CallbackIds.snoozeModal });
     const shared = clickedOnSharedPost(body) ? { shared: { assignee: view!.assignee ? assigneeText(view!) : null } } : {};
     return snoozeModal(sealed, { label: actionLabel(view!), date: start.date, time: start.time, tz, ...shared });
   });
@@ -80,14 +80,14 @@ async function askBeforeSnooze(
   choice: SnoozeChoice,
   blockId: string,
 ): Promise<void> {
-  const actor = { teamId, userId: body.user.id };
+  const actor = { userId: body.user.id };
   await openForAction(deps, teamId, body, respond, actionId, async ({ tz, current }) => {
     const [view] = await deps.actions.views([current]);
     const dueNow = parseApiDateTime(current.due);
     const due = snoozeDue(choice, { now: deps.now(), due: dueNow, tz });
     const origin = clickOrigin(body, blockId);
     const meta: SnoozeConfirmMeta = { actionId: current._id, tz, due: due.toISOString(), ...(origin ? { origin } : {}) };
-    const sealed = deps.signedMetadata.encode(meta, { ...actor, form: CallbackIds.snoozeConfirm });
+    const sealed = deps.signedMetadata.encode(meta, { teamId, ...actor, form: CallbackIds.snoozeConfirm });
     const earlierThan = movesEarlier(dueNow, due) ? dueNow! : undefined;
     return snoozeConfirmModal(sealed, { label: actionLabel(view!), assignee: view!.assignee ? assigneeText(view!) : null, due, tz, earlierThan });
   });
@@ -104,19 +104,19 @@ export function registerSnooze(app: App): void {
     buttonListener<StaticSelectAction>('snooze', async ({ body, action, respond, context }, deps) => {
       const picked = parseSnoozeOption(action.selected_option?.value);
       if (!picked) throw new Error('the Snooze menu sent an option it does not have');
-      const actor = { teamId: workspaceOf(context), userId: body.user.id };
+      const actor = { userId: body.user.id };
       if (!(await deps.identity.getLink(actor))) {
         await tellClicker(deps, body, respond, NOT_LINKED);
         return;
       }
       if (picked.choice === 'pick') {
-        await openSnoozeForm(deps, actor.teamId, body, respond, picked.actionId, action.block_id);
+        await openSnoozeForm(deps, workspaceOf(context), body, respond, picked.actionId, action.block_id);
         return;
       }
       const choice = picked.choice;
       if (!isSnoozeChoice(choice)) throw new Error('the Snooze menu sent an option it does not have');
       if (clickedOnSharedPost(body)) {
-        await askBeforeSnooze(deps, actor.teamId, body, respond, picked.actionId, choice, action.block_id);
+        await askBeforeSnooze(deps, workspaceOf(context), body, respond, picked.actionId, choice, action.block_id);
         return;
       }
       const [tz, now] = [await deps.profiles.tz(actor.userId), deps.now()];
@@ -129,8 +129,8 @@ export function registerSnooze(app: App): void {
           : choice === 'evening' && localParts(now, tz).time >= EVENING_TIME
             ? `It was already past ${EVENING_TIME}, so it is now due tomorrow at ${EVENING_TIME}.`
             : undefined;
-      await showWhereClicked(deps, actor.teamId, body, respond, view!, note);
-      if (result.changed) await refreshHomesAfterClick(deps, actor.teamId, body, view!);
+      await showWhereClicked(deps, workspaceOf(context), body, respond, view!, note);
+      if (result.changed) await refreshHomesAfterClick(deps, workspaceOf(context), body, view!);
     }),
   );
 }

@@ -14,11 +14,11 @@ export function registerSummaryButtons(app: App): void {
   app.action(
     ActionIds.summaryChange,
     buttonListener('summary change', async ({ body, context }, deps) => {
-      const actor = { teamId: workspaceOf(context), userId: body.user.id };
+      const actor = { userId: body.user.id };
       // The trigger lives 3 s: open first, then read the setting and the person's zone (a Slack call).
       await openThenFill(deps, { triggerId: body.trigger_id, title: TITLE, log: 'could not fill the summary form' }, async () => {
         const status = await deps.summaries.status(actor);
-        const sealed = deps.signedMetadata.encode({ from: 'home' }, { ...actor, form: CallbackIds.summaryModal });
+        const sealed = deps.signedMetadata.encode({ from: 'home' }, { teamId: workspaceOf(context), ...actor, form: CallbackIds.summaryModal });
         return summaryModal(CallbackIds.summaryModal, sealed, status, SUMMARY_DEFAULTS);
       });
     }),
@@ -27,9 +27,9 @@ export function registerSummaryButtons(app: App): void {
   app.action(
     ActionIds.summaryOff,
     buttonListener('summary off', async ({ body, context }, deps) => {
-      const actor = { teamId: workspaceOf(context), userId: body.user.id };
+      const actor = { userId: body.user.id };
       await deps.summaries.turnOff(actor);
-      await publishHome(deps, actor.teamId, actor.userId);
+      await publishHome(deps, workspaceOf(context), actor.userId);
     }),
   );
 }

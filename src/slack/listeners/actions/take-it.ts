@@ -44,7 +44,7 @@ export function registerTakeItButton(app: App): void {
   app.action(
     ActionIds.takeIt,
     buttonListener('take-it', async ({ body, action, respond, context }, deps) => {
-      const actor = { teamId: workspaceOf(context), userId: body.user.id, at: clickedPostOf(body) };
+      const actor = { userId: body.user.id, at: clickedPostOf(body) };
       const id = action.value ?? '';
       if (!isCareId(id)) throw new Error('the Take it button carried no action Id');
       // A button that asked nothing was shown on an action nobody had: if someone took it meanwhile, it is not taken from them unasked.
@@ -73,12 +73,12 @@ export function registerTakeItButton(app: App): void {
             ? 'It is already assigned to you; the post now shows its current state.'
             : `Someone took it meanwhile: it is assigned to ${view!.assignee?.slackUserId ? `<@${view!.assignee.slackUserId}>` : 'someone else'} now, so it was left with them. The post now shows its current state.`;
       const changedBy = result.changed && clickedOnSharedPost(body) ? { kind: 'take' as const, by: actor.userId } : undefined;
-      await showWhereClicked(deps, actor.teamId, body, respond, view!, note, changedBy);
+      await showWhereClicked(deps, workspaceOf(context), body, respond, view!, note, changedBy);
       if (!result.changed) return;
-      await refreshHomesAfterClick(deps, actor.teamId, body, view!);
+      await refreshHomesAfterClick(deps, workspaceOf(context), body, view!);
       // The action left the Home tab of the person it was taken from.
       const from = result.previousAssignee ? await deps.identity.slackUserFor(result.previousAssignee) : null;
-      if (from && from !== actor.userId) await refreshHomes(deps, actor.teamId, [from]);
+      if (from && from !== actor.userId) await refreshHomes(deps, workspaceOf(context), [from]);
     }),
   );
 }

@@ -64,8 +64,8 @@ export function registerUndoButton(app: App): void {
   app.action(
     ActionIds.undo,
     buttonListener('undo', async ({ body, action, respond, context }, deps) => {
-      const actor = { teamId: workspaceOf(context), userId: body.user.id };
-      const grant = readUndoValue(deps.signedMetadata, actor.teamId, action.value);
+      const actor = { userId: body.user.id };
+      const grant = readUndoValue(deps.signedMetadata, workspaceOf(context), action.value);
       if (!grant) {
         await tellClicker(
           deps,
@@ -99,14 +99,14 @@ export function registerUndoButton(app: App): void {
         // The post is drawn from the action as it is now, saying it was undone: true whichever click Slack
         // answers last (this click's copy of the post may be older than the redraw the used Undo made).
         const [now] = await deps.actions.views([await deps.actions.resolve({ type: 'id', id: grant.actionId })]);
-        await showWhereClicked(deps, actor.teamId, body, respond, now!, undefined, { kind: 'undo', by: grant.by });
+        await showWhereClicked(deps, workspaceOf(context), body, respond, now!, undefined, { kind: 'undo', by: grant.by });
         await tellClicker(deps, body, respond, `This Undo was already used: your change was undone once. ${await otherWay(deps, grant)}`);
         return;
       }
       const [view] = await deps.actions.views([outcome.action]);
       if (outcome.kind === 'changed') {
         // The post shows the action as it is now, and who made the change, without Undo.
-        await showWhereClicked(deps, actor.teamId, body, respond, view!, undefined, { kind: grant.kind, by: grant.by, earlier: grant.earlier });
+        await showWhereClicked(deps, workspaceOf(context), body, respond, view!, undefined, { kind: grant.kind, by: grant.by, earlier: grant.earlier });
         const label = outcome.action.action_no ? `#${outcome.action.action_no}` : 'This action';
         await tellClicker(
           deps,
@@ -116,8 +116,8 @@ export function registerUndoButton(app: App): void {
         );
         return;
       }
-      await showWhereClicked(deps, actor.teamId, body, respond, view!, undefined, { kind: 'undo', by: actor.userId });
-      await refreshHomesAfterClick(deps, actor.teamId, body, view!);
+      await showWhereClicked(deps, workspaceOf(context), body, respond, view!, undefined, { kind: 'undo', by: actor.userId });
+      await refreshHomesAfterClick(deps, workspaceOf(context), body, view!);
     }),
   );
 }

@@ -10,7 +10,7 @@ export function registerUnlinkButton(app: App): void {
   app.action(
     ActionIds.unlink,
     buttonListener('unlink', async ({ body, action, respond, context }, deps) => {
-      const actor = { teamId: workspaceOf(context), userId: body.user.id };
+      const actor = { userId: body.user.id };
       const target = action.value ?? '';
       const removed = await deps.identity.unlink(actor, target);
       await safeRespond(
@@ -18,7 +18,7 @@ export function registerUnlinkButton(app: App): void {
         { response_type: 'ephemeral', replace_original: false, text: removed ? `<@${target}> is unlinked.` : 'That link was already gone.' },
         deps.logger,
       );
-      if (removed) await publishHome(deps, actor.teamId, target);
+      if (removed) await publishHome(deps, workspaceOf(context), target);
     }),
   );
 }

@@ -4,7 +4,6 @@ import { safeRespond } from '../../respond.js';
 import { actionCard, actionLabel } from '../../views/action-card.js';
 import { context } from '../../views/blocks.js';
 import { buttonListener } from '../error-policy.js';
-import { workspaceOf } from '../../workspace-on-context.js';
 
 /**
  * View (value: the action Id), on posts where task text is hidden: the full
@@ -15,8 +14,8 @@ import { workspaceOf } from '../../workspace-on-context.js';
 export function registerViewButton(app: App): void {
   app.action(
     ActionIds.view,
-    buttonListener('view', async ({ body, action, respond, context: request }, deps) => {
-      const actor = { teamId: workspaceOf(request), userId: body.user.id };
+    buttonListener('view', async ({ body, action, respond }, deps) => {
+      const actor = { userId: body.user.id };
       await deps.identity.requireLink(actor);
       const id = action.value ?? '';
       if (!isCareId(id)) throw new Error('the View button carried no action Id');

@@ -7,7 +7,7 @@ import { section } from '../../views/blocks.js';
 import { helpBlocks } from '../../views/help.js';
 import { careAccountText, linkedNotice, linkRequestBlocks, linksBlocks } from '../../views/links.js';
 
-const actorOf = (ctx: CommandContext) => ({ teamId: ctx.teamId, userId: ctx.userId });
+const actorOf = (ctx: CommandContext) => ({ userId: ctx.userId });
 
 const WHY_REQUESTED = {
   'no-users-permission': 'I cannot look people up in the care system',

@@ -11,7 +11,7 @@ import { firstWordOf, readAsNewText } from '../../views/action-form-modal.js';
 import { notLinkedBlocks } from '../../views/help.js';
 import { nameProblemText } from '../../views/name-lookup.js';
 
-const actorOf = (ctx: CommandContext) => ({ teamId: ctx.teamId, userId: ctx.userId });
+const actorOf = (ctx: CommandContext) => ({ userId: ctx.userId });
 
 async function replyWithCard(ctx: CommandContext, deps: SlackDeps, view: ActionView, note?: string): Promise<void> {
   const tz = await deps.profiles.tz(ctx.userId);
@@ -29,13 +29,18 @@ export const newAction: CommandHandler<'new'> = async (cmd, ctx, deps) => {
     await ctx.reply({ text: `${readAs}Link your care account first: /care link`, blocks: [...(readAs ? [section(readAs)] : []), ...notLinkedBlocks()] });
     return;
   }
-  await openCreateForm(deps, ctx.triggerId, actorOf(ctx), {
-    channelId: ctx.channelId,
-    task: cmd.task,
-    dueFromTask: true,
-    onOpened: ctx.answeredElsewhere,
-    readAsNew: cmd.implied === true,
-  });
+  await openCreateForm(
+    deps,
+    ctx.triggerId,
+    { teamId: ctx.teamId, ...actorOf(ctx) },
+    {
+      channelId: ctx.channelId,
+      task: cmd.task,
+      dueFromTask: true,
+      onOpened: ctx.answeredElsewhere,
+      readAsNew: cmd.implied === true,
+    },
+  );
 };
 
 /** `/care mine [location <name>|resident <Id>]` */

@@ -10,7 +10,7 @@ import { section } from '../../views/blocks.js';
 import { showTasksQuestion } from '../../views/show-tasks.js';
 import { describeSummarySchedule } from '../../views/summary-setting.js';
 
-const adminOf = (ctx: CommandContext) => ({ teamId: ctx.teamId, userId: ctx.userId });
+const adminOf = (ctx: CommandContext) => ({ userId: ctx.userId });
 
 const describeFilters = (f: DigestFilters) =>
   f.urgentOnly

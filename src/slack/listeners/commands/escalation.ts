@@ -11,7 +11,7 @@ export const escalation: CommandHandler<'escalation'> = async (cmd, ctx, deps) =
     await ctx.reply({ text: 'Escalation is not available in this deployment.' });
     return;
   }
-  const admin = { teamId: ctx.teamId, userId: ctx.userId };
+  const admin = { userId: ctx.userId };
   if (cmd.command.kind === 'show') {
     await ctx.reply({ text: escalationSettingText(await service.show(admin)) });
     return;

@@ -6,7 +6,7 @@ const dayText = (date: string) =>
 
 /** `/care evidence [from DATE] [to DATE] [location <name>] [--with-tasks]`: admins get a CSV in their DM. */
 export const evidence: CommandHandler<'evidence'> = async (cmd, ctx, deps) => {
-  const outcome = await deps.evidence.send({ teamId: ctx.teamId, userId: ctx.userId }, cmd);
+  const outcome = await deps.evidence.send({ userId: ctx.userId }, cmd);
   switch (outcome.kind) {
     case 'not-admin':
       await ctx.reply({ text: 'Only Care Actions admins can export evidence; ask one of your workspace’s admins to run `/care evidence` for you.' });

@@ -1,7 +1,7 @@
 import { slackDate } from '../../../time/slack-date.js';
 import type { CommandContext, CommandHandler } from '../../deps.js';
 
-const adminOf = (ctx: CommandContext) => ({ teamId: ctx.teamId, userId: ctx.userId });
+const adminOf = (ctx: CommandContext) => ({ userId: ctx.userId });
 
 /** `/care handover here [--show-tasks [--public]]` */
 export const handoverHere: CommandHandler<'handover-here'> = async (cmd, ctx, deps) => {

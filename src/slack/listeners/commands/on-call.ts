@@ -7,7 +7,7 @@ export const onCall: CommandHandler<'oncall'> = async (_cmd, ctx, deps) => {
     await ctx.reply({ text: 'Who’s on now is not available in this deployment.' });
     return;
   }
-  const now = await deps.onCall.now({ teamId: ctx.teamId, userId: ctx.userId });
+  const now = await deps.onCall.now({ userId: ctx.userId });
   // The person's own view: the task text shows, as in `/care mine`.
   await ctx.reply(onCallMessage(now, { now: deps.now(), timezone: await deps.profiles.tz(ctx.userId), showTask: true }));
 };

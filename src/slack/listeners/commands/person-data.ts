@@ -7,7 +7,7 @@ import type { CommandHandler } from '../../deps.js';
  * with the app (nobody else's). The answer where the command was typed says only where it went.
  */
 export const personExport: CommandHandler<'person-export'> = async (cmd, ctx, deps) => {
-  const data = await deps.personData.exportOf({ teamId: ctx.teamId, userId: ctx.userId }, cmd.slackUserId);
+  const data = await deps.personData.exportOf({ userId: ctx.userId }, cmd.slackUserId);
   await uploadFileToDm(deps.slack, ctx.userId, {
     filename: exportFileName(data),
     title: 'Care Actions data export',
@@ -21,6 +21,6 @@ export const personExport: CommandHandler<'person-export'> = async (cmd, ctx, de
 
 /** `/care forget @person` (admins): asks first, with what would be deleted; the buttons do it (actions/forget-person.ts). */
 export const personForget: CommandHandler<'person-forget'> = async (cmd, ctx, deps) => {
-  const preview = await deps.personData.preview({ teamId: ctx.teamId, userId: ctx.userId }, cmd.slackUserId);
+  const preview = await deps.personData.preview({ userId: ctx.userId }, cmd.slackUserId);
   await ctx.reply(forgetQuestion(preview));
 };

@@ -11,7 +11,7 @@ const NOT_ADMIN = 'Only admins can reassign someone’s work. Ask a workspace ad
  * sentence. Nothing moves before the admin confirms.
  */
 export const reassign: CommandHandler<'reassign'> = async (cmd, ctx, deps) => {
-  const admin = { teamId: ctx.teamId, userId: ctx.userId };
+  const admin = { userId: ctx.userId };
   if (!(await deps.identity.isAdmin(admin))) {
     await ctx.reply({ text: NOT_ADMIN });
     return;
@@ -19,6 +19,6 @@ export const reassign: CommandHandler<'reassign'> = async (cmd, ctx, deps) => {
   const flow = { triggerId: ctx.triggerId, title: REASSIGN_TITLE, log: 'could not ask about a reassignment', onOpened: ctx.answeredElsewhere };
   await openThenFill(deps, flow, async () => {
     const [from, to] = await Promise.all([deps.reassign.person(cmd.from), deps.reassign.person(cmd.to)]);
-    return confirmationView(deps, admin, from, to, cmd.scope);
+    return confirmationView(deps, ctx.teamId, admin, from, to, cmd.scope);
   });
 };

@@ -10,7 +10,7 @@ export const safeguarding: CommandHandler<'safeguarding'> = async (cmd, ctx, dep
     await ctx.reply({ text: 'Safeguarding settings are not available in this deployment.' });
     return;
   }
-  const admin = { teamId: ctx.teamId, userId: ctx.userId };
+  const admin = { userId: ctx.userId };
   if (cmd.command.kind === 'show') {
     await ctx.reply({ text: safeguardingSettingText(await service.show(admin)) });
     return;

@@ -1,7 +1,7 @@
 import type { CommandContext, CommandHandler } from '../../deps.js';
 import { shiftsText } from '../../views/shifts.js';
 
-const actorOf = (ctx: CommandContext) => ({ teamId: ctx.teamId, userId: ctx.userId });
+const actorOf = (ctx: CommandContext) => ({ userId: ctx.userId });
 
 /** `/care shifts`: anyone. */
 export const shiftsShow: CommandHandler<'shifts-show'> = async (_cmd, ctx, deps) => {

@@ -3,7 +3,7 @@ import { publishHome } from '../../home-publisher.js';
 import { notLinkedBlocks } from '../../views/help.js';
 import { summaryStatusText } from '../../views/summary-setting.js';
 
-const actorOf = (ctx: CommandContext) => ({ teamId: ctx.teamId, userId: ctx.userId });
+const actorOf = (ctx: CommandContext) => ({ userId: ctx.userId });
 
 /** It shows a person's own actions: unlinked people are told how to link (true when they were). */
 async function toldToLink(ctx: CommandContext, deps: SlackDeps): Promise<boolean> {

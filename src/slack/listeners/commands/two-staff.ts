@@ -6,7 +6,7 @@ import type { CommandHandler } from '../../deps.js';
  * keeps asking until two people answered (services/urgent/answer-policy.ts).
  */
 export const twoStaff: CommandHandler<'two-staff'> = async (cmd, ctx, deps) => {
-  const actor = { teamId: ctx.teamId, userId: ctx.userId };
+  const actor = { userId: ctx.userId };
   const c = cmd.command;
   if (c.kind === 'two-staff-tags') {
     if (c.tags === undefined) {

@@ -1,7 +1,7 @@
 import type { App } from '@slack/bolt';
 import { FieldIds } from '../../ids.js';
 import { assigneeOption } from '../../views/action-form-modal.js';
-import { depsOf, workspaceOf } from '../../workspace-on-context.js';
+import { depsOf } from '../../workspace-on-context.js';
 
 const BUDGET_MS = 2500;
 
@@ -15,7 +15,7 @@ const BUDGET_MS = 2500;
 export function registerAssigneeOptions(app: App): void {
   app.options<'block_suggestion'>({ type: 'block_suggestion', block_id: FieldIds.assignee }, async ({ ack, body, context }) => {
     const deps = depsOf(context);
-    const actor = { teamId: workspaceOf(context), userId: body.user.id };
+    const actor = { userId: body.user.id };
     const query = 'value' in body && typeof body.value === 'string' ? body.value : '';
     const timeout = new Promise<null>((r) => setTimeout(() => r(null), BUDGET_MS).unref());
     const found = await Promise.race([

@@ -19,10 +19,12 @@ const MetaSchema = z.object({ requestId: z.string().regex(/^\d+$/) });
 export function registerCareUserOptions(app: App): void {
   app.options<'block_suggestion'>({ type: 'block_suggestion', block_id: FieldIds.linkCareUser }, async ({ ack, body, context }) => {
     const deps = depsOf(context);
-    const actor = { teamId: workspaceOf(context), userId: body.user.id };
+    const actor = { userId: body.user.id };
     const query = 'value' in body && typeof body.value === 'string' ? body.value : '';
     const sealed = body.view?.private_metadata;
-    const meta = sealed ? MetaSchema.safeParse(deps.signedMetadata.decode(sealed, { ...actor, form: CallbackIds.approveLinkModal })) : undefined;
+    const meta = sealed
+      ? MetaSchema.safeParse(deps.signedMetadata.decode(sealed, { teamId: workspaceOf(context), ...actor, form: CallbackIds.approveLinkModal }))
+      : undefined;
     const requestId = meta?.success ? Number(meta.data.requestId) : undefined;
     const timeout = new Promise<null>((r) => setTimeout(() => r(null), BUDGET_MS).unref());
     const found = await Promise.race([

@@ -9,18 +9,23 @@ export function registerCreateFromMessage(app: App): void {
   app.shortcut<MessageShortcut>(CallbackIds.createFromMessage, async ({ ack, shortcut, context }) => {
     const deps = depsOf(context);
     await ack();
-    const actor = { teamId: workspaceOf(context), userId: shortcut.user.id };
+    const actor = { userId: shortcut.user.id };
     // A shortcut has no response_url: the person hears why in a DM instead of nothing happening.
     await withDmOnFailure(deps, actor.userId, { log: 'message shortcut failed', lead: 'I could not open the form' }, async () => {
       if (!(await deps.identity.getLink(actor))) {
         await tellByDm(deps, actor.userId, 'To create care actions from messages, link your care account first: type `/care link`.');
         return;
       }
-      await openCreateForm(deps, shortcut.trigger_id, actor, {
-        channelId: shortcut.channel.id,
-        threadTs: shortcut.message.thread_ts ?? shortcut.message.ts,
-        task: shortcut.message.text ?? '',
-      });
+      await openCreateForm(
+        deps,
+        shortcut.trigger_id,
+        { teamId: workspaceOf(context), ...actor },
+        {
+          channelId: shortcut.channel.id,
+          threadTs: shortcut.message.thread_ts ?? shortcut.message.ts,
+          task: shortcut.message.text ?? '',
+        },
+      );
     });
   });
 }

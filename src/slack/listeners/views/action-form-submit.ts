@@ -61,10 +61,12 @@ function resultView(outcome: Outcome, mode: 'create' | 'edit'): types.ModalView 
 export function registerActionFormSubmit(app: App): void {
   app.view(CallbackIds.actionModal, async ({ ack, body, view, context }) => {
     const deps = depsOf(context);
-    const actor = { teamId: workspaceOf(context), userId: body.user.id };
+    const actor = { userId: body.user.id };
     // Only metadata we sealed for this person and this form, not yet expired, is acted on: it names
     // where the confirmation is posted, which action an edit changes and which card is updated.
-    const issued = ActionFormMetaSchema.safeParse(deps.signedMetadata.decode(view.private_metadata, { ...actor, form: CallbackIds.actionModal }));
+    const issued = ActionFormMetaSchema.safeParse(
+      deps.signedMetadata.decode(view.private_metadata, { teamId: workspaceOf(context), ...actor, form: CallbackIds.actionModal }),
+    );
     if (!issued.success || (issued.data.mode === 'edit' && !issued.data.actionId)) {
       deps.logger.warn('refused a form whose private_metadata did not verify (forged, another person’s, or expired)', {
         form: CallbackIds.actionModal,
@@ -89,7 +91,7 @@ export function registerActionFormSubmit(app: App): void {
     if (check.kind === 'ask') {
       // Asked once: the form again, as entered, with the question under the due time; this due time is now sealed as checked.
       const asked: Meta = { ...meta, farAheadOk: parsed.value.due.toISOString() };
-      const sealed = deps.signedMetadata.encode(asked, { ...actor, form: CallbackIds.actionModal });
+      const sealed = deps.signedMetadata.encode(asked, { teamId: workspaceOf(context), ...actor, form: CallbackIds.actionModal });
       return void (await ack({ response_action: 'update', view: actionModal(asked, sealed, { ...formStateOf(view), dueNotice: check.message }) }));
     }
     if (meta.mode === 'edit' && meta.shared) {
@@ -99,12 +101,12 @@ export function registerActionFormSubmit(app: App): void {
       const digest = editDigest(parsed.value);
       if (edits && meta.editOk !== digest) {
         const asked: Meta = { ...meta, editOk: digest };
-        const sealed = deps.signedMetadata.encode(asked, { ...actor, form: CallbackIds.actionModal });
+        const sealed = deps.signedMetadata.encode(asked, { teamId: workspaceOf(context), ...actor, form: CallbackIds.actionModal });
         return void (await ack({ response_action: 'update', view: actionModal(asked, sealed, { ...state, editQuestion: edits }) }));
       }
     }
     // Wait briefly for the API so its arg_errors can show inline; past the budget, answer Slack and finish after.
-    const saving = save(deps, actor, meta, parsed.value);
+    const saving = save(deps, { teamId: workspaceOf(context), ...actor }, meta, parsed.value);
     const timer = new Promise<'late'>((r) => setTimeout(() => r('late'), ACK_BUDGET_MS).unref());
     const first = await Promise.race([saving, timer]);
     if (first !== 'late') {
@@ -128,15 +130,15 @@ export function registerActionFormSubmit(app: App): void {
       const [v] = await deps.actions.views([outcome.action]);
       // Saved from a channel post: the post says who edited it and what changed, with Undo (and never an older "Undone by").
       const onPost = outcome.before && meta.origin?.ts && isSharedConversation(meta.origin.channel);
-      const changedBy = onPost ? await editedBy(deps, actor, outcome.before!, outcome.action, meta.tz) : undefined;
+      const changedBy = onPost ? await editedBy(deps, { teamId: workspaceOf(context), ...actor }, outcome.before!, outcome.action, meta.tz) : undefined;
       const inPlace = meta.origin
-        ? await showEditedInPlace(deps, actor, meta.origin, v!, meta.tz, changedBy).catch((err) => {
+        ? await showEditedInPlace(deps, { teamId: workspaceOf(context), ...actor }, meta.origin, v!, meta.tz, changedBy).catch((err) => {
             deps.logger.warn('could not update the edited card in place', { error: err });
             return false;
           })
         : false;
-      if (!inPlace) await confirmSaved(deps, actor, meta, outcome.action);
-      await refreshHomes(deps, actor.teamId, [actor.userId, v?.assignee?.slackUserId]);
+      if (!inPlace) await confirmSaved(deps, { teamId: workspaceOf(context), ...actor }, meta, outcome.action);
+      await refreshHomes(deps, workspaceOf(context), [actor.userId, v?.assignee?.slackUserId]);
     } catch (err) {
       deps.logger.warn('could not confirm a saved action', { error: err });
     }

@@ -31,8 +31,8 @@ export function registerAnswerSubmits(app: App): void {
   ] as const) {
     app.view(form, async ({ ack, body, view, context }) => {
       const deps = depsOf(context);
-      const actor = { teamId: workspaceOf(context), userId: body.user.id };
-      const issued = MetaSchema.safeParse(deps.signedMetadata.decode(view.private_metadata, { ...actor, form }));
+      const actor = { userId: body.user.id };
+      const issued = MetaSchema.safeParse(deps.signedMetadata.decode(view.private_metadata, { teamId: workspaceOf(context), ...actor, form }));
       if (!issued.success) {
         deps.logger.warn('refused a form whose private_metadata did not verify (forged, another person’s, or expired)', { form, userId: body.user.id });
         await ack({ response_action: 'update', view: damagedFormModal(title) });
@@ -48,7 +48,7 @@ export function registerAnswerSubmits(app: App): void {
           note: filled.note,
           doer: filled.doer,
         });
-        await tellAnswerer(deps, actor, { channel: issued.data.channel }, outcome, filled.note);
+        await tellAnswerer(deps, { teamId: workspaceOf(context), ...actor }, { channel: issued.data.channel }, outcome, filled.note);
       });
     });
   }

@@ -44,9 +44,11 @@ export function chosenCareUser(raw: unknown, shown: ReadonlySet<string>): Picked
 export function registerApproveLinkModal(app: App): void {
   app.view(CallbackIds.approveLinkModal, async ({ ack, body, view, context }) => {
     const deps = depsOf(context);
-    const admin = { teamId: workspaceOf(context), userId: body.user.id };
+    const admin = { userId: body.user.id };
     // Which request is decided and which message is updated come only from metadata we sealed for this admin.
-    const issued = MetaSchema.safeParse(deps.signedMetadata.decode(view.private_metadata, { ...admin, form: CallbackIds.approveLinkModal }));
+    const issued = MetaSchema.safeParse(
+      deps.signedMetadata.decode(view.private_metadata, { teamId: workspaceOf(context), ...admin, form: CallbackIds.approveLinkModal }),
+    );
     if (!issued.success) {
       deps.logger.warn('refused a form whose private_metadata did not verify (forged, another person’s, or expired)', {
         form: CallbackIds.approveLinkModal,
@@ -80,7 +82,7 @@ export function registerApproveLinkModal(app: App): void {
           .catch((err) => deps.logger.warn('could not update the request message', { error: err }));
       }
       await deps.slack.chat.postMessage({ channel: request.slackUserId, text: linkedNotice(to) });
-      await publishHome(deps, admin.teamId, request.slackUserId);
+      await publishHome(deps, workspaceOf(context), request.slackUserId);
     } catch (err) {
       // An inline error is plain text: no code marks, no mentions.
       await ack({ response_action: 'errors', errors: { [errorBlock]: fieldError(deps.logger, 'approving a link failed', err, { plain: true }) } });

@@ -36,8 +36,10 @@ type Values = Record<string, Record<string, { value?: string | null }>>;
 export function registerNoteSubmit(app: App): void {
   app.view(CallbackIds.noteModal, async ({ ack, body, view, context }) => {
     const deps = depsOf(context);
-    const actor = { teamId: workspaceOf(context), userId: body.user.id };
-    const issued = MetaSchema.safeParse(deps.signedMetadata.decode(view.private_metadata, { ...actor, form: CallbackIds.noteModal }));
+    const actor = { userId: body.user.id };
+    const issued = MetaSchema.safeParse(
+      deps.signedMetadata.decode(view.private_metadata, { teamId: workspaceOf(context), ...actor, form: CallbackIds.noteModal }),
+    );
     if (!issued.success) {
       deps.logger.warn('refused a form whose private_metadata did not verify (forged, another person’s, or expired)', {
         form: CallbackIds.noteModal,
@@ -54,7 +56,7 @@ export function registerNoteSubmit(app: App): void {
       return;
     }
     await ack();
-    await finishWithNote(deps, actor, { ...meta, note: checked.text });
+    await finishWithNote(deps, { teamId: workspaceOf(context), ...actor }, { ...meta, note: checked.text });
   });
 }
 

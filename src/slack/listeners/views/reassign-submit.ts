@@ -19,8 +19,10 @@ type Values = Record<string, Record<string, { selected_option?: { value?: string
 export function registerReassignSubmit(app: App): void {
   app.view(CallbackIds.reassignPick, async ({ ack, body, view, context }) => {
     const deps = depsOf(context);
-    const admin = { teamId: workspaceOf(context), userId: body.user.id };
-    const issued = PickMetaSchema.safeParse(deps.signedMetadata.decode(view.private_metadata, { ...admin, form: CallbackIds.reassignPick }));
+    const admin = { userId: body.user.id };
+    const issued = PickMetaSchema.safeParse(
+      deps.signedMetadata.decode(view.private_metadata, { teamId: workspaceOf(context), ...admin, form: CallbackIds.reassignPick }),
+    );
     if (!issued.success) return void (await ack({ response_action: 'update', view: damagedFormModal(REASSIGN_TITLE) }));
     const values = view.state.values as Values;
     const toId = values[FieldIds.assignee]?.[FIELD_ACTION_ID]?.selected_option?.value ?? '';
@@ -32,7 +34,7 @@ export function registerReassignSubmit(app: App): void {
     let next: types.ModalView;
     try {
       const to = await deps.reassign.person({ type: 'care', id: toId });
-      next = await confirmationView(deps, admin, issued.data.from, to, scope);
+      next = await confirmationView(deps, workspaceOf(context), admin, issued.data.from, to, scope);
     } catch (err) {
       logFailure(deps.logger, 'could not count a reassignment', err);
       next = failedModal(REASSIGN_TITLE, err);
@@ -42,8 +44,10 @@ export function registerReassignSubmit(app: App): void {
 
   app.view(CallbackIds.reassignConfirm, async ({ ack, body, view, context }) => {
     const deps = depsOf(context);
-    const admin = { teamId: workspaceOf(context), userId: body.user.id };
-    const issued = ConfirmMetaSchema.safeParse(deps.signedMetadata.decode(view.private_metadata, { ...admin, form: CallbackIds.reassignConfirm }));
+    const admin = { userId: body.user.id };
+    const issued = ConfirmMetaSchema.safeParse(
+      deps.signedMetadata.decode(view.private_metadata, { teamId: workspaceOf(context), ...admin, form: CallbackIds.reassignConfirm }),
+    );
     if (!issued.success) {
       deps.logger.warn('refused a form whose private_metadata did not verify (forged, another person’s, or expired)', {
         form: CallbackIds.reassignConfirm,
@@ -52,6 +56,6 @@ export function registerReassignSubmit(app: App): void {
       return void (await ack({ response_action: 'update', view: damagedFormModal(REASSIGN_TITLE) }));
     }
     await ack({ response_action: 'update', view: progressStart(issued.data) });
-    await runReassign(deps, admin, issued.data, view.id);
+    await runReassign(deps, workspaceOf(context), admin, issued.data, view.id);
   });
 }

@@ -24,8 +24,10 @@ const MetaSchema = z.object({
 export function registerSnoozeConfirmSubmit(app: App): void {
   app.view(CallbackIds.snoozeConfirm, async ({ ack, body, view, context }) => {
     const deps = depsOf(context);
-    const actor = { teamId: workspaceOf(context), userId: body.user.id };
-    const issued = MetaSchema.safeParse(deps.signedMetadata.decode(view.private_metadata, { ...actor, form: CallbackIds.snoozeConfirm }));
+    const actor = { userId: body.user.id };
+    const issued = MetaSchema.safeParse(
+      deps.signedMetadata.decode(view.private_metadata, { teamId: workspaceOf(context), ...actor, form: CallbackIds.snoozeConfirm }),
+    );
     if (!issued.success) {
       deps.logger.warn('refused a form whose private_metadata did not verify (forged, another person’s, or expired)', {
         form: CallbackIds.snoozeConfirm,
@@ -44,6 +46,6 @@ export function registerSnoozeConfirmSubmit(app: App): void {
       return;
     }
     await ack();
-    await finishSnooze(deps, actor, { actionId: meta.actionId, due, tz: meta.tz, origin: meta.origin });
+    await finishSnooze(deps, { teamId: workspaceOf(context), ...actor }, { actionId: meta.actionId, due, tz: meta.tz, origin: meta.origin });
   });
 }

@@ -33,8 +33,10 @@ export function parseSnoozeForm(values: Values, tz: string, now: Date): { ok: tr
 export function registerSnoozeSubmit(app: App): void {
   app.view(CallbackIds.snoozeModal, async ({ ack, body, view, context }) => {
     const deps = depsOf(context);
-    const actor = { teamId: workspaceOf(context), userId: body.user.id };
-    const issued = MetaSchema.safeParse(deps.signedMetadata.decode(view.private_metadata, { ...actor, form: CallbackIds.snoozeModal }));
+    const actor = { userId: body.user.id };
+    const issued = MetaSchema.safeParse(
+      deps.signedMetadata.decode(view.private_metadata, { teamId: workspaceOf(context), ...actor, form: CallbackIds.snoozeModal }),
+    );
     if (!issued.success) {
       deps.logger.warn('refused a form whose private_metadata did not verify (forged, another person’s, or expired)', {
         form: CallbackIds.snoozeModal,
@@ -50,6 +52,6 @@ export function registerSnoozeSubmit(app: App): void {
       return;
     }
     await ack();
-    await finishSnooze(deps, actor, { actionId: meta.actionId, due: parsed.due, tz: meta.tz, origin: meta.origin });
+    await finishSnooze(deps, { teamId: workspaceOf(context), ...actor }, { actionId: meta.actionId, due: parsed.due, tz: meta.tz, origin: meta.origin });
   });
 }

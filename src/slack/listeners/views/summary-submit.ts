@@ -22,8 +22,10 @@ const FormSchema = z.object({
 export function registerSummaryModal(app: App): void {
   app.view(CallbackIds.summaryModal, async ({ ack, body, view, context }) => {
     const deps = depsOf(context);
-    const actor = { teamId: workspaceOf(context), userId: body.user.id };
-    const issued = MetaSchema.safeParse(deps.signedMetadata.decode(view.private_metadata, { ...actor, form: CallbackIds.summaryModal }));
+    const actor = { userId: body.user.id };
+    const issued = MetaSchema.safeParse(
+      deps.signedMetadata.decode(view.private_metadata, { teamId: workspaceOf(context), ...actor, form: CallbackIds.summaryModal }),
+    );
     if (!issued.success) {
       deps.logger.warn('refused a form whose private_metadata did not verify (forged, another person’s, or expired)', {
         form: CallbackIds.summaryModal,
@@ -54,6 +56,6 @@ export function registerSummaryModal(app: App): void {
       await ack({ response_action: 'errors', errors: { [FieldIds.summaryTime]: fieldError(deps.logger, 'saving a morning summary failed', err) } });
       return;
     }
-    await publishHome(deps, actor.teamId, actor.userId);
+    await publishHome(deps, workspaceOf(context), actor.userId);
   });
 }
