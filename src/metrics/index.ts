@@ -2,7 +2,7 @@
  * The app's metrics (Prometheus text format, prom-client). One registry per
  * app instance, never prom-client's global one, so several apps can run side
  * by side (tests). Each concept's series are defined in their own file; this
- * file puts them together and hands compose.ts the observers to wire in.
+ * file puts them together and hands the composition (compose.ts, compose-multi.ts, workspaces/) the observers to wire in.
  * Switched off, every observer is absent and every wrapper gives back what it
  * was given: the app runs exactly as without metrics.
  */

@@ -77,7 +77,7 @@ export interface RenderedDigest {
 /**
  * The messages that services post on their own (notices, alerts, digests).
  * The services decide what to say and where; the Slack layer renders it. They
- * are passed in (see compose.ts), so nothing under services imports Slack views.
+ * are passed in (workspaces/compose/renderers.ts), so nothing under services imports Slack views.
  */
 export interface MessageRenderers {
   completionNotice(a: ActionView, ctx: RenderContext, groups: string[]): OutgoingMessage;

@@ -1,5 +1,5 @@
 /**
- * The care data this instance holds for speed, built once (compose.ts): the
+ * The care data this instance holds for speed, built once per workspace (workspaces/compose/core.ts): the
  * action cache and its change sync, the reference cache, and the care client
  * the services write through (writes told to the action cache). In memory
  * only, bounded, per instance.
