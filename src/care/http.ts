@@ -2,7 +2,7 @@
  * One HTTP exchange through undici: send, read the whole body, classify a
  * failure. No retries and no signing here (see transport.ts).
  */
-import { Pool } from 'undici';
+import { type Dispatcher, Pool } from 'undici';
 import { type AddressRule, guardedConnector } from './address-guard.js';
 import { outcomeOfError, type FailureOutcome } from './retry-policy.js';
 
@@ -62,28 +62,59 @@ function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
-/** Send one request; the deadline covers connecting, headers and the whole body. */
-export async function sendOnce(pool: Pool, request: HttpRequest): Promise<HttpResult> {
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, request.timeoutMs);
-  try {
-    const response = await pool.request({
-      method: request.method as 'GET',
-      path: request.path,
-      headers: request.headers,
-      body: request.body,
-      signal: controller.signal,
-    });
-    const body = await response.body.text();
-    return { ok: true, status: response.statusCode, headers: response.headers, body };
-  } catch (error) {
-    if (timedOut) return { ok: false, outcome: { kind: 'timeout' }, error };
-    return { ok: false, outcome: outcomeOfError(errorCode(error)), error };
-  } finally {
-    clearTimeout(timer);
-  }
+/**
+ * Send one request; the deadline covers waiting for a connection, connecting, headers and the whole body. Sent
+ * through the pool's dispatch with a handler of its own (no response stream, no AbortController a request: the
+ * changes poll sends one of these every few seconds for every workspace): the body's chunks are kept and joined
+ * at the end, and at the deadline the answer is a timeout at once, the request aborted as soon as it has begun.
+ */
+export function sendOnce(pool: Dispatcher, request: HttpRequest): Promise<HttpResult> {
+  return new Promise<HttpResult>((resolve) => {
+    let controller: Dispatcher.DispatchController | undefined;
+    let timedOut = false;
+    let settled = false;
+    let status = 0;
+    let headers: HttpHeaders = {};
+    const chunks: Buffer[] = [];
+    const settle = (result: HttpResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(result);
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      const error = new Error('the care API did not answer in time');
+      controller?.abort(error);
+      settle({ ok: false, outcome: { kind: 'timeout' }, error });
+    }, request.timeoutMs);
+    try {
+      pool.dispatch(
+        { method: request.method as Dispatcher.HttpMethod, path: request.path, headers: request.headers, body: request.body ?? null },
+        {
+          onRequestStart(c) {
+            controller = c;
+            if (timedOut) c.abort(new Error('the care API did not answer in time'));
+          },
+          onResponseStart(_c, statusCode, responseHeaders) {
+            status = statusCode;
+            headers = responseHeaders;
+          },
+          onResponseData(_c, chunk) {
+            chunks.push(chunk);
+          },
+          onResponseEnd() {
+            const body = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+            settle({ ok: true, status, headers, body });
+          },
+          onResponseError(_c, error) {
+            settle(timedOut ? { ok: false, outcome: { kind: 'timeout' }, error } : { ok: false, outcome: outcomeOfError(errorCode(error)), error });
+          },
+        },
+      );
+    } catch (error) {
+      // A closed or destroyed pool refuses at once.
+      settle({ ok: false, outcome: outcomeOfError(errorCode(error)), error });
+    }
+  });
 }
