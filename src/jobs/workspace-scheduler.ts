@@ -30,6 +30,12 @@ export interface WorkspaceSchedulerOptions {
   /** The workspaces to run for now (connected ones), asked at every tick. */
   workspaces(): Promise<string[]>;
   /**
+   * The workspaces a tick of a `local` kind (work of this instance alone) runs for: those composed here, known
+   * without asking the store. Absent: `workspaces`, as for every kind. (With many workspaces the listing of all of
+   * them was a third of an idle instance's listings: the read-cache sync ticks just after every poll.)
+   */
+  localWorkspaces?(): string[];
+  /**
    * The jobs of the workspaces composed on this instance (job-table.ts): a run finds its job there first and
    * asks `jobFor` only on a miss. Without it, every run asks `jobFor`.
    */
@@ -339,7 +345,7 @@ export function createWorkspaceScheduler(o: WorkspaceSchedulerOptions): Workspac
     /** The workspaces with an unfinished delivery, read once for this tick (a kind that sweeps them); undefined: each run asks. */
     let unfinished: Set<string> | undefined;
     try {
-      teams = [...new Set(await o.workspaces())];
+      teams = kind.local && o.localWorkspaces ? o.localWorkspaces() : [...new Set(await o.workspaces())];
       if (byDue(kind) && teams.length) {
         // One query over all workspaces: those not due are left out before any lease or cursor is touched.
         const waiting = await store.notDue(kind.name, now()).catch((err: unknown) => {

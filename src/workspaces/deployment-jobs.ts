@@ -22,7 +22,7 @@ export interface DeploymentJobsOptions {
    * The workspaces to run for (`connected`), the jobs of those composed here (`jobTable`), and, on a miss, each
    * one's composition (`get`), as for its admins.
    */
-  registry: Pick<WorkspaceRegistry, 'mode' | 'get' | 'connected' | 'held' | 'jobTable'>;
+  registry: Pick<WorkspaceRegistry, 'mode' | 'get' | 'connected' | 'held' | 'heldIds' | 'jobTable'>;
   holder: string;
   logger: Logger;
   now: () => Date;
@@ -66,6 +66,8 @@ export function deploymentJobs(o: DeploymentJobsOptions): WorkspaceScheduler {
     logger,
     kinds,
     workspaces: () => registry.connected(),
+    // Work of this instance alone runs for the workspaces it holds, known here: no listing of every workspace.
+    localWorkspaces: () => registry.heldIds(),
     // A workspace composed here: its job from the table, no `get`. A miss composes it (or reads its rows again).
     jobTable: registry.jobTable,
     // Work of this instance alone (its read cache) is for the workspaces it holds: it never composes one.

@@ -37,6 +37,8 @@ export interface WorkspaceRegistry {
   composed(): Map<string, Workspace>;
   /** The workspace as composed on this instance now, if it is: never composed by asking, and not counted as a use. */
   held(workspaceId: string): Workspace | undefined;
+  /** The workspaces composed on this instance now (no store read): where work of this instance alone runs. */
+  heldIds(): string[];
   /**
    * The jobs of the workspaces composed here and up to date, entered as each is composed and taken out as it is let
    * go, found changed or closed: the scheduler finds a run's job there (jobs/job-table.ts), and asks `get` on a miss.
@@ -61,6 +63,7 @@ export function singleWorkspaceRegistry(teamId: string, workspace: Workspace): W
     refresh: async () => undefined,
     composed: () => new Map([[teamId, workspace]]),
     held: () => workspace,
+    heldIds: () => [teamId],
     close: () => {
       jobTable.withdraw(teamId);
       return workspace.close();
@@ -282,6 +285,7 @@ export function multiWorkspaceRegistry(options: MultiRegistryOptions): Workspace
     },
     composed: () => new Map([...kept].map(([id, k]) => [id, k.workspace])),
     held: (workspaceId) => kept.get(workspaceId)?.workspace,
+    heldIds: () => [...kept.keys()],
     async close() {
       for (const id of [...kept.keys()]) await drop(id);
       await closing.now();

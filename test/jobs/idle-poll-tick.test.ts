@@ -83,6 +83,7 @@ describe.each(backends)('an idle poll tick over many workspaces, on $name', ({ n
     const instance = async (holder: string) => {
       const { store, calls } = counting(await openOne());
       const polledHere = new Set<string>();
+      const listings = { n: 0 };
       const jobFor = async (teamId: string, kind: string): Promise<Job | null> => {
         if (kind === POLL.name) {
           return {
@@ -110,14 +111,19 @@ describe.each(backends)('an idle poll tick over many workspaces, on $name', ({ n
         holder,
         logger: silentLogger,
         kinds: [POLL, SYNC],
-        workspaces: async () => teams,
+        workspaces: async () => {
+          listings.n++;
+          return teams;
+        },
+        // The workspaces held here (the poll ran here), as the registry knows them: the sync lists nothing.
+        localWorkspaces: () => [...polledHere],
         jobFor,
         now: clock,
         findDue: true,
         keepLeases: true,
       });
       schedulers.push(scheduler);
-      return { scheduler, calls };
+      return { scheduler, calls, listings };
     };
     const a = await instance('instance-a');
     const b = await instance('instance-b');
@@ -127,12 +133,16 @@ describe.each(backends)('an idle poll tick over many workspaces, on $name', ({ n
       const slot = now;
       a.calls.clear();
       b.calls.clear();
+      a.listings.n = 0;
+      b.listings.n = 0;
       const polls = await Promise.all([a.scheduler.tick(POLL.name, { slot }), b.scheduler.tick(POLL.name, { slot })]);
       const syncs = await Promise.all([a.scheduler.tick(SYNC.name, { slot: slot + 1_000 }), b.scheduler.tick(SYNC.name, { slot: slot + 1_000 })]);
       return {
         polled: polls[0].ran + polls[1].ran,
         synced: syncs[0].ran + syncs[1].ran,
         calls: [Object.fromEntries(a.calls), Object.fromEntries(b.calls)],
+        /** How often each instance listed every workspace this tick. */
+        listings: [a.listings.n, b.listings.n],
       };
     };
     return { a, b, tick, told, synced, store: stores.at(-1)! };
@@ -152,6 +162,8 @@ describe.each(backends)('an idle poll tick over many workspaces, on $name', ({ n
         expect(idle.synced).toBe(n);
         // Per instance: which leases the other keeps, and which workspaces have unfinished deliveries; nothing per workspace.
         for (const calls of idle.calls) expect(calls).toEqual({ leasesHeldElsewhere: 1, workspacesWithUnfinishedDeliveries: 1 });
+        // The poll's tick lists every workspace once per instance; the sync's, of the workspaces held here, none.
+        expect(idle.listings).toEqual([1, 1]);
         idleCalls.push(idle.calls);
       }
       expect(teams.every((t) => d.told.get(t) === false)).toBe(true);
