@@ -16,14 +16,15 @@
  *    summaries and handovers at :00, the changes poll at the app's default interval — every 6 s at
  *    CARE_RATE_LIMIT 10, jobs/poll-interval.ts; BENCH_POLL_SECONDS to try another — and the read-cache sync
  *    just after each poll, escalations every 5 s, retention at :30 every 10 minutes), each moment ticked on
- *    both instances with the same slot, the world's clock set to it. After 10 idle minutes an instance has let go of the workspaces it does not run (registry idleMs).
+ *    both instances with the same slot, the world's clock set to it. After 10 idle minutes an instance has let
+ *    go of the workspaces it does not run (registry idleMs).
  *    Each moment is ticked on one instance, then on the other, each instance's share timed alone: deployed, each
  *    instance has a core of its own, so the busy time of a minute on 2 instances is the busier instance's (the
- *    sum of its ticks' wall times); both shares, and their sum (what one core running both would take), are
- *    printed. Measured over the last 3 minutes: that busy time, CPU time (process.cpuUsage, per instance and
- *    in all), leases taken, and PostgreSQL transactions per workspace-minute (pg_stat_database
- *    xact_commit + xact_rollback of the bench's database, read 11 s after the work; the reads of the counters
- *    are made from another database).
+ *    sum of its ticks' wall times); both shares are printed (their sum is what one core running both would
+ *    take). Measured over the last 3 minutes: that busy time, CPU time (process.cpuUsage, per instance and in
+ *    all), leases taken, and PostgreSQL transactions per workspace-minute (pg_stat_database xact_commit +
+ *    xact_rollback of the bench's database, read 11 s after the work; the reads of the counters are made from
+ *    another database).
  * 3. Memory per idle workspace: this process's heap after GC with both instances and every workspace served,
  *    less its heap once both instances were made (before any workspace was composed), over N; measured 61 s
  *    after the idle minutes, when the workspaces let go have been closed (registry closeAfterMs); and how many
