@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSchema, PG_SKIPPED, TEST_DATABASE_URL, type TestSchema } from '../helpers/pg.js';
 import { deliveryKind, digestsIn, digestTickAt } from './fixtures/jobs-support.js';
-import { urlWithSchema } from './fixtures/spawn-instance.js';
+import { onPostgres } from './fixtures/on-postgres.js';
 import { command, linkDirectly, startHarness, type Harness } from './harness.js';
 import { homeShows as homeTabShows } from './steps.js';
 
@@ -212,14 +211,4 @@ function shiftStartDigests(label: string, database: () => { databaseUrl?: string
 
 shiftStartDigests('SQLite', () => ({}));
 
-if (!TEST_DATABASE_URL) it.skip(PG_SKIPPED, () => {});
-describe.skipIf(!TEST_DATABASE_URL)('on PostgreSQL', () => {
-  let schema: TestSchema;
-  const url = { databaseUrl: '' };
-  beforeAll(async () => {
-    schema = await createTestSchema(TEST_DATABASE_URL!, 'shifts');
-    url.databaseUrl = urlWithSchema(TEST_DATABASE_URL!, schema.name);
-  });
-  afterAll(async () => schema?.drop());
-  shiftStartDigests('PostgreSQL', () => url);
-});
+onPostgres('shifts', (store) => shiftStartDigests('PostgreSQL', store));

@@ -11,9 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS, openStore } from '../../src/store/index.js';
-import { createTestSchema, PG_SKIPPED, TEST_DATABASE_URL, type TestSchema } from '../helpers/pg.js';
-import { urlWithSchema } from './fixtures/spawn-instance.js';
 import { deliveryActionId, deliveryKind, poll } from './fixtures/jobs-support.js';
+import { onPostgres } from './fixtures/on-postgres.js';
 import { command, linkDirectly, startHarness, webAppAction, type Harness } from './harness.js';
 
 const START = new Date('2026-03-10T09:00:00Z');
@@ -92,14 +91,4 @@ function startedOnOldKeys(label: string, database: () => { databaseUrl?: string 
 
 startedOnOldKeys('SQLite', () => ({}));
 
-if (!TEST_DATABASE_URL) it.skip(PG_SKIPPED, () => {});
-describe.skipIf(!TEST_DATABASE_URL)('on PostgreSQL', () => {
-  let schema: TestSchema | undefined;
-  const url = { databaseUrl: '' };
-  beforeAll(async () => {
-    schema = await createTestSchema(TEST_DATABASE_URL!, 'old_keys');
-    url.databaseUrl = urlWithSchema(TEST_DATABASE_URL!, schema.name);
-  });
-  afterAll(async () => schema?.drop());
-  startedOnOldKeys('PostgreSQL', () => url);
-});
+onPostgres('old_keys', (store) => startedOnOldKeys('PostgreSQL', store));
