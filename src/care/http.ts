@@ -71,7 +71,8 @@ function errorCode(error: unknown): string | undefined {
 export function sendOnce(pool: Dispatcher, request: HttpRequest): Promise<HttpResult> {
   return new Promise<HttpResult>((resolve) => {
     let controller: Dispatcher.DispatchController | undefined;
-    let timedOut = false;
+    /** Set at the deadline: a request begun after it is aborted with it. */
+    let timedOut: Error | undefined;
     let settled = false;
     let status = 0;
     let headers: HttpHeaders = {};
@@ -83,10 +84,9 @@ export function sendOnce(pool: Dispatcher, request: HttpRequest): Promise<HttpRe
       resolve(result);
     };
     const timer = setTimeout(() => {
-      timedOut = true;
-      const error = new Error('the care API did not answer in time');
-      controller?.abort(error);
-      settle({ ok: false, outcome: { kind: 'timeout' }, error });
+      timedOut = new Error('the care API did not answer in time');
+      controller?.abort(timedOut);
+      settle({ ok: false, outcome: { kind: 'timeout' }, error: timedOut });
     }, request.timeoutMs);
     try {
       pool.dispatch(
@@ -94,7 +94,7 @@ export function sendOnce(pool: Dispatcher, request: HttpRequest): Promise<HttpRe
         {
           onRequestStart(c) {
             controller = c;
-            if (timedOut) c.abort(new Error('the care API did not answer in time'));
+            if (timedOut) c.abort(timedOut);
           },
           onResponseStart(_c, statusCode, responseHeaders) {
             status = statusCode;
